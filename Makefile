@@ -1,0 +1,146 @@
+# clframe: one non-recursive GNU Make build.
+#
+#   make            library (build/libclframe.a, .so) and programs (bin/)
+#   make test       installs missing packages, builds, runs every Check suite
+#   make demo       installs missing packages, builds, runs the demo table
+#   make bench      benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
+#   make check-asan / check-valgrind
+#                   the test suite under AddressSanitizer+UBSan / memcheck
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+#
+# CC=clang works as well as gcc. Objects go to build/, programs to bin/.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+B       ?= build
+BIN     ?= bin
+
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -fPIC -pthread \
+             -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=120 \
+             -DCLFRAME_DATADIR='"$(PREFIX)/share/clframe"' \
+             -Iclframe -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS  = -lOpenCL -lm -pthread
+
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+# Tests run on the CPU device (PoCL) unless told otherwise.
+CLFRAME_DEVICE ?= cpu
+export CLFRAME_DEVICE
+
+.PHONY: all test test-run demo demo-run bench install uninstall clean \
+        check-asan check-valgrind deps
+.DEFAULT_GOAL := all
+
+# ---- the library -----------------------------------------------------------
+
+LIB_SRC  := $(wildcard clframe/*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/embedded_sources.o
+KERNEL_SOURCES := $(shell find kernels shims -type f \( -name '*.cl' -o -name '*.h' \) 2>/dev/null | LC_ALL=C sort)
+
+$(B)/gen/embedded_sources.c: scripts/embed-sources $(KERNEL_SOURCES) | $(B)/gen/
+	scripts/embed-sources $@ kernels shims
+
+$(B)/libclframe.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/libclframe.so: $(LIB_OBJ)
+	$(CC) -shared -o $@ $^ $(LDLIBS)
+
+# ---- programs: one folder of .c files each ----------------------------------
+
+# $(call program,name,folder,extra libs)
+define program
+$(BIN)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(B)/libclframe.a | $(BIN)/
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $(3) $$(LDLIBS)
+PROGRAMS += $(BIN)/$(1)
+endef
+
+$(eval $(call program,clframe-info,clframe/tools/info))
+$(eval $(call program,clframe-demo,apps/demo))
+$(eval $(call program,bench-overhead,bench/overhead))
+
+TEST_SRC := $(wildcard tests/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
+$(TEST_OBJ): ALL_CFLAGS += $(CHECK_CFLAGS)
+$(BIN)/test-clframe: $(TEST_OBJ) $(B)/libclframe.a | $(BIN)/
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
+
+$(B)/gen/%.o: $(B)/gen/%.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/%.o: %.c | $(B)/
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+%/:
+	mkdir -p $@
+
+# ---- the two commands --------------------------------------------------------
+
+deps:
+	@scripts/install-deps -q
+
+# Each runs install-deps first, then itself again, so that pkg-config looks
+# for Check (and GTK) only after they are installed.
+test: deps
+	@$(MAKE) --no-print-directory test-run
+
+test-run: $(BIN)/test-clframe
+	$(BIN)/test-clframe
+
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: all
+	$(BIN)/clframe-info
+	@echo
+	$(BIN)/clframe-demo
+
+bench: all
+	@mkdir -p bench/out
+	$(BIN)/bench-overhead
+
+# ---- sanitizers and valgrind ---------------------------------------------------
+
+# A separate build tree, so a sanitized library never mixes with the normal.
+check-asan: deps
+	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin \
+	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" build/asan/bin/test-clframe
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp \
+	    CK_FORK=no build/asan/bin/test-clframe
+
+check-valgrind: deps $(BIN)/test-clframe
+	CK_FORK=no valgrind --error-exitcode=1 --leak-check=full \
+	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
+	    $(BIN)/test-clframe
+
+# ---- install -------------------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/share/clframe
+	install -m 644 $(B)/libclframe.a $(B)/libclframe.so $(DESTDIR)$(PREFIX)/lib
+	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BIN)/clframe-info $(DESTDIR)$(PREFIX)/bin
+	cp -r kernels shims $(DESTDIR)$(PREFIX)/share/clframe/
+	sed -e 's|@PREFIX@|$(PREFIX)|' clframe/clframe.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libclframe.a $(DESTDIR)$(PREFIX)/lib/libclframe.so \
+	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
+	rm -rf $(DESTDIR)$(PREFIX)/share/clframe
+
+clean:
+	rm -rf build bin
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,165 @@
+/*
+ * arg.c: building clargs and managing persistent device buffers.
+ *
+ * A clarg is a plain value so that a call can be written inline; the only
+ * thing shared between copies is the persistent buffer, which is why it lives
+ * behind a pointer. Non-persistent buffers are the call's business (kernel.c).
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static clarg scalar_arg(const char *type, const void *value, size_t size)
+{
+    clarg a = {.kind = CLARG_KIND_SCALAR, .type = type, .elem_size = size,
+               .count = 1};
+    memcpy(a.value, value, size);
+    return a;
+}
+
+#define CLARG_DEFINE_(ctype, name)                         \
+    clarg clarg_of_##name(ctype value)                     \
+    {                                                      \
+        return scalar_arg(#name, &value, sizeof value);    \
+    }
+CLFRAME_TYPES_(CLARG_DEFINE_)
+#undef CLARG_DEFINE_
+
+clarg clarg_of_plain_char(char value)
+{
+    return scalar_arg("char", &value, sizeof value);
+}
+
+clarg clarg_unsupported_(struct clarg_type_not_an_opencl_scalar_or_vector *p)
+{
+    (void)p;
+    return (clarg){.kind = CLARG_KIND_NONE};
+}
+
+clarg clarg_array(const char *type, size_t elem_size, void *host, size_t n,
+                  unsigned flags)
+{
+    return (clarg){.kind = CLARG_KIND_BUFFER, .flags = flags, .type = type,
+                   .elem_size = elem_size, .count = n, .host = host};
+}
+
+clarg clarg_value(const char *type, size_t size, const void *value)
+{
+    return (clarg){.kind = CLARG_KIND_SCALAR, .type = type, .elem_size = size,
+                   .count = 1, .host = (void *)value};
+}
+
+clarg clarg_local(size_t bytes)
+{
+    return (clarg){.kind = CLARG_KIND_LOCAL, .type = NULL, .elem_size = 1,
+                   .count = bytes};
+}
+
+size_t clf_arg_bytes(const clarg *a)
+{
+    if (a->elem_size && a->count > (size_t)-1 / a->elem_size)
+        return (size_t)-1;
+    return a->count * a->elem_size;
+}
+
+int clarg_persist(clarg *a, clctx *ctx)
+{
+    if (!a || a->kind != CLARG_KIND_BUFFER)
+        return clf_fail(CLFRAME_ERR_USAGE, "clarg_persist: only an array "
+                        "argument (CLARG_IN/OUT/INOUT/TYPED) can be persistent");
+    if (!(ctx = clf_ctx(ctx)))
+        return CLFRAME_ERR_NO_DEVICE;
+    if (a->buffer) {
+        if (a->buffer->ctx == ctx)
+            return 0;
+        return clf_fail(CLFRAME_ERR_USAGE, "clarg_persist: the argument is "
+                        "already persistent on another context");
+    }
+    size_t bytes = clf_arg_bytes(a);
+    if (bytes == (size_t)-1)
+        return clf_fail(CLFRAME_ERR_USAGE, "clarg_persist: %zu elements of "
+                        "%zu bytes overflow size_t", a->count, a->elem_size);
+    clarg_buffer *b = malloc(sizeof *b);
+    if (!b)
+        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clarg_persist: out of memory");
+    cl_int err;
+    b->ctx = ctx;
+    b->bytes = bytes;
+    b->mem = clf_create_buffer(ctx, bytes, &err);
+    if (err != CL_SUCCESS) {
+        free(b);
+        return clf_fail_cl(err, "clCreateBuffer", "clarg_persist: %zu bytes "
+                           "of %s on %s", bytes, a->type ? a->type : "data",
+                           ctx->device_name);
+    }
+    a->buffer = b;
+    return 0;
+}
+
+int clarg_set_flags(clarg *a, unsigned flags)
+{
+    if (!a || (flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE)))
+        return clf_fail(CLFRAME_ERR_USAGE, "clarg_set_flags: flags must "
+                        "combine CLARG_TO_DEVICE and CLARG_FROM_DEVICE");
+    a->flags = flags;
+    return 0;
+}
+
+static int check_persistent(const clarg *a, const char *fn)
+{
+    if (!a || a->kind != CLARG_KIND_BUFFER || !a->buffer)
+        return clf_fail(CLFRAME_ERR_USAGE, "%s: the argument is not "
+                        "persistent (call clarg_persist first)", fn);
+    if (!a->host && a->buffer->bytes)
+        return clf_fail(CLFRAME_ERR_USAGE, "%s: the argument has no host "
+                        "array to copy to or from", fn);
+    return 0;
+}
+
+int clarg_read(clarg *a)
+{
+    int rc = check_persistent(a, "clarg_read");
+    if (rc)
+        return rc;
+    return clf_read(a->buffer->ctx, a->buffer->mem, a->buffer->bytes, a->host,
+                    CL_TRUE, "clarg_read");
+}
+
+int clarg_write(clarg *a)
+{
+    int rc = check_persistent(a, "clarg_write");
+    if (rc)
+        return rc;
+    return clf_write(a->buffer->ctx, a->buffer->mem, a->buffer->bytes,
+                     a->host, CL_TRUE, "clarg_write");
+}
+
+int clarg_swap(clarg *a, clarg *b)
+{
+    if (!a || !b || !a->buffer || !b->buffer)
+        return clf_fail(CLFRAME_ERR_USAGE, "clarg_swap: both arguments must "
+                        "be persistent (call clarg_persist first)");
+    if (a->buffer->bytes != b->buffer->bytes || a->buffer->ctx != b->buffer->ctx)
+        return clf_fail(CLFRAME_ERR_USAGE, "clarg_swap: buffers of %zu and "
+                        "%zu bytes (or on two contexts) cannot be exchanged",
+                        a->buffer->bytes, b->buffer->bytes);
+    cl_mem t = a->buffer->mem;
+    a->buffer->mem = b->buffer->mem;
+    b->buffer->mem = t;
+    return 0;
+}
+
+void clarg_release(clarg *a)
+{
+    if (!a || !a->buffer)
+        return;
+    clf_release_mem(a->buffer->ctx, a->buffer->mem);
+    free(a->buffer);
+    a->buffer = NULL;
+}
+
+cl_mem clarg_mem(const clarg *a)
+{
+    return a && a->buffer ? a->buffer->mem : NULL;
+}

@@ -1,0 +1,317 @@
+/*
+ * clframe.h: the whole public interface of clframe, a thin C layer over OpenCL
+ * that makes calling a kernel look like calling a function:
+ *
+ *     clkernel *k = clkernel_file(NULL, "kernels/demo/vadd.cl", "vadd", NULL);
+ *     clkernel_global(k, n);
+ *     clkernel_call(k, CLARG_IN(a, n), CLARG_IN(b, n), CLARG_OUT(c, n), CLARG(n));
+ *
+ * Four objects: clctx (device, context, queue), clarg (one argument of a call,
+ * a small value built by macros), clkernel (a __kernel ready to call) and the
+ * error functions. Every function that can fail returns NULL or a negative code
+ * and leaves a message in clframe_last_error(); nothing here aborts.
+ *
+ * Ownership in one line: what a *_new / *_file / *_source function returns is
+ * the caller's to free with the matching *_free; the default context and all
+ * strings returned by accessors belong to clframe.
+ */
+#ifndef CLFRAME_H
+#define CLFRAME_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* clframe's own error codes, below every OpenCL and extension code. */
+enum {
+    CLFRAME_ERR_NO_PLATFORM    = -9001, /* no OpenCL platform installed */
+    CLFRAME_ERR_NO_DEVICE      = -9002, /* no device matches the selector */
+    CLFRAME_ERR_BAD_SELECTOR   = -9003, /* CLFRAME_DEVICE / HPCE_* unreadable */
+    CLFRAME_ERR_NOT_FOUND      = -9004, /* kernel file, include or kernel name */
+    CLFRAME_ERR_BUILD          = -9005, /* program did not compile: see log */
+    CLFRAME_ERR_ARG_COUNT      = -9006, /* wrong number of arguments */
+    CLFRAME_ERR_ARG_TYPE       = -9007, /* argument does not match parameter */
+    CLFRAME_ERR_NO_GLOBAL_SIZE = -9008, /* clkernel_global was never called */
+    CLFRAME_ERR_BAD_SIZE       = -9009, /* work sizes the device cannot run */
+    CLFRAME_ERR_USAGE          = -9010, /* NULL object, bad flags, ... */
+    CLFRAME_ERR_NO_MEMORY      = -9011, /* host allocation failed */
+    CLFRAME_ERR_IO             = -9012  /* a file could not be read */
+};
+
+/* Name of any OpenCL 1.0-3.0 error code, common extension code, or clframe
+ * code ("CL_INVALID_KERNEL_ARGS", "CLFRAME_ERR_BUILD"); "CL_SUCCESS" for 0;
+ * "unknown error" otherwise. The string is static. */
+const char *clframe_error_name(int code);
+
+/* The message of the last error in this thread: what failed, where (kernel,
+ * argument, file and line) and why; "" when there has been none. The string
+ * stays valid until the next clframe call in this thread. */
+const char *clframe_last_error(void);
+
+/* Called with every error as it is raised (after clframe_last_error is set).
+ * Returns the previous handler; NULL (the default) means "just return". Tests
+ * and small programs can install one that prints and exits. */
+typedef void (*clframe_error_handler)(int code, const char *message);
+clframe_error_handler clframe_set_error_handler(clframe_error_handler handler);
+
+/* ------------------------------------------------------------------------ */
+/* clctx: platform, device, context and one in-order profiling queue          */
+/* ------------------------------------------------------------------------ */
+
+typedef struct clctx clctx;
+
+/* The process-wide context, created on first use with clctx_new(NULL) and
+ * freed at exit. NULL if no device could be opened (see clframe_last_error).
+ * Every function taking a clctx * accepts NULL to mean this one. */
+clctx *clctx_default(void);
+
+/* A new context. selector chooses the device: "gpu", "cpu", "P:D" (platform
+ * and device indices as clframe-info lists them) or a case-insensitive
+ * substring of the device name. NULL means: CLFRAME_DEVICE if set, else
+ * HPCE_SELECT_PLATFORM / HPCE_SELECT_DEVICE if set, else the CPU when CL_DEBUG
+ * is on, else the first GPU on any platform, else the first CPU device.
+ * CL_DEBUG=1 also builds kernels with "-g -cl-opt-disable", prints every build
+ * log and finishes the queue after every enqueue. Free with clctx_free. */
+clctx *clctx_new(const char *selector);
+
+/* Waits for outstanding work, prints the CLFRAME_PROFILE table if profiling,
+ * releases the OpenCL objects. NULL is a no-op; never pass clctx_default(). */
+void clctx_free(clctx *ctx);
+
+/* Raw handles, to mix clframe with plain OpenCL. Owned by the context. */
+cl_platform_id   clctx_platform(clctx *ctx);
+cl_device_id     clctx_device(clctx *ctx);
+cl_context       clctx_context(clctx *ctx);
+cl_command_queue clctx_queue(clctx *ctx);
+
+/* "NVIDIA H200 (NVIDIA CUDA, OpenCL 3.0 CUDA ...), platform 0 device 0:
+ * the first GPU" -- which device and why it was chosen. Owned by ctx. */
+const char *clctx_describe(clctx *ctx);
+const char *clctx_device_name(clctx *ctx);
+cl_device_type clctx_device_type(clctx *ctx);
+int clctx_debug(clctx *ctx);        /* 1 when CL_DEBUG is on */
+
+/* Blocks until everything enqueued on the context's queue has finished. */
+int clctx_finish(clctx *ctx);
+
+/* Counters kept by every context, cheap enough to be always on. Transfers
+ * count the copies clframe made for arguments and for clarg_read/write. */
+typedef struct clctx_stats {
+    uint64_t kernel_runs;        /* kernels enqueued */
+    uint64_t writes, reads;      /* host->device and device->host copies */
+    uint64_t bytes_to_device, bytes_from_device;
+    long live_objects;           /* buffers, events, programs, kernels alive */
+} clctx_stats;
+clctx_stats clctx_get_stats(clctx *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* clarg: one argument of a kernel call                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Copy directions, combinable. */
+enum {
+    CLARG_NO_COPY     = 0,
+    CLARG_TO_DEVICE   = 1,  /* host data is copied in before the kernel */
+    CLARG_FROM_DEVICE = 2   /* device data is copied back after it */
+};
+
+typedef enum clarg_kind {
+    CLARG_KIND_NONE = 0,     /* a zeroed clarg: not an argument */
+    CLARG_KIND_SCALAR,       /* passed by value: CLARG, CLARG_VALUE */
+    CLARG_KIND_BUFFER,       /* a host array with a device buffer */
+    CLARG_KIND_LOCAL         /* __local scratch of a given size */
+} clarg_kind;
+
+typedef struct clarg_buffer clarg_buffer;  /* a persistent device buffer */
+
+/* A small value: build it with the macros below and pass it by value; copies
+ * of a persistent clarg share its device buffer. */
+typedef struct clarg {
+    clarg_kind kind;
+    unsigned flags;              /* CLARG_TO_DEVICE | CLARG_FROM_DEVICE */
+    const char *type;            /* device type: "float", "int4", "Board" */
+    size_t elem_size;            /* bytes of one element (or of the value) */
+    size_t count;                /* elements of an array; bytes of local */
+    void *host;                  /* host array, or the value of CLARG_VALUE */
+    clarg_buffer *buffer;        /* persistent buffer, or NULL (lazy) */
+    _Alignas(16) unsigned char value[128]; /* the copied value of CLARG(x) */
+} clarg;
+
+/* The scalar and vector host types CLARG(x) and CLARG_IN/OUT/INOUT know, with
+ * the OpenCL C name of each. cl_float3 and friends are the same host types as
+ * cl_float4 (the OpenCL headers make them so) and match float3 parameters. */
+#define CLFRAME_VECTOR_TYPES_(X, c, n) \
+    X(c##2, n##2) X(c##4, n##4) X(c##8, n##8) X(c##16, n##16)
+#define CLFRAME_TYPES_(X)                                                 \
+    X(cl_char, char)   X(cl_uchar, uchar) X(cl_short, short)              \
+    X(cl_ushort, ushort) X(cl_int, int)   X(cl_uint, uint)                \
+    X(cl_long, long)   X(cl_ulong, ulong) X(cl_float, float)              \
+    X(cl_double, double)                                                  \
+    CLFRAME_VECTOR_TYPES_(X, cl_char, char)                               \
+    CLFRAME_VECTOR_TYPES_(X, cl_uchar, uchar)                             \
+    CLFRAME_VECTOR_TYPES_(X, cl_short, short)                             \
+    CLFRAME_VECTOR_TYPES_(X, cl_ushort, ushort)                           \
+    CLFRAME_VECTOR_TYPES_(X, cl_int, int)                                 \
+    CLFRAME_VECTOR_TYPES_(X, cl_uint, uint)                               \
+    CLFRAME_VECTOR_TYPES_(X, cl_long, long)                               \
+    CLFRAME_VECTOR_TYPES_(X, cl_ulong, ulong)                             \
+    CLFRAME_VECTOR_TYPES_(X, cl_float, float)                             \
+    CLFRAME_VECTOR_TYPES_(X, cl_double, double)
+
+#define CLARG_DECLARE_(ctype, name) clarg clarg_of_##name(ctype value);
+CLFRAME_TYPES_(CLARG_DECLARE_)
+clarg clarg_of_plain_char(char value);
+#undef CLARG_DECLARE_
+
+/* Chosen by CLARG when x has no OpenCL type: the compiler then reports the
+ * mismatch with this struct's name. Use CLARG_VALUE for structs. */
+struct clarg_type_not_an_opencl_scalar_or_vector;
+clarg clarg_unsupported_(struct clarg_type_not_an_opencl_scalar_or_vector *);
+
+#define CLARG_ASSOC_FN_(ctype, name) ctype: clarg_of_##name,
+#define CLARG_ASSOC_NAME_(ctype, name) ctype: #name,
+
+/* The OpenCL C name of the type of expression x, or NULL. */
+#define clarg_type_name(x) \
+    _Generic((x), CLFRAME_TYPES_(CLARG_ASSOC_NAME_) char: "char", \
+             default: (const char *)0)
+
+/* A scalar or vector by value: CLARG(n), CLARG(1.5f), CLARG(my_float4). */
+#define CLARG(x) \
+    _Generic((x), CLFRAME_TYPES_(CLARG_ASSOC_FN_) \
+             char: clarg_of_plain_char, default: clarg_unsupported_)(x)
+
+/* A host array of n elements; the element type comes from *p. */
+#define CLARG_IN(p, n)    CLARG_ARRAY_((p), (n), CLARG_TO_DEVICE)
+#define CLARG_OUT(p, n)   CLARG_ARRAY_((p), (n), CLARG_FROM_DEVICE)
+#define CLARG_INOUT(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_TO_DEVICE | CLARG_FROM_DEVICE)
+#define CLARG_ARRAY_(p, n, flags) \
+    clarg_array(clarg_type_name(*(p)), sizeof(*(p)), (void *)(p), (n), (flags))
+
+/* A host array of user structs, named as the kernel names them. */
+#define CLARG_TYPED(name, p, n, flags) \
+    clarg_array((name), sizeof(*(p)), (void *)(p), (n), (flags))
+
+/* A user struct by value; *pv must stay valid until the call returns. */
+#define CLARG_VALUE(name, pv) clarg_value((name), sizeof(*(pv)), (pv))
+
+/* __local scratch of the given number of bytes. */
+#define CLARG_LOCAL(bytes) clarg_local(bytes)
+
+/* The functions behind the macros. type may be NULL for "unknown"; an array
+ * of unknown element type is rejected by the call with advice to name it. */
+clarg clarg_array(const char *type, size_t elem_size, void *host, size_t n,
+                  unsigned flags);
+clarg clarg_value(const char *type, size_t size, const void *value);
+clarg clarg_local(size_t bytes);
+
+/* Makes a an array argument with its own device buffer, created now on ctx
+ * (NULL: the default) and shared by every copy of a made afterwards; data
+ * stays there between calls, and each call copies only what a's flags say.
+ * Nothing is copied now: use clarg_write, or TO_DEVICE on the first call.
+ * Free with clarg_release. 0 or a negative code. */
+int clarg_persist(clarg *a, clctx *ctx);
+
+/* Changes the copy directions used by later calls with this clarg. */
+int clarg_set_flags(clarg *a, unsigned flags);
+
+/* Copies a persistent argument's device data to its host array (read) or
+ * its host array to the device (write); blocking. 0 or a negative code. */
+int clarg_read(clarg *a);
+int clarg_write(clarg *a);
+
+/* Exchanges the device buffers of two persistent arguments of equal size,
+ * for double buffering: every copy of a and b sees the exchange. The host
+ * arrays stay where they were. 0 or a negative code. */
+int clarg_swap(clarg *a, clarg *b);
+
+/* Releases a persistent argument's device buffer (in every copy: do not use
+ * them afterwards). Safe on non-persistent arguments; a becomes unpersistent. */
+void clarg_release(clarg *a);
+
+/* The device buffer of a persistent argument, or NULL. Owned by clframe. */
+cl_mem clarg_mem(const clarg *a);
+
+/* ------------------------------------------------------------------------ */
+/* clkernel: a __kernel ready to be called                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct clkernel clkernel;
+
+/* Builds the program holding kernel `name` and prepares it for calls.
+ * path is looked up first among the sources embedded in the library at build
+ * time (every .cl and .h under kernels/ and shims/, keyed by that path), then
+ * from the current directory, each folder of CLFRAME_KERNEL_PATH (colon
+ * separated) and the installed kernels folder. #include "..." lines are
+ * expanded by clframe the same way (relative to the including file, then each
+ * -I folder in options, then kernels/), so a build log names file and line.
+ * options are passed to the OpenCL compiler with -cl-kernel-arg-info added.
+ * Returns NULL on error: a build failure's message holds the build log. */
+clkernel *clkernel_file(clctx *ctx, const char *path, const char *name,
+                        const char *options);
+clkernel *clkernel_source(clctx *ctx, const char *source, const char *name,
+                          const char *options);
+void clkernel_free(clkernel *k);
+
+/* Work sizes, 1 to 3 of them: clkernel_global(k, w, h). A local size of 0
+ * in every dimension (the default) lets the implementation choose. */
+#define CLFRAME_NSIZES_(...) \
+    (unsigned)(sizeof((size_t[]){__VA_ARGS__}) / sizeof(size_t))
+#define clkernel_global(k, ...) \
+    clkernel_set_global((k), CLFRAME_NSIZES_(__VA_ARGS__), \
+                        (const size_t[]){__VA_ARGS__})
+#define clkernel_local(k, ...) \
+    clkernel_set_local((k), CLFRAME_NSIZES_(__VA_ARGS__), \
+                       (const size_t[]){__VA_ARGS__})
+#define clkernel_offset(k, ...) \
+    clkernel_set_offset((k), CLFRAME_NSIZES_(__VA_ARGS__), \
+                        (const size_t[]){__VA_ARGS__})
+int clkernel_set_global(clkernel *k, unsigned dims, const size_t *sizes);
+int clkernel_set_local(clkernel *k, unsigned dims, const size_t *sizes);
+int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
+
+/* Calls the kernel: checks the arguments against its signature, sets them,
+ * copies in what must go in, runs it, copies back what must come back and
+ * waits, so results are in host memory on return. 0 or a negative code.
+ * clkernel_enqueue does the same without waiting: host arrays must then stay
+ * untouched until clctx_finish (or a blocking call) on the same context. */
+#define CLFRAME_ARGS_(...) ((const clarg[]){{.kind = CLARG_KIND_NONE}, ##__VA_ARGS__})
+#define CLFRAME_NARGS_(...) \
+    (unsigned)(sizeof(CLFRAME_ARGS_(__VA_ARGS__)) / sizeof(clarg) - 1)
+#define clkernel_call(k, ...) \
+    clkernel_call_args((k), CLFRAME_NARGS_(__VA_ARGS__), \
+                       CLFRAME_ARGS_(__VA_ARGS__) + 1)
+#define clkernel_enqueue(k, ...) \
+    clkernel_enqueue_args((k), CLFRAME_NARGS_(__VA_ARGS__), \
+                          CLFRAME_ARGS_(__VA_ARGS__) + 1)
+int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args);
+int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args);
+
+/* Kernel time of the last clkernel_call in milliseconds, from its profiling
+ * event; -1 before the first. (Enqueued kernels are timed in the
+ * CLFRAME_PROFILE=1 table, without slowing clkernel_enqueue otherwise.) */
+double clkernel_last_ms(clkernel *k);
+
+const char *clkernel_name(clkernel *k);
+/* "vadd(__global float* a, __global float* b, ..., int n)". Owned by k. */
+const char *clkernel_signature(clkernel *k);
+unsigned clkernel_num_args(clkernel *k);
+cl_kernel clkernel_raw(clkernel *k);
+clctx *clkernel_ctx(clkernel *k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLFRAME_H */

@@ -1,0 +1,578 @@
+/*
+ * ctx.c: choosing a device and owning its context and queue.
+ *
+ * Selection is one rule list, applied once per context: an explicit selector,
+ * else CLFRAME_DEVICE, else the seed's HPCE_SELECT_PLATFORM/DEVICE, else the
+ * CPU under CL_DEBUG, else the first GPU, else the first CPU. Whatever wins is
+ * written into clctx_describe() with the reason, so "why is this running on
+ * the CPU?" has an answer. The context also keeps the counters and profile
+ * records that the other modules fill.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- enumerating devices ------------------------------------------------- */
+
+typedef struct candidate {
+    unsigned pi, di;             /* platform and device index */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_device_type type;
+    char name[256];
+    char platform_name[256];
+} candidate;
+
+static const char *type_word(cl_device_type t)
+{
+    if (t & CL_DEVICE_TYPE_GPU) return "GPU";
+    if (t & CL_DEVICE_TYPE_CPU) return "CPU";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    return "other";
+}
+
+/* Fills *out with every device of every platform; returns how many, or a
+ * negative code (no platform at all is an error that says what to install). */
+static int list_devices(candidate **out)
+{
+    cl_uint np = 0;
+    cl_int err = clGetPlatformIDs(0, NULL, &np);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
+        return clf_fail(CLFRAME_ERR_NO_PLATFORM,
+            "no OpenCL platform is installed: install a driver, e.g. "
+            "'apt-get install pocl-opencl-icd' for the CPU or your GPU "
+            "vendor's OpenCL driver, then check with 'clinfo -l'");
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clGetPlatformIDs", "listing OpenCL platforms");
+    cl_platform_id platforms[64];
+    if (np > 64)
+        np = 64;
+    clGetPlatformIDs(np, platforms, NULL);
+
+    candidate *list = NULL;
+    int n = 0;
+    for (cl_uint p = 0; p < np; p++) {
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) !=
+                CL_SUCCESS || nd == 0)
+            continue;
+        cl_device_id devices[64];
+        if (nd > 64)
+            nd = 64;
+        clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL);
+        candidate *grown = realloc(list, sizeof *list * (size_t)(n + (int)nd));
+        if (!grown) {
+            free(list);
+            return clf_fail(CLFRAME_ERR_NO_MEMORY, "listing OpenCL devices");
+        }
+        list = grown;
+        for (cl_uint d = 0; d < nd; d++) {
+            candidate *c = &list[n++];
+            memset(c, 0, sizeof *c);
+            c->pi = p;
+            c->di = d;
+            c->platform = platforms[p];
+            c->device = devices[d];
+            clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof c->type,
+                            &c->type, NULL);
+            clGetDeviceInfo(devices[d], CL_DEVICE_NAME, sizeof c->name - 1,
+                            c->name, NULL);
+            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME,
+                              sizeof c->platform_name - 1, c->platform_name,
+                              NULL);
+        }
+    }
+    if (n == 0) {
+        free(list);
+        return clf_fail(CLFRAME_ERR_NO_DEVICE,
+            "%u OpenCL platform(s) found but no device on any of them: "
+            "check the driver with 'clinfo -l'", np);
+    }
+    *out = list;
+    return n;
+}
+
+/* "0:0 pthread-skylake (CPU); 1:0 NVIDIA H200 (GPU)" for error messages. */
+static void describe_list(const candidate *c, int n, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%u:%u %s (%s)",
+                         i ? "; " : "", c[i].pi, c[i].di, c[i].name,
+                         type_word(c[i].type));
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static int contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return n == 0;
+}
+
+/* Parses "P:D" into indices; 0 if sel is not of that form. */
+static int parse_indices(const char *sel, unsigned *p, unsigned *d)
+{
+    char tail;
+    return sscanf(sel, "%u:%u%c", p, d, &tail) == 2 &&
+           isdigit((unsigned char)sel[0]);
+}
+
+static int first_of_type(const candidate *c, int n, cl_device_type t)
+{
+    for (int i = 0; i < n; i++)
+        if (c[i].type & t)
+            return i;
+    return -1;
+}
+
+/* Applies one selector string to the list; returns the index or a negative
+ * code with a message naming the selector, its source and the choices. */
+static int apply_selector(const candidate *c, int n, const char *sel,
+                          const char *source)
+{
+    char devices[2048];
+    describe_list(c, n, devices, sizeof devices);
+    unsigned p, d;
+    int i;
+    if (strcmp(sel, "gpu") == 0 || strcmp(sel, "GPU") == 0) {
+        if ((i = first_of_type(c, n, CL_DEVICE_TYPE_GPU)) >= 0)
+            return i;
+        return clf_fail(CLFRAME_ERR_NO_DEVICE,
+            "%s asks for a GPU but there is none (devices: %s); use "
+            "CLFRAME_DEVICE=cpu or install the GPU's OpenCL driver",
+            source, devices);
+    }
+    if (strcmp(sel, "cpu") == 0 || strcmp(sel, "CPU") == 0) {
+        if ((i = first_of_type(c, n, CL_DEVICE_TYPE_CPU)) >= 0)
+            return i;
+        return clf_fail(CLFRAME_ERR_NO_DEVICE,
+            "%s asks for a CPU device but there is none (devices: %s); "
+            "install one with 'apt-get install pocl-opencl-icd'",
+            source, devices);
+    }
+    if (parse_indices(sel, &p, &d)) {
+        for (i = 0; i < n; i++)
+            if (c[i].pi == p && c[i].di == d)
+                return i;
+        return clf_fail(CLFRAME_ERR_NO_DEVICE,
+            "%s names platform %u device %u, which does not exist "
+            "(devices: %s)", source, p, d, devices);
+    }
+    if (sel[0] == '\0')
+        return clf_fail(CLFRAME_ERR_BAD_SELECTOR, "%s is empty: use gpu, cpu, "
+                        "P:D or part of a device name", source);
+    for (i = 0; i < n; i++)
+        if (contains_nocase(c[i].name, sel))
+            return i;
+    return clf_fail(CLFRAME_ERR_NO_DEVICE,
+        "%s: no device name contains \"%s\" (devices: %s); use gpu, cpu, "
+        "P:D or part of a device name", source, sel, devices);
+}
+
+static int env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* Reads one HPCE_SELECT_* index; -1 when unset, -2 when not a number. */
+static int hpce_index(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return -1;
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end || x < 0 || x > 1000000)
+        return -2;
+    return (int)x;
+}
+
+/* Picks a device: the rule list at the top of this file. *why gets the
+ * reason. Returns the index into c or a negative code. */
+static int choose_device(const candidate *c, int n, const char *selector,
+                         char *why, size_t why_size)
+{
+    char source[300];
+    const char *env = getenv("CLFRAME_DEVICE");
+    if (selector) {
+        snprintf(source, sizeof source, "selector \"%s\"", selector);
+        snprintf(why, why_size, "chosen by clctx_new(\"%s\")", selector);
+        return apply_selector(c, n, selector, source);
+    }
+    if (env) {
+        snprintf(source, sizeof source, "CLFRAME_DEVICE=%s", env);
+        snprintf(why, why_size, "chosen by CLFRAME_DEVICE=%s", env);
+        return apply_selector(c, n, env, source);
+    }
+    int hp = hpce_index("HPCE_SELECT_PLATFORM");
+    int hd = hpce_index("HPCE_SELECT_DEVICE");
+    if (hp == -2 || hd == -2)
+        return clf_fail(CLFRAME_ERR_BAD_SELECTOR,
+            "HPCE_SELECT_PLATFORM=%s HPCE_SELECT_DEVICE=%s: each must be a "
+            "number (a platform or device index as clframe-info lists them)",
+            getenv("HPCE_SELECT_PLATFORM") ? getenv("HPCE_SELECT_PLATFORM") : "",
+            getenv("HPCE_SELECT_DEVICE") ? getenv("HPCE_SELECT_DEVICE") : "");
+    if (hp >= 0 || hd >= 0) {
+        char sel[32];
+        snprintf(sel, sizeof sel, "%d:%d", hp < 0 ? 0 : hp, hd < 0 ? 0 : hd);
+        snprintf(source, sizeof source, "HPCE_SELECT_PLATFORM/DEVICE (%s)", sel);
+        snprintf(why, why_size, "chosen by %s", source);
+        return apply_selector(c, n, sel, source);
+    }
+    if (env_on("CL_DEBUG")) {
+        snprintf(why, why_size, "CL_DEBUG=1 asks for a CPU device");
+        return apply_selector(c, n, "cpu", "CL_DEBUG=1");
+    }
+    int i = first_of_type(c, n, CL_DEVICE_TYPE_GPU);
+    if (i >= 0) {
+        snprintf(why, why_size, "the first GPU");
+        return i;
+    }
+    i = first_of_type(c, n, CL_DEVICE_TYPE_CPU);
+    if (i >= 0) {
+        snprintf(why, why_size, "no GPU found, so the CPU fallback");
+        return i;
+    }
+    snprintf(why, why_size, "no GPU or CPU device, so the first device");
+    return 0;
+}
+
+/* ---- creating and freeing ------------------------------------------------ */
+
+clctx *clctx_new(const char *selector)
+{
+    candidate *list = NULL;
+    int n = list_devices(&list);
+    if (n < 0)
+        return NULL;
+    char why[512];
+    int i = choose_device(list, n, selector, why, sizeof why);
+    if (i < 0) {
+        free(list);
+        return NULL;
+    }
+    clctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        free(list);
+        clf_fail(CLFRAME_ERR_NO_MEMORY, "clctx_new: out of host memory");
+        return NULL;
+    }
+    const candidate *c = &list[i];
+    ctx->platform = c->platform;
+    ctx->device = c->device;
+    ctx->type = c->type;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", c->name);
+    char version[128] = "";
+    clGetDeviceInfo(c->device, CL_DEVICE_VERSION, sizeof version - 1, version,
+                    NULL);
+    ctx->debug = env_on("CL_DEBUG");
+    ctx->profile = env_on("CLFRAME_PROFILE");
+    snprintf(ctx->describe, sizeof ctx->describe,
+             "%s [%s, %s, %s], platform %u device %u: %s%s", c->name,
+             type_word(c->type), c->platform_name, version, c->pi, c->di, why,
+             ctx->debug ? " (debug mode)" : "");
+    free(list);
+
+    clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                    sizeof ctx->max_group, &ctx->max_group, NULL);
+    clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                    sizeof ctx->max_item, ctx->max_item, NULL);
+
+    cl_int err;
+    cl_context_properties props[] = {
+        CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform, 0};
+    ctx->context = clCreateContext(props, 1, &ctx->device, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        clf_fail_cl(err, "clCreateContext", "on %s", ctx->device_name);
+        free(ctx);
+        return NULL;
+    }
+    ctx->queue = clCreateCommandQueue(ctx->context, ctx->device,
+                                      CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) {
+        clf_fail_cl(err, "clCreateCommandQueue", "on %s", ctx->device_name);
+        clReleaseContext(ctx->context);
+        free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+static void print_profile(clctx *ctx)
+{
+    clf_collect_events(ctx);
+    fprintf(stderr, "\nclframe profile: %s\n", ctx->device_name);
+    fprintf(stderr, "  %-32s %8s %12s %10s %10s\n", "kernel", "calls",
+            "total ms", "mean ms", "max ms");
+    for (size_t i = 0; i < ctx->nkprof; i++) {
+        clf_kernel_profile *k = &ctx->kprof[i];
+        fprintf(stderr, "  %-32s %8llu %12.3f %10.4f %10.4f\n", k->name,
+                (unsigned long long)k->calls, k->total_ms,
+                k->calls ? k->total_ms / (double)k->calls : 0.0, k->max_ms);
+    }
+    static const char *dir[2] = {"host -> device", "device -> host"};
+    fprintf(stderr, "  %-32s %8s %12s %10s %10s\n", "transfer", "copies",
+            "bytes", "ms", "GB/s");
+    for (int d = 0; d < 2; d++) {
+        double ms = ctx->transfer_ms[d];
+        uint64_t copies = d == 0 ? ctx->stats.writes : ctx->stats.reads;
+        fprintf(stderr, "  %-32s %8llu %12llu %10.3f %10.2f\n", dir[d],
+                (unsigned long long)copies,
+                (unsigned long long)ctx->transfer_bytes[d], ms,
+                ms > 0 ? (double)ctx->transfer_bytes[d] / (ms * 1e6) : 0.0);
+    }
+}
+
+void clctx_free(clctx *ctx)
+{
+    if (!ctx)
+        return;
+    clFinish(ctx->queue);
+    if (ctx->profile)
+        print_profile(ctx);
+    clf_collect_events(ctx);
+    clf_program_free_all(ctx);
+    clReleaseCommandQueue(ctx->queue);
+    clReleaseContext(ctx->context);
+    free(ctx->kprof);
+    free(ctx->pending);
+    free(ctx);
+}
+
+/* The default context: created once, under a lock, freed at exit. A failed
+ * creation is retried by the next call, after the user fixed the cause. */
+static pthread_mutex_t default_lock = PTHREAD_MUTEX_INITIALIZER;
+static clctx *default_ctx;
+
+static void free_default(void)
+{
+    clctx_free(default_ctx);
+    default_ctx = NULL;
+}
+
+clctx *clctx_default(void)
+{
+    pthread_mutex_lock(&default_lock);
+    if (!default_ctx) {
+        default_ctx = clctx_new(NULL);
+        static int registered;
+        if (default_ctx && !registered) {
+            atexit(free_default);
+            registered = 1;
+        }
+    }
+    clctx *ctx = default_ctx;
+    pthread_mutex_unlock(&default_lock);
+    return ctx;
+}
+
+clctx *clf_ctx(clctx *ctx)
+{
+    return ctx ? ctx : clctx_default();
+}
+
+/* ---- accessors ----------------------------------------------------------- */
+
+#define CTX_OR(ctx, fallback) \
+    do { if (!((ctx) = clf_ctx(ctx))) return (fallback); } while (0)
+
+cl_platform_id clctx_platform(clctx *ctx) { CTX_OR(ctx, NULL); return ctx->platform; }
+cl_device_id clctx_device(clctx *ctx) { CTX_OR(ctx, NULL); return ctx->device; }
+cl_context clctx_context(clctx *ctx) { CTX_OR(ctx, NULL); return ctx->context; }
+cl_command_queue clctx_queue(clctx *ctx) { CTX_OR(ctx, NULL); return ctx->queue; }
+const char *clctx_describe(clctx *ctx) { CTX_OR(ctx, "no device"); return ctx->describe; }
+const char *clctx_device_name(clctx *ctx) { CTX_OR(ctx, "no device"); return ctx->device_name; }
+cl_device_type clctx_device_type(clctx *ctx) { CTX_OR(ctx, 0); return ctx->type; }
+int clctx_debug(clctx *ctx) { CTX_OR(ctx, 0); return ctx->debug; }
+
+clctx_stats clctx_get_stats(clctx *ctx)
+{
+    clctx_stats none = {0};
+    CTX_OR(ctx, none);
+    return ctx->stats;
+}
+
+int clctx_finish(clctx *ctx)
+{
+    if (!(ctx = clf_ctx(ctx)))
+        return CLFRAME_ERR_NO_DEVICE;
+    cl_int err = clFinish(ctx->queue);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clFinish", "waiting for %s", ctx->device_name);
+    clf_collect_events(ctx);
+    return 0;
+}
+
+/* ---- tracked objects and transfers --------------------------------------- */
+
+void clf_track(clctx *ctx, int delta)
+{
+    ctx->stats.live_objects += delta;
+}
+
+cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err)
+{
+    /* A zero-sized array still needs a valid buffer to pass. */
+    cl_mem mem = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE,
+                                bytes ? bytes : 1, NULL, err);
+    if (*err == CL_SUCCESS)
+        clf_track(ctx, 1);
+    return mem;
+}
+
+void clf_release_mem(clctx *ctx, cl_mem mem)
+{
+    if (mem) {
+        clReleaseMemObject(mem);
+        clf_track(ctx, -1);
+    }
+}
+
+void clf_release_event(clctx *ctx, cl_event ev)
+{
+    if (ev) {
+        clReleaseEvent(ev);
+        clf_track(ctx, -1);
+    }
+}
+
+static int transfer(clctx *ctx, int what, cl_mem mem, size_t bytes,
+                    void *host, cl_bool blocking, const char *desc)
+{
+    if (bytes == 0)
+        return 0;
+    cl_event ev = NULL;
+    cl_event *evp = ctx->profile ? &ev : NULL;
+    cl_int err;
+    if (what == CLF_EV_WRITE)
+        err = clEnqueueWriteBuffer(ctx->queue, mem, blocking, 0, bytes, host,
+                                   0, NULL, evp);
+    else
+        err = clEnqueueReadBuffer(ctx->queue, mem, blocking, 0, bytes, host, 0,
+                                  NULL, evp);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
+                                                     : "clEnqueueReadBuffer",
+                           "copying %zu bytes for %s", bytes, desc);
+    if (what == CLF_EV_WRITE) {
+        ctx->stats.writes++;
+        ctx->stats.bytes_to_device += bytes;
+    } else {
+        ctx->stats.reads++;
+        ctx->stats.bytes_from_device += bytes;
+    }
+    if (ev) {
+        clf_track(ctx, 1);
+        clf_keep_event(ctx, ev, what, bytes, NULL);
+    }
+    return 0;
+}
+
+int clf_write(clctx *ctx, cl_mem mem, size_t bytes, const void *host,
+              cl_bool blocking, const char *what)
+{
+    return transfer(ctx, CLF_EV_WRITE, mem, bytes, (void *)host, blocking, what);
+}
+
+int clf_read(clctx *ctx, cl_mem mem, size_t bytes, void *host,
+             cl_bool blocking, const char *what)
+{
+    return transfer(ctx, CLF_EV_READ, mem, bytes, host, blocking, what);
+}
+
+/* ---- profiling records --------------------------------------------------- */
+
+clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name)
+{
+    for (size_t i = 0; i < ctx->nkprof; i++)
+        if (strncmp(ctx->kprof[i].name, name, sizeof ctx->kprof[i].name - 1) == 0)
+            return &ctx->kprof[i];
+    /* Kernels hold pointers into this array, so it never moves: a fixed
+     * capacity, generous for any program; past it, kernels go unprofiled. */
+    enum { MAX_PROFILED_KERNELS = 256 };
+    if (!ctx->kprof)
+        ctx->kprof = calloc(MAX_PROFILED_KERNELS, sizeof *ctx->kprof);
+    if (!ctx->kprof || ctx->nkprof == MAX_PROFILED_KERNELS)
+        return NULL;
+    clf_kernel_profile *k = &ctx->kprof[ctx->nkprof++];
+    snprintf(k->name, sizeof k->name, "%s", name);
+    return k;
+}
+
+double clf_event_ms(cl_event ev)
+{
+    cl_ulong start = 0, end = 0;
+    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                                &start, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                NULL) != CL_SUCCESS)
+        return -1;
+    return (double)(end - start) * 1e-6;
+}
+
+static void record_event(clctx *ctx, const clf_pending_event *p)
+{
+    double ms = clf_event_ms(p->event);
+    if (ms < 0)
+        return;
+    if (p->what == CLF_EV_KERNEL) {
+        if (p->kernel) {
+            p->kernel->calls++;
+            p->kernel->total_ms += ms;
+            if (ms > p->kernel->max_ms)
+                p->kernel->max_ms = ms;
+        }
+    } else {
+        int d = p->what == CLF_EV_WRITE ? 0 : 1;
+        ctx->transfer_ms[d] += ms;
+        ctx->transfer_bytes[d] += p->bytes;
+    }
+}
+
+/* Takes over the caller's reference to ev (already counted as live). */
+void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
+                    clf_kernel_profile *kp)
+{
+    enum { MAX_PENDING = 4096 };
+    if (ctx->npending == MAX_PENDING)
+        clf_collect_events(ctx);
+    if (!ctx->pending)
+        ctx->pending = malloc(MAX_PENDING * sizeof *ctx->pending);
+    if (!ctx->pending) {
+        clf_release_event(ctx, ev);
+        return;
+    }
+    ctx->pending[ctx->npending++] =
+        (clf_pending_event){.event = ev, .what = what, .bytes = bytes,
+                            .kernel = kp};
+}
+
+void clf_collect_events(clctx *ctx)
+{
+    if (ctx->npending == 0)
+        return;
+    for (size_t i = 0; i < ctx->npending; i++)
+        clWaitForEvents(1, &ctx->pending[i].event);
+    for (size_t i = 0; i < ctx->npending; i++) {
+        record_event(ctx, &ctx->pending[i]);
+        clf_release_event(ctx, ctx->pending[i].event);
+    }
+    ctx->npending = 0;
+}

@@ -1,0 +1,146 @@
+/*
+ * internal.h: what clframe's own .c files share and users never see: the
+ * layout of the objects, error raising, the tracked OpenCL object counter,
+ * profiling records, and the source loader.
+ */
+#ifndef CLFRAME_INTERNAL_H
+#define CLFRAME_INTERNAL_H
+
+#include "clframe.h"
+
+#include <stdarg.h>
+
+/* ---- errors (error.c) --------------------------------------------------- */
+
+/* Sets the last error message from a printf format, calls the handler, and
+ * returns code so callers can write `return clf_fail(...)`. */
+int clf_fail(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* As clf_fail for a failed OpenCL call: the message names the call and the
+ * code ("clCreateBuffer (CL_OUT_OF_RESOURCES): <what>"). */
+int clf_fail_cl(cl_int code, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void clf_clear_error(void);
+
+/* ---- strings (util.c) --------------------------------------------------- */
+
+/* A growable string; on allocation failure `failed` is set and appends stop. */
+typedef struct clf_str {
+    char *data;
+    size_t len, cap;
+    int failed;
+} clf_str;
+void clf_str_append(clf_str *s, const char *text, size_t n);
+void clf_str_printf(clf_str *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+char *clf_strdup(const char *s);
+double clf_now_ms(void);       /* monotonic clock */
+
+/* ---- contexts (ctx.c) ---------------------------------------------------- */
+
+/* Per-kernel-name profile totals, kept when CLFRAME_PROFILE=1. */
+typedef struct clf_kernel_profile {
+    char name[64];
+    uint64_t calls;
+    double total_ms, max_ms;
+} clf_kernel_profile;
+
+/* An enqueued command whose profiling event is read later. */
+typedef struct clf_pending_event {
+    cl_event event;
+    int what;                   /* CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ */
+    size_t bytes;               /* transfers */
+    clf_kernel_profile *kernel; /* kernels */
+} clf_pending_event;
+enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ };
+
+typedef struct clf_program clf_program;   /* program.c: built programs */
+
+struct clctx {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    cl_device_type type;
+    char device_name[256];
+    char describe[1400];
+    int debug;                  /* CL_DEBUG=1 */
+    int profile;                /* CLFRAME_PROFILE=1 */
+    size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    clctx_stats stats;
+    clf_program *programs;      /* built programs, reused by source+options */
+    clf_kernel_profile *kprof;  /* profile totals, grown on demand */
+    size_t nkprof;
+    clf_pending_event *pending; /* events to read at the next finish */
+    size_t npending, cappending;
+    double transfer_ms[2];      /* profiled write, read time */
+    uint64_t transfer_bytes[2]; /* profiled write, read bytes */
+};
+
+/* ctx NULL -> the default context (which may fail: then NULL). */
+clctx *clf_ctx(clctx *ctx);
+
+/* Every OpenCL object clframe creates passes through these so that
+ * clctx_stats.live_objects counts them: a leak shows as a growing count. */
+cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err);
+void clf_release_mem(clctx *ctx, cl_mem mem);
+void clf_release_event(clctx *ctx, cl_event ev);
+void clf_track(clctx *ctx, int delta);
+
+/* Copies between a host array and a buffer, counting bytes and, when
+ * profiling, keeping the event. blocking as in clEnqueueRead/WriteBuffer. */
+int clf_write(clctx *ctx, cl_mem mem, size_t bytes, const void *host,
+              cl_bool blocking, const char *what);
+int clf_read(clctx *ctx, cl_mem mem, size_t bytes, void *host,
+             cl_bool blocking, const char *what);
+
+/* Profiling records: the named kernel's totals; a pending event to read at
+ * the next clf_collect_events (called by finish, blocking calls, free). */
+clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name);
+void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
+                    clf_kernel_profile *kp);
+void clf_collect_events(clctx *ctx);
+double clf_event_ms(cl_event ev);   /* end - start, or -1 */
+
+/* ---- arguments (arg.c) --------------------------------------------------- */
+
+/* The device buffer of a persistent clarg, shared by all its copies. */
+struct clarg_buffer {
+    clctx *ctx;
+    cl_mem mem;
+    size_t bytes;
+};
+
+/* Bytes of an array argument, or (size_t)-1 if count * elem_size overflows. */
+size_t clf_arg_bytes(const clarg *a);
+
+/* ---- programs (program.c) ------------------------------------------------ */
+
+/* A built program for (source, options) on ctx, shared and reference counted;
+ * origin names the source in error messages. NULL on error. */
+cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
+                           const char *options);
+void clf_program_put(clctx *ctx, cl_program program);
+void clf_program_free_all(clctx *ctx);
+
+/* ---- sources (source.c) -------------------------------------------------- */
+
+/* One source file embedded at build time (build/gen/embedded_sources.c). */
+typedef struct clf_embedded_source {
+    const char *path;           /* "kernels/demo/vadd.cl" */
+    const char *text;
+    size_t length;
+} clf_embedded_source;
+extern const clf_embedded_source clf_embedded_sources[];
+
+/* The text of the file at path, found as clkernel_file describes, with every
+ * #include "..." expanded and #line markers so logs point at the real file.
+ * options supplies -I folders. *resolved (if not NULL) gets where the file
+ * was found. Caller frees both. NULL on error. */
+char *clf_source_load(const char *path, const char *options, char **resolved);
+/* The same expansion for a source given as a string. */
+char *clf_source_expand(const char *text, const char *origin,
+                        const char *options);
+
+#endif /* CLFRAME_INTERNAL_H */

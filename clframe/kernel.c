@@ -1,0 +1,680 @@
+/*
+ * kernel.c: a __kernel called like a C function.
+ *
+ * At creation the kernel's own signature is read back from the compiler
+ * (-cl-kernel-arg-info) into a small table of parameters; every call checks
+ * its clargs against that table before touching the device, so a wrong
+ * argument is a message naming kernel, position, parameter and both types
+ * rather than a wrong answer. A call then makes the buffers that are not
+ * persistent, copies in, runs, copies out and releases what it made, on every
+ * path including failures.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct param {
+    cl_kernel_arg_address_qualifier space;
+    int pointer;
+    int is_const;
+    char type[128];              /* "float", "Board": no '*', no "struct " */
+    char name[64];
+} param;
+
+struct clkernel {
+    clctx *ctx;
+    cl_program program;
+    cl_kernel kernel;
+    char name[128];
+    char *signature;
+    unsigned nparams;
+    int have_info;               /* 0: the driver gave no argument info */
+    param *params;
+    unsigned dims;
+    size_t global[3], local[3], offset[3];
+    int has_local, has_offset;
+    int sizes_checked;           /* local/global validated since last change */
+    clf_kernel_profile *profile;
+    double last_ms;
+};
+
+/* ---- signature ----------------------------------------------------------- */
+
+/* Size of a built-in scalar or vector type by name ("float3" -> 16), or 0. */
+static size_t builtin_size(const char *type)
+{
+    static const struct { const char *name; size_t size; } base[] = {
+        {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},
+        {"uint", 4}, {"long", 8}, {"ulong", 8}, {"float", 4}, {"double", 8},
+        {"half", 2}, {"bool", 1}};
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+        size_t n = strlen(base[i].name);
+        if (strncmp(type, base[i].name, n) != 0)
+            continue;
+        const char *w = type + n;
+        if (*w == '\0')
+            return base[i].size;
+        int width = atoi(w);
+        if (width == 3)
+            width = 4;          /* 3-vectors are stored as 4 */
+        if (width == 2 || width == 4 || width == 8 || width == 16)
+            return base[i].size * (size_t)width;
+    }
+    return 0;
+}
+
+/* Drivers spell type names in slightly different ways; bring them to one:
+ * no "struct ", no qualifiers, no '*', "unsigned int" as "uint". */
+static void normalize_type(const char *raw, char *out, size_t size, int *ptr)
+{
+    static const struct { const char *from, *to; } words[] = {
+        {"unsigned char", "uchar"}, {"unsigned short", "ushort"},
+        {"unsigned int", "uint"},   {"unsigned long", "ulong"},
+        {"unsigned", "uint"}};
+    char buf[128];
+    size_t n = 0;
+    *ptr = strchr(raw, '*') != NULL;
+    for (const char *p = raw; *p && n + 1 < sizeof buf; p++)
+        if (*p != '*')
+            buf[n++] = *p;
+    while (n && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+    const char *s = buf;
+    for (int again = 1; again;) {
+        again = 0;
+        static const char *drop[] = {"struct ", "const ", "volatile ",
+                                     "union ", "enum "};
+        for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
+            if (strncmp(s, drop[i], strlen(drop[i])) == 0) {
+                s += strlen(drop[i]);
+                again = 1;
+            }
+    }
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(s, words[i].from) == 0) {
+            s = words[i].to;
+            break;
+        }
+    snprintf(out, size, "%s", s);
+}
+
+static const char *space_word(cl_kernel_arg_address_qualifier q)
+{
+    switch (q) {
+    case CL_KERNEL_ARG_ADDRESS_GLOBAL: return "__global ";
+    case CL_KERNEL_ARG_ADDRESS_CONSTANT: return "__constant ";
+    case CL_KERNEL_ARG_ADDRESS_LOCAL: return "__local ";
+    default: return "";
+    }
+}
+
+/* "__global const float*" */
+static void describe_param(const param *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s%s%s", space_word(p->space),
+             p->is_const ? "const " : "", p->type, p->pointer ? "*" : "");
+}
+
+static int read_params(clkernel *k)
+{
+    cl_uint n = 0;
+    cl_int err = clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n,
+                                 NULL);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clGetKernelInfo", "reading the parameters "
+                           "of kernel %s", k->name);
+    k->nparams = n;
+    k->params = calloc(n ? n : 1, sizeof *k->params);
+    if (!k->params)
+        return clf_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
+    k->have_info = 1;
+    for (cl_uint i = 0; i < n; i++) {
+        param *p = &k->params[i];
+        char raw[128] = "";
+        cl_kernel_arg_type_qualifier tq = 0;
+        if (clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                               sizeof p->space, &p->space, NULL) != CL_SUCCESS ||
+            clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME,
+                               sizeof raw - 1, raw, NULL) != CL_SUCCESS) {
+            k->have_info = 0;   /* checks fall back to the count alone */
+            return 0;
+        }
+        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER,
+                           sizeof tq, &tq, NULL);
+        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_NAME,
+                           sizeof p->name - 1, p->name, NULL);
+        normalize_type(raw, p->type, sizeof p->type, &p->pointer);
+        p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0;
+    }
+    return 0;
+}
+
+static int make_signature(clkernel *k)
+{
+    clf_str s = {0};
+    clf_str_printf(&s, "%s(", k->name);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        char d[160];
+        if (k->have_info) {
+            describe_param(&k->params[i], d, sizeof d);
+            clf_str_printf(&s, "%s%s %s", i ? ", " : "", d,
+                           k->params[i].name);
+        } else {
+            clf_str_printf(&s, "%sarg%u", i ? ", " : "", i);
+        }
+    }
+    clf_str_printf(&s, ")");
+    if (s.failed) {
+        free(s.data);
+        return clf_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
+    }
+    k->signature = s.data;
+    return 0;
+}
+
+/* ---- creation ------------------------------------------------------------ */
+
+void clkernel_free(clkernel *k)
+{
+    if (!k)
+        return;
+    if (k->kernel) {
+        clReleaseKernel(k->kernel);
+        clf_track(k->ctx, -1);
+    }
+    if (k->program)
+        clf_program_put(k->ctx, k->program);
+    free(k->params);
+    free(k->signature);
+    free(k);
+}
+
+/* The kernel names a program holds, for "no kernel X; it has Y, Z". */
+static void kernel_names(cl_program program, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size - 1, buf,
+                         NULL) != CL_SUCCESS)
+        snprintf(buf, size, "(unknown)");
+}
+
+static clkernel *kernel_from_text(clctx *ctx, const char *text,
+                                  const char *origin, const char *name,
+                                  const char *options)
+{
+    clkernel *k = calloc(1, sizeof *k);
+    if (!k) {
+        clf_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", name);
+        return NULL;
+    }
+    k->ctx = ctx;
+    k->last_ms = -1;
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->program = clf_program_get(ctx, text, origin, options);
+    if (!k->program) {
+        clkernel_free(k);
+        return NULL;
+    }
+    cl_int err;
+    k->kernel = clCreateKernel(k->program, name, &err);
+    if (err != CL_SUCCESS) {
+        char names[1024];
+        kernel_names(k->program, names, sizeof names);
+        if (err == CL_INVALID_KERNEL_NAME)
+            clf_fail(CLFRAME_ERR_NOT_FOUND, "%s has no __kernel named \"%s\" "
+                     "(its kernels: %s)", origin, name, names);
+        else
+            clf_fail_cl(err, "clCreateKernel", "kernel %s in %s", name, origin);
+        clkernel_free(k);
+        return NULL;
+    }
+    clf_track(ctx, 1);
+    if (read_params(k) || make_signature(k)) {
+        clkernel_free(k);
+        return NULL;
+    }
+    if (ctx->profile)
+        k->profile = clf_kernel_profile_for(ctx, name);
+    return k;
+}
+
+clkernel *clkernel_file(clctx *ctx, const char *path, const char *name,
+                        const char *options)
+{
+    if (!path || !name) {
+        clf_fail(CLFRAME_ERR_USAGE, "clkernel_file: path and kernel name "
+                 "must not be NULL");
+        return NULL;
+    }
+    if (!(ctx = clf_ctx(ctx)))
+        return NULL;
+    char *where = NULL;
+    char *text = clf_source_load(path, options, &where);
+    if (!text)
+        return NULL;
+    clkernel *k = kernel_from_text(ctx, text, where, name, options);
+    free(text);
+    free(where);
+    return k;
+}
+
+clkernel *clkernel_source(clctx *ctx, const char *source, const char *name,
+                          const char *options)
+{
+    if (!source || !name) {
+        clf_fail(CLFRAME_ERR_USAGE, "clkernel_source: source and kernel name "
+                 "must not be NULL");
+        return NULL;
+    }
+    if (!(ctx = clf_ctx(ctx)))
+        return NULL;
+    char origin[160];
+    snprintf(origin, sizeof origin, "source of %s", name);
+    char *text = clf_source_expand(source, origin, options);
+    if (!text)
+        return NULL;
+    clkernel *k = kernel_from_text(ctx, text, origin, name, options);
+    free(text);
+    return k;
+}
+
+/* ---- work sizes ---------------------------------------------------------- */
+
+static int set_sizes(clkernel *k, unsigned dims, const size_t *sizes,
+                     size_t *dst, const char *what)
+{
+    if (!k)
+        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_%s: NULL kernel", what);
+    if (dims < 1 || dims > 3)
+        return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_%s(%s): %u sizes "
+                        "given, 1 to 3 expected", what, k->name, dims);
+    memset(dst, 0, 3 * sizeof *dst);
+    memcpy(dst, sizes, dims * sizeof *sizes);
+    k->sizes_checked = 0;
+    return 0;
+}
+
+int clkernel_set_global(clkernel *k, unsigned dims, const size_t *sizes)
+{
+    int rc = set_sizes(k, dims, sizes, k ? k->global : NULL, "global");
+    if (rc == 0)
+        k->dims = dims;
+    return rc;
+}
+
+int clkernel_set_local(clkernel *k, unsigned dims, const size_t *sizes)
+{
+    int rc = set_sizes(k, dims, sizes, k ? k->local : NULL, "local");
+    if (rc == 0)
+        k->has_local = sizes[0] != 0 || (dims > 1 && sizes[1]) ||
+                       (dims > 2 && sizes[2]);
+    return rc;
+}
+
+int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes)
+{
+    int rc = set_sizes(k, dims, sizes, k ? k->offset : NULL, "offset");
+    if (rc == 0)
+        k->has_offset = 1;
+    return rc;
+}
+
+/* Checks the sizes once after each change: errors here would otherwise be a
+ * bare CL_INVALID_WORK_GROUP_SIZE from the driver. */
+static int check_sizes(clkernel *k)
+{
+    if (k->dims == 0)
+        return clf_fail(CLFRAME_ERR_NO_GLOBAL_SIZE, "clkernel_call(%s): no "
+                        "global size: call clkernel_global(k, ...) first",
+                        k->name);
+    if (k->sizes_checked)
+        return 0;
+    for (unsigned d = 0; d < k->dims; d++)
+        if (k->global[d] == 0)
+            return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): global "
+                            "size is 0 in dimension %u", k->name, d);
+    if (k->has_local) {
+        size_t kernel_max = 0, product = 1;
+        clGetKernelWorkGroupInfo(k->kernel, k->ctx->device,
+                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+                                 &kernel_max, NULL);
+        for (unsigned d = 0; d < k->dims; d++) {
+            size_t l = k->local[d];
+            if (l == 0 || l > k->ctx->max_item[d])
+                return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
+                    "local size %zu in dimension %u: the device allows 1 to "
+                    "%zu", k->name, l, d, k->ctx->max_item[d]);
+            if (k->global[d] % l)
+                return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
+                    "global size %zu is not a multiple of local size %zu in "
+                    "dimension %u: round the global size up and guard the "
+                    "extra work-items in the kernel", k->name, k->global[d],
+                    l, d);
+            product *= l;
+        }
+        if (product > k->ctx->max_group || (kernel_max && product > kernel_max))
+            return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): a "
+                "work-group of %zu work-items is more than this kernel can "
+                "run on %s (at most %zu)", k->name, product,
+                k->ctx->device_name,
+                kernel_max && kernel_max < k->ctx->max_group ? kernel_max
+                                                             : k->ctx->max_group);
+    }
+    k->sizes_checked = 1;
+    return 0;
+}
+
+/* ---- argument checking --------------------------------------------------- */
+
+static void describe_arg(const clarg *a, char *buf, size_t size)
+{
+    const char *t = a->type ? a->type : "an unnamed type";
+    switch (a->kind) {
+    case CLARG_KIND_SCALAR:
+        snprintf(buf, size, "a value of type %s (%s)", t,
+                 a->host ? "CLARG_VALUE" : "CLARG");
+        break;
+    case CLARG_KIND_BUFFER:
+        snprintf(buf, size, "an array of %s", t);
+        break;
+    case CLARG_KIND_LOCAL:
+        snprintf(buf, size, "__local scratch (CLARG_LOCAL)");
+        break;
+    default:
+        snprintf(buf, size, "an empty clarg");
+    }
+}
+
+/* Element or value types agree: the same name, or float3 given a float4
+ * (the host has no distinct 3-vector type), or any type for void*. */
+static int types_match(const param *p, const char *given)
+{
+    if (strcmp(p->type, given) == 0 || (p->pointer && strcmp(p->type, "void") == 0))
+        return 1;
+    size_t n = strlen(p->type);
+    return n > 1 && p->type[n - 1] == '3' && strncmp(p->type, given, n - 1) == 0 &&
+           strcmp(given + n - 1, "4") == 0;
+}
+
+static int mismatch(const clkernel *k, unsigned i, const clarg *a,
+                    const char *advice)
+{
+    char want[160], got[160];
+    describe_param(&k->params[i], want, sizeof want);
+    describe_arg(a, got, sizeof got);
+    return clf_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
+                    "(%s): the kernel expects %s, got %s%s%s", k->name, i + 1,
+                    k->params[i].name, want, got, advice ? "; " : "",
+                    advice ? advice : "");
+}
+
+static int check_arg(const clkernel *k, unsigned i, const clarg *a)
+{
+    if (a->kind == CLARG_KIND_NONE)
+        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument %u is "
+                        "an empty clarg (zeroed, or CLARG of a non-OpenCL "
+                        "type)", k->name, i + 1);
+    if (a->kind == CLARG_KIND_BUFFER) {
+        if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE))
+            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+                            "%u has unknown copy flags 0x%x", k->name, i + 1,
+                            a->flags);
+        if (!a->host && a->flags && a->count)
+            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+                            "%u is a NULL host array with copy flags", k->name,
+                            i + 1);
+        if (clf_arg_bytes(a) == (size_t)-1)
+            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+                            "%u: %zu elements overflow size_t", k->name, i + 1,
+                            a->count);
+        if (a->buffer && a->buffer->ctx != k->ctx)
+            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+                            "%u is persistent on another context", k->name,
+                            i + 1);
+    }
+    if (!k->have_info)
+        return 0;
+    const param *p = &k->params[i];
+    switch (p->space) {
+    case CL_KERNEL_ARG_ADDRESS_GLOBAL:
+    case CL_KERNEL_ARG_ADDRESS_CONSTANT:
+        if (a->kind != CLARG_KIND_BUFFER)
+            return mismatch(k, i, a, "pass an array with CLARG_IN, CLARG_OUT, "
+                            "CLARG_INOUT or CLARG_TYPED");
+        if (!a->type)
+            return mismatch(k, i, a, "name the element type with "
+                            "CLARG_TYPED(\"Type\", p, n, flags)");
+        if (!types_match(p, a->type))
+            return mismatch(k, i, a, NULL);
+        return 0;
+    case CL_KERNEL_ARG_ADDRESS_LOCAL:
+        if (a->kind != CLARG_KIND_LOCAL)
+            return mismatch(k, i, a, "pass CLARG_LOCAL(bytes)");
+        if (a->count == 0)
+            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+                            "%u (%s): CLARG_LOCAL(0) is not a valid size",
+                            k->name, i + 1, p->name);
+        return 0;
+    default:
+        if (a->kind != CLARG_KIND_SCALAR)
+            return mismatch(k, i, a, p->pointer ? NULL : "pass a value with "
+                            "CLARG(x) or CLARG_VALUE(\"Type\", &x)");
+        if (a->type && !types_match(p, a->type))
+            return mismatch(k, i, a, NULL);
+        size_t want = builtin_size(p->type);
+        if (want && want != a->elem_size)
+            return mismatch(k, i, a, "the sizes differ");
+        return 0;
+    }
+}
+
+static int check_args(const clkernel *k, unsigned nargs, const clarg *args)
+{
+    if (nargs != k->nparams)
+        return clf_fail(CLFRAME_ERR_ARG_COUNT, "clkernel_call(%s): %u "
+                        "argument%s given, the kernel takes %u: %s", k->name,
+                        nargs, nargs == 1 ? "" : "s", k->nparams,
+                        k->signature);
+    for (unsigned i = 0; i < nargs; i++) {
+        int rc = check_arg(k, i, &args[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- calling ------------------------------------------------------------- */
+
+/* Device buffers of one call: persistent ones borrowed, others made here. */
+typedef struct call_buffers {
+    cl_mem mem[32];
+    unsigned char made[32];
+    cl_mem *mems;
+    unsigned char *mades;
+} call_buffers;
+
+static void release_made(clctx *ctx, call_buffers *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (b->mades[i])
+            clf_release_mem(ctx, b->mems[i]);
+    if (b->mems != b->mem) {
+        free(b->mems);
+        free(b->mades);
+    }
+}
+
+static int set_arg(clkernel *k, unsigned i, const clarg *a, call_buffers *b)
+{
+    clctx *ctx = k->ctx;
+    cl_int err;
+    if (a->kind == CLARG_KIND_BUFFER) {
+        size_t bytes = clf_arg_bytes(a);
+        if (a->buffer) {
+            b->mems[i] = a->buffer->mem;
+        } else {
+            b->mems[i] = clf_create_buffer(ctx, bytes, &err);
+            if (err != CL_SUCCESS)
+                return clf_fail_cl(err, "clCreateBuffer", "clkernel_call(%s): "
+                                   "argument %u, %zu bytes", k->name, i + 1,
+                                   bytes);
+            b->mades[i] = 1;
+        }
+        if (a->flags & CLARG_TO_DEVICE) {
+            char what[160];
+            snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
+            int rc = clf_write(ctx, b->mems[i], bytes, a->host, CL_FALSE, what);
+            if (rc)
+                return rc;
+        }
+        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), &b->mems[i]);
+    } else if (a->kind == CLARG_KIND_LOCAL) {
+        err = clSetKernelArg(k->kernel, i, a->count, NULL);
+    } else {
+        err = clSetKernelArg(k->kernel, i, a->elem_size,
+                             a->host ? a->host : a->value);
+    }
+    if (err == CL_INVALID_ARG_SIZE)
+        return clf_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
+                        "(%s): %zu bytes given, which is not the size the "
+                        "kernel's parameter has on %s: host and device layouts "
+                        "of %s differ", k->name, i + 1,
+                        k->have_info ? k->params[i].name : "?", a->elem_size,
+                        ctx->device_name, a->type ? a->type : "the type");
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clSetKernelArg", "clkernel_call(%s): "
+                           "argument %u", k->name, i + 1);
+    return 0;
+}
+
+static int copy_back(clkernel *k, unsigned nargs, const clarg *args,
+                     call_buffers *b)
+{
+    for (unsigned i = 0; i < nargs; i++) {
+        const clarg *a = &args[i];
+        if (a->kind != CLARG_KIND_BUFFER || !(a->flags & CLARG_FROM_DEVICE))
+            continue;
+        char what[160];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
+        int rc = clf_read(k->ctx, b->mems[i], clf_arg_bytes(a), a->host,
+                          CL_FALSE, what);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int launch(clkernel *k, int blocking, cl_event *ev)
+{
+    clctx *ctx = k->ctx;
+    int want_event = blocking || ctx->profile;
+    cl_int err = clEnqueueNDRangeKernel(
+        ctx->queue, k->kernel, k->dims, k->has_offset ? k->offset : NULL,
+        k->global, k->has_local ? k->local : NULL, 0, NULL,
+        want_event ? ev : NULL);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clEnqueueNDRangeKernel", "kernel %s, global "
+                           "%zux%zux%zu, local %zux%zux%zu on %s", k->name,
+                           k->global[0], k->global[1], k->global[2],
+                           k->local[0], k->local[1], k->local[2],
+                           ctx->device_name);
+    if (want_event)
+        clf_track(ctx, 1);
+    ctx->stats.kernel_runs++;
+    return 0;
+}
+
+/* The end of a call: wait if blocking (or debugging), take the kernel time,
+ * hand the event to the profile. */
+static int finish_call(clkernel *k, int blocking, cl_event ev)
+{
+    clctx *ctx = k->ctx;
+    if (blocking || ctx->debug) {
+        cl_int err = clFinish(ctx->queue);
+        if (err != CL_SUCCESS) {
+            clf_release_event(ctx, ev);
+            return clf_fail_cl(err, "clFinish", "running kernel %s on %s",
+                               k->name, ctx->device_name);
+        }
+    }
+    if (ev && blocking)
+        k->last_ms = clf_event_ms(ev);
+    if (ev && ctx->profile)
+        clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile);
+    else
+        clf_release_event(ctx, ev);
+    if (blocking)
+        clf_collect_events(ctx);
+    return 0;
+}
+
+static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
+{
+    if (!k)
+        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call: NULL kernel (did "
+                        "clkernel_file fail? %s)", clframe_last_error());
+    if (nargs && !args)
+        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): NULL argument "
+                        "list", k->name);
+    int rc = check_sizes(k);
+    if (rc == 0)
+        rc = check_args(k, nargs, args);
+    if (rc)
+        return rc;
+
+    call_buffers b = {.mems = NULL};
+    b.mems = b.mem;
+    b.mades = b.made;
+    if (nargs > 32) {
+        b.mems = calloc(nargs, sizeof *b.mems);
+        b.mades = calloc(nargs, 1);
+        if (!b.mems || !b.mades) {
+            free(b.mems);
+            free(b.mades);
+            return clf_fail(CLFRAME_ERR_NO_MEMORY, "clkernel_call(%s)", k->name);
+        }
+    } else {
+        memset(b.made, 0, nargs);
+    }
+    cl_event ev = NULL;
+    for (unsigned i = 0; i < nargs && rc == 0; i++)
+        rc = set_arg(k, i, &args[i], &b);
+    if (rc == 0)
+        rc = launch(k, blocking, &ev);
+    if (rc == 0)
+        rc = copy_back(k, nargs, args, &b);
+    if (rc == 0)
+        rc = finish_call(k, blocking, ev);
+    else
+        clf_release_event(k->ctx, ev);
+    if (rc && blocking)
+        clFinish(k->ctx->queue);    /* no copy may land after we return */
+    release_made(k->ctx, &b, nargs);
+    return rc;
+}
+
+int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args)
+{
+    return run(k, nargs, args, 1);
+}
+
+int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args)
+{
+    return run(k, nargs, args, 0);
+}
+
+/* ---- accessors ----------------------------------------------------------- */
+
+double clkernel_last_ms(clkernel *k)
+{
+    return k ? k->last_ms : -1;
+}
+
+const char *clkernel_name(clkernel *k) { return k ? k->name : ""; }
+const char *clkernel_signature(clkernel *k) { return k ? k->signature : ""; }
+unsigned clkernel_num_args(clkernel *k) { return k ? k->nparams : 0; }
+cl_kernel clkernel_raw(clkernel *k) { return k ? k->kernel : NULL; }
+clctx *clkernel_ctx(clkernel *k) { return k ? k->ctx : NULL; }

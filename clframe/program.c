@@ -1,0 +1,153 @@
+/*
+ * program.c: building OpenCL programs, once per (source, options) and
+ * context, so that several kernels from one file share one build.
+ *
+ * Every build adds -cl-kernel-arg-info (argument checking needs the kernel's
+ * own signature) and, under CL_DEBUG, -g -cl-opt-disable (OpenCL's spelling of
+ * -O0); a failed build's error message carries the compiler's log.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct clf_program {
+    cl_program program;
+    char *source;
+    char *options;               /* as given to clBuildProgram */
+    int refs;
+    clf_program *next;
+};
+
+static char *build_log(clctx *ctx, cl_program program)
+{
+    size_t size = 0;
+    clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                          &size);
+    char *log = malloc(size + 1);
+    if (!log)
+        return NULL;
+    log[0] = '\0';
+    clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, size,
+                          log, NULL);
+    log[size] = '\0';
+    return log;
+}
+
+static int blank(const char *s)
+{
+    for (; s && *s; s++)
+        if (*s != ' ' && *s != '\n' && *s != '\r' && *s != '\t')
+            return 0;
+    return 1;
+}
+
+static char *full_options(clctx *ctx, const char *options)
+{
+    clf_str s = {0};
+    clf_str_printf(&s, "%s -cl-kernel-arg-info%s", options ? options : "",
+                   ctx->debug ? " -g -cl-opt-disable" : "");
+    if (s.failed) {
+        free(s.data);
+        return NULL;
+    }
+    return s.data;
+}
+
+static cl_program build(clctx *ctx, const char *source, const char *origin,
+                        const char *options)
+{
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(ctx->context, 1, &source,
+                                                   NULL, &err);
+    if (err != CL_SUCCESS) {
+        clf_fail_cl(err, "clCreateProgramWithSource", "%s", origin);
+        return NULL;
+    }
+    clf_track(ctx, 1);
+    err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
+    char *log = build_log(ctx, program);
+    if (ctx->debug && !blank(log))
+        fprintf(stderr, "clframe: build log of %s (%s):\n%s\n", origin,
+                options, log);
+    if (err != CL_SUCCESS) {
+        if (err == CL_BUILD_PROGRAM_FAILURE)
+            clf_fail(CLFRAME_ERR_BUILD, "%s does not compile on %s "
+                     "(options: %s). Build log:\n%s", origin,
+                     ctx->device_name, options, log ? log : "(none)");
+        else
+            clf_fail_cl(err, "clBuildProgram", "%s with options \"%s\"%s%s",
+                        origin, options, blank(log) ? "" : ". Build log:\n",
+                        log ? log : "");
+        free(log);
+        clReleaseProgram(program);
+        clf_track(ctx, -1);
+        return NULL;
+    }
+    free(log);
+    return program;
+}
+
+cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
+                           const char *options)
+{
+    char *opts = full_options(ctx, options);
+    if (!opts) {
+        clf_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
+        return NULL;
+    }
+    for (clf_program *p = ctx->programs; p; p = p->next)
+        if (strcmp(p->options, opts) == 0 && strcmp(p->source, source) == 0) {
+            free(opts);
+            p->refs++;
+            return p->program;
+        }
+    clf_program *p = calloc(1, sizeof *p);
+    char *src = clf_strdup(source);
+    cl_program program = p && src ? build(ctx, source, origin, opts) : NULL;
+    if (!program) {
+        if (!p || !src)
+            clf_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
+        free(p);
+        free(src);
+        free(opts);
+        return NULL;
+    }
+    *p = (clf_program){.program = program, .source = src, .options = opts,
+                       .refs = 1, .next = ctx->programs};
+    ctx->programs = p;
+    return program;
+}
+
+static void free_node(clctx *ctx, clf_program *p)
+{
+    clReleaseProgram(p->program);
+    clf_track(ctx, -1);
+    free(p->source);
+    free(p->options);
+    free(p);
+}
+
+void clf_program_put(clctx *ctx, cl_program program)
+{
+    for (clf_program **pp = &ctx->programs; *pp; pp = &(*pp)->next) {
+        clf_program *p = *pp;
+        if (p->program != program)
+            continue;
+        if (--p->refs == 0) {
+            *pp = p->next;
+            free_node(ctx, p);
+        }
+        return;
+    }
+}
+
+void clf_program_free_all(clctx *ctx)
+{
+    while (ctx->programs) {
+        clf_program *p = ctx->programs;
+        ctx->programs = p->next;
+        free_node(ctx, p);
+    }
+}

@@ -1,0 +1,320 @@
+/*
+ * source.c: finding kernel sources and expanding their #include lines.
+ *
+ * clframe hands the OpenCL compiler one complete text instead of letting it
+ * search include folders itself, for two reasons: programs work from any
+ * directory and after installation (every .cl under kernels/ and shims/ is
+ * embedded in the library and found first), and clframe knows every byte that
+ * went into a build. #line markers keep compiler messages pointing at the
+ * file and line the user wrote.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CLFRAME_DATADIR
+#define CLFRAME_DATADIR "/usr/local/share/clframe"
+#endif
+
+enum { MAX_INCLUDE_DEPTH = 32, MAX_SEARCH_DIRS = 16 };
+
+static const clf_embedded_source *find_embedded(const char *path)
+{
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    for (const clf_embedded_source *e = clf_embedded_sources; e->path; e++)
+        if (strcmp(e->path, path) == 0)
+            return e;
+    return NULL;
+}
+
+/* The whole file, NUL-terminated; NULL if it cannot be opened or read. */
+static char *read_whole_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    clf_str s = {0};
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        clf_str_append(&s, chunk, n);
+    int bad = ferror(f) || s.failed;
+    fclose(f);
+    if (bad) {
+        free(s.data);
+        return NULL;
+    }
+    if (!s.data)
+        return clf_strdup("");
+    return s.data;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+    clf_str s = {0};
+    clf_str_printf(&s, "%s%s%s", dir, dir[0] ? "/" : "", name);
+    if (s.failed) {
+        free(s.data);
+        return NULL;
+    }
+    return s.data;
+}
+
+/* Looks path up: embedded table, as given (current directory or absolute),
+ * each CLFRAME_KERNEL_PATH folder, the installed folder. Returns the text
+ * and sets *where (both malloc'd), or NULL when found nowhere. */
+static char *find_source(const char *path, char **where)
+{
+    const clf_embedded_source *e = find_embedded(path);
+    if (e) {
+        *where = clf_strdup(e->path);
+        char *text = malloc(e->length + 1);
+        if (text) {
+            memcpy(text, e->text, e->length);
+            text[e->length] = '\0';
+        }
+        return text;
+    }
+    char *text = read_whole_file(path);
+    if (text) {
+        *where = clf_strdup(path);
+        return text;
+    }
+    if (path[0] == '/')
+        return NULL;
+    const char *kp = getenv("CLFRAME_KERNEL_PATH");
+    clf_str dirs = {0};
+    if (kp && *kp)
+        clf_str_printf(&dirs, "%s:", kp);
+    clf_str_printf(&dirs, "%s", CLFRAME_DATADIR);
+    if (dirs.failed) {
+        free(dirs.data);
+        return NULL;
+    }
+    char *save = NULL;
+    for (char *dir = strtok_r(dirs.data, ":", &save); dir;
+         dir = strtok_r(NULL, ":", &save)) {
+        char *full = join_path(dir, path);
+        if (full && (text = read_whole_file(full))) {
+            *where = full;
+            break;
+        }
+        free(full);
+    }
+    free(dirs.data);
+    return text;
+}
+
+/* The -I folders named in build options ("-I dir" or "-Idir"), then
+ * kernels/, the folder every clframe program may include from. */
+static int include_dirs(const char *options, char *dirs[MAX_SEARCH_DIRS])
+{
+    int n = 0;
+    const char *p = options ? options : "";
+    while ((p = strstr(p, "-I")) && n < MAX_SEARCH_DIRS - 1) {
+        if (p != options && p[-1] != ' ' && p[-1] != '\t') {
+            p += 2;
+            continue;
+        }
+        p += 2;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t len = strcspn(p, " \t");
+        if (len == 0)
+            continue;
+        dirs[n] = malloc(len + 1);
+        if (!dirs[n])
+            break;
+        memcpy(dirs[n], p, len);
+        dirs[n][len] = '\0';
+        n++;
+        p += len;
+    }
+    dirs[n++] = clf_strdup("kernels");
+    return n;
+}
+
+static void free_dirs(char **dirs, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(dirs[i]);
+}
+
+/* Expansion state: the -I list and the files that asked for #pragma once. */
+typedef struct expander {
+    char *dirs[MAX_SEARCH_DIRS];
+    int ndirs;
+    char *once[256];
+    int nonce;
+    clf_str out;
+    int error;                   /* a clframe code once something failed */
+} expander;
+
+static int seen_once(const expander *x, const char *where)
+{
+    for (int i = 0; i < x->nonce; i++)
+        if (strcmp(x->once[i], where) == 0)
+            return 1;
+    return 0;
+}
+
+/* If line is `#include "name"` (outside a comment), copies name into buf. */
+static int include_name(const char *line, size_t len, char *buf, size_t size)
+{
+    const char *p = line, *end = line + len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p != '#')
+        return 0;
+    p++;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if ((size_t)(end - p) < 7 || strncmp(p, "include", 7) != 0)
+        return 0;
+    p += 7;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p != '"')
+        return 0;
+    const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+    if (!q || (size_t)(q - p - 1) >= size || q == p + 1)
+        return 0;
+    memcpy(buf, p + 1, (size_t)(q - p - 1));
+    buf[q - p - 1] = '\0';
+    return 1;
+}
+
+/* Tracks whether the end of a line is inside a block comment. */
+static int comment_after(const char *line, size_t len, int in_comment)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (in_comment) {
+            if (line[i] == '*' && i + 1 < len && line[i + 1] == '/') {
+                in_comment = 0;
+                i++;
+            }
+        } else if (line[i] == '/' && i + 1 < len) {
+            if (line[i + 1] == '/')
+                break;
+            if (line[i + 1] == '*') {
+                in_comment = 1;
+                i++;
+            }
+        }
+    }
+    return in_comment;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static void expand(expander *x, const char *text, const char *name, int depth);
+
+/* Resolves and expands one include; leaves the line for the compiler to
+ * report when the file is nowhere, so the error shows in its context. */
+static void expand_include(expander *x, const char *inc, const char *from,
+                           int depth, const char *line, size_t len)
+{
+    char *where = NULL, *text = NULL;
+    char *dir = dir_of(from);
+    char *first = dir ? join_path(dir, inc) : NULL;
+    if (first)
+        text = find_source(first, &where);
+    free(first);
+    free(dir);
+    for (int i = 0; !text && i < x->ndirs; i++) {
+        char *candidate = join_path(x->dirs[i], inc);
+        if (candidate)
+            text = find_source(candidate, &where);
+        free(candidate);
+    }
+    if (!text) {
+        clf_str_append(&x->out, line, len);
+        clf_str_append(&x->out, "\n", 1);
+        return;
+    }
+    if (!seen_once(x, where))
+        expand(x, text, where, depth + 1);
+    free(text);
+    free(where);
+}
+
+static void expand(expander *x, const char *text, const char *name, int depth)
+{
+    if (depth > MAX_INCLUDE_DEPTH) {
+        x->error = clf_fail(CLFRAME_ERR_USAGE, "%s: #include nested more than "
+                            "%d deep (an include cycle?)", name,
+                            MAX_INCLUDE_DEPTH);
+        return;
+    }
+    if (strstr(text, "#pragma once") && x->nonce < 256)
+        x->once[x->nonce++] = clf_strdup(name);
+    clf_str_printf(&x->out, "#line 1 \"%s\"\n", name);
+    int in_comment = 0;
+    unsigned lineno = 1;
+    for (const char *p = text; *p && !x->error; lineno++) {
+        size_t len = strcspn(p, "\n");
+        char inc[512];
+        if (!in_comment && include_name(p, len, inc, sizeof inc)) {
+            expand_include(x, inc, name, depth, p, len);
+            clf_str_printf(&x->out, "#line %u \"%s\"\n", lineno + 1, name);
+        } else {
+            clf_str_append(&x->out, p, len);
+            clf_str_append(&x->out, "\n", 1);
+        }
+        in_comment = comment_after(p, len, in_comment);
+        p += len;
+        if (*p == '\n')
+            p++;
+    }
+}
+
+char *clf_source_expand(const char *text, const char *origin,
+                        const char *options)
+{
+    expander x = {0};
+    x.ndirs = include_dirs(options, x.dirs);
+    expand(&x, text, origin, 0);
+    free_dirs(x.dirs, x.ndirs);
+    free_dirs(x.once, x.nonce);
+    if (x.out.failed && !x.error)
+        x.error = clf_fail(CLFRAME_ERR_NO_MEMORY, "expanding %s", origin);
+    if (x.error) {
+        free(x.out.data);
+        return NULL;
+    }
+    return x.out.data;
+}
+
+char *clf_source_load(const char *path, const char *options, char **resolved)
+{
+    char *where = NULL;
+    char *text = find_source(path, &where);
+    if (!text) {
+        const char *kp = getenv("CLFRAME_KERNEL_PATH");
+        clf_fail(CLFRAME_ERR_NOT_FOUND, "kernel source \"%s\" not found: not "
+                 "embedded in clframe, not in the current directory, not in "
+                 "CLFRAME_KERNEL_PATH (%s), not in %s", path,
+                 kp ? kp : "unset", CLFRAME_DATADIR);
+        return NULL;
+    }
+    char *expanded = clf_source_expand(text, where, options);
+    free(text);
+    if (expanded && resolved)
+        *resolved = where;
+    else
+        free(where);
+    return expanded;
+}

@@ -1,0 +1,73 @@
+/*
+ * util.c: the few string and clock helpers the other modules share.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void clf_str_append(clf_str *s, const char *text, size_t n)
+{
+    if (s->failed)
+        return;
+    if (s->len + n + 1 > s->cap) {
+        size_t cap = s->cap ? s->cap : 256;
+        while (cap < s->len + n + 1)
+            cap *= 2;
+        char *data = realloc(s->data, cap);
+        if (!data) {
+            s->failed = 1;
+            return;
+        }
+        s->data = data;
+        s->cap = cap;
+    }
+    memcpy(s->data + s->len, text, n);
+    s->len += n;
+    s->data[s->len] = '\0';
+}
+
+void clf_str_printf(clf_str *s, const char *fmt, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        s->failed = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        clf_str_append(s, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        s->failed = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    clf_str_append(s, big, (size_t)n);
+    free(big);
+}
+
+char *clf_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *copy = malloc(n);
+    if (copy)
+        memcpy(copy, s, n);
+    return copy;
+}
+
+double clf_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
