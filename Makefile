@@ -18,8 +18,8 @@ B       ?= build
 BIN     ?= bin
 
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -fPIC -pthread \
-             -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=120 \
+ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-psabi -fPIC -pthread \
+             -D_XOPEN_SOURCE=700 -DCL_TARGET_OPENCL_VERSION=120 \
              -DCLFRAME_DATADIR='"$(PREFIX)/share/clframe"' \
              -Iclframe -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lOpenCL -lm -pthread

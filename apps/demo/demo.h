@@ -1,0 +1,58 @@
+/*
+ * demo.h: what the demo table (main.c) and its workloads (demo_*.c) share.
+ *
+ * A workload is one function that fills a demo_result: it makes its input,
+ * runs its kernel through clframe, computes the same thing in plain C and
+ * compares the two. Adding a row to the table is writing one such function
+ * and naming it in main.c.
+ */
+#ifndef DEMO_H
+#define DEMO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct demo_result {
+    char size[32];          /* "1000003", "1000 x 777" */
+    int ok;                 /* the kernel's output matched the reference */
+    char verdict[160];      /* "ok" or "MISMATCH at i: got x want y" */
+    char *error;            /* clframe's message if the run failed; malloc'd */
+    double kernel_ms;       /* clkernel_last_ms of the timed call */
+    double call_ms;         /* host wall time of the timed clkernel_call */
+    double ref_ms;          /* the C reference */
+} demo_result;
+
+/* Runs one workload; 0, or a negative code with r->error set. */
+typedef int (*demo_run_fn)(demo_result *r);
+
+int demo_vadd(demo_result *r);
+int demo_blur2d(demo_result *r);
+
+/* ---- helpers (demo_util.c) ----------------------------------------------- */
+
+/* Calls the kernel twice and keeps the second call's times: the first one
+ * pays for one-time work (a CPU driver compiles for the work-group size at
+ * the first launch). Outputs are poisoned before the timed call so that a
+ * kernel which writes nothing cannot pass. */
+enum { DEMO_CALLS = 2 };
+
+double demo_now_ms(void);
+size_t demo_round_up(size_t x, size_t multiple);
+
+/* n deterministic pseudo-random floats in [0, 1), the same for a seed on
+ * every machine. */
+void demo_fill_random(float *p, size_t n, uint32_t seed);
+
+/* Fills p with NaN, which no correct kernel leaves behind. */
+void demo_poison(float *p, size_t n);
+
+/* Compares got with want, each element within rel_tol of want relative to
+ * |want| (0: exactly), and sets r->ok and r->verdict. */
+void demo_compare(demo_result *r, const float *got, const float *want,
+                  size_t n, double rel_tol);
+
+/* Records clframe_last_error() (or what, when clframe gave no message) as
+ * r->error and returns code, for `return demo_fail(r, rc, "...")`. */
+int demo_fail(demo_result *r, int code, const char *what);
+
+#endif /* DEMO_H */

@@ -1,0 +1,73 @@
+/*
+ * demo_util.c: the small helpers every demo workload needs: a clock, input
+ * data that is the same on every machine, and the comparison that decides
+ * a row's verdict.
+ */
+#include "demo.h"
+
+#include "clframe.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double demo_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+size_t demo_round_up(size_t x, size_t multiple)
+{
+    return (x + multiple - 1) / multiple * multiple;
+}
+
+/* xorshift32: tiny, and its sequence does not depend on the C library. */
+void demo_fill_random(float *p, size_t n, uint32_t seed)
+{
+    uint32_t s = seed ? seed : 1;
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        p[i] = (float)(s >> 8) * (1.0f / 16777216.0f);
+    }
+}
+
+void demo_poison(float *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = NAN;
+}
+
+void demo_compare(demo_result *r, const float *got, const float *want,
+                  size_t n, double rel_tol)
+{
+    for (size_t i = 0; i < n; i++) {
+        double g = got[i], w = want[i];
+        /* Written so that a NaN in got fails the test. */
+        if (g == w || fabs(g - w) <= rel_tol * fabs(w))
+            continue;
+        r->ok = 0;
+        snprintf(r->verdict, sizeof r->verdict,
+                 "MISMATCH at %zu: got %.9g want %.9g", i, g, w);
+        return;
+    }
+    r->ok = 1;
+    snprintf(r->verdict, sizeof r->verdict, "ok");
+}
+
+int demo_fail(demo_result *r, int code, const char *what)
+{
+    const char *msg = clframe_last_error();
+    free(r->error);
+    r->error = malloc(strlen(what) + strlen(msg) + 3);
+    if (r->error)
+        sprintf(r->error, "%s%s%s", what, *msg ? ": " : "", msg);
+    r->ok = 0;
+    snprintf(r->verdict, sizeof r->verdict, "FAILED");
+    return code ? code : -1;
+}

@@ -1,0 +1,101 @@
+/*
+ * main.c: runs every Check suite of clframe in one runner, so `make test`
+ * ends with one summary line. CK_FORK=no (used under valgrind and the
+ * sanitizers) runs them in this process.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int saved_stderr = -1;
+static FILE *capture_file;
+
+void capture_stderr_begin(void)
+{
+    fflush(stderr);
+    capture_file = tmpfile();
+    ck_assert_ptr_nonnull(capture_file);
+    saved_stderr = dup(2);
+    dup2(fileno(capture_file), 2);
+}
+
+char *capture_stderr_end(void)
+{
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    long size = ftell(capture_file);
+    char *text = calloc(1, (size_t)(size > 0 ? size : 0) + 1);
+    rewind(capture_file);
+    if (size > 0 && fread(text, 1, (size_t)size, capture_file) != (size_t)size)
+        text[0] = '\0';
+    fclose(capture_file);
+    return text;
+}
+
+const char *test_tmpdir(void)
+{
+    static char dir[64];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/clframe-test-%d", (int)getpid());
+        mkdir(dir, 0700);
+    }
+    return dir;
+}
+
+const char *test_write_file(const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", test_tmpdir(), name);
+    for (char *p = path + strlen(test_tmpdir()) + 1; (p = strchr(p, '/')); p++) {
+        *p = '\0';
+        mkdir(path, 0700);
+        *p = '/';
+    }
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+clkernel *test_kernel(const char *source, const char *name)
+{
+    clkernel *k = clkernel_source(NULL, source, name, NULL);
+    ck_assert_made(k);
+    return k;
+}
+
+TCase *test_case(const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, 300);
+    return tc;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+int main(void)
+{
+    test_tmpdir();                  /* made once here, shared by the forks */
+    SRunner *sr = srunner_create(error_suite());
+    srunner_add_suite(sr, ctx_suite());
+    srunner_add_suite(sr, source_suite());
+    srunner_add_suite(sr, arg_suite());
+    srunner_add_suite(sr, kernel_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    nftw(test_tmpdir(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

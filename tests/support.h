@@ -1,0 +1,59 @@
+/*
+ * support.h: what every Check suite of clframe shares: the suite
+ * constructors the runner calls, and assertions that print clframe's own
+ * error message when a call fails, so a red test says why.
+ */
+#ifndef CLFRAME_TEST_SUPPORT_H
+#define CLFRAME_TEST_SUPPORT_H
+
+#include "clframe.h"
+
+#include <check.h>
+
+Suite *error_suite(void);
+Suite *ctx_suite(void);
+Suite *arg_suite(void);
+Suite *kernel_suite(void);
+Suite *source_suite(void);
+
+/* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
+#define ck_assert_cl(call)                                                 \
+    do {                                                                   \
+        int rc_ = (call);                                                  \
+        ck_assert_msg(rc_ == 0, "%s returned %d (%s): %s", #call, rc_,     \
+                      clframe_error_name(rc_), clframe_last_error());      \
+    } while (0)
+
+/* Asserts a pointer-returning clframe call succeeded. */
+#define ck_assert_made(p)                                                  \
+    ck_assert_msg((p) != NULL, "%s is NULL: %s", #p, clframe_last_error())
+
+/* Asserts a call failed with code and a message containing text. */
+#define ck_assert_fails(call, code, text)                                  \
+    do {                                                                   \
+        int rc_ = (call);                                                  \
+        ck_assert_msg(rc_ == (code), "%s returned %d (%s), expected %s; "  \
+                      "message: %s", #call, rc_, clframe_error_name(rc_),  \
+                      #code, clframe_last_error());                        \
+        ck_assert_msg(strstr(clframe_last_error(), (text)) != NULL,        \
+                      "message of %s lacks \"%s\": %s", #call, (text),     \
+                      clframe_last_error());                               \
+    } while (0)
+
+/* A kernel from a source string, built on the default context. */
+clkernel *test_kernel(const char *source, const char *name);
+
+/* Sends stderr to a temporary file until capture_stderr_end, which returns
+ * what was written (caller frees). */
+void capture_stderr_begin(void);
+char *capture_stderr_end(void);
+
+/* A temporary folder for test files, and a file written in it (the path is
+ * returned in a static buffer). */
+const char *test_tmpdir(void);
+const char *test_write_file(const char *name, const char *text);
+
+/* A test case with a timeout long enough for first builds on PoCL. */
+TCase *test_case(const char *name);
+
+#endif

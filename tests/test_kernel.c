@@ -1,0 +1,379 @@
+/*
+ * test_kernel.c: calling kernels: 1-3 dimensions, offsets, local memory,
+ * structs, enqueue chains; every kind of argument mismatch and size error
+ * rejected with its message; build failures with their log; no OpenCL
+ * object leaked over 1000 calls; the profile table and debug mode.
+ */
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(vadd_from_a_file_with_a_rounded_up_global_size)
+{
+    enum { N = 1001 };
+    float a[N], b[N], c[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = (float)i;
+        b[i] = 0.5f * (float)i;
+        c[i] = -1;
+    }
+    clkernel *k = clkernel_file(NULL, "kernels/demo/vadd.cl", "vadd", NULL);
+    ck_assert_made(k);
+    ck_assert_str_eq(clkernel_name(k), "vadd");
+    ck_assert_uint_eq(clkernel_num_args(k), 4);
+    ck_assert_ptr_nonnull(strstr(clkernel_signature(k), "__global float* c"));
+    ck_assert_cl(clkernel_global(k, 1024));
+    ck_assert_cl(clkernel_local(k, 64));
+    ck_assert_cl(clkernel_call(k, CLARG_IN(a, N), CLARG_IN(b, N),
+                               CLARG_OUT(c, N), CLARG((int)N)));
+    for (int i = 0; i < N; i++)
+        ck_assert_float_eq(c[i], 1.5f * (float)i);
+    ck_assert(clkernel_last_ms(k) >= 0);
+    clkernel_free(k);
+}
+END_TEST
+
+START_TEST(two_and_three_dimensions_with_offsets)
+{
+    enum { W = 37, H = 19, D = 3 };
+    int out[D][H][W];
+    clkernel *k = test_kernel(
+        "__kernel void coords(__global int *out, int w, int h) {"
+        "  size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);"
+        "  out[(z * h + y) * w + x] = (int)(x + 100 * y + 10000 * z); }",
+        "coords");
+    memset(out, 0xff, sizeof out);
+    ck_assert_cl(clkernel_global(k, W, H));
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(&out[0][0][0], W * H * D),
+                               CLARG((int)W), CLARG((int)H)));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            ck_assert_int_eq(out[0][y][x], x + 100 * y);
+    ck_assert_int_eq(out[1][0][0], -1);
+
+    memset(out, 0xff, sizeof out);
+    ck_assert_cl(clkernel_global(k, W - 2, H, D));
+    ck_assert_cl(clkernel_offset(k, 2, 0, 0));
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(&out[0][0][0], W * H * D),
+                               CLARG((int)W), CLARG((int)H)));
+    for (int z = 0; z < D; z++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                ck_assert_int_eq(out[z][y][x],
+                                 x < 2 ? -1 : x + 100 * y + 10000 * z);
+    clkernel_free(k);
+}
+END_TEST
+
+START_TEST(local_memory_work_group_sums)
+{
+    enum { N = 1000, G = 64, GROUPS = (N + G - 1) / G };
+    int in[N], sums[GROUPS];
+    for (int i = 0; i < N; i++)
+        in[i] = i % 17 - 8;
+    clkernel *k = test_kernel(
+        "__kernel void group_sum(__global const int *in, __global int *sums,"
+        "                        __local int *scratch, int n) {"
+        "  size_t i = get_global_id(0), l = get_local_id(0);"
+        "  scratch[l] = i < (size_t)n ? in[i] : 0;"
+        "  barrier(CLK_LOCAL_MEM_FENCE);"
+        "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {"
+        "    if (l < s) scratch[l] += scratch[l + s];"
+        "    barrier(CLK_LOCAL_MEM_FENCE); }"
+        "  if (l == 0) sums[get_group_id(0)] = scratch[0]; }",
+        "group_sum");
+    ck_assert_cl(clkernel_global(k, GROUPS * G));
+    ck_assert_cl(clkernel_local(k, G));
+    ck_assert_cl(clkernel_call(k, CLARG_IN(in, N), CLARG_OUT(sums, GROUPS),
+                               CLARG_LOCAL(G * sizeof(int)), CLARG((int)N)));
+    for (int g = 0; g < GROUPS; g++) {
+        int want = 0;
+        for (int i = g * G; i < (g + 1) * G && i < N; i++)
+            want += in[i];
+        ck_assert_int_eq(sums[g], want);
+    }
+    clkernel_free(k);
+}
+END_TEST
+
+/* Host and device agree on this layout: two 4-byte members. */
+typedef struct Item {
+    cl_int id;
+    cl_float weight;
+} Item;
+
+static const char *item_source =
+    "typedef struct Item { int id; float weight; } Item;\n"
+    "__kernel void scale(__global Item *items, Item by, int n) {"
+    "  int i = get_global_id(0); if (i < n) {"
+    "  items[i].id += by.id; items[i].weight *= by.weight; } }\n"
+    "__kernel void sig(__global float *a, __local int *scratch, int n, Item it)"
+    "  { if (n < 0) a[0] = scratch[0] + it.weight; }\n";
+
+START_TEST(structs_by_value_and_in_arrays)
+{
+    enum { N = 10 };
+    Item items[N], by = {100, 2.0f};
+    for (int i = 0; i < N; i++)
+        items[i] = (Item){i, (float)i + 0.5f};
+    clkernel *k = test_kernel(item_source, "scale");
+    ck_assert_cl(clkernel_global(k, 16));
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("Item", items, N,
+                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
+                               CLARG_VALUE("Item", &by), CLARG((int)N)));
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(items[i].id, i + 100);
+        ck_assert_float_eq(items[i].weight, 2.0f * ((float)i + 0.5f));
+    }
+    clkernel_free(k);
+}
+END_TEST
+
+/* sig(__global float *a, __local int *scratch, int n, Item it) */
+START_TEST(every_kind_of_mismatch_is_named)
+{
+    float f[4] = {0};
+    int i4[4] = {0};
+    Item items[2], it = {1, 1.0f};
+    struct { cl_int a, b, c; } big = {0, 0, 0};
+    clkernel *k = test_kernel(item_source, "sig");
+    ck_assert_cl(clkernel_global(k, 1));
+    ck_assert_cl(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(16), CLARG(1),
+                               CLARG_VALUE("Item", &it)));
+
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(16), CLARG(1)),
+                    CLFRAME_ERR_ARG_COUNT,
+                    "3 arguments given, the kernel takes 4: sig(__global float* a");
+    ck_assert_fails(clkernel_call(k, CLARG(1.0f), CLARG_LOCAL(16), CLARG(1),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 1 (a): the kernel expects "
+                    "__global float*, got a value of type float (CLARG)");
+    ck_assert_fails(clkernel_call(k, CLARG_IN(i4, 4), CLARG_LOCAL(16), CLARG(1),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 1 (a): the kernel expects "
+                    "__global float*, got an array of int");
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_IN(i4, 4), CLARG(1),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 2 (scratch): the kernel "
+                    "expects __local int*, got an array of int; pass CLARG_LOCAL");
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(16), CLARG(1.0f),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 3 (n): the kernel expects "
+                    "int, got a value of type float");
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(16), CLARG(1L),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_ARG_TYPE, "expects int, got a value of type long");
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(16),
+                                  CLARG_IN(i4, 4), CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_ARG_TYPE, "expects int, got an array of int");
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(16), CLARG(1),
+                                  CLARG_VALUE("Thing", &it)),
+                    CLFRAME_ERR_ARG_TYPE, "expects Item, got a value of type Thing");
+    /* A struct of the right name but the wrong size: only drivers that
+     * check sizes (PoCL does not) can catch it; then the message says why. */
+    int rc = clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(16), CLARG(1),
+                           CLARG_VALUE("Item", &big));
+    if (rc != 0)
+        ck_assert_ptr_nonnull(strstr(clframe_last_error(),
+                                     "host and device layouts of Item differ"));
+    ck_assert_fails(clkernel_call(k, CLARG_IN(items, 2), CLARG_LOCAL(16),
+                                  CLARG(1), CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_ARG_TYPE, "name the element type with CLARG_TYPED");
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(0), CLARG(1),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_USAGE, "CLARG_LOCAL(0)");
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("float", f, 4, 4),
+                                  CLARG_LOCAL(16), CLARG(1),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_USAGE, "unknown copy flags");
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("float", NULL, 4, CLARG_TO_DEVICE),
+                                  CLARG_LOCAL(16), CLARG(1),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_USAGE, "NULL host array");
+    clarg zeroed = {0};
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), zeroed, CLARG(1),
+                                  CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_USAGE, "argument 2 is an empty clarg");
+    ck_assert_fails(clkernel_call(NULL, CLARG(1)), CLFRAME_ERR_USAGE,
+                    "NULL kernel");
+    clkernel_free(k);
+}
+END_TEST
+
+START_TEST(work_size_errors_say_what_is_wrong)
+{
+    int x[64];
+    clkernel *k = test_kernel("__kernel void touch(__global int *x) {"
+                              " x[get_global_id(0)] = 1; }", "touch");
+    ck_assert_fails(clkernel_call(k, CLARG_OUT(x, 64)), CLFRAME_ERR_NO_GLOBAL_SIZE,
+                    "call clkernel_global(k, ...) first");
+    ck_assert_fails(clkernel_set_global(k, 4, (size_t[]){1, 1, 1, 1}),
+                    CLFRAME_ERR_BAD_SIZE, "1 to 3 expected");
+    ck_assert_cl(clkernel_global(k, 60));
+    ck_assert_cl(clkernel_local(k, 16));
+    ck_assert_fails(clkernel_call(k, CLARG_OUT(x, 64)), CLFRAME_ERR_BAD_SIZE,
+                    "global size 60 is not a multiple of local size 16");
+    ck_assert_cl(clkernel_global(k, 1 << 22));
+    ck_assert_cl(clkernel_local(k, 1 << 21));
+    ck_assert_fails(clkernel_call(k, CLARG_OUT(x, 64)), CLFRAME_ERR_BAD_SIZE,
+                    "the device allows 1 to");
+    ck_assert_cl(clkernel_global(k, 64));
+    ck_assert_cl(clkernel_local(k, 0));          /* back to "you choose" */
+    ck_assert_cl(clkernel_call(k, CLARG_OUT(x, 64)));
+    ck_assert_int_eq(x[63], 1);
+    clkernel_free(k);
+}
+END_TEST
+
+START_TEST(build_failure_returns_the_log)
+{
+    clkernel *k = clkernel_source(NULL,
+        "__kernel void broken(__global int *x)\n{\n    x[0] = undeclared_y;\n}\n",
+        "broken", NULL);
+    ck_assert_ptr_null(k);
+    const char *msg = clframe_last_error();
+    ck_assert_ptr_nonnull(strstr(msg, "does not compile"));
+    ck_assert_ptr_nonnull(strstr(msg, "Build log:"));
+    ck_assert_ptr_nonnull(strstr(msg, "undeclared_y"));
+    ck_assert_ptr_nonnull(strstr(msg, "source of broken:3"));
+}
+END_TEST
+
+START_TEST(unknown_kernel_and_file_are_named)
+{
+    ck_assert_ptr_null(clkernel_file(NULL, "kernels/demo/vadd.cl", "vsub", NULL));
+    ck_assert_ptr_nonnull(strstr(clframe_last_error(),
+        "kernels/demo/vadd.cl has no __kernel named \"vsub\" (its kernels: vadd)"));
+    ck_assert_ptr_null(clkernel_file(NULL, "kernels/nope.cl", "f", NULL));
+    ck_assert_ptr_nonnull(strstr(clframe_last_error(),
+                                 "kernel source \"kernels/nope.cl\" not found"));
+    ck_assert_ptr_null(clkernel_source(NULL, NULL, "f", NULL));
+    ck_assert_ptr_null(clkernel_file(NULL, "kernels/demo/vadd.cl", NULL, NULL));
+}
+END_TEST
+
+START_TEST(enqueue_chains_then_finish)
+{
+    enum { N = 256 };
+    int x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = i;
+    clkernel *k = test_kernel("__kernel void inc(__global int *x) {"
+                              " x[get_global_id(0)] += 1; }", "inc");
+    ck_assert_cl(clkernel_global(k, N));
+    clarg p = CLARG_INOUT(x, N);
+    ck_assert_cl(clarg_persist(&p, NULL));
+    ck_assert_cl(clarg_write(&p));
+    clarg_set_flags(&p, CLARG_NO_COPY);
+    for (int t = 0; t < 10; t++)
+        ck_assert_cl(clkernel_enqueue(k, p));
+    ck_assert_cl(clctx_finish(NULL));
+    ck_assert_cl(clarg_read(&p));
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(x[i], i + 10);
+    clarg_release(&p);
+    clkernel_free(k);
+}
+END_TEST
+
+START_TEST(no_opencl_object_leaks_over_1000_calls)
+{
+    enum { N = 64 };
+    int a[N], b[N];
+    for (int i = 0; i < N; i++)
+        a[i] = i;
+    const char *src = "__kernel void copy(__global const int *a,"
+                      " __global int *b, int n) {"
+                      " int i = get_global_id(0); if (i < n) b[i] = a[i]; }";
+    clkernel *warm = test_kernel(src, "copy");
+    long before = clctx_get_stats(NULL).live_objects;
+    for (int round = 0; round < 1000; round++) {
+        clkernel *k = round % 100 == 0 ? test_kernel(src, "copy") : warm;
+        clkernel_global(k, N);
+        ck_assert_cl(clkernel_call(k, CLARG_IN(a, N), CLARG_OUT(b, N), CLARG(N)));
+        ck_assert_int_eq(clkernel_call(k, CLARG_IN(a, N), CLARG_OUT(b, N),
+                                       CLARG(1.0)), CLFRAME_ERR_ARG_TYPE);
+        ck_assert_cl(clkernel_enqueue(k, CLARG_IN(a, N), CLARG_OUT(b, N),
+                                      CLARG(N)));
+        ck_assert_cl(clctx_finish(NULL));
+        if (k != warm)
+            clkernel_free(k);
+    }
+    ck_assert_int_eq(b[N - 1], N - 1);
+    ck_assert_int_eq(clctx_get_stats(NULL).live_objects, before);
+    clkernel_free(warm);
+}
+END_TEST
+
+START_TEST(profile_table_at_the_end)
+{
+    setenv("CLFRAME_PROFILE", "1", 1);
+    clctx *ctx = clctx_new(NULL);
+    unsetenv("CLFRAME_PROFILE");
+    ck_assert_made(ctx);
+    int x[32] = {0};
+    clkernel *k = clkernel_source(ctx, "__kernel void profiled(__global int *x)"
+                                  " { x[get_global_id(0)] += 2; }",
+                                  "profiled", NULL);
+    ck_assert_made(k);
+    clkernel_global(k, 32);
+    for (int t = 0; t < 3; t++)
+        ck_assert_cl(clkernel_enqueue(k, CLARG_INOUT(x, 32)));
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, 32)));
+    ck_assert_int_eq(x[31], 8);
+    clkernel_free(k);
+    capture_stderr_begin();
+    clctx_free(ctx);
+    char *table = capture_stderr_end();
+    ck_assert_msg(strstr(table, "profiled") && strstr(table, "       4 "),
+                  "profile table: %s", table);
+    ck_assert_ptr_nonnull(strstr(table, "host -> device"));
+    ck_assert_ptr_nonnull(strstr(table, "GB/s"));
+    free(table);
+}
+END_TEST
+
+START_TEST(debug_mode_prints_build_logs)
+{
+    setenv("CL_DEBUG", "1", 1);
+    clctx *ctx = clctx_new(NULL);
+    unsetenv("CL_DEBUG");
+    ck_assert_made(ctx);
+    capture_stderr_begin();
+    clkernel *k = clkernel_source(ctx, "__kernel void missing_semicolon("
+                                  "__global int *x) { x[0] = 1 }",
+                                  "missing_semicolon", NULL);
+    char *log = capture_stderr_end();
+    ck_assert_ptr_null(k);
+    ck_assert_ptr_nonnull(strstr(clframe_last_error(), "-g -cl-opt-disable"));
+    ck_assert_msg(strstr(log, "build log of source of missing_semicolon"),
+                  "debug output: %s", log);
+    free(log);
+    clctx_free(ctx);
+}
+END_TEST
+
+Suite *kernel_suite(void)
+{
+    Suite *s = suite_create("clkernel");
+    TCase *calls = test_case("calls");
+    tcase_add_test(calls, vadd_from_a_file_with_a_rounded_up_global_size);
+    tcase_add_test(calls, two_and_three_dimensions_with_offsets);
+    tcase_add_test(calls, local_memory_work_group_sums);
+    tcase_add_test(calls, structs_by_value_and_in_arrays);
+    tcase_add_test(calls, enqueue_chains_then_finish);
+    suite_add_tcase(s, calls);
+    TCase *errors = test_case("errors");
+    tcase_add_test(errors, every_kind_of_mismatch_is_named);
+    tcase_add_test(errors, work_size_errors_say_what_is_wrong);
+    tcase_add_test(errors, build_failure_returns_the_log);
+    tcase_add_test(errors, unknown_kernel_and_file_are_named);
+    suite_add_tcase(s, errors);
+    TCase *resources = test_case("resources");
+    tcase_add_test(resources, no_opencl_object_leaks_over_1000_calls);
+    tcase_add_test(resources, profile_table_at_the_end);
+    tcase_add_test(resources, debug_mode_prints_build_logs);
+    suite_add_tcase(s, resources);
+    return s;
+}
