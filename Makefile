@@ -27,9 +27,6 @@ LDLIBS  = -lOpenCL -lm -pthread
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-# Tests run on the CPU device (PoCL) unless told otherwise.
-CLFRAME_DEVICE ?= cpu
-export CLFRAME_DEVICE
 
 .PHONY: all test test-run demo demo-run bench install uninstall clean \
         check-asan check-valgrind deps
@@ -41,7 +38,8 @@ LIB_SRC  := $(wildcard clframe/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/embedded_sources.o
 KERNEL_SOURCES := $(shell find kernels shims -type f \( -name '*.cl' -o -name '*.h' \) 2>/dev/null | LC_ALL=C sort)
 
-$(B)/gen/embedded_sources.c: scripts/embed-sources $(KERNEL_SOURCES) | $(B)/gen/
+$(B)/gen/embedded_sources.c: scripts/embed-sources $(KERNEL_SOURCES)
+	@mkdir -p $(@D)
 	scripts/embed-sources $@ kernels shims
 
 $(B)/libclframe.a: $(LIB_OBJ)
@@ -55,7 +53,8 @@ $(B)/libclframe.so: $(LIB_OBJ)
 
 # $(call program,name,folder,extra libs)
 define program
-$(BIN)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(B)/libclframe.a | $(BIN)/
+$(BIN)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(B)/libclframe.a
+	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $(3) $$(LDLIBS)
 PROGRAMS += $(BIN)/$(1)
 endef
@@ -67,7 +66,8 @@ $(eval $(call program,bench-overhead,bench/overhead))
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 $(TEST_OBJ): ALL_CFLAGS += $(CHECK_CFLAGS)
-$(BIN)/test-clframe: $(TEST_OBJ) $(B)/libclframe.a | $(BIN)/
+$(BIN)/test-clframe: $(TEST_OBJ) $(B)/libclframe.a
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
@@ -75,12 +75,9 @@ all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
 $(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/%.o: %.c | $(B)/
-	@mkdir -p $(dir $@)
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
-
-%/:
-	mkdir -p $@
 
 # ---- the two commands --------------------------------------------------------
 
@@ -91,6 +88,10 @@ deps:
 # for Check (and GTK) only after they are installed.
 test: deps
 	@$(MAKE) --no-print-directory test-run
+
+# Tests run on the CPU device (PoCL) unless told otherwise; the demo and
+# the benchmarks use whatever device clframe chooses.
+test-run check-asan check-valgrind: export CLFRAME_DEVICE ?= cpu
 
 test-run: $(BIN)/test-clframe
 	$(BIN)/test-clframe
@@ -113,11 +114,11 @@ bench: all
 check-asan: deps
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin \
 	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" build/asan/bin/test-clframe
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp \
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    CK_FORK=no build/asan/bin/test-clframe
 
 check-valgrind: deps $(BIN)/test-clframe
-	CK_FORK=no valgrind --error-exitcode=1 --leak-check=full \
+	CK_FORK=no valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite \
 	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
 	    $(BIN)/test-clframe
 

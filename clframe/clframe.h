@@ -54,9 +54,10 @@ enum {
  * "unknown error" otherwise. The string is static. */
 const char *clframe_error_name(int code);
 
-/* The message of the last error in this thread: what failed, where (kernel,
- * argument, file and line) and why; "" when there has been none. The string
- * stays valid until the next clframe call in this thread. */
+/* The message of the most recent error in this thread: what failed, where
+ * (kernel, argument, file and line) and why; "" before the first. Successful
+ * calls leave it alone, so read it right after a call that failed. The
+ * string is overwritten only by the next error in the same thread. */
 const char *clframe_last_error(void);
 
 /* Called with every error as it is raised (after clframe_last_error is set).
@@ -264,6 +265,10 @@ clkernel *clkernel_file(clctx *ctx, const char *path, const char *name,
 clkernel *clkernel_source(clctx *ctx, const char *source, const char *name,
                           const char *options);
 void clkernel_free(clkernel *k);
+
+/* n rounded up to a multiple of m (m > 0): the global size for n items in
+ * work-groups of m, with the kernel guarding the extra work-items. */
+size_t clframe_round_up(size_t n, size_t m);
 
 /* Work sizes, 1 to 3 of them: clkernel_global(k, w, h). A local size of 0
  * in every dimension (the default) lets the implementation choose. */

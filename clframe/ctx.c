@@ -10,6 +10,8 @@
  */
 #include "internal.h"
 
+#include <CL/cl_ext.h>
+
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -41,7 +43,7 @@ static int list_devices(candidate **out)
 {
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &np);
-    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
+    if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0))
         return clf_fail(CLFRAME_ERR_NO_PLATFORM,
             "no OpenCL platform is installed: install a driver, e.g. "
             "'apt-get install pocl-opencl-icd' for the CPU or your GPU "

@@ -19,7 +19,7 @@ typedef struct param {
     cl_kernel_arg_address_qualifier space;
     int pointer;
     int is_const;
-    char type[128];              /* "float", "Board": no '*', no "struct " */
+    char type[512];              /* "float", "Board": no '*', no "struct " */
     char name[64];
 } param;
 
@@ -73,7 +73,7 @@ static void normalize_type(const char *raw, char *out, size_t size, int *ptr)
         {"unsigned char", "uchar"}, {"unsigned short", "ushort"},
         {"unsigned int", "uint"},   {"unsigned long", "ulong"},
         {"unsigned", "uint"}};
-    char buf[128];
+    char buf[512];
     size_t n = 0;
     *ptr = strchr(raw, '*') != NULL;
     for (const char *p = raw; *p && n + 1 < sizeof buf; p++)
@@ -133,15 +133,23 @@ static int read_params(clkernel *k)
     k->have_info = 1;
     for (cl_uint i = 0; i < n; i++) {
         param *p = &k->params[i];
-        char raw[128] = "";
+        char raw[512] = "";
+        size_t raw_size = 0;
         cl_kernel_arg_type_qualifier tq = 0;
         if (clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
                                sizeof p->space, &p->space, NULL) != CL_SUCCESS ||
-            clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME,
-                               sizeof raw - 1, raw, NULL) != CL_SUCCESS) {
+            clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, 0, NULL,
+                               &raw_size) != CL_SUCCESS) {
             k->have_info = 0;   /* checks fall back to the count alone */
             return 0;
         }
+        if (raw_size >= sizeof raw)
+            return clf_fail(CLFRAME_ERR_USAGE, "kernel %s: the type of "
+                            "parameter %u has a %zu-character name; clframe "
+                            "checks names up to %zu", k->name, i + 1,
+                            raw_size, sizeof raw - 1);
+        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, sizeof raw,
+                           raw, NULL);
         clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER,
                            sizeof tq, &tq, NULL);
         clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_NAME,
@@ -157,7 +165,7 @@ static int make_signature(clkernel *k)
     clf_str s = {0};
     clf_str_printf(&s, "%s(", k->name);
     for (unsigned i = 0; i < k->nparams; i++) {
-        char d[160];
+        char d[600];
         if (k->have_info) {
             describe_param(&k->params[i], d, sizeof d);
             clf_str_printf(&s, "%s%s %s", i ? ", " : "", d,
@@ -283,6 +291,11 @@ clkernel *clkernel_source(clctx *ctx, const char *source, const char *name,
 
 /* ---- work sizes ---------------------------------------------------------- */
 
+size_t clframe_round_up(size_t n, size_t m)
+{
+    return m ? (n + m - 1) / m * m : n;
+}
+
 static int set_sizes(clkernel *k, unsigned dims, const size_t *sizes,
                      size_t *dst, const char *what)
 {
@@ -402,7 +415,7 @@ static int types_match(const param *p, const char *given)
 static int mismatch(const clkernel *k, unsigned i, const clarg *a,
                     const char *advice)
 {
-    char want[160], got[160];
+    char want[600], got[600];
     describe_param(&k->params[i], want, sizeof want);
     describe_arg(a, got, sizeof got);
     return clf_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "

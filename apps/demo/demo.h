@@ -51,8 +51,12 @@ void demo_poison(float *p, size_t n);
 void demo_compare(demo_result *r, const float *got, const float *want,
                   size_t n, double rel_tol);
 
-/* Records clframe_last_error() (or what, when clframe gave no message) as
- * r->error and returns code, for `return demo_fail(r, rc, "...")`. */
+/* Records "what: clframe_last_error()" as r->error and returns code (-1 if
+ * 0), for `return demo_fail(r, rc, "...")` after a clframe call failed. */
 int demo_fail(demo_result *r, int code, const char *what);
+
+/* The same for a failure outside clframe (out of host memory): clframe's
+ * last message may be left over from an earlier error, so it is not used. */
+int demo_fail_host(demo_result *r, const char *what);
 
 #endif /* DEMO_H */

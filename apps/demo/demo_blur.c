@@ -72,7 +72,7 @@ int demo_blur2d(demo_result *r)
     int rc = -1;
     snprintf(r->size, sizeof r->size, "%d x %d", w, h);
     if (!in || !out || !want) {
-        demo_fail(r, rc, "blur2d: out of host memory");
+        demo_fail_host(r, "blur2d: out of host memory");
         goto done;
     }
     demo_fill_random(in, n, 3);

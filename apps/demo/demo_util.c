@@ -60,14 +60,24 @@ void demo_compare(demo_result *r, const float *got, const float *want,
     snprintf(r->verdict, sizeof r->verdict, "ok");
 }
 
-int demo_fail(demo_result *r, int code, const char *what)
+static int record_failure(demo_result *r, const char *what, const char *msg)
 {
-    const char *msg = clframe_last_error();
     free(r->error);
     r->error = malloc(strlen(what) + strlen(msg) + 3);
     if (r->error)
         sprintf(r->error, "%s%s%s", what, *msg ? ": " : "", msg);
     r->ok = 0;
     snprintf(r->verdict, sizeof r->verdict, "FAILED");
+    return -1;
+}
+
+int demo_fail(demo_result *r, int code, const char *what)
+{
+    record_failure(r, what, clframe_last_error());
     return code ? code : -1;
+}
+
+int demo_fail_host(demo_result *r, const char *what)
+{
+    return record_failure(r, what, "");
 }

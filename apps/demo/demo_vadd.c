@@ -54,7 +54,7 @@ int demo_vadd(demo_result *r)
     int rc = -1;
     snprintf(r->size, sizeof r->size, "%d", n);
     if (!a || !b || !c || !want) {
-        demo_fail(r, rc, "vadd: out of host memory");
+        demo_fail_host(r, "vadd: out of host memory");
         goto done;
     }
     demo_fill_random(a, (size_t)n, 1);

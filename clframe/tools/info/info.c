@@ -13,13 +13,12 @@
  */
 #include "clframe.h"
 
+#include <CL/cl_ext.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define CL_PLATFORM_NOT_FOUND_KHR_ (-1001)  /* from cl_ext.h, no ICD at all */
 
 static void usage(FILE *out)
 {
@@ -211,7 +210,7 @@ static int list_platforms(int *oclgrind)
 {
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &np);
-    if (err == CL_PLATFORM_NOT_FOUND_KHR_ || (err == CL_SUCCESS && np == 0)) {
+    if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0)) {
         fprintf(stderr, "clframe-info: no OpenCL platform is installed.\n"
             "Install one: 'apt-get install pocl-opencl-icd' for the CPU, or "
             "your GPU vendor's OpenCL driver; then check with 'clinfo -l'.\n");
