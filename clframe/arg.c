@@ -10,10 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Sets each field rather than zeroing the whole clarg: this runs for every
+ * CLARG(x) of every call, and value[] is mostly unused bytes. */
 static clarg scalar_arg(const char *type, const void *value, size_t size)
 {
-    clarg a = {.kind = CLARG_KIND_SCALAR, .type = type, .elem_size = size,
-               .count = 1};
+    clarg a;
+    a.kind = CLARG_KIND_SCALAR;
+    a.flags = 0;
+    a.type = type;
+    a.elem_size = size;
+    a.count = 1;
+    a.host = NULL;
+    a.buffer = NULL;
     memcpy(a.value, value, size);
     return a;
 }

@@ -21,6 +21,7 @@ typedef struct param {
     int is_const;
     char type[512];              /* "float", "Board": no '*', no "struct " */
     char name[64];
+    size_t size;                 /* bytes of a built-in by-value type, or 0 */
 } param;
 
 struct clkernel {
@@ -155,6 +156,7 @@ static int read_params(clkernel *k)
         clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_NAME,
                            sizeof p->name - 1, p->name, NULL);
         normalize_type(raw, p->type, sizeof p->type, &p->pointer);
+        p->size = p->pointer ? 0 : builtin_size(p->type);
         p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0;
     }
     return 0;
@@ -477,8 +479,7 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
                             "CLARG(x) or CLARG_VALUE(\"Type\", &x)");
         if (a->type && !types_match(p, a->type))
             return mismatch(k, i, a, NULL);
-        size_t want = builtin_size(p->type);
-        if (want && want != a->elem_size)
+        if (p->size && p->size != a->elem_size)
             return mismatch(k, i, a, "the sizes differ");
         return 0;
     }
@@ -638,7 +639,7 @@ static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
     if (rc)
         return rc;
 
-    call_buffers b = {.mems = NULL};
+    call_buffers b;              /* not zeroed: only made[] must be, below */
     b.mems = b.mem;
     b.mades = b.made;
     if (nargs > 32) {
@@ -653,11 +654,14 @@ static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
         memset(b.made, 0, nargs);
     }
     cl_event ev = NULL;
-    for (unsigned i = 0; i < nargs && rc == 0; i++)
+    unsigned from_device = 0;
+    for (unsigned i = 0; i < nargs && rc == 0; i++) {
         rc = set_arg(k, i, &args[i], &b);
+        from_device |= args[i].flags & CLARG_FROM_DEVICE;
+    }
     if (rc == 0)
         rc = launch(k, blocking, &ev);
-    if (rc == 0)
+    if (rc == 0 && from_device)
         rc = copy_back(k, nargs, args, &b);
     if (rc == 0)
         rc = finish_call(k, blocking, ev);

@@ -37,7 +37,6 @@ int demo_blur2d(demo_result *r);
 enum { DEMO_CALLS = 2 };
 
 double demo_now_ms(void);
-size_t demo_round_up(size_t x, size_t multiple);
 
 /* n deterministic pseudo-random floats in [0, 1), the same for a seed on
  * every machine. */

@@ -20,11 +20,6 @@ double demo_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-size_t demo_round_up(size_t x, size_t multiple)
-{
-    return (x + multiple - 1) / multiple * multiple;
-}
-
 /* xorshift32: tiny, and its sequence does not depend on the C library. */
 void demo_fill_random(float *p, size_t n, uint32_t seed)
 {
