@@ -304,9 +304,13 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args);
 int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args);
 
-/* Kernel time of the last clkernel_call in milliseconds, from its profiling
- * event; -1 before the first. (Enqueued kernels are timed in the
- * CLFRAME_PROFILE=1 table, without slowing clkernel_enqueue otherwise.) */
+/* Kernel time of the last timed call or enqueue of k in milliseconds, from
+ * its profiling event (waiting for it if need be); -1 before the first.
+ * Calls are timed only after clkernel_set_timing(k, 1), or for every kernel
+ * under CLFRAME_PROFILE=1: asking the driver for an event is not free (on
+ * NVIDIA's driver it measured 8 us per blocking call, about as much as the
+ * call itself; see bench/RESULTS.md). */
+int clkernel_set_timing(clkernel *k, int on);
 double clkernel_last_ms(clkernel *k);
 
 const char *clkernel_name(clkernel *k);

@@ -143,4 +143,9 @@ char *clf_source_load(const char *path, const char *options, char **resolved);
 char *clf_source_expand(const char *text, const char *origin,
                         const char *options);
 
+/* A build log with "<kernel>:N:" locations (compilers that ignore #line,
+ * like NVIDIA's) turned into "file:line:" of the expanded source's origin.
+ * Caller frees; NULL if out of memory. */
+char *clf_source_map_log(const char *log, const char *expanded);
+
 #endif /* CLFRAME_INTERNAL_H */

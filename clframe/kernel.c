@@ -38,6 +38,8 @@ struct clkernel {
     int has_local, has_offset;
     int sizes_checked;           /* local/global validated since last change */
     clf_kernel_profile *profile;
+    int timing;                  /* clkernel_set_timing */
+    cl_event last_event;         /* the last timed launch, read lazily */
     double last_ms;
 };
 
@@ -191,6 +193,7 @@ void clkernel_free(clkernel *k)
 {
     if (!k)
         return;
+    clf_release_event(k->ctx, k->last_event);
     if (k->kernel) {
         clReleaseKernel(k->kernel);
         clf_track(k->ctx, -1);
@@ -581,10 +584,10 @@ static int copy_back(clkernel *k, unsigned nargs, const clarg *args,
     return 0;
 }
 
-static int launch(clkernel *k, int blocking, cl_event *ev)
+static int launch(clkernel *k, cl_event *ev)
 {
     clctx *ctx = k->ctx;
-    int want_event = blocking || ctx->profile;
+    int want_event = k->timing || ctx->profile;
     cl_int err = clEnqueueNDRangeKernel(
         ctx->queue, k->kernel, k->dims, k->has_offset ? k->offset : NULL,
         k->global, k->has_local ? k->local : NULL, 0, NULL,
@@ -601,25 +604,36 @@ static int launch(clkernel *k, int blocking, cl_event *ev)
     return 0;
 }
 
-/* The end of a call: wait if blocking (or debugging), take the kernel time,
- * hand the event to the profile. */
+/* Where a launch's event goes: to the kernel for clkernel_last_ms (read
+ * only when asked), to the profile, or both (then one more reference). */
+static void hand_over_event(clkernel *k, cl_event ev)
+{
+    clctx *ctx = k->ctx;
+    if (!ev)
+        return;
+    if (k->timing) {
+        clf_release_event(ctx, k->last_event);
+        k->last_event = ev;
+        if (ctx->profile) {
+            clRetainEvent(ev);
+            clf_track(ctx, 1);
+        }
+    }
+    if (ctx->profile)
+        clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile);
+}
+
+/* The end of a call: wait if blocking (or debugging), hand over the event. */
 static int finish_call(clkernel *k, int blocking, cl_event ev)
 {
     clctx *ctx = k->ctx;
+    hand_over_event(k, ev);
     if (blocking || ctx->debug) {
         cl_int err = clFinish(ctx->queue);
-        if (err != CL_SUCCESS) {
-            clf_release_event(ctx, ev);
+        if (err != CL_SUCCESS)
             return clf_fail_cl(err, "clFinish", "running kernel %s on %s",
                                k->name, ctx->device_name);
-        }
     }
-    if (ev && blocking)
-        k->last_ms = clf_event_ms(ev);
-    if (ev && ctx->profile)
-        clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile);
-    else
-        clf_release_event(ctx, ev);
     if (blocking)
         clf_collect_events(ctx);
     return 0;
@@ -660,7 +674,7 @@ static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
         from_device |= args[i].flags & CLARG_FROM_DEVICE;
     }
     if (rc == 0)
-        rc = launch(k, blocking, &ev);
+        rc = launch(k, &ev);
     if (rc == 0 && from_device)
         rc = copy_back(k, nargs, args, &b);
     if (rc == 0)
@@ -685,9 +699,25 @@ int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args)
 
 /* ---- accessors ----------------------------------------------------------- */
 
+int clkernel_set_timing(clkernel *k, int on)
+{
+    if (!k)
+        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_set_timing: NULL kernel");
+    k->timing = on != 0;
+    return 0;
+}
+
 double clkernel_last_ms(clkernel *k)
 {
-    return k ? k->last_ms : -1;
+    if (!k)
+        return -1;
+    if (k->last_event) {
+        clWaitForEvents(1, &k->last_event);
+        k->last_ms = clf_event_ms(k->last_event);
+        clf_release_event(k->ctx, k->last_event);
+        k->last_event = NULL;
+    }
+    return k->last_ms;
 }
 
 const char *clkernel_name(clkernel *k) { return k ? k->name : ""; }

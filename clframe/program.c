@@ -67,7 +67,9 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
     }
     clf_track(ctx, 1);
     err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
-    char *log = build_log(ctx, program);
+    char *raw_log = build_log(ctx, program);
+    char *log = raw_log ? clf_source_map_log(raw_log, source) : NULL;
+    free(raw_log);
     if (ctx->debug && !blank(log))
         fprintf(stderr, "clframe: build log of %s (%s):\n%s\n", origin,
                 options, log);

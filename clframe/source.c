@@ -318,3 +318,66 @@ char *clf_source_load(const char *path, const char *options, char **resolved)
         free(where);
     return expanded;
 }
+
+/* Walks the expanded text to its line `line`, following the #line markers
+ * expand() wrote, to find the file and line it came from. */
+static int locate(const char *text, unsigned line, char *file, size_t size,
+                  unsigned *file_line)
+{
+    unsigned here = 1;                  /* line in the expanded text */
+    unsigned mapped = 1;                /* its line in *file */
+    snprintf(file, size, "?");
+    for (const char *p = text; *p && here < line; here++) {
+        size_t len = strcspn(p, "\n");
+        unsigned l;
+        int name_at = 0;
+        if (sscanf(p, "#line %u \"%n", &l, &name_at) == 1 && name_at > 0) {
+            const char *q = memchr(p + name_at, '"', len - (size_t)name_at);
+            size_t n = q ? (size_t)(q - p - name_at) : 0;
+            if (n >= size)
+                n = size - 1;
+            memcpy(file, p + name_at, n);
+            file[n] = '\0';
+            mapped = l;
+        } else {
+            mapped++;
+        }
+        p += len;
+        if (*p == '\n')
+            p++;
+    }
+    *file_line = mapped;
+    return here == line;
+}
+
+char *clf_source_map_log(const char *log, const char *expanded)
+{
+    clf_str out = {0};
+    for (const char *p = log; *p;) {
+        size_t len = strcspn(p, "\n");
+        const char *close = p[0] == '<' ? memchr(p, '>', len) : NULL;
+        unsigned line = 0;
+        int used = 0;
+        char file[512];
+        unsigned file_line;
+        if (close && close[1] == ':' &&
+            sscanf(close + 2, "%u%n", &line, &used) == 1 &&
+            close[2 + used] == ':' &&
+            locate(expanded, line, file, sizeof file, &file_line)) {
+            clf_str_printf(&out, "%s:%u", file, file_line);
+            clf_str_append(&out, close + 2 + used, len - (size_t)(close + 2 + used - p));
+        } else {
+            clf_str_append(&out, p, len);
+        }
+        p += len;
+        if (*p == '\n') {
+            clf_str_append(&out, "\n", 1);
+            p++;
+        }
+    }
+    if (out.failed) {
+        free(out.data);
+        return NULL;
+    }
+    return out.data ? out.data : clf_strdup("");
+}

@@ -29,7 +29,16 @@ START_TEST(vadd_from_a_file_with_a_rounded_up_global_size)
                                CLARG_OUT(c, N), CLARG((int)N)));
     for (int i = 0; i < N; i++)
         ck_assert_float_eq(c[i], 1.5f * (float)i);
-    ck_assert(clkernel_last_ms(k) >= 0);
+    ck_assert(clkernel_last_ms(k) == -1);          /* timing is off */
+    ck_assert_cl(clkernel_set_timing(k, 1));
+    ck_assert_cl(clkernel_call(k, CLARG_IN(a, N), CLARG_IN(b, N),
+                               CLARG_OUT(c, N), CLARG((int)N)));
+    double ms = clkernel_last_ms(k);
+    ck_assert(ms >= 0 && ms < 10000);
+    ck_assert_cl(clkernel_enqueue(k, CLARG_IN(a, N), CLARG_IN(b, N),
+                                  CLARG_OUT(c, N), CLARG((int)N)));
+    ck_assert(clkernel_last_ms(k) >= 0);           /* waits for the event */
+    ck_assert_cl(clctx_finish(NULL));
     clkernel_free(k);
 }
 END_TEST

@@ -44,6 +44,7 @@ static int blur2d_device(demo_result *r, const float *in, float *out, int w,
                                 NULL);
     if (!k)
         return demo_fail(r, -1, "blur2d: building kernels/demo/blur2d.cl");
+    clkernel_set_timing(k, 1);          /* for clkernel_last_ms */
     clkernel_global(k, clframe_round_up((size_t)w, BLUR_GROUP),
                     clframe_round_up((size_t)h, BLUR_GROUP));
     clkernel_local(k, BLUR_GROUP, BLUR_GROUP);

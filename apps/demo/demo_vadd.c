@@ -27,6 +27,7 @@ static int vadd_device(demo_result *r, const float *a, const float *b,
     clkernel *k = clkernel_file(NULL, "kernels/demo/vadd.cl", "vadd", NULL);
     if (!k)
         return demo_fail(r, -1, "vadd: building kernels/demo/vadd.cl");
+    clkernel_set_timing(k, 1);          /* for clkernel_last_ms */
     clkernel_global(k, clframe_round_up((size_t)n, VADD_GROUP));
     clkernel_local(k, VADD_GROUP);
     int rc = 0;
