@@ -1,7 +1,9 @@
 # clframe: one non-recursive GNU Make build.
 #
 #   make            library (build/libclframe.a, .so) and programs (bin/)
-#   make test       installs missing packages, builds, runs every Check suite
+#   make test       installs missing packages, builds, runs every Check suite,
+#                   then again under AddressSanitizer+UBSan and valgrind
+#   make test-run   the suites alone (quick)
 #   make demo       installs missing packages, builds, runs the demo table
 #   make bench      benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
 #   make check-asan / check-valgrind
@@ -29,7 +31,7 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 
 .PHONY: all test test-run demo demo-run bench install uninstall clean \
-        check-asan check-valgrind deps
+        check-asan check-valgrind asan-run valgrind-run deps
 .DEFAULT_GOAL := all
 
 # ---- the library -----------------------------------------------------------
@@ -59,6 +61,19 @@ $(BIN)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(B)/libclframe.a
 PROGRAMS += $(BIN)/$(1)
 endef
 
+# GUI programs need GTK 3; without it they are skipped with a one-line note.
+# $(call gui_program,name,folder)
+GTK_CFLAGS := $(shell pkg-config --cflags gtk+-3.0 2>/dev/null)
+GTK_LIBS   := $(shell pkg-config --libs gtk+-3.0 2>/dev/null)
+define gui_program
+ifneq ($(GTK_LIBS),)
+$(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)): ALL_CFLAGS += $(GTK_CFLAGS)
+$(eval $(call program,$(1),$(2),$(GTK_LIBS)))
+else
+$$(info note: skipping $(1): pkg-config cannot find gtk+-3.0 (install libgtk-3-dev))
+endif
+endef
+
 $(eval $(call program,clframe-info,clframe/tools/info))
 $(eval $(call program,clframe-demo,apps/demo))
 $(eval $(call program,bench-overhead,bench/overhead))
@@ -85,16 +100,11 @@ deps:
 	@scripts/install-deps -q
 
 # Each runs install-deps first, then itself again, so that pkg-config looks
-# for Check (and GTK) only after they are installed.
+# for Check (and GTK) only after they are installed. `make test` is every
+# check: the suites, then the same suites under the sanitizers and valgrind;
+# `make test-run` is the quick first part alone.
 test: deps
-	@$(MAKE) --no-print-directory test-run
-
-# Tests run on the CPU device (PoCL) unless told otherwise; the demo and
-# the benchmarks use whatever device clframe chooses.
-test-run check-asan check-valgrind: export CLFRAME_DEVICE ?= cpu
-
-test-run: $(BIN)/test-clframe
-	$(BIN)/test-clframe
+	@$(MAKE) --no-print-directory test-run asan-run valgrind-run
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
@@ -108,19 +118,34 @@ bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
 
-# ---- sanitizers and valgrind ---------------------------------------------------
+# ---- the test runs ----------------------------------------------------------
+
+# Tests run on the CPU device (PoCL) unless told otherwise; the demo and
+# the benchmarks use whatever device clframe chooses.
+test-run asan-run valgrind-run: export CLFRAME_DEVICE ?= cpu
+
+test-run: $(BIN)/test-clframe
+	$(BIN)/test-clframe
+
+check-asan: deps
+	@$(MAKE) --no-print-directory asan-run
+
+check-valgrind: deps
+	@$(MAKE) --no-print-directory valgrind-run
 
 # A separate build tree, so a sanitized library never mixes with the normal.
-check-asan: deps
+# The suppression files name only PoCL's and LLVM's own allocations.
+asan-run:
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin \
-	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" build/asan/bin/test-clframe
+	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    build/asan/bin/test-clframe
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    CK_FORK=no build/asan/bin/test-clframe
 
-check-valgrind: deps $(BIN)/test-clframe
-	CK_FORK=no valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite \
-	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
-	    $(BIN)/test-clframe
+valgrind-run: $(BIN)/test-clframe
+	CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full \
+	    --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+	    --suppressions=tests/valgrind.supp $(BIN)/test-clframe
 
 # ---- install -------------------------------------------------------------------
 

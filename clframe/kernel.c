@@ -643,7 +643,7 @@ static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
 {
     if (!k)
         return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call: NULL kernel (did "
-                        "clkernel_file fail? %s)", clframe_last_error());
+                        "clkernel_file or clkernel_source fail?)");
     if (nargs && !args)
         return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): NULL argument "
                         "list", k->name);

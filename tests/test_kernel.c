@@ -262,6 +262,19 @@ START_TEST(unknown_kernel_and_file_are_named)
 }
 END_TEST
 
+START_TEST(a_kernel_without_arguments)
+{
+    clkernel *k = test_kernel("__kernel void nothing(void) {}", "nothing");
+    ck_assert_cl(clkernel_global(k, 8));
+    ck_assert_cl(clkernel_call(k));
+    ck_assert_cl(clkernel_enqueue(k));
+    ck_assert_cl(clctx_finish(NULL));
+    ck_assert_fails(clkernel_call(k, CLARG(1)), CLFRAME_ERR_ARG_COUNT,
+                    "1 argument given, the kernel takes 0: nothing()");
+    clkernel_free(k);
+}
+END_TEST
+
 START_TEST(enqueue_chains_then_finish)
 {
     enum { N = 256 };
@@ -372,6 +385,7 @@ Suite *kernel_suite(void)
     tcase_add_test(calls, local_memory_work_group_sums);
     tcase_add_test(calls, structs_by_value_and_in_arrays);
     tcase_add_test(calls, enqueue_chains_then_finish);
+    tcase_add_test(calls, a_kernel_without_arguments);
     suite_add_tcase(s, calls);
     TCase *errors = test_case("errors");
     tcase_add_test(errors, every_kind_of_mismatch_is_named);

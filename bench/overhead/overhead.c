@@ -108,7 +108,7 @@ static int raw_event_loop(const bench *b, long calls, int query)
 {
     static const size_t global = GLOBAL_SIZE;
     for (long i = 0; i < calls; i++) {
-        cl_event ev;
+        cl_event ev = NULL;
         cl_int err = clSetKernelArg(b->kernel, 0, sizeof b->mem, &b->mem);
         if (err == CL_SUCCESS)
             err = clSetKernelArg(b->kernel, 1, sizeof b->n, &b->n);
@@ -125,7 +125,8 @@ static int raw_event_loop(const bench *b, long calls, int query)
                 err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
                                               sizeof t1, &t1, NULL);
         }
-        clReleaseEvent(ev);
+        if (ev)
+            clReleaseEvent(ev);
         if (err)
             return err;
     }
