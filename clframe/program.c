@@ -4,7 +4,8 @@
  *
  * Every build adds -cl-kernel-arg-info (argument checking needs the kernel's
  * own signature) and, under CL_DEBUG, -g -cl-opt-disable (OpenCL's spelling of
- * -O0); a failed build's error message carries the compiler's log.
+ * -O0); a failed build's error message carries the compiler's log, with its
+ * locations mapped back to the user's files.
  */
 #include "internal.h"
 
@@ -15,7 +16,7 @@
 struct clf_program {
     cl_program program;
     char *source;
-    char *options;               /* as given to clBuildProgram */
+    char *options;               /* the user's plus clframe's additions */
     int refs;
     clf_program *next;
 };
@@ -43,10 +44,11 @@ static int blank(const char *s)
     return 1;
 }
 
-static char *full_options(clctx *ctx, const char *options)
+static char *full_options(clctx *ctx, const char *options, int arg_info)
 {
     clf_str s = {0};
-    clf_str_printf(&s, "%s -cl-kernel-arg-info%s", options ? options : "",
+    clf_str_printf(&s, "%s%s%s", options ? options : "",
+                   arg_info ? " -cl-kernel-arg-info" : "",
                    ctx->debug ? " -g -cl-opt-disable" : "");
     if (s.failed) {
         free(s.data);
@@ -55,46 +57,79 @@ static char *full_options(clctx *ctx, const char *options)
     return s.data;
 }
 
-static cl_program build(clctx *ctx, const char *source, const char *origin,
-                        const char *options)
+/* One compile of source with options: the program, or NULL with *err set.
+ * *log gets the build log, its locations mapped to the user's files. */
+static cl_program compile(clctx *ctx, const char *source, const char *origin,
+                          const char *options, cl_int *err, char **log)
 {
-    cl_int err;
+    *log = NULL;
     cl_program program = clCreateProgramWithSource(ctx->context, 1, &source,
-                                                   NULL, &err);
-    if (err != CL_SUCCESS) {
-        clf_fail_cl(err, "clCreateProgramWithSource", "%s", origin);
+                                                   NULL, err);
+    if (*err != CL_SUCCESS)
+        return NULL;
+    clf_track(ctx, 1);
+    *err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
+    char *raw_log = build_log(ctx, program);
+    *log = raw_log ? clf_source_map_log(raw_log, source) : NULL;
+    free(raw_log);
+    if (ctx->debug && !blank(*log))
+        fprintf(stderr, "clframe: build log of %s (%s):\n%s\n", origin,
+                options, *log);
+    if (*err != CL_SUCCESS) {
+        clReleaseProgram(program);
+        clf_track(ctx, -1);
         return NULL;
     }
-    clf_track(ctx, 1);
-    err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
-    char *raw_log = build_log(ctx, program);
-    char *log = raw_log ? clf_source_map_log(raw_log, source) : NULL;
-    free(raw_log);
-    if (ctx->debug && !blank(log))
-        fprintf(stderr, "clframe: build log of %s (%s):\n%s\n", origin,
-                options, log);
-    if (err != CL_SUCCESS) {
+    return program;
+}
+
+static cl_program build(clctx *ctx, const char *source, const char *origin,
+                        const char *user_options)
+{
+    char *options = full_options(ctx, user_options, 1);
+    if (!options) {
+        clf_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
+        return NULL;
+    }
+    cl_int err;
+    char *log;
+    cl_program program = compile(ctx, source, origin, options, &err, &log);
+    if (!program && err == CL_BUILD_PROGRAM_FAILURE) {
+        /* NVIDIA's OpenCL 3.0 driver (seen on an H200) writes PTX that its
+         * own assembler rejects for a kernel without parameters when
+         * -cl-kernel-arg-info is on. A program that builds without it runs
+         * with its argument counts checked, not their types. */
+        char *plain = full_options(ctx, user_options, 0), *plain_log = NULL;
+        cl_int plain_err;
+        if (plain)
+            program = compile(ctx, source, origin, plain, &plain_err,
+                              &plain_log);
+        if (program && ctx->debug)
+            fprintf(stderr, "clframe: %s builds only without "
+                    "-cl-kernel-arg-info on %s: its arguments are checked by "
+                    "count alone\n", origin, ctx->device_name);
+        free(plain);
+        free(plain_log);
+    }
+    if (!program) {
         if (err == CL_BUILD_PROGRAM_FAILURE)
             clf_fail(CLFRAME_ERR_BUILD, "%s does not compile on %s "
                      "(options: %s). Build log:\n%s", origin,
                      ctx->device_name, options, log ? log : "(none)");
         else
-            clf_fail_cl(err, "clBuildProgram", "%s with options \"%s\"%s%s",
+            clf_fail_cl(err, "building", "%s with options \"%s\"%s%s",
                         origin, options, blank(log) ? "" : ". Build log:\n",
                         log ? log : "");
-        free(log);
-        clReleaseProgram(program);
-        clf_track(ctx, -1);
-        return NULL;
     }
     free(log);
+    free(options);
     return program;
 }
 
 cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
                            const char *options)
 {
-    char *opts = full_options(ctx, options);
+    char *opts = full_options(ctx, options, 1);
     if (!opts) {
         clf_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
         return NULL;
@@ -107,7 +142,7 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
         }
     clf_program *p = calloc(1, sizeof *p);
     char *src = clf_strdup(source);
-    cl_program program = p && src ? build(ctx, source, origin, opts) : NULL;
+    cl_program program = p && src ? build(ctx, source, origin, options) : NULL;
     if (!program) {
         if (!p || !src)
             clf_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
