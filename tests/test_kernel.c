@@ -328,12 +328,19 @@ START_TEST(no_opencl_object_leaks_over_1000_calls)
 }
 END_TEST
 
+/* A new context made while variable is 1 (it is read at creation). */
+static clctx *ctx_with(const char *variable)
+{
+    setenv(variable, "1", 1);
+    clctx *ctx = clctx_new(NULL);
+    unsetenv(variable);
+    ck_assert_made(ctx);
+    return ctx;
+}
+
 START_TEST(profile_table_at_the_end)
 {
-    setenv("CLFRAME_PROFILE", "1", 1);
-    clctx *ctx = clctx_new(NULL);
-    unsetenv("CLFRAME_PROFILE");
-    ck_assert_made(ctx);
+    clctx *ctx = ctx_with("CLFRAME_PROFILE");
     int x[32] = {0};
     clkernel *k = clkernel_source(ctx, "__kernel void profiled(__global int *x)"
                                   " { x[get_global_id(0)] += 2; }",
@@ -358,10 +365,7 @@ END_TEST
 
 START_TEST(debug_mode_prints_build_logs)
 {
-    setenv("CL_DEBUG", "1", 1);
-    clctx *ctx = clctx_new(NULL);
-    unsetenv("CL_DEBUG");
-    ck_assert_made(ctx);
+    clctx *ctx = ctx_with("CL_DEBUG");
     capture_stderr_begin();
     clkernel *k = clkernel_source(ctx, "__kernel void missing_semicolon("
                                   "__global int *x) { x[0] = 1 }",
