@@ -296,6 +296,8 @@ clctx *clctx_new(const char *selector)
                     sizeof ctx->max_group, &ctx->max_group, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
                     sizeof ctx->max_item, ctx->max_item, NULL);
+    clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
+                    sizeof ctx->local_mem, &ctx->local_mem, NULL);
 
     cl_int err;
     cl_context_properties props[] = {

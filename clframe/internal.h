@@ -68,6 +68,7 @@ struct clctx {
     int profile;                /* CLFRAME_PROFILE=1 */
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE */
     clctx_stats stats;
     clf_program *programs;      /* built programs, reused by source+options */
     clf_kernel_profile *kprof;  /* profile totals, grown on demand */

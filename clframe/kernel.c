@@ -495,11 +495,22 @@ static int check_args(const clkernel *k, unsigned nargs, const clarg *args)
                         "argument%s given, the kernel takes %u: %s", k->name,
                         nargs, nargs == 1 ? "" : "s", k->nparams,
                         k->signature);
+    cl_ulong local_bytes = 0;
     for (unsigned i = 0; i < nargs; i++) {
         int rc = check_arg(k, i, &args[i]);
         if (rc)
             return rc;
+        if (args[i].kind == CLARG_KIND_LOCAL)
+            local_bytes += args[i].count;
     }
+    /* Checked here because some drivers crash rather than fail (PoCL 3.1
+     * asserts) when __local arguments outgrow the device's local memory. */
+    if (local_bytes > k->ctx->local_mem)
+        return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): CLARG_LOCAL "
+                        "arguments ask for %llu bytes of __local memory; %s "
+                        "has %llu", k->name, (unsigned long long)local_bytes,
+                        k->ctx->device_name,
+                        (unsigned long long)k->ctx->local_mem);
     return 0;
 }
 

@@ -189,6 +189,9 @@ START_TEST(every_kind_of_mismatch_is_named)
     ck_assert_fails(clkernel_call(k, CLARG_IN(items, 2), CLARG_LOCAL(16),
                                   CLARG(1), CLARG_VALUE("Item", &it)),
                     CLFRAME_ERR_ARG_TYPE, "name the element type with CLARG_TYPED");
+    ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL((size_t)1 << 40),
+                                  CLARG(1), CLARG_VALUE("Item", &it)),
+                    CLFRAME_ERR_BAD_SIZE, "bytes of __local memory;");
     ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(0), CLARG(1),
                                   CLARG_VALUE("Item", &it)),
                     CLFRAME_ERR_USAGE, "CLARG_LOCAL(0)");
