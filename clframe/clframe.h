@@ -87,7 +87,9 @@ clctx *clctx_default(void);
 clctx *clctx_new(const char *selector);
 
 /* Waits for outstanding work, prints the CLFRAME_PROFILE table if profiling,
- * releases the OpenCL objects. NULL is a no-op; never pass clctx_default(). */
+ * releases the OpenCL objects. Free a context's kernels and persistent
+ * arguments first. NULL is a no-op; freeing the default context early is
+ * allowed (the next clctx_default() opens a new one). */
 void clctx_free(clctx *ctx);
 
 /* Raw handles, to mix clframe with plain OpenCL. Owned by the context. */

@@ -344,10 +344,17 @@ static void print_profile(clctx *ctx)
     }
 }
 
+static pthread_mutex_t default_lock = PTHREAD_MUTEX_INITIALIZER;
+static clctx *default_ctx;
+
 void clctx_free(clctx *ctx)
 {
     if (!ctx)
         return;
+    pthread_mutex_lock(&default_lock);
+    if (ctx == default_ctx)         /* the next clctx_default makes a new one */
+        default_ctx = NULL;
+    pthread_mutex_unlock(&default_lock);
     clFinish(ctx->queue);
     if (ctx->profile)
         print_profile(ctx);
@@ -362,13 +369,9 @@ void clctx_free(clctx *ctx)
 
 /* The default context: created once, under a lock, freed at exit. A failed
  * creation is retried by the next call, after the user fixed the cause. */
-static pthread_mutex_t default_lock = PTHREAD_MUTEX_INITIALIZER;
-static clctx *default_ctx;
-
 static void free_default(void)
 {
     clctx_free(default_ctx);
-    default_ctx = NULL;
 }
 
 clctx *clctx_default(void)

@@ -159,6 +159,18 @@ START_TEST(debug_mode_uses_the_cpu)
 }
 END_TEST
 
+START_TEST(the_default_context_can_be_freed_early)
+{
+    clctx *first = clctx_default();
+    ck_assert_made(first);
+    ck_assert_ptr_eq(clctx_default(), first);
+    clctx_free(first);
+    clctx *second = clctx_default();       /* a new one, freed at exit */
+    ck_assert_made(second);
+    ck_assert_cl(clctx_finish(NULL));
+}
+END_TEST
+
 START_TEST(empty_selector_is_an_error)
 {
     setenv("CLFRAME_DEVICE", "", 1);
@@ -206,6 +218,7 @@ Suite *ctx_suite(void)
     tcase_add_test(tc, hpce_variables_select_and_are_checked);
     tcase_add_test(tc, debug_mode_uses_the_cpu);
     tcase_add_test(tc, empty_selector_is_an_error);
+    tcase_add_test(tc, the_default_context_can_be_freed_early);
     tcase_add_test(tc, no_platform_says_what_to_install);
     suite_add_tcase(s, tc);
     return s;
