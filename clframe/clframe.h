@@ -115,6 +115,8 @@ typedef struct clctx_stats {
     uint64_t writes, reads;      /* host->device and device->host copies */
     uint64_t bytes_to_device, bytes_from_device;
     long live_objects;           /* buffers, events, programs, kernels alive */
+    uint64_t cache_hits;         /* programs loaded from the binary cache */
+    uint64_t cache_misses;       /* programs compiled (and then cached) */
 } clctx_stats;
 clctx_stats clctx_get_stats(clctx *ctx);
 
@@ -321,6 +323,67 @@ const char *clkernel_signature(clkernel *k);
 unsigned clkernel_num_args(clkernel *k);
 cl_kernel clkernel_raw(clkernel *k);
 clctx *clkernel_ctx(clkernel *k);
+
+/* ------------------------------------------------------------------------ */
+/* clfunction: a device function that is not a kernel, called from the host  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct clfunction clfunction;
+
+/* Finds function fname's prototype in the source (after expanding includes
+ * as clkernel_file does) and prepares a generated wrapper kernel (a shim)
+ * that calls it: scalars and by-value structs pass straight through, a
+ * __global pointer gets the argument's buffer, a private pointer a private
+ * copy of the argument's array (written back afterwards), a __local pointer a
+ * __local copy loaded before the call and stored after it, and the return
+ * value is stored for the host. The shim is built at the first call. NULL on
+ * error (no such function, a prototype clframe cannot read: then see
+ * clfunction_proto). Free with clfunction_free. */
+clfunction *clfunction_file(clctx *ctx, const char *path, const char *fname,
+                            const char *options);
+clfunction *clfunction_source(clctx *ctx, const char *source,
+                              const char *fname, const char *options);
+void clfunction_free(clfunction *f);
+
+/* Supplies the prototype when it cannot be read from the text (a macro
+ * makes it): clfunction_proto(f, "int score(Board *b, int move)"). */
+int clfunction_proto(clfunction *f, const char *prototype);
+
+/* Runs the function in one work-group of local_size work-items, all calling
+ * it (for functions that cooperate through __local memory and barriers);
+ * __local parameters are then shared by the group. 0 goes back to one
+ * work-item. The return value is work-item 0's unless
+ * clfunction_group_results(f, 1) asks for every work-item's (ret then points
+ * at local_size values). */
+int clfunction_group(clfunction *f, size_t local_size);
+int clfunction_group_results(clfunction *f, int all);
+
+/* Calls the function: clfunction_call(f, &ret, CLARG(3), CLARG_INOUT(&b, 1)).
+ * ret receives the return value; NULL for a void function. Arguments are
+ * checked against the prototype as kernel arguments are against the
+ * kernel's signature; ret's type too when it is a pointer to an OpenCL
+ * scalar or vector type. 0 or a negative code. */
+#define CLFRAME_RET_NAME_(ctype, name) ctype *: #name, const ctype *: #name,
+#define clfunction_ret_type(ret) \
+    _Generic((ret), void *: (const char *)0, \
+             CLFRAME_TYPES_(CLFRAME_RET_NAME_) default: "")
+#define clfunction_call(f, ret, ...) \
+    clfunction_call_args((f), (ret), clfunction_ret_type(ret), \
+                         CLFRAME_NARGS_(__VA_ARGS__), \
+                         CLFRAME_ARGS_(__VA_ARGS__) + 1)
+int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
+                         unsigned nargs, const clarg *args);
+
+/* The generated shim's OpenCL source (built by the first call, or now);
+ * NULL on error. Owned by f. With CLFRAME_DUMP_SHIMS=dir every generated
+ * shim is also written to dir/<function>.cl. */
+const char *clfunction_shim_source(clfunction *f);
+/* "int score(Board* b, int move)" as clframe read it. Owned by f. */
+const char *clfunction_prototype(clfunction *f);
+
+/* ------------------------------------------------------------------------ */
+/* Host and device layouts of shared structs (layout.c)                      */
+/* ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus
 }

@@ -125,6 +125,17 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
 void clf_program_put(clctx *ctx, cl_program program);
 void clf_program_free_all(clctx *ctx);
 
+/* ---- program binary cache (cache.c) -------------------------------------- */
+
+/* A program for (source, options) on ctx's device loaded from the on-disk
+ * cache and built from its binary, or NULL (disabled, missing, stale or
+ * corrupt: a corrupt entry is removed). Counts a hit in ctx->stats. */
+cl_program clf_cache_load(clctx *ctx, const char *source, const char *options);
+/* Writes a freshly built program's binary to the cache (atomically: a
+ * temporary file renamed into place); failures only cost the next build. */
+void clf_cache_store(clctx *ctx, cl_program program, const char *source,
+                     const char *options);
+
 /* ---- sources (source.c) -------------------------------------------------- */
 
 /* One source file embedded at build time (build/gen/embedded_sources.c). */
