@@ -104,6 +104,32 @@ void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
 void clf_collect_events(clctx *ctx);
 double clf_event_ms(cl_event ev);   /* end - start, or -1 */
 
+/* ---- signatures (signature.c) -------------------------------------------- */
+
+/* One parameter of a kernel or device function. */
+typedef struct clf_param {
+    cl_kernel_arg_address_qualifier space;
+    int pointer;
+    int is_const;
+    char type[512];              /* "float", "Board": no '*', no "struct " */
+    char name[64];
+    size_t size;                 /* bytes of a built-in by-value type, or 0 */
+} clf_param;
+
+/* Size of a built-in scalar or vector type by name ("float3" -> 16), or 0. */
+size_t clf_builtin_size(const char *type);
+/* A driver's or a prototype's spelling of a type in clframe's one form:
+ * no "struct ", no qualifiers, no '*', "unsigned int" as "uint". *ptr is set
+ * when the spelling had a '*'. */
+void clf_normalize_type(const char *raw, char *out, size_t size, int *ptr);
+const char *clf_space_word(cl_kernel_arg_address_qualifier q);
+/* "__global const float*" and "an array of int" for messages. */
+void clf_describe_param(const clf_param *p, char *buf, size_t size);
+void clf_describe_arg(const clarg *a, char *buf, size_t size);
+/* The argument's type fits the parameter's: the same name, float3 given a
+ * float4 (the host has no 3-vectors), anything for void*. */
+int clf_types_match(const clf_param *p, const char *given);
+
 /* ---- arguments (arg.c) --------------------------------------------------- */
 
 /* The device buffer of a persistent clarg, shared by all its copies. */

@@ -15,14 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct param {
-    cl_kernel_arg_address_qualifier space;
-    int pointer;
-    int is_const;
-    char type[512];              /* "float", "Board": no '*', no "struct " */
-    char name[64];
-    size_t size;                 /* bytes of a built-in by-value type, or 0 */
-} param;
 
 struct clkernel {
     clctx *ctx;
@@ -32,7 +24,7 @@ struct clkernel {
     char *signature;
     unsigned nparams;
     int have_info;               /* 0: the driver gave no argument info */
-    param *params;
+    clf_param *params;
     unsigned dims;
     size_t global[3], local[3], offset[3];
     int has_local, has_offset;
@@ -45,81 +37,9 @@ struct clkernel {
 
 /* ---- signature ----------------------------------------------------------- */
 
-/* Size of a built-in scalar or vector type by name ("float3" -> 16), or 0. */
-static size_t builtin_size(const char *type)
-{
-    static const struct { const char *name; size_t size; } base[] = {
-        {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},
-        {"uint", 4}, {"long", 8}, {"ulong", 8}, {"float", 4}, {"double", 8},
-        {"half", 2}, {"bool", 1}};
-    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
-        size_t n = strlen(base[i].name);
-        if (strncmp(type, base[i].name, n) != 0)
-            continue;
-        const char *w = type + n;
-        if (*w == '\0')
-            return base[i].size;
-        int width = atoi(w);
-        if (width == 3)
-            width = 4;          /* 3-vectors are stored as 4 */
-        if (width == 2 || width == 4 || width == 8 || width == 16)
-            return base[i].size * (size_t)width;
-    }
-    return 0;
-}
 
-/* Drivers spell type names in slightly different ways; bring them to one:
- * no "struct ", no qualifiers, no '*', "unsigned int" as "uint". */
-static void normalize_type(const char *raw, char *out, size_t size, int *ptr)
-{
-    static const struct { const char *from, *to; } words[] = {
-        {"unsigned char", "uchar"}, {"unsigned short", "ushort"},
-        {"unsigned int", "uint"},   {"unsigned long", "ulong"},
-        {"unsigned", "uint"}};
-    char buf[512];
-    size_t n = 0;
-    *ptr = strchr(raw, '*') != NULL;
-    for (const char *p = raw; *p && n + 1 < sizeof buf; p++)
-        if (*p != '*')
-            buf[n++] = *p;
-    while (n && buf[n - 1] == ' ')
-        n--;
-    buf[n] = '\0';
-    const char *s = buf;
-    for (int again = 1; again;) {
-        again = 0;
-        static const char *drop[] = {"struct ", "const ", "volatile ",
-                                     "union ", "enum "};
-        for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
-            if (strncmp(s, drop[i], strlen(drop[i])) == 0) {
-                s += strlen(drop[i]);
-                again = 1;
-            }
-    }
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(s, words[i].from) == 0) {
-            s = words[i].to;
-            break;
-        }
-    snprintf(out, size, "%s", s);
-}
 
-static const char *space_word(cl_kernel_arg_address_qualifier q)
-{
-    switch (q) {
-    case CL_KERNEL_ARG_ADDRESS_GLOBAL: return "__global ";
-    case CL_KERNEL_ARG_ADDRESS_CONSTANT: return "__constant ";
-    case CL_KERNEL_ARG_ADDRESS_LOCAL: return "__local ";
-    default: return "";
-    }
-}
 
-/* "__global const float*" */
-static void describe_param(const param *p, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s%s%s%s", space_word(p->space),
-             p->is_const ? "const " : "", p->type, p->pointer ? "*" : "");
-}
 
 static int read_params(clkernel *k)
 {
@@ -135,7 +55,7 @@ static int read_params(clkernel *k)
         return clf_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
     k->have_info = 1;
     for (cl_uint i = 0; i < n; i++) {
-        param *p = &k->params[i];
+        clf_param *p = &k->params[i];
         char raw[512] = "";
         size_t raw_size = 0;
         cl_kernel_arg_type_qualifier tq = 0;
@@ -157,8 +77,8 @@ static int read_params(clkernel *k)
                            sizeof tq, &tq, NULL);
         clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_NAME,
                            sizeof p->name - 1, p->name, NULL);
-        normalize_type(raw, p->type, sizeof p->type, &p->pointer);
-        p->size = p->pointer ? 0 : builtin_size(p->type);
+        clf_normalize_type(raw, p->type, sizeof p->type, &p->pointer);
+        p->size = p->pointer ? 0 : clf_builtin_size(p->type);
         p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0;
     }
     return 0;
@@ -171,7 +91,7 @@ static int make_signature(clkernel *k)
     for (unsigned i = 0; i < k->nparams; i++) {
         char d[600];
         if (k->have_info) {
-            describe_param(&k->params[i], d, sizeof d);
+            clf_describe_param(&k->params[i], d, sizeof d);
             clf_str_printf(&s, "%s%s %s", i ? ", " : "", d,
                            k->params[i].name);
         } else {
@@ -387,42 +307,14 @@ static int check_sizes(clkernel *k)
 
 /* ---- argument checking --------------------------------------------------- */
 
-static void describe_arg(const clarg *a, char *buf, size_t size)
-{
-    const char *t = a->type ? a->type : "an unnamed type";
-    switch (a->kind) {
-    case CLARG_KIND_SCALAR:
-        snprintf(buf, size, "a value of type %s (%s)", t,
-                 a->host ? "CLARG_VALUE" : "CLARG");
-        break;
-    case CLARG_KIND_BUFFER:
-        snprintf(buf, size, "an array of %s", t);
-        break;
-    case CLARG_KIND_LOCAL:
-        snprintf(buf, size, "__local scratch (CLARG_LOCAL)");
-        break;
-    default:
-        snprintf(buf, size, "an empty clarg");
-    }
-}
 
-/* Element or value types agree: the same name, or float3 given a float4
- * (the host has no distinct 3-vector type), or any type for void*. */
-static int types_match(const param *p, const char *given)
-{
-    if (strcmp(p->type, given) == 0 || (p->pointer && strcmp(p->type, "void") == 0))
-        return 1;
-    size_t n = strlen(p->type);
-    return n > 1 && p->type[n - 1] == '3' && strncmp(p->type, given, n - 1) == 0 &&
-           strcmp(given + n - 1, "4") == 0;
-}
 
 static int mismatch(const clkernel *k, unsigned i, const clarg *a,
                     const char *advice)
 {
     char want[600], got[600];
-    describe_param(&k->params[i], want, sizeof want);
-    describe_arg(a, got, sizeof got);
+    clf_describe_param(&k->params[i], want, sizeof want);
+    clf_describe_arg(a, got, sizeof got);
     return clf_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
                     "(%s): the kernel expects %s, got %s%s%s", k->name, i + 1,
                     k->params[i].name, want, got, advice ? "; " : "",
@@ -455,7 +347,7 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
     }
     if (!k->have_info)
         return 0;
-    const param *p = &k->params[i];
+    const clf_param *p = &k->params[i];
     switch (p->space) {
     case CL_KERNEL_ARG_ADDRESS_GLOBAL:
     case CL_KERNEL_ARG_ADDRESS_CONSTANT:
@@ -465,7 +357,7 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
         if (!a->type)
             return mismatch(k, i, a, "name the element type with "
                             "CLARG_TYPED(\"Type\", p, n, flags)");
-        if (!types_match(p, a->type))
+        if (!clf_types_match(p, a->type))
             return mismatch(k, i, a, NULL);
         return 0;
     case CL_KERNEL_ARG_ADDRESS_LOCAL:
@@ -480,7 +372,7 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
         if (a->kind != CLARG_KIND_SCALAR)
             return mismatch(k, i, a, p->pointer ? NULL : "pass a value with "
                             "CLARG(x) or CLARG_VALUE(\"Type\", &x)");
-        if (a->type && !types_match(p, a->type))
+        if (a->type && !clf_types_match(p, a->type))
             return mismatch(k, i, a, NULL);
         if (p->size && p->size != a->elem_size)
             return mismatch(k, i, a, "the sizes differ");

@@ -1,0 +1,117 @@
+/*
+ * signature.c: parameter lists and the arguments given for them, shared by
+ * kernels (whose parameters the driver reports) and device functions (whose
+ * prototypes clframe reads itself): type names in one spelling, sizes of the
+ * built-in types, matching rules and the words used in error messages.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Size of a built-in scalar or vector type by name ("float3" -> 16), or 0. */
+size_t clf_builtin_size(const char *type)
+{
+    static const struct { const char *name; size_t size; } base[] = {
+        {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},
+        {"uint", 4}, {"long", 8}, {"ulong", 8}, {"float", 4}, {"double", 8},
+        {"half", 2}, {"bool", 1}};
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+        size_t n = strlen(base[i].name);
+        if (strncmp(type, base[i].name, n) != 0)
+            continue;
+        const char *w = type + n;
+        if (*w == '\0')
+            return base[i].size;
+        int width = atoi(w);
+        if (width == 3)
+            width = 4;          /* 3-vectors are stored as 4 */
+        if (width == 2 || width == 4 || width == 8 || width == 16)
+            return base[i].size * (size_t)width;
+    }
+    return 0;
+}
+
+/* Drivers spell type names in slightly different ways; bring them to one:
+ * no "struct ", no qualifiers, no '*', "unsigned int" as "uint". */
+void clf_normalize_type(const char *raw, char *out, size_t size, int *ptr)
+{
+    static const struct { const char *from, *to; } words[] = {
+        {"unsigned char", "uchar"}, {"unsigned short", "ushort"},
+        {"unsigned int", "uint"},   {"unsigned long", "ulong"},
+        {"unsigned", "uint"}};
+    char buf[512];
+    size_t n = 0;
+    *ptr = strchr(raw, '*') != NULL;
+    for (const char *p = raw; *p && n + 1 < sizeof buf; p++)
+        if (*p != '*')
+            buf[n++] = *p;
+    while (n && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+    const char *s = buf;
+    for (int again = 1; again;) {
+        again = 0;
+        static const char *drop[] = {"struct ", "const ", "volatile ",
+                                     "union ", "enum "};
+        for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
+            if (strncmp(s, drop[i], strlen(drop[i])) == 0) {
+                s += strlen(drop[i]);
+                again = 1;
+            }
+    }
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(s, words[i].from) == 0) {
+            s = words[i].to;
+            break;
+        }
+    snprintf(out, size, "%s", s);
+}
+
+const char *clf_space_word(cl_kernel_arg_address_qualifier q)
+{
+    switch (q) {
+    case CL_KERNEL_ARG_ADDRESS_GLOBAL: return "__global ";
+    case CL_KERNEL_ARG_ADDRESS_CONSTANT: return "__constant ";
+    case CL_KERNEL_ARG_ADDRESS_LOCAL: return "__local ";
+    default: return "";
+    }
+}
+
+/* "__global const float*" */
+void clf_describe_param(const clf_param *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s%s%s", clf_space_word(p->space),
+             p->is_const ? "const " : "", p->type, p->pointer ? "*" : "");
+}
+
+void clf_describe_arg(const clarg *a, char *buf, size_t size)
+{
+    const char *t = a->type ? a->type : "an unnamed type";
+    switch (a->kind) {
+    case CLARG_KIND_SCALAR:
+        snprintf(buf, size, "a value of type %s (%s)", t,
+                 a->host ? "CLARG_VALUE" : "CLARG");
+        break;
+    case CLARG_KIND_BUFFER:
+        snprintf(buf, size, "an array of %s", t);
+        break;
+    case CLARG_KIND_LOCAL:
+        snprintf(buf, size, "__local scratch (CLARG_LOCAL)");
+        break;
+    default:
+        snprintf(buf, size, "an empty clarg");
+    }
+}
+
+/* Element or value types agree: the same name, or float3 given a float4
+ * (the host has no distinct 3-vector type), or any type for void*. */
+int clf_types_match(const clf_param *p, const char *given)
+{
+    if (strcmp(p->type, given) == 0 || (p->pointer && strcmp(p->type, "void") == 0))
+        return 1;
+    size_t n = strlen(p->type);
+    return n > 1 && p->type[n - 1] == '3' && strncmp(p->type, given, n - 1) == 0 &&
+           strcmp(given + n - 1, "4") == 0;
+}
