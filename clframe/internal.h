@@ -130,6 +130,29 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size);
  * float4 (the host has no 3-vectors), anything for void*. */
 int clf_types_match(const clf_param *p, const char *given);
 
+/* ---- device function prototypes (proto.c) -------------------------------- */
+
+enum { CLF_MAX_PARAMS = 32 };
+
+/* A device function's prototype as clframe reads it. */
+typedef struct clf_proto {
+    char name[128];
+    char ret_decl[256];          /* the return type to declare: "struct Board" */
+    char ret_type[128];          /* normalized ("Board", "float4"); "" if void */
+    size_t ret_size;             /* size of a built-in return type, else 0 */
+    unsigned nparams;
+    clf_param params[CLF_MAX_PARAMS];
+    char decl[CLF_MAX_PARAMS][256]; /* each value or element type to declare */
+    char text[1024];             /* "int score(Board* b, int move)" */
+} clf_proto;
+
+/* Finds fname's prototype in source; 0 or an error naming what failed. */
+int clf_proto_find(const char *source, const char *fname, clf_proto *out);
+/* Reads a prototype given as text ("int f(Board *b)"), with source's
+ * typedefs of built-in types known. */
+int clf_proto_parse(const char *source, const char *prototype,
+                    const char *fname, clf_proto *out);
+
 /* ---- arguments (arg.c) --------------------------------------------------- */
 
 /* The device buffer of a persistent clarg, shared by all its copies. */

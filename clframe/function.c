@@ -1,0 +1,547 @@
+/*
+ * function.c: calling a device function that is not a kernel, from the host.
+ *
+ * OpenCL can only launch kernels, so clframe writes one (a shim) per
+ * function, from its prototype (proto.c), and appends it to the function's
+ * own source:
+ *
+ *   - a value parameter is a kernel parameter of the same type;
+ *   - a __global or __constant pointer is the argument's buffer;
+ *   - a private pointer gets a private array filled from the argument's
+ *     buffer and copied back after the call (its length is fixed in the
+ *     generated text, so a longer argument rebuilds the shim);
+ *   - a __local pointer gets __local memory filled before the call and stored
+ *     after it, by the whole work-group;
+ *   - the return value goes to a result buffer, from work-item 0 or from all.
+ *
+ * The same program holds a second kernel that reports sizeof() of every type
+ * passed by pointer or by value, as the device compiled it: a host array of
+ * structs laid out differently is then an error, not corrupted data.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A private copy bigger than this belongs in __global memory. */
+enum { PRIVATE_COPY_MAX_BYTES = 65536 };
+
+struct clfunction {
+    clctx *ctx;
+    char *source;                /* the function's source, includes expanded */
+    char *origin;                /* where it came from, for messages */
+    char *options;
+    clf_proto proto;
+    char *missing;               /* why the prototype was not found, or NULL */
+    size_t group;                /* 0: one work-item */
+    int all_results;
+    size_t capacity[CLF_MAX_PARAMS]; /* private copies' lengths in the shim */
+    char *shim;                  /* the generated kernels' text */
+    clkernel *kernel;            /* the shim, built */
+    size_t device_size[CLF_MAX_PARAMS + 1]; /* [0] return, [1 + i] params */
+};
+
+/* ---- creation -------------------------------------------------------------- */
+
+static clfunction *function_new(clctx *ctx, char *source, const char *origin,
+                                const char *fname, const char *options)
+{
+    clfunction *f = calloc(1, sizeof *f);
+    if (!f || !(f->origin = clf_strdup(origin)) ||
+        !(f->options = clf_strdup(options ? options : ""))) {
+        clf_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", fname);
+        free(source);
+        clfunction_free(f);
+        return NULL;
+    }
+    f->ctx = ctx;
+    f->source = source;
+    snprintf(f->proto.name, sizeof f->proto.name, "%s", fname);
+    int rc = clf_proto_find(source, fname, &f->proto);
+    if (rc == CLFRAME_ERR_NOT_FOUND) {
+        /* Perhaps a macro makes it: clfunction_proto can still supply it,
+         * and until then calls fail with this message. */
+        snprintf(f->proto.text, sizeof f->proto.text, "%s", "");
+        f->missing = clf_strdup(clframe_last_error());
+        if (!f->missing)
+            rc = CLFRAME_ERR_NO_MEMORY;
+        else
+            rc = 0;
+    }
+    if (rc) {
+        clfunction_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+clfunction *clfunction_file(clctx *ctx, const char *path, const char *fname,
+                            const char *options)
+{
+    if (!path || !fname) {
+        clf_fail(CLFRAME_ERR_USAGE, "clfunction_file: path and function name "
+                 "must not be NULL");
+        return NULL;
+    }
+    if (!(ctx = clf_ctx(ctx)))
+        return NULL;
+    char *where = NULL;
+    char *text = clf_source_load(path, options, &where);
+    if (!text)
+        return NULL;
+    clfunction *f = function_new(ctx, text, where, fname, options);
+    free(where);
+    return f;
+}
+
+clfunction *clfunction_source(clctx *ctx, const char *source,
+                              const char *fname, const char *options)
+{
+    if (!source || !fname) {
+        clf_fail(CLFRAME_ERR_USAGE, "clfunction_source: source and function "
+                 "name must not be NULL");
+        return NULL;
+    }
+    if (!(ctx = clf_ctx(ctx)))
+        return NULL;
+    char origin[200];
+    snprintf(origin, sizeof origin, "source of %s", fname);
+    char *text = clf_source_expand(source, origin, options);
+    if (!text)
+        return NULL;
+    return function_new(ctx, text, origin, fname, options);
+}
+
+static void drop_shim(clfunction *f)
+{
+    clkernel_free(f->kernel);
+    f->kernel = NULL;
+    free(f->shim);
+    f->shim = NULL;
+}
+
+void clfunction_free(clfunction *f)
+{
+    if (!f)
+        return;
+    drop_shim(f);
+    free(f->missing);
+    free(f->source);
+    free(f->origin);
+    free(f->options);
+    free(f);
+}
+
+int clfunction_proto(clfunction *f, const char *prototype)
+{
+    if (!f || !prototype)
+        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_proto: NULL argument");
+    clf_proto parsed;
+    int rc = clf_proto_parse(f->source, prototype, f->proto.name, &parsed);
+    if (rc)
+        return rc;
+    f->proto = parsed;
+    free(f->missing);
+    f->missing = NULL;
+    memset(f->capacity, 0, sizeof f->capacity);
+    drop_shim(f);
+    return 0;
+}
+
+int clfunction_group(clfunction *f, size_t local_size)
+{
+    if (!f)
+        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_group: NULL function");
+    f->group = local_size;
+    return 0;
+}
+
+int clfunction_group_results(clfunction *f, int all)
+{
+    if (!f)
+        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_group_results: NULL "
+                        "function");
+    f->all_results = all != 0;
+    return 0;
+}
+
+const char *clfunction_prototype(clfunction *f)
+{
+    return f ? f->proto.text : "";
+}
+
+/* ---- generating the shim ------------------------------------------------------ */
+
+static int is_private_pointer(const clf_param *p)
+{
+    return p->pointer && p->space == CL_KERNEL_ARG_ADDRESS_PRIVATE;
+}
+
+static int is_local_pointer(const clf_param *p)
+{
+    return p->pointer && p->space == CL_KERNEL_ARG_ADDRESS_LOCAL;
+}
+
+/* The kernel's parameter list: the result buffer, then for each function
+ * parameter its value or buffer, and what copying needs (lengths, __local
+ * room). Parameter names are clframe's own, so no user name can clash. */
+static void shim_params(const clfunction *f, clf_str *s)
+{
+    const clf_proto *pr = &f->proto;
+    clf_str_printf(s, "__kernel void clf_shim_%s(", pr->name);
+    if (pr->ret_type[0])
+        clf_str_printf(s, "__global %s *clf_ret, ", pr->ret_decl);
+    clf_str_printf(s, "int clf_all");
+    for (unsigned i = 0; i < pr->nparams; i++) {
+        const clf_param *p = &pr->params[i];
+        const char *c = p->is_const ? "const " : "";
+        if (!p->pointer)
+            clf_str_printf(s, ",\n    %s clf_a%u", pr->decl[i], i);
+        else if (p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT)
+            clf_str_printf(s, ",\n    __constant %s *clf_a%u", pr->decl[i], i);
+        else if (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL)
+            clf_str_printf(s, ",\n    __global %s%s *clf_a%u", c, pr->decl[i], i);
+        else
+            clf_str_printf(s, ",\n    __global %s *clf_a%u, int clf_n%u",
+                           pr->decl[i], i, i);
+        if (is_local_pointer(p))
+            clf_str_printf(s, ", __local %s *clf_l%u", pr->decl[i], i);
+    }
+    clf_str_printf(s, ")\n");
+}
+
+/* Copies in, calls, copies out. Every work-item of the group runs this; the
+ * __local copies are shared, so each work-item moves a stride of them and
+ * barriers separate the phases. */
+static void shim_body(const clfunction *f, clf_str *s)
+{
+    const clf_proto *pr = &f->proto;
+    clf_str_printf(s, "{\n    size_t clf_lid = get_local_id(0), "
+                   "clf_lsize = get_local_size(0);\n");
+    for (unsigned i = 0; i < pr->nparams; i++) {
+        const clf_param *p = &pr->params[i];
+        if (is_private_pointer(p))
+            clf_str_printf(s, "    %s clf_p%u[%zu];\n    for (int k = 0; k < "
+                           "clf_n%u; k++)\n        clf_p%u[k] = clf_a%u[k];\n",
+                           pr->decl[i], i, f->capacity[i], i, i, i);
+        if (is_local_pointer(p))
+            clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
+                           " k += clf_lsize)\n        clf_l%u[k] = clf_a%u[k];\n",
+                           i, i, i);
+    }
+    clf_str_printf(s, "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
+    clf_str_printf(s, "    %s%s%s(", pr->ret_type[0] ? pr->ret_decl : "",
+                   pr->ret_type[0] ? " clf_r = " : "", pr->name);
+    for (unsigned i = 0; i < pr->nparams; i++)
+        clf_str_printf(s, "%sclf_%c%u", i ? ", " : "",
+                       is_private_pointer(&pr->params[i]) ? 'p'
+                       : is_local_pointer(&pr->params[i]) ? 'l' : 'a', i);
+    clf_str_printf(s, ");\n    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
+    if (pr->ret_type[0])
+        clf_str_printf(s, "    if (clf_all)\n        clf_ret[clf_lid] = clf_r;\n"
+                       "    else if (clf_lid == 0)\n        clf_ret[0] = clf_r;\n");
+    for (unsigned i = 0; i < pr->nparams; i++) {
+        const clf_param *p = &pr->params[i];
+        if (is_private_pointer(p) && !p->is_const)
+            clf_str_printf(s, "    if (clf_lid == 0)\n        for (int k = 0; "
+                           "k < clf_n%u; k++)\n            clf_a%u[k] = clf_p%u[k];"
+                           "\n", i, i, i);
+        if (is_local_pointer(p) && !p->is_const)
+            clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
+                           " k += clf_lsize)\n        clf_a%u[k] = clf_l%u[k];\n",
+                           i, i, i);
+    }
+    clf_str_printf(s, "}\n");
+}
+
+/* The sizes kernel: sizeof each type the host hands over, as compiled
+ * (0 for none: a void function, a void pointer). */
+static void sizes_kernel(const clfunction *f, clf_str *s)
+{
+    const clf_proto *pr = &f->proto;
+    clf_str_printf(s, "\n__kernel void clf_sizes_%s(__global ulong *clf_out)\n"
+                   "{\n", pr->name);
+    if (pr->ret_type[0])
+        clf_str_printf(s, "    clf_out[0] = sizeof(%s);\n", pr->ret_decl);
+    else
+        clf_str_printf(s, "    clf_out[0] = 0;\n");
+    for (unsigned i = 0; i < pr->nparams; i++) {
+        if (strcmp(pr->params[i].type, "void") == 0)
+            clf_str_printf(s, "    clf_out[%u] = 0;\n", i + 1);
+        else
+            clf_str_printf(s, "    clf_out[%u] = sizeof(%s);\n", i + 1,
+                           pr->decl[i]);
+    }
+    clf_str_printf(s, "}\n");
+}
+
+static char *generate_shim(const clfunction *f)
+{
+    clf_str s = {0};
+    clf_str_printf(&s, "\n/* Generated by clframe: a kernel that calls\n * %s\n"
+                   " * (from %s) so that the host can. */\n", f->proto.text,
+                   f->origin);
+    shim_params(f, &s);
+    shim_body(f, &s);
+    sizes_kernel(f, &s);
+    if (s.failed) {
+        free(s.data);
+        return NULL;
+    }
+    return s.data;
+}
+
+/* With CLFRAME_DUMP_SHIMS=dir, the whole program a shim is built from goes
+ * to dir/<function>.cl, for reading or for building by hand. */
+static void dump_shim(const clfunction *f, const char *program)
+{
+    const char *dir = getenv("CLFRAME_DUMP_SHIMS");
+    if (!dir || !*dir)
+        return;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.cl", dir, f->proto.name);
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "clframe: cannot write %s: %s\n", path, strerror(errno));
+        return;
+    }
+    fputs(program, out);
+    fclose(out);
+}
+
+/* Reads the device's sizes once per build, through the sizes kernel. */
+static int read_device_sizes(clfunction *f, const char *program)
+{
+    char name[200];
+    snprintf(name, sizeof name, "clf_sizes_%s", f->proto.name);
+    clkernel *k = clkernel_source(f->ctx, program, name, f->options);
+    if (!k)
+        return CLFRAME_ERR_BUILD;
+    cl_ulong sizes[CLF_MAX_PARAMS + 1] = {0};
+    int rc = clkernel_set_global(k, 1, (size_t[]){1});
+    if (rc == 0)
+        rc = clkernel_call(k, CLARG_OUT(sizes, f->proto.nparams + 1));
+    clkernel_free(k);
+    for (unsigned i = 0; rc == 0 && i <= f->proto.nparams; i++)
+        f->device_size[i] = (size_t)sizes[i];
+    return rc;
+}
+
+/* Builds the shim (again, when a private array outgrew its copy). */
+static int build_shim(clfunction *f)
+{
+    drop_shim(f);
+    f->shim = generate_shim(f);
+    clf_str program = {0};
+    if (f->shim)
+        clf_str_printf(&program, "%s\n%s", f->source, f->shim);
+    if (!f->shim || program.failed) {
+        free(program.data);
+        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", f->proto.name);
+    }
+    dump_shim(f, program.data);
+    char name[200];
+    snprintf(name, sizeof name, "clf_shim_%s", f->proto.name);
+    f->kernel = clkernel_source(f->ctx, program.data, name, f->options);
+    int rc = f->kernel ? read_device_sizes(f, program.data) : CLFRAME_ERR_BUILD;
+    free(program.data);
+    return rc;
+}
+
+const char *clfunction_shim_source(clfunction *f)
+{
+    if (!f)
+        return NULL;
+    if (f->missing) {
+        clf_fail(CLFRAME_ERR_NOT_FOUND, "%s", f->missing);
+        return NULL;
+    }
+    if (!f->kernel && build_shim(f))
+        return NULL;
+    return f->shim;
+}
+
+/* ---- checking a call --------------------------------------------------------- */
+
+static int mismatch(const clfunction *f, unsigned i, const clarg *a,
+                    const char *advice)
+{
+    char want[700], got[700];
+    clf_describe_param(&f->proto.params[i], want, sizeof want);
+    clf_describe_arg(a, got, sizeof got);
+    return clf_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): argument %u "
+                    "(%s): the function takes %s, got %s%s%s", f->proto.name,
+                    i + 1, f->proto.params[i].name, want, got,
+                    advice ? "; " : "", advice ? advice : "");
+}
+
+static int check_arg(const clfunction *f, unsigned i, const clarg *a)
+{
+    const clf_param *p = &f->proto.params[i];
+    if (a->kind == CLARG_KIND_NONE || a->kind == CLARG_KIND_LOCAL)
+        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument %u "
+                        "(%s) must be a value or an array (clframe makes any "
+                        "__local copy itself)", f->proto.name, i + 1, p->name);
+    if (!p->pointer) {
+        if (a->kind != CLARG_KIND_SCALAR)
+            return mismatch(f, i, a, "pass a value with CLARG(x) or "
+                            "CLARG_VALUE(\"Type\", &x)");
+        if ((a->type && !clf_types_match(p, a->type)) ||
+            (p->size && p->size != a->elem_size))
+            return mismatch(f, i, a, NULL);
+        return 0;
+    }
+    if (a->kind != CLARG_KIND_BUFFER)
+        return mismatch(f, i, a, "pass an array with CLARG_IN, CLARG_OUT, "
+                        "CLARG_INOUT or CLARG_TYPED (one element for a "
+                        "pointer to one struct)");
+    if (!a->type)
+        return mismatch(f, i, a, "name the element type with "
+                        "CLARG_TYPED(\"Type\", p, n, flags)");
+    if (!clf_types_match(p, a->type))
+        return mismatch(f, i, a, NULL);
+    if (is_private_pointer(p) &&
+        a->count * a->elem_size > PRIVATE_COPY_MAX_BYTES)
+        return clf_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_call(%s): argument "
+                        "%u (%s): a private copy of %zu bytes is more than "
+                        "clframe allows (%d): make the parameter __global",
+                        f->proto.name, i + 1, p->name, a->count * a->elem_size,
+                        PRIVATE_COPY_MAX_BYTES);
+    return 0;
+}
+
+static int check_call(const clfunction *f, const char *ret_type, unsigned nargs,
+                      const clarg *args)
+{
+    const clf_proto *pr = &f->proto;
+    if (nargs != pr->nparams)
+        return clf_fail(CLFRAME_ERR_ARG_COUNT, "clfunction_call(%s): %u "
+                        "argument%s given, the function takes %u: %s",
+                        pr->name, nargs, nargs == 1 ? "" : "s", pr->nparams,
+                        pr->text);
+    /* ret_type is known when ret points to an OpenCL scalar or vector. */
+    clf_param returned = {.pointer = 1};
+    snprintf(returned.type, sizeof returned.type, "%s", pr->ret_type);
+    if (ret_type && ret_type[0] && !pr->ret_type[0])
+        return clf_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
+                        "function returns nothing: pass NULL as ret",
+                        pr->name);
+    if (ret_type && ret_type[0] && !clf_types_match(&returned, ret_type))
+        return clf_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
+                        "function returns %s, but ret points to %s",
+                        pr->name, pr->ret_type, ret_type);
+    for (unsigned i = 0; i < nargs; i++) {
+        int rc = check_arg(f, i, &args[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* After a build: every struct or array the host passes must have the size
+ * the device gave its type. */
+static int check_sizes(const clfunction *f, unsigned nargs, const clarg *args)
+{
+    for (unsigned i = 0; i < nargs; i++) {
+        const clf_param *p = &f->proto.params[i];
+        size_t dev = f->device_size[i + 1];
+        if (dev && args[i].elem_size != dev && strcmp(p->type, "void") != 0)
+            return clf_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): "
+                            "argument %u (%s): %s is %zu bytes on %s but %zu "
+                            "on the host: host and device layouts differ",
+                            f->proto.name, i + 1, p->name, p->type, dev,
+                            f->ctx->device_name, args[i].elem_size);
+    }
+    return 0;
+}
+
+/* ---- calling ------------------------------------------------------------------- */
+
+/* Makes sure the built shim has room for every private copy of this call. */
+static int ensure_shim(clfunction *f, unsigned nargs, const clarg *args)
+{
+    int grow = !f->kernel;
+    for (unsigned i = 0; i < nargs; i++)
+        if (is_private_pointer(&f->proto.params[i]) &&
+            args[i].count > f->capacity[i]) {
+            f->capacity[i] = args[i].count;
+            grow = 1;
+        }
+    for (unsigned i = 0; i < nargs; i++)
+        if (f->capacity[i] == 0)
+            f->capacity[i] = 1;
+    return grow ? build_shim(f) : 0;
+}
+
+/* The shim's arguments: result, clf_all, then each parameter's own with the
+ * lengths and __local room the generated code expects. */
+static unsigned shim_args(const clfunction *f, void *result, size_t results,
+                          unsigned nargs, const clarg *args, clarg *out)
+{
+    const clf_proto *pr = &f->proto;
+    unsigned n = 0;
+    if (pr->ret_type[0])
+        out[n++] = clarg_array(pr->ret_type, f->device_size[0], result,
+                               results, CLARG_FROM_DEVICE);
+    out[n++] = CLARG((cl_int)f->all_results);
+    for (unsigned i = 0; i < nargs; i++) {
+        const clf_param *p = &pr->params[i];
+        out[n++] = args[i];
+        if (is_private_pointer(p) || is_local_pointer(p))
+            out[n++] = CLARG((cl_int)args[i].count);
+        size_t bytes = args[i].count * args[i].elem_size;
+        if (is_local_pointer(p))
+            out[n++] = CLARG_LOCAL(bytes ? bytes : 1);
+    }
+    return n;
+}
+
+int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
+                         unsigned nargs, const clarg *args)
+{
+    if (!f)
+        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_call: NULL function "
+                        "(did clfunction_file or clfunction_source fail?)");
+    if (nargs && !args)
+        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): NULL "
+                        "argument list", f->proto.name);
+    if (f->missing)
+        return clf_fail(CLFRAME_ERR_NOT_FOUND, "%s", f->missing);
+    int rc = check_call(f, ret_type, nargs, args);
+    if (rc == 0)
+        rc = ensure_shim(f, nargs, args);
+    if (rc == 0)
+        rc = check_sizes(f, nargs, args);
+    if (rc)
+        return rc;
+
+    size_t items = f->group ? f->group : 1;
+    size_t results = f->all_results ? items : 1;
+    void *result = NULL;
+    if (f->proto.ret_type[0] &&
+        !(result = calloc(results, f->device_size[0] ? f->device_size[0] : 1)))
+        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clfunction_call(%s)",
+                        f->proto.name);
+    clarg *kargs = malloc(sizeof *kargs * (3 * (size_t)nargs + 2));
+    if (!kargs) {
+        free(result);
+        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clfunction_call(%s)",
+                        f->proto.name);
+    }
+    unsigned n = shim_args(f, result, results, nargs, args, kargs);
+    rc = clkernel_set_global(f->kernel, 1, &items);
+    if (rc == 0)
+        rc = clkernel_set_local(f->kernel, 1, &items);
+    if (rc == 0)
+        rc = clkernel_call_args(f->kernel, n, kargs);
+    if (rc == 0 && ret && result)
+        memcpy(ret, result, results * f->device_size[0]);
+    free(kargs);
+    free(result);
+    return rc;
+}
