@@ -337,8 +337,10 @@ typedef struct clfunction clfunction;
  * copy of the argument's array (written back afterwards), a __local pointer a
  * __local copy loaded before the call and stored after it, and the return
  * value is stored for the host. The shim is built at the first call. NULL on
- * error (no such function, a prototype clframe cannot read: then see
- * clfunction_proto). Free with clfunction_free. */
+ * error (a source that is not there, a prototype clframe cannot use). When
+ * no prototype is found in the text (a macro makes it), the function is
+ * still returned, and calls fail saying so until clfunction_proto gives
+ * it. Free with clfunction_free. */
 clfunction *clfunction_file(clctx *ctx, const char *path, const char *fname,
                             const char *options);
 clfunction *clfunction_source(clctx *ctx, const char *source,
