@@ -15,6 +15,7 @@ Suite *ctx_suite(void);
 Suite *arg_suite(void);
 Suite *kernel_suite(void);
 Suite *source_suite(void);
+Suite *function_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \

@@ -1,0 +1,392 @@
+/*
+ * test_function.c: device functions called from the host through generated
+ * shims: values, private struct pointers (modified and written back), struct
+ * returns, __global arrays, __local copies in one work-item and in a whole
+ * work-group; prototypes read from awkward declarations; every kind of
+ * mismatch rejected; no OpenCL object leaked.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Host and device agree on this layout: five 4-byte ints. */
+typedef struct Board {
+    cl_int cells[4];
+    cl_int turn;
+} Board;
+
+static const char *game_source =
+    "typedef struct Board { int cells[4]; int turn; } Board;\n"
+    "typedef float real;\n"
+    "/* play(int) and int play(float) in a comment are not the prototype */\n"
+    "int add(int a, int b) { return a + b; }\n"
+    "real scale(real x, float4 v) { return x * v.y; }\n"
+    "float4 swizzle(float4 v) { return v.wzyx; }\n"
+    "int play(Board *b, int move)\n"
+    "{\n"
+    "    b->cells[move] += 1;\n"
+    "    b->turn = 1 - b->turn;\n"
+    "    return b->cells[move];\n"
+    "}\n"
+    "int total(const Board *boards, int n)\n"
+    "{\n"
+    "    int s = 0;\n"
+    "    for (int i = 0; i < n; i++)\n"
+    "        for (int c = 0; c < 4; c++) s += boards[i].cells[c];\n"
+    "    return s;\n"
+    "}\n"
+    "Board fresh(int t)\n"
+    "{\n"
+    "    Board b;\n"
+    "    for (int i = 0; i < 4; i++) b.cells[i] = i * t;\n"
+    "    b.turn = t;\n"
+    "    return b;\n"
+    "}\n"
+    "void twice(__global float *x, int n) { for (int i = 0; i < n; i++) x[i] *= 2; }\n"
+    "int local_sum(__local int *x, int n)\n"
+    "{\n"
+    "    int s = 0;\n"
+    "    for (int i = 0; i < n; i++) s += x[i];\n"
+    "    return s;\n"
+    "}\n"
+    "/* Every work-item doubles its stride of x; work-item 0 reports the sum. */\n"
+    "int group_double(__local int *x, int n)\n"
+    "{\n"
+    "    for (size_t i = get_local_id(0); i < (size_t)n; i += get_local_size(0))\n"
+    "        x[i] *= 2;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int s = 0;\n"
+    "    for (int i = 0; i < n; i++) s += x[i];\n"
+    "    return s + (int)get_local_id(0);\n"
+    "}\n";
+
+static clfunction *game(const char *name)
+{
+    clfunction *f = clfunction_source(NULL, game_source, name, NULL);
+    ck_assert_made(f);
+    return f;
+}
+
+START_TEST(scalar_and_vector_functions)
+{
+    clfunction *f = game("add");
+    int r = 0;
+    ck_assert_cl(clfunction_call(f, &r, CLARG(2), CLARG(40)));
+    ck_assert_int_eq(r, 42);
+    ck_assert_cl(clfunction_call(f, &r, CLARG(-7), CLARG(3)));
+    ck_assert_int_eq(r, -4);
+    clfunction_free(f);
+
+    f = game("scale");                     /* real is a typedef of float */
+    ck_assert_str_eq(clfunction_prototype(f), "float scale(float x, float4 v)");
+    float x = 0;
+    cl_float4 v = {{1, 3, 5, 7}};
+    ck_assert_cl(clfunction_call(f, &x, CLARG(2.5f), CLARG(v)));
+    ck_assert_float_eq(x, 7.5f);
+    clfunction_free(f);
+
+    f = game("swizzle");
+    cl_float4 w;
+    ck_assert_cl(clfunction_call(f, &w, CLARG(v)));
+    ck_assert_float_eq(w.s[0], 7);
+    ck_assert_float_eq(w.s[3], 1);
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(private_struct_pointer_is_copied_and_written_back)
+{
+    clfunction *f = game("play");
+    Board b = {{1, 2, 3, 4}, 0};
+    int r = 0;
+    ck_assert_cl(clfunction_call(f, &r, CLARG_TYPED("Board", &b, 1,
+                 CLARG_TO_DEVICE | CLARG_FROM_DEVICE), CLARG(2)));
+    ck_assert_int_eq(r, 4);
+    ck_assert_int_eq(b.cells[2], 4);
+    ck_assert_int_eq(b.turn, 1);
+    /* In only: the function's changes stay on the device. */
+    ck_assert_cl(clfunction_call(f, &r, CLARG_TYPED("Board", &b, 1,
+                 CLARG_TO_DEVICE), CLARG(0)));
+    ck_assert_int_eq(r, 2);
+    ck_assert_int_eq(b.cells[0], 1);
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(private_arrays_grow_the_shim)
+{
+    clfunction *f = game("total");
+    Board boards[10];
+    for (int i = 0; i < 10; i++)
+        boards[i] = (Board){{i, i, i, 1}, 0};
+    int r = 0;
+    ck_assert_cl(clfunction_call(f, &r, CLARG_TYPED("Board", boards, 1,
+                 CLARG_TO_DEVICE), CLARG(1)));
+    ck_assert_int_eq(r, 1);
+    ck_assert_ptr_nonnull(strstr(clfunction_shim_source(f), "clf_p0[1]"));
+    ck_assert_cl(clfunction_call(f, &r, CLARG_TYPED("Board", boards, 10,
+                 CLARG_TO_DEVICE), CLARG(10)));
+    ck_assert_int_eq(r, 3 * 45 + 10);
+    ck_assert_ptr_nonnull(strstr(clfunction_shim_source(f), "clf_p0[10]"));
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(struct_return)
+{
+    clfunction *f = game("fresh");
+    Board b;
+    memset(&b, 0xff, sizeof b);
+    ck_assert_cl(clfunction_call(f, &b, CLARG(3)));
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(b.cells[i], 3 * i);
+    ck_assert_int_eq(b.turn, 3);
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(global_array_function)
+{
+    clfunction *f = game("twice");
+    float x[37];
+    for (int i = 0; i < 37; i++)
+        x[i] = (float)i - 3.5f;
+    ck_assert_cl(clfunction_call(f, NULL, CLARG_INOUT(x, 37), CLARG(37)));
+    for (int i = 0; i < 37; i++)
+        ck_assert_float_eq(x[i], 2 * ((float)i - 3.5f));
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(local_copies_in_one_item_and_in_a_group)
+{
+    enum { N = 100 };
+    int data[N], want = 0;
+    for (int i = 0; i < N; i++)
+        want += data[i] = i * 3 - 7;
+    clfunction *f = game("local_sum");
+    int r = 0;
+    ck_assert_cl(clfunction_call(f, &r, CLARG_IN(data, N), CLARG(N)));
+    ck_assert_int_eq(r, want);
+    clfunction_free(f);
+
+    f = game("group_double");
+    size_t sizes[] = {1, 7, 64, 100};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        int copy[N];
+        memcpy(copy, data, sizeof copy);
+        ck_assert_cl(clfunction_group(f, sizes[s]));
+        ck_assert_cl(clfunction_call(f, &r, CLARG_INOUT(copy, N), CLARG(N)));
+        ck_assert_int_eq(r, 2 * want);              /* work-item 0's */
+        for (int i = 0; i < N; i++)
+            ck_assert_int_eq(copy[i], 2 * data[i]);  /* stored back */
+    }
+    int all[64];
+    ck_assert_cl(clfunction_group(f, 64));
+    ck_assert_cl(clfunction_group_results(f, 1));
+    ck_assert_cl(clfunction_call(f, all, CLARG_IN(data, N), CLARG(N)));
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(all[i], 2 * want + i);
+    clfunction_free(f);
+}
+END_TEST
+
+/* ---- prototypes ----------------------------------------------------------- */
+
+static const struct {
+    const char *source, *name, *prototype;
+} awkward[] = {
+    {"/* int f(float x); */ int f(int x) { return x; }", "f", "int f(int x)"},
+    {"static inline __attribute__((always_inline)) float f(float a)\n{ return a; }",
+     "f", "float f(float a)"},
+    {"unsigned int f(unsigned int a, unsigned b) { return a + b; }", "f",
+     "uint f(uint a, uint b)"},
+    {"float f(__global const float *p, global int *q, int n) { return p[n]; }",
+     "f", "float f(__global const float* p, __global int* q, int n)"},
+    {"struct Board { int c; };\nint f(struct Board b, struct Board *p)"
+     " { return b.c + p->c; }", "f", "int f(Board b, Board* p)"},
+    {"typedef uchar byte;\nbyte f(byte b) { return b; }", "f",
+     "uchar f(uchar b)"},
+    {"uchar16 f(float4 v,\n        int2 w,\n        double2 d)\n{ return (uchar16)(0); }",
+     "f", "uchar16 f(float4 v, int2 w, double2 d)"},
+    {"#define DECLARE_F int f(int y);\nDECLARE_F\n"
+     "int g(int x) { int r = f(x); return r + f(x + 1); }\n"
+     "int f(int y) { return y; }", "f", "int f(int y)"},
+    {"int f(int, float);\nint f(int a, float b) { return a; }", "f",
+     "int f(int arg1, float arg2)"},
+    {"int f(void) { return 1; }", "f", "int f()"},
+    {"int f(int a[4]) { return a[0]; }", "f", "int f(int* a)"},
+    {"int f(const __local int *x) { return x[0]; }", "f",
+     "int f(__local const int* x)"},
+    {"int ff(int a) { return a; }\nint f(int b) { return ff(b); }", "f",
+     "int f(int b)"},
+    {"void f(__constant float *table, int i) { }", "f",
+     "void f(__constant float* table, int i)"},
+};
+
+START_TEST(prototypes_of_awkward_declarations)
+{
+    for (size_t i = 0; i < sizeof awkward / sizeof *awkward; i++) {
+        clfunction *f = clfunction_source(NULL, awkward[i].source,
+                                          awkward[i].name, NULL);
+        ck_assert_msg(f != NULL, "case %zu: %s", i, clframe_last_error());
+        ck_assert_msg(strcmp(clfunction_prototype(f), awkward[i].prototype) == 0,
+                      "case %zu: read \"%s\", want \"%s\"", i,
+                      clfunction_prototype(f), awkward[i].prototype);
+        /* The shim must build, which proves the declarations it wrote. */
+        ck_assert_msg(clfunction_shim_source(f) != NULL, "case %zu: %s", i,
+                      clframe_last_error());
+        clfunction_free(f);
+    }
+}
+END_TEST
+
+START_TEST(prototypes_made_by_macros_are_given_by_hand)
+{
+    const char *src = "#define MAKE_ADDER(name, k) int name(int x) { return x + k; }\n"
+                      "MAKE_ADDER(add5, 5)\n";
+    clfunction *f = clfunction_source(NULL, src, "add5", NULL);
+    ck_assert_made(f);
+    int r = 0;
+    ck_assert_fails(clfunction_call(f, &r, CLARG(1)), CLFRAME_ERR_NOT_FOUND,
+                    "give it with clfunction_proto");
+    ck_assert_ptr_null(clfunction_shim_source(f));
+    ck_assert_fails(clfunction_proto(f, "int add5(int x"), CLFRAME_ERR_NOT_FOUND,
+                    "is not a prototype of add5");
+    ck_assert_cl(clfunction_proto(f, "int add5(int x)"));
+    ck_assert_cl(clfunction_call(f, &r, CLARG(1)));
+    ck_assert_int_eq(r, 6);
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(unusable_prototypes_are_errors)
+{
+    ck_assert_ptr_null(clfunction_source(NULL, "__kernel void k(int x) {}", "k",
+                                         NULL));
+    ck_assert_ptr_nonnull(strstr(clframe_last_error(), "is a __kernel"));
+    ck_assert_ptr_null(clfunction_source(NULL, "int f(int **p) { return 0; }",
+                                         "f", NULL));
+    ck_assert_ptr_nonnull(strstr(clframe_last_error(), "pointers to pointers"));
+    ck_assert_ptr_null(clfunction_source(NULL, "int *f(int x) { return 0; }",
+                                         "f", NULL));
+    ck_assert_ptr_nonnull(strstr(clframe_last_error(), "returns a pointer"));
+    ck_assert_ptr_null(clfunction_file(NULL, "kernels/none.cl", "f", NULL));
+    ck_assert_ptr_nonnull(strstr(clframe_last_error(), "not found"));
+}
+END_TEST
+
+/* ---- mismatches ----------------------------------------------------------- */
+
+START_TEST(every_kind_of_mismatch_is_named)
+{
+    clfunction *f = game("play");
+    Board b = {{0}, 0};
+    int r = 0, ints[5] = {0};
+    float x = 0;
+    ck_assert_fails(clfunction_call(f, &r, CLARG_TYPED("Board", &b, 1,
+                    CLARG_TO_DEVICE)), CLFRAME_ERR_ARG_COUNT,
+                    "1 argument given, the function takes 2: "
+                    "int play(Board* b, int move)");
+    ck_assert_fails(clfunction_call(f, &r, CLARG(1), CLARG(2)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 1 (b): the function takes "
+                    "Board*, got a value of type int (CLARG); pass an array");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_IN(ints, 5), CLARG(2)),
+                    CLFRAME_ERR_ARG_TYPE, "takes Board*, got an array of int");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_IN(&b, 1), CLARG(2)),
+                    CLFRAME_ERR_ARG_TYPE, "name the element type");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_TYPED("Board", &b, 1,
+                    CLARG_TO_DEVICE), CLARG(2.0f)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 2 (move): the function "
+                    "takes int, got a value of type float");
+    ck_assert_fails(clfunction_call(f, &x, CLARG_TYPED("Board", &b, 1,
+                    CLARG_TO_DEVICE), CLARG(2)),
+                    CLFRAME_ERR_ARG_TYPE, "returns int, but ret points to float");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_TYPED("Board", &b, 1,
+                    CLARG_TO_DEVICE), CLARG_LOCAL(4)),
+                    CLFRAME_ERR_USAGE, "clframe makes any __local copy itself");
+    struct { cl_int cells[4]; } small = {{0}};
+    ck_assert_fails(clfunction_call(f, &r, CLARG_TYPED("Board", &small, 1,
+                    CLARG_TO_DEVICE), CLARG(2)),
+                    CLFRAME_ERR_ARG_TYPE, "Board is 20 bytes on");
+    static Board many[4000];
+    ck_assert_fails(clfunction_call(f, &r, CLARG_TYPED("Board", many, 4000,
+                    CLARG_TO_DEVICE), CLARG(2)),
+                    CLFRAME_ERR_BAD_SIZE, "make the parameter __global");
+    clfunction_free(f);
+
+    f = game("twice");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_INOUT(&x, 1), CLARG(1)),
+                    CLFRAME_ERR_ARG_TYPE, "returns nothing: pass NULL");
+    clfunction_free(f);
+    ck_assert_fails(clfunction_call(NULL, NULL), CLFRAME_ERR_USAGE,
+                    "NULL function");
+}
+END_TEST
+
+START_TEST(shims_are_dumped_on_request)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/shims", test_tmpdir());
+    setenv("CLFRAME_DUMP_SHIMS", dir, 1);
+    clfunction *f = game("add");
+    int r = 0;
+    ck_assert_cl(clfunction_call(f, &r, CLARG(1), CLARG(1)));
+    unsetenv("CLFRAME_DUMP_SHIMS");
+    char path[700];
+    snprintf(path, sizeof path, "%s/add.cl", dir);
+    FILE *in = fopen(path, "r");
+    ck_assert_msg(in != NULL, "no %s", path);
+    char text[8192] = "";
+    size_t n = fread(text, 1, sizeof text - 1, in);
+    text[n] = '\0';
+    fclose(in);
+    ck_assert_ptr_nonnull(strstr(text, "__kernel void clf_shim_add("));
+    ck_assert_ptr_nonnull(strstr(text, "int add(int a, int b)"));
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(no_opencl_object_leaks_over_many_calls)
+{
+    long before = clctx_get_stats(NULL).live_objects;
+    for (int round = 0; round < 20; round++) {
+        clfunction *f = game("total");
+        Board boards[3] = {{{1, 1, 1, 1}, 0}};
+        int r = 0;
+        for (int n = 1; n <= 3; n++)            /* grows the shim twice */
+            ck_assert_cl(clfunction_call(f, &r, CLARG_TYPED("Board", boards, n,
+                         CLARG_TO_DEVICE), CLARG(n)));
+        ck_assert_int_eq(clfunction_call(f, &r, CLARG(1), CLARG(1)),
+                         CLFRAME_ERR_ARG_TYPE);
+        clfunction_free(f);
+    }
+    ck_assert_int_eq(clctx_get_stats(NULL).live_objects, before);
+}
+END_TEST
+
+Suite *function_suite(void)
+{
+    Suite *s = suite_create("clfunction");
+    TCase *calls = test_case("calls");
+    tcase_add_test(calls, scalar_and_vector_functions);
+    tcase_add_test(calls, private_struct_pointer_is_copied_and_written_back);
+    tcase_add_test(calls, private_arrays_grow_the_shim);
+    tcase_add_test(calls, struct_return);
+    tcase_add_test(calls, global_array_function);
+    tcase_add_test(calls, local_copies_in_one_item_and_in_a_group);
+    suite_add_tcase(s, calls);
+    TCase *protos = test_case("prototypes");
+    tcase_add_test(protos, prototypes_of_awkward_declarations);
+    tcase_add_test(protos, prototypes_made_by_macros_are_given_by_hand);
+    tcase_add_test(protos, unusable_prototypes_are_errors);
+    suite_add_tcase(s, protos);
+    TCase *errors = test_case("errors");
+    tcase_add_test(errors, every_kind_of_mismatch_is_named);
+    tcase_add_test(errors, shims_are_dumped_on_request);
+    tcase_add_test(errors, no_opencl_object_leaks_over_many_calls);
+    suite_add_tcase(s, errors);
+    return s;
+}
