@@ -23,7 +23,7 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-psabi -fPIC -pthread \
              -D_XOPEN_SOURCE=700 -DCL_TARGET_OPENCL_VERSION=120 \
              -DCLFRAME_DATADIR='"$(PREFIX)/share/clframe"' \
-             -Iclframe -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
+             -Iclframe -Ikernels -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lOpenCL -lm -pthread
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -154,7 +154,9 @@ install: all
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe
 	install -m 644 $(B)/libclframe.a $(B)/libclframe.so $(DESTDIR)$(PREFIX)/lib
+	install -d $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
+	install -m 644 kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(DESTDIR)$(PREFIX)/bin
 	cp -r kernels shims $(DESTDIR)$(PREFIX)/share/clframe/
 	sed -e 's|@PREFIX@|$(PREFIX)|' clframe/clframe.pc.in \
@@ -164,7 +166,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libclframe.a $(DESTDIR)$(PREFIX)/lib/libclframe.so \
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
-	rm -rf $(DESTDIR)$(PREFIX)/share/clframe
+	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe
 
 clean:
 	rm -rf build bin

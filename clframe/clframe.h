@@ -387,6 +387,90 @@ const char *clfunction_prototype(clfunction *f);
 /* Host and device layouts of shared structs (layout.c)                      */
 /* ------------------------------------------------------------------------ */
 
+/* A struct passed between host and device must have the same size and field
+ * offsets on both sides; kernels/clframe/shared.h and docs/sharing.md show
+ * how to write it once for both. These check it at run time on the device
+ * itself, whose compiler alone knows its layout.
+ *
+ * One field as the host laid it out: the member designator as offsetof
+ * takes it ("w", "inner.a", "cells[3]"; not a vector component like
+ * "pos.x", whose address OpenCL C does not give) and its host offset. */
+typedef struct clframe_field {
+    const char *name;
+    size_t offset;
+} clframe_field;
+
+/* Builds a probe kernel that includes `include` (looked up as clkernel_file
+ * looks up a path, then under kernels/, so "kernels/myapp/board.h" and
+ * "myapp/board.h" both work; NULL for a built-in type such as "float3"),
+ * runs it once on ctx's device (NULL: the default) and compares the device's
+ * sizeof(type) and field offsets with host_size and each fields[i].offset.
+ * Returns 0 when all agree; CLFRAME_ERR_ARG_TYPE when they differ, with a
+ * message naming the type, the device, both sizes and every field at a
+ * different offset; CLFRAME_ERR_BUILD (with the build log) when the probe
+ * does not compile: the header is missing, the type is not declared there, a
+ * field is not its member; CLFRAME_ERR_USAGE when type or a field is not a C
+ * name. */
+int clframe_check_layout(clctx *ctx, const char *include, const char *type,
+                         size_t host_size, const clframe_field *fields,
+                         unsigned nfields);
+
+/* The same for host type T and 1 to 16 of its members, sizes and offsets
+ * taken by the host compiler:
+ *     CLFRAME_CHECK_LAYOUT(NULL, "kernels/myapp/board.h", Board, pos, w)
+ * T is spelled as the device code spells it ("Board", "struct Board"). */
+#define CLFRAME_CHECK_LAYOUT(ctx, include, T, ...)                          \
+    clframe_check_layout((ctx), (include), #T, sizeof(T),                   \
+                         CLFRAME_FIELDS_(T, __VA_ARGS__),                   \
+                         (unsigned)(sizeof(CLFRAME_FIELDS_(T, __VA_ARGS__)) \
+                                    / sizeof(clframe_field)))
+
+/* {"a", offsetof(T, a)}, ... for up to 16 members, as a compound literal;
+ * a 17th names the undefined CLFRAME_FIELDS_MORE_THAN_16_. */
+#define CLFRAME_FIELDS_(T, ...)                                             \
+    ((const clframe_field[]){                                               \
+        CLFRAME_PASTE_(CLFRAME_FIELDS_,                                     \
+                       CLFRAME_COUNT16_(__VA_ARGS__))(T, __VA_ARGS__)})
+#define CLFRAME_PASTE_(a, b) CLFRAME_PASTE2_(a, b)
+#define CLFRAME_PASTE2_(a, b) a##b##_
+#define CLFRAME_COUNT16_(...)                                               \
+    CLFRAME_NTH17_(__VA_ARGS__, MORE_THAN_16, 16, 15, 14, 13, 12, 11, 10,   \
+                   9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define CLFRAME_NTH17_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12,   \
+                       a13, a14, a15, a16, a17, n, ...) n
+#define CLFRAME_FIELD_(T, m) {#m, offsetof(T, m)},
+#define CLFRAME_FIELDS_1_(T, m) CLFRAME_FIELD_(T, m)
+#define CLFRAME_FIELDS_2_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_1_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_3_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_2_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_4_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_3_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_5_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_4_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_6_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_5_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_7_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_6_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_8_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_7_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_9_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_8_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_10_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_9_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_11_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_10_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_12_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_11_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_13_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_12_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_14_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_13_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_15_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_14_(T, __VA_ARGS__)
+#define CLFRAME_FIELDS_16_(T, m, ...) \
+    CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_15_(T, __VA_ARGS__)
+
 #ifdef __cplusplus
 }
 #endif

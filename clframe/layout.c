@@ -40,9 +40,12 @@ static int is_field_name(const char *s)
     return 1;
 }
 
-static int check_names(const char *type, const clframe_field *fields,
-                       unsigned nfields)
+static int check_names(const char *include, const char *type,
+                       const clframe_field *fields, unsigned nfields)
 {
+    if (include && (!*include || strpbrk(include, "\"\n")))
+        return clf_fail(CLFRAME_ERR_USAGE, "clframe_check_layout: \"%s\" is "
+                        "not a header path", include);
     if (!type || !is_type_name(type))
         return clf_fail(CLFRAME_ERR_USAGE, "clframe_check_layout: \"%s\" is "
                         "not a type name", type ? type : "(null)");
@@ -141,7 +144,7 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
                          size_t host_size, const clframe_field *fields,
                          unsigned nfields)
 {
-    int rc = check_names(type, fields, nfields);
+    int rc = check_names(include, type, fields, nfields);
     if (rc)
         return rc;
     if (!(ctx = clf_ctx(ctx)))

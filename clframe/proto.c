@@ -137,6 +137,16 @@ static int one_of(const char *word, const char *const *list)
     return 0;
 }
 
+/* Appends word to buf, after a space unless buf is empty or word is "*";
+ * cut at size, as everything here is bounded by the buffers' sizes. */
+static void append_word(char *buf, size_t size, const char *word)
+{
+    size_t used = strlen(buf);
+    if (used + 1 < size)
+        snprintf(buf + used, size - used, "%s%s",
+                 used && strcmp(word, "*") ? " " : "", word);
+}
+
 static const char *const builtin_words[] = {
     "unsigned", "signed", "char", "short", "int", "long", "float", "double",
     "half", "bool", "uchar", "ushort", "uint", "ulong", "void", "size_t",
@@ -164,9 +174,7 @@ static void collect_aliases(const char *clean, aliases *al)
         for (int i = 0; i < n - 1 && builtin; i++) {
             builtin = one_of(t[i].text, builtin_words) ||
                       clf_builtin_size(t[i].text) > 0;
-            strncat(joined, t[i].text, sizeof joined - strlen(joined) - 2);
-            if (i < n - 2)
-                strcat(joined, " ");
+            append_word(joined, sizeof joined, t[i].text);
         }
         if (!builtin || !is_ident_char(t[n - 1].text[0]))
             continue;
@@ -248,11 +256,8 @@ static int parse_param(const char *fname, unsigned index, const char *s,
     else
         snprintf(p->name, sizeof p->name, "arg%u", index + 1);
     decl[0] = '\0';
-    for (int i = 0; i < type_words; i++) {
-        strncat(decl, word[i], decl_size - strlen(decl) - 2);
-        if (i < type_words - 1)
-            strcat(decl, " ");
-    }
+    for (int i = 0; i < type_words; i++)
+        append_word(decl, decl_size, word[i]);
     int ptr;
     clf_normalize_type(decl, p->type, sizeof p->type, &ptr);
     const char *resolved = resolve_alias(al, p->type);
@@ -342,11 +347,7 @@ static int return_type(const char *s, const char *end, char *out, size_t size,
             continue;
         if (one_of(w, statements) || (!is_ident_char(w[0]) && strcmp(w, "*")))
             return 0;
-        if (strlen(out) + strlen(w) + 2 < size) {
-            if (out[0] && strcmp(w, "*"))
-                strcat(out, " ");
-            strcat(out, w);
-        }
+        append_word(out, size, w);
         words += is_ident_char(w[0]);
     }
     return words > 0;

@@ -94,6 +94,7 @@ int main(void)
     srunner_add_suite(sr, arg_suite());
     srunner_add_suite(sr, kernel_suite());
     srunner_add_suite(sr, function_suite());
+    srunner_add_suite(sr, layout_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -16,6 +16,7 @@ Suite *arg_suite(void);
 Suite *kernel_suite(void);
 Suite *source_suite(void);
 Suite *function_suite(void);
+Suite *layout_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \
