@@ -77,6 +77,7 @@ endef
 $(eval $(call program,clframe-info,clframe/tools/info))
 $(eval $(call program,clframe-demo,apps/demo))
 $(eval $(call program,bench-overhead,bench/overhead))
+$(eval $(call program,bench-cache,bench/cache))
 
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
@@ -117,6 +118,7 @@ demo-run: all
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
+	$(BIN)/bench-cache
 
 # ---- the test runs ----------------------------------------------------------
 

@@ -6,6 +6,11 @@
  * own signature) and, under CL_DEBUG, -g -cl-opt-disable (OpenCL's spelling of
  * -O0); a failed build's error message carries the compiler's log, with its
  * locations mapped back to the user's files.
+ *
+ * Before compiling, each build looks in the on-disk binary cache (cache.c)
+ * under the exact options it is about to use, and a program compiled here is
+ * stored there under the options that built it, so the retry without
+ * -cl-kernel-arg-info below is cached as what it is.
  */
 #include "internal.h"
 
@@ -59,8 +64,9 @@ static char *full_options(clctx *ctx, const char *options, int arg_info)
 
 /* One compile of source with options: the program, or NULL with *err set.
  * *log gets the build log, its locations mapped to the user's files. */
-static cl_program compile(clctx *ctx, const char *source, const char *origin,
-                          const char *options, cl_int *err, char **log)
+static cl_program compile_source(clctx *ctx, const char *source,
+                                 const char *origin, const char *options,
+                                 cl_int *err, char **log)
 {
     *log = NULL;
     cl_program program = clCreateProgramWithSource(ctx->context, 1, &source,
@@ -79,6 +85,25 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
         clReleaseProgram(program);
         clf_track(ctx, -1);
         return NULL;
+    }
+    return program;
+}
+
+/* The program for source with options: from the binary cache if it is
+ * there, else compiled and then cached. As compile_source otherwise. */
+static cl_program compile(clctx *ctx, const char *source, const char *origin,
+                          const char *options, cl_int *err, char **log)
+{
+    *log = NULL;
+    cl_program program = clf_cache_load(ctx, source, options);
+    if (program) {
+        *err = CL_SUCCESS;
+        return program;
+    }
+    program = compile_source(ctx, source, origin, options, err, log);
+    if (program) {
+        ctx->stats.cache_misses++;
+        clf_cache_store(ctx, program, source, options);
     }
     return program;
 }

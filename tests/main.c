@@ -88,6 +88,11 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 int main(void)
 {
     test_tmpdir();                  /* made once here, shared by the forks */
+    /* The suites build with clframe's binary cache off: test sources named
+     * after this run's temporary folder would fill the user's cache, and on
+     * PoCL storing a binary compiles every kernel again. The cache suite
+     * turns it on, in folders of its own. */
+    setenv("CLFRAME_CACHE", "0", 0);
     SRunner *sr = srunner_create(error_suite());
     srunner_add_suite(sr, ctx_suite());
     srunner_add_suite(sr, source_suite());
@@ -95,6 +100,8 @@ int main(void)
     srunner_add_suite(sr, kernel_suite());
     srunner_add_suite(sr, function_suite());
     srunner_add_suite(sr, layout_suite());
+    srunner_add_suite(sr, group_shim_suite());
+    srunner_add_suite(sr, cache_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

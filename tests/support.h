@@ -17,6 +17,8 @@ Suite *kernel_suite(void);
 Suite *source_suite(void);
 Suite *function_suite(void);
 Suite *layout_suite(void);
+Suite *group_shim_suite(void);
+Suite *cache_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \

@@ -1,0 +1,395 @@
+/*
+ * cache.c: compiled program binaries kept on disk, so that the second run of
+ * a program loads its kernels in milliseconds instead of compiling them again
+ * (hundreds of milliseconds to seconds per source on PoCL and GPU drivers).
+ *
+ * An entry is keyed by everything that changes the binary: the source as
+ * clframe hands it to the compiler (every #include already expanded, so the
+ * included files' content is part of it), the build options, the device
+ * name, and the platform, device and driver versions. It lives in
+ * $XDG_CACHE_HOME/clframe (else ~/.cache/clframe) as <16 hex digits>.bin,
+ * named by a 64-bit FNV-1a hash of the key, and holds
+ *
+ *     header: magic, format version, key length, binary length, CRC-64 of
+ *             key and binary (struct entry_header)
+ *     the key itself, byte for byte
+ *     the binary, as CL_PROGRAM_BINARIES gave it
+ *
+ * The name is only a hint: loading compares the stored key with the wanted
+ * one, so a hash collision or an entry left by another driver is a miss, and
+ * checks the lengths against the file size and the checksum, so a truncated
+ * or damaged entry is never handed to the driver (which accepts a flipped
+ * byte in a binary without complaint). Whatever does not match is removed
+ * and rebuilt. Writers never touch a visible entry: each writes a temporary
+ * file of its own in the same folder (mkstemp) and renames it into place, so
+ * readers see a whole old entry, a whole new one, or none.
+ *
+ * The cache can only save time, never cost a build: every failure in it (no
+ * home folder, an unwritable or full disk, a binary the driver rejects) is a
+ * silent miss. It is off under CLFRAME_CACHE=0, and under CL_DEBUG, where
+ * every build must print its log. Nothing is evicted (remove the folder to
+ * reclaim the space), and a writer killed before its rename leaves a
+ * <hash>.XXXXXX file that nothing reads.
+ *
+ * What storing costs depends on the driver: NVIDIA hands over the PTX it
+ * already has, PoCL compiles every kernel's work-group code to put it in the
+ * binary (seconds for a large file, once per new source), which in turn
+ * makes the next run's first calls as quick as its build (bench/RESULTS.md).
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { ENTRY_FORMAT = 1 };
+static const char ENTRY_MAGIC[8] = {'C', 'L', 'F', 'C', 'A', 'C', 'H', 'E'};
+
+/* The first bytes of an entry, in the host's byte order: a cache is read by
+ * the machine that wrote it (another one's entry fails the checks). */
+typedef struct entry_header {
+    char magic[8];
+    uint32_t format;
+    uint32_t reserved;           /* 0 */
+    uint64_t key_len, binary_len;
+    uint64_t checksum;           /* CRC-64 of key then binary */
+} entry_header;
+_Static_assert(sizeof(entry_header) == 40, "entry_header has no padding");
+
+/* ---- hashes -------------------------------------------------------------- */
+
+/* FNV-1a: spreads keys over file names well, and that is all it is for. */
+static uint64_t fnv1a(const char *data, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)data[i]) * 0x100000001b3u;
+    return h;
+}
+
+/* CRC-64/XZ (ECMA-182 polynomial, reflected): unlike FNV it is built to
+ * catch damage (every burst of up to 64 flipped bits, any odd number of
+ * them). The table is made per checksum, 2048 steps, rather than kept as
+ * global state; it costs microseconds beside reading the file. */
+static void crc64_table(uint64_t table[256])
+{
+    for (unsigned i = 0; i < 256; i++) {
+        uint64_t c = i;
+        for (int bit = 0; bit < 8; bit++)
+            c = c & 1 ? (c >> 1) ^ 0xc96c5795d7870f42u : c >> 1;
+        table[i] = c;
+    }
+}
+
+static uint64_t crc64_update(const uint64_t table[256], uint64_t crc,
+                             const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+    return crc;
+}
+
+static uint64_t entry_checksum(const char *key, size_t key_len,
+                               const unsigned char *binary, size_t binary_len)
+{
+    uint64_t table[256];
+    crc64_table(table);
+    uint64_t crc = crc64_update(table, ~(uint64_t)0,
+                                (const unsigned char *)key, key_len);
+    return ~crc64_update(table, crc, binary, binary_len);
+}
+
+/* ---- the key ------------------------------------------------------------- */
+
+static int cache_enabled(clctx *ctx)
+{
+    const char *v = getenv("CLFRAME_CACHE");
+    return !ctx->debug && !(v && strcmp(v, "0") == 0);
+}
+
+/* "name length\nvalue\n": with the length in front, no value can pass for
+ * another field's end (an option ending in "\nsource"). */
+static void key_field(clf_str *key, const char *name, const char *value,
+                      size_t n)
+{
+    clf_str_printf(key, "%s %zu\n", name, n);
+    clf_str_append(key, value, n);
+    clf_str_append(key, "\n", 1);
+}
+
+/* A device (or, with of_platform, platform) string as a key field; they
+ * can be longer than any fixed buffer, so asked for by size. */
+static void key_info(clf_str *key, const char *name, clctx *ctx,
+                     int of_platform, cl_uint param)
+{
+    size_t size = 0;
+    cl_int err = of_platform
+        ? clGetPlatformInfo(ctx->platform, param, 0, NULL, &size)
+        : clGetDeviceInfo(ctx->device, param, 0, NULL, &size);
+    char *value = err == CL_SUCCESS ? malloc(size + 1) : NULL;
+    if (value)
+        err = of_platform
+            ? clGetPlatformInfo(ctx->platform, param, size, value, NULL)
+            : clGetDeviceInfo(ctx->device, param, size, value, NULL);
+    if (!value || err != CL_SUCCESS) {
+        key->failed = 1;        /* no key, no entry: a miss */
+        free(value);
+        return;
+    }
+    value[size] = '\0';
+    key_field(key, name, value, strlen(value));
+    free(value);
+}
+
+/* Everything the binary depends on, as one byte string; NULL on failure. */
+static char *make_key(clctx *ctx, const char *source, const char *options,
+                      size_t *len)
+{
+    clf_str key = {0};
+    clf_str_printf(&key, "clframe program cache key %d\n", ENTRY_FORMAT);
+    key_info(&key, "platform-version", ctx, 1, CL_PLATFORM_VERSION);
+    key_info(&key, "device-name", ctx, 0, CL_DEVICE_NAME);
+    key_info(&key, "device-version", ctx, 0, CL_DEVICE_VERSION);
+    key_info(&key, "driver-version", ctx, 0, CL_DRIVER_VERSION);
+    options = options ? options : "";
+    key_field(&key, "options", options, strlen(options));
+    key_field(&key, "source", source, strlen(source));
+    if (key.failed) {
+        free(key.data);
+        return NULL;
+    }
+    *len = key.len;
+    return key.data;
+}
+
+/* ---- where entries live -------------------------------------------------- */
+
+/* $XDG_CACHE_HOME/clframe, or $HOME/.cache/clframe; NULL when neither is
+ * usable. The XDG specification says to ignore a relative XDG_CACHE_HOME. */
+static char *cache_dir(void)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    clf_str dir = {0};
+    if (xdg && xdg[0] == '/')
+        clf_str_printf(&dir, "%s/clframe", xdg);
+    else if (home && home[0] == '/')
+        clf_str_printf(&dir, "%s/.cache/clframe", home);
+    else
+        return NULL;
+    if (dir.failed) {
+        free(dir.data);
+        return NULL;
+    }
+    return dir.data;
+}
+
+/* mkdir -p, private to the user as ~/.cache should be. */
+static int make_dirs(char *path)
+{
+    for (char *p = path + 1; (p = strchr(p, '/')); p++) {
+        *p = '\0';
+        int bad = mkdir(path, 0700) != 0 && errno != EEXIST;
+        *p = '/';
+        if (bad)
+            return -1;
+    }
+    return mkdir(path, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* dir/<hash of key>.bin, or with suffix "XXXXXX" a mkstemp template next to
+ * it (the same folder, so rename is atomic). */
+static char *entry_path(const char *dir, const char *key, size_t key_len,
+                        const char *suffix)
+{
+    clf_str path = {0};
+    clf_str_printf(&path, "%s/%016llx.%s", dir,
+                   (unsigned long long)fnv1a(key, key_len), suffix);
+    if (path.failed) {
+        free(path.data);
+        return NULL;
+    }
+    return path.data;
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+/* The whole file at path; NULL if absent, empty or unreadable. *found says
+ * whether there was a file at all (an empty one is an entry to remove). */
+static unsigned char *read_entry(const char *path, size_t *size, int *found)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    *found = fd >= 0;
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    unsigned char *data = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        data = malloc((size_t)st.st_size);
+    size_t got = 0;
+    while (data && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    *size = got;
+    return data;
+}
+
+/* The binary inside an entry when the entry is whole and is the one for key;
+ * NULL otherwise (truncated, damaged, an older format, another key). */
+static const unsigned char *entry_binary(const unsigned char *file,
+                                         size_t size, const char *key,
+                                         size_t key_len, size_t *binary_len)
+{
+    entry_header h;
+    if (!file || size < sizeof h)
+        return NULL;
+    memcpy(&h, file, sizeof h);
+    size_t body = size - sizeof h;
+    if (memcmp(h.magic, ENTRY_MAGIC, sizeof h.magic) != 0 ||
+        h.format != ENTRY_FORMAT || h.key_len != key_len ||
+        h.key_len > body || h.binary_len != body - h.key_len ||
+        h.binary_len == 0)
+        return NULL;
+    const unsigned char *stored_key = file + sizeof h;
+    const unsigned char *binary = stored_key + key_len;
+    if (memcmp(stored_key, key, key_len) != 0 ||
+        entry_checksum(key, key_len, binary, body - key_len) != h.checksum)
+        return NULL;
+    *binary_len = body - key_len;
+    return binary;
+}
+
+/* A program made from binary and built with options, as OpenCL requires
+ * even for binaries; NULL if the driver rejects either step. */
+static cl_program program_from_binary(clctx *ctx, const unsigned char *binary,
+                                      size_t len, const char *options)
+{
+    cl_int status, err;
+    cl_program program = clCreateProgramWithBinary(
+        ctx->context, 1, &ctx->device, &len, &binary, &status, &err);
+    if (err != CL_SUCCESS)
+        return NULL;
+    clf_track(ctx, 1);
+    if (status != CL_SUCCESS ||
+        clBuildProgram(program, 1, &ctx->device, options, NULL, NULL) !=
+            CL_SUCCESS) {
+        clReleaseProgram(program);
+        clf_track(ctx, -1);
+        return NULL;
+    }
+    return program;
+}
+
+cl_program clf_cache_load(clctx *ctx, const char *source, const char *options)
+{
+    if (!cache_enabled(ctx))
+        return NULL;
+    size_t key_len = 0, size = 0, binary_len = 0;
+    int found = 0;
+    char *key = make_key(ctx, source, options, &key_len);
+    char *dir = key ? cache_dir() : NULL;
+    char *path = dir ? entry_path(dir, key, key_len, "bin") : NULL;
+    unsigned char *file = path ? read_entry(path, &size, &found) : NULL;
+    const unsigned char *binary =
+        entry_binary(file, size, key, key_len, &binary_len);
+    cl_program program =
+        binary ? program_from_binary(ctx, binary, binary_len, options) : NULL;
+    if (program)
+        ctx->stats.cache_hits++;
+    else if (found)
+        unlink(path);           /* damaged, stale or rejected: rebuilt next */
+    free(file);
+    free(path);
+    free(dir);
+    free(key);
+    return program;
+}
+
+/* ---- storing ------------------------------------------------------------- */
+
+/* The program's binary for ctx's device (its only device); NULL if the
+ * driver gives none. */
+static unsigned char *program_binary(cl_program program, size_t *len)
+{
+    cl_uint ndevices = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof ndevices,
+                         &ndevices, NULL) != CL_SUCCESS || ndevices != 1 ||
+        clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof *len, len,
+                         NULL) != CL_SUCCESS || *len == 0)
+        return NULL;
+    unsigned char *binary = malloc(*len);
+    if (binary && clGetProgramInfo(program, CL_PROGRAM_BINARIES,
+                                   sizeof binary, &binary, NULL) != CL_SUCCESS) {
+        free(binary);
+        return NULL;
+    }
+    return binary;
+}
+
+static int write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Writes the entry to a new temporary file and renames it to path. No
+ * fsync: an entry cut short by a crash fails the checks and is rebuilt,
+ * which is cheaper than syncing every build. */
+static void write_entry(const char *path, char *tmp, const char *key,
+                        size_t key_len, const unsigned char *binary,
+                        size_t binary_len)
+{
+    entry_header h = {.format = ENTRY_FORMAT, .key_len = key_len,
+                      .binary_len = binary_len,
+                      .checksum = entry_checksum(key, key_len, binary,
+                                                 binary_len)};
+    memcpy(h.magic, ENTRY_MAGIC, sizeof h.magic);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return;
+    int bad = write_all(fd, &h, sizeof h) || write_all(fd, key, key_len) ||
+              write_all(fd, binary, binary_len);
+    bad |= close(fd) != 0;
+    if (bad || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+void clf_cache_store(clctx *ctx, cl_program program, const char *source,
+                     const char *options)
+{
+    if (!cache_enabled(ctx))
+        return;
+    size_t key_len = 0, binary_len = 0;
+    char *key = make_key(ctx, source, options, &key_len);
+    char *dir = key ? cache_dir() : NULL;
+    char *path = dir ? entry_path(dir, key, key_len, "bin") : NULL;
+    char *tmp = path ? entry_path(dir, key, key_len, "XXXXXX") : NULL;
+    unsigned char *binary =
+        tmp && make_dirs(dir) == 0 ? program_binary(program, &binary_len)
+                                   : NULL;
+    if (binary)
+        write_entry(path, tmp, key, key_len, binary, binary_len);
+    free(binary);
+    free(tmp);
+    free(path);
+    free(dir);
+    free(key);
+}

@@ -1,0 +1,417 @@
+/*
+ * test_cache.c: the on-disk program binary cache. A second context building
+ * the same source loads it (and its kernels still check their arguments);
+ * entries are where the README says; CLFRAME_CACHE=0 and CL_DEBUG leave it
+ * alone; truncated and damaged entries are rebuilt, never loaded; options,
+ * source and included files change the key; an unwritable cache costs
+ * nothing but the time; processes writing one entry at once do not break it.
+ *
+ * Each test gets a cache folder of its own (XDG_CACHE_HOME), and leaves the
+ * environment as it found it (under CK_FORK=no later suites share it). PoCL
+ * keeps its own kernel cache under XDG_CACHE_HOME too, and fails to open its
+ * device when it cannot make it there: it gets one folder of its own for the
+ * whole run, POCL_CACHE_DIR, set before the test's first OpenCL call.
+ */
+#include "support.h"
+
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { N = 100, HEADER_BYTES = 40, KEY_LEN_OFFSET = 16 };
+
+static const char *scale_source =
+    "#ifndef SCALE\n#define SCALE 2\n#endif\n"
+    "__kernel void scale(__global int *x, int n) {\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i < n) x[i] *= SCALE;\n"
+    "}\n";
+
+/* ---- one cache folder per test ------------------------------------------- */
+
+static const char *cache_vars[] = {"XDG_CACHE_HOME", "HOME", "CLFRAME_CACHE",
+                                   "CL_DEBUG", "POCL_CACHE_DIR"};
+static char *saved[sizeof cache_vars / sizeof *cache_vars];
+static char cache_home[256];      /* XDG_CACHE_HOME of the running test */
+static char entry_dir[300];       /* cache_home/clframe */
+
+static void use_own_cache(void)
+{
+    for (size_t i = 0; i < sizeof cache_vars / sizeof *cache_vars; i++) {
+        const char *v = getenv(cache_vars[i]);
+        saved[i] = v ? strdup(v) : NULL;
+    }
+    snprintf(cache_home, sizeof cache_home, "%s/cache-XXXXXX", test_tmpdir());
+    ck_assert_ptr_nonnull(mkdtemp(cache_home));
+    snprintf(entry_dir, sizeof entry_dir, "%s/clframe", cache_home);
+    setenv("XDG_CACHE_HOME", cache_home, 1);
+    if (!saved[4]) {
+        char pocl[300];
+        snprintf(pocl, sizeof pocl, "%s/pocl-cache", test_tmpdir());
+        setenv("POCL_CACHE_DIR", pocl, 1);
+    }
+    unsetenv("CLFRAME_CACHE");
+    unsetenv("CL_DEBUG");
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void drop_own_cache(void)
+{
+    nftw(cache_home, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    for (size_t i = 0; i < sizeof cache_vars / sizeof *cache_vars; i++) {
+        if (saved[i])
+            setenv(cache_vars[i], saved[i], 1);
+        else
+            unsetenv(cache_vars[i]);
+        free(saved[i]);
+        saved[i] = NULL;
+    }
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* Files in dir (-1 if it does not exist); *entry gets the path of the last
+ * one named like an entry, <16 hex digits>.bin. */
+static int count_files(const char *dir, char *entry, size_t size)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        n++;
+        size_t len = strlen(e->d_name);
+        if (entry && len == 20 && strcmp(e->d_name + 16, ".bin") == 0 &&
+            strspn(e->d_name, "0123456789abcdef") == 16)
+            snprintf(entry, size, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* The path of the one entry in the test's cache, asserting there is one. */
+static const char *only_entry(void)
+{
+    static char path[600];
+    path[0] = '\0';
+    int n = count_files(entry_dir, path, sizeof path);
+    ck_assert_msg(n == 1 && path[0], "%s holds %d files, expected one "
+                  "<16 hex digits>.bin", entry_dir, n);
+    return path;
+}
+
+static clctx *new_ctx(void)
+{
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    return ctx;
+}
+
+/* Builds kernel scale from source on ctx and checks that it multiplies by
+ * factor, and that its arguments are still checked by type. */
+static void check_scale(clctx *ctx, const char *source, const char *options,
+                        int factor)
+{
+    clkernel *k = clkernel_source(ctx, source, "scale", options);
+    ck_assert_made(k);
+    ck_assert_ptr_nonnull(strstr(clkernel_signature(k), "__global int* x"));
+    int x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = i;
+    ck_assert_cl(clkernel_global(k, 128));
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, N), CLARG((int)N)));
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(x[i], factor * i);
+    float wrong[N];
+    ck_assert_int_eq(clkernel_call(k, CLARG_INOUT(wrong, N), CLARG((int)N)),
+                     CLFRAME_ERR_ARG_TYPE);
+    clkernel_free(k);
+}
+
+/* One build of source in a new context; asserts its hits and misses. */
+static void build_counting(const char *source, const char *options,
+                           int factor, uint64_t hits, uint64_t misses)
+{
+    clctx *ctx = new_ctx();
+    check_scale(ctx, source, options, factor);
+    clctx_stats st = clctx_get_stats(ctx);
+    ck_assert_msg(st.cache_hits == hits && st.cache_misses == misses,
+                  "cache hits %llu misses %llu, expected %llu and %llu",
+                  (unsigned long long)st.cache_hits,
+                  (unsigned long long)st.cache_misses,
+                  (unsigned long long)hits, (unsigned long long)misses);
+    ck_assert_int_eq(st.live_objects, 0);
+    clctx_free(ctx);
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static void flip_byte(const char *path, long offset)
+{
+    FILE *f = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fseek(f, offset, SEEK_SET), 0);
+    int c = fgetc(f);
+    ck_assert_int_ne(c, EOF);
+    ck_assert_int_eq(fseek(f, offset, SEEK_SET), 0);
+    fputc(c ^ 0x20, f);
+    fclose(f);
+}
+
+/* Where the binary starts in an entry: after the header and the key. */
+static long binary_offset(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    uint64_t key_len = 0;
+    ck_assert_int_eq(fseek(f, KEY_LEN_OFFSET, SEEK_SET), 0);
+    ck_assert_int_eq(fread(&key_len, sizeof key_len, 1, f), 1);
+    fclose(f);
+    ck_assert(key_len > 0 && (long)key_len < file_size(path));
+    return HEADER_BYTES + (long)key_len;
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+START_TEST(a_second_context_loads_the_cached_binary)
+{
+    build_counting(scale_source, NULL, 2, 0, 1);
+    const char *entry = only_entry();
+    ck_assert_int_gt(file_size(entry), HEADER_BYTES);
+    build_counting(scale_source, NULL, 2, 1, 0);
+    build_counting(scale_source, NULL, 2, 1, 0);
+    ck_assert_str_eq(only_entry(), entry);
+}
+END_TEST
+
+START_TEST(without_xdg_cache_home_it_is_home_dot_cache)
+{
+    setenv("HOME", cache_home, 1);
+    setenv("XDG_CACHE_HOME", "relative/folder", 1);   /* XDG: ignored */
+    build_counting(scale_source, NULL, 2, 0, 1);
+    snprintf(entry_dir, sizeof entry_dir, "%s/.cache/clframe", cache_home);
+    only_entry();
+    unsetenv("XDG_CACHE_HOME");
+    build_counting(scale_source, NULL, 2, 1, 0);
+    ck_assert_int_eq(access("relative/folder", F_OK), -1);
+}
+END_TEST
+
+START_TEST(clframe_cache_0_writes_nothing_and_never_hits)
+{
+    setenv("CLFRAME_CACHE", "0", 1);
+    build_counting(scale_source, NULL, 2, 0, 1);
+    build_counting(scale_source, NULL, 2, 0, 1);
+    ck_assert_int_eq(count_files(entry_dir, NULL, 0), -1);
+    /* Nor does it read an entry that is there. */
+    unsetenv("CLFRAME_CACHE");
+    build_counting(scale_source, NULL, 2, 0, 1);
+    setenv("CLFRAME_CACHE", "0", 1);
+    build_counting(scale_source, NULL, 2, 0, 1);
+    only_entry();
+}
+END_TEST
+
+START_TEST(debug_mode_bypasses_the_cache)
+{
+    build_counting(scale_source, NULL, 2, 0, 1);
+    const char *entry = only_entry();
+    setenv("CL_DEBUG", "1", 1);
+    clctx *ctx = new_ctx();
+    ck_assert_int_eq(clctx_debug(ctx), 1);
+    check_scale(ctx, scale_source, NULL, 2);
+    check_scale(ctx, scale_source, "-DSCALE=3", 3);
+    ck_assert_uint_eq(clctx_get_stats(ctx).cache_hits, 0);
+    ck_assert_uint_eq(clctx_get_stats(ctx).cache_misses, 2);
+    clctx_free(ctx);
+    ck_assert_str_eq(only_entry(), entry);
+}
+END_TEST
+
+START_TEST(truncated_entries_are_rebuilt)
+{
+    build_counting(scale_source, NULL, 2, 0, 1);
+    const char *entry = only_entry();
+    long size = file_size(entry);
+    long cuts[] = {0, 7, HEADER_BYTES, HEADER_BYTES + 10,
+                   binary_offset(entry), size / 2, size - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        ck_assert_int_eq(truncate(entry, cuts[i]), 0);
+        build_counting(scale_source, NULL, 2, 0, 1);   /* a miss, rebuilt */
+        ck_assert_int_gt(file_size(only_entry()), HEADER_BYTES);
+        build_counting(scale_source, NULL, 2, 1, 0);   /* valid again */
+    }
+}
+END_TEST
+
+START_TEST(a_flipped_byte_anywhere_is_a_miss)
+{
+    build_counting(scale_source, NULL, 2, 0, 1);
+    const char *entry = only_entry();
+    /* magic, format, a length, the checksum, the key; then the binary's
+     * first, middle and last byte (a rebuilt binary can differ in size:
+     * PoCL adds the kernels it has compiled since) */
+    long header_and_key[] = {0, 8, 24, 39, HEADER_BYTES + 3};
+    for (int i = 0; i < 8; i++) {
+        long size = file_size(entry), binary = binary_offset(entry);
+        long at = i < 5 ? header_and_key[i]
+                : i == 5 ? binary : i == 6 ? (binary + size) / 2 : size - 1;
+        flip_byte(entry, at);
+        build_counting(scale_source, NULL, 2, 0, 1);
+        build_counting(scale_source, NULL, 2, 1, 0);
+    }
+}
+END_TEST
+
+START_TEST(options_source_and_includes_change_the_key)
+{
+    build_counting(scale_source, "-DSCALE=3", 3, 0, 1);
+    build_counting(scale_source, "-DSCALE=5", 5, 0, 1);
+    build_counting(scale_source, "-DSCALE=3", 3, 1, 0);
+    build_counting(scale_source, "-DSCALE=5", 5, 1, 0);
+    char other[512];
+    snprintf(other, sizeof other, "/* another source */\n%s", scale_source);
+    build_counting(other, NULL, 2, 0, 1);
+    ck_assert_int_eq(count_files(entry_dir, NULL, 0), 3);
+
+    /* The same text including a header whose content changes. */
+    const char *header = test_write_file("cache-include/factor.h",
+                                         "#define SCALE 7\n");
+    char options[600];
+    snprintf(options, sizeof options, "-I %.*s", (int)(strrchr(header, '/') -
+             header), header);
+    const char *includer = "#include \"factor.h\"\n"
+        "__kernel void scale(__global int *x, int n) {\n"
+        "    int i = get_global_id(0);\n"
+        "    if (i < n) x[i] *= SCALE;\n"
+        "}\n";
+    build_counting(includer, options, 7, 0, 1);
+    build_counting(includer, options, 7, 1, 0);
+    test_write_file("cache-include/factor.h", "#define SCALE 11\n");
+    build_counting(includer, options, 11, 0, 1);
+}
+END_TEST
+
+static int errors_raised;
+
+static void count_error(int code, const char *message)
+{
+    (void)message;
+    if (code != CLFRAME_ERR_ARG_TYPE)   /* check_scale's deliberate one */
+        errors_raised++;
+}
+
+START_TEST(an_unwritable_cache_is_a_silent_miss)
+{
+    /* A folder under a plain file: mkdir fails even for root. */
+    char blocked[300];
+    snprintf(blocked, sizeof blocked, "%s/plain-file", cache_home);
+    FILE *f = fopen(blocked, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    setenv("XDG_CACHE_HOME", blocked, 1);
+    errors_raised = 0;
+    clframe_error_handler old = clframe_set_error_handler(count_error);
+    capture_stderr_begin();
+    build_counting(scale_source, NULL, 2, 0, 1);
+    build_counting(scale_source, NULL, 2, 0, 1);
+    char *said = capture_stderr_end();
+    clframe_set_error_handler(old);
+    ck_assert_str_eq(said, "");
+    free(said);
+    ck_assert_int_eq(errors_raised, 0);
+}
+END_TEST
+
+/* A child of concurrent_writers: waits for the start signal, builds, runs,
+ * and exits 0 when the kernel worked. POCL_KERNEL_CACHE=0 keeps PoCL's own
+ * cache from making the builds too quick to overlap. */
+static void writer(int start_fd)
+{
+    char go;
+    if (read(start_fd, &go, 1) != 0)
+        _exit(3);
+    setenv("POCL_KERNEL_CACHE", "0", 1);
+    clctx *ctx = clctx_new(NULL);
+    clkernel *k = ctx ? clkernel_source(ctx, scale_source, "scale",
+                                        "-DSCALE=13") : NULL;
+    int x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = i;
+    int ok = k && clkernel_global(k, 128) == 0 &&
+             clkernel_call(k, CLARG_INOUT(x, N), CLARG((int)N)) == 0 &&
+             x[N - 1] == 13 * (N - 1);
+    clkernel_free(k);
+    clctx_free(ctx);
+    _exit(ok ? 0 : 1);
+}
+
+/* Processes that build the same new source at once each write the entry;
+ * the renames leave one whole entry and no temporary file. OpenCL does not
+ * survive fork (PoCL's threads stay behind), so the writers are forked
+ * before this process opens any device: in CK_FORK=no mode, where earlier
+ * tests have, the test has nothing it can do and returns. */
+START_TEST(concurrent_writers_leave_one_valid_entry)
+{
+    const char *fork_mode = getenv("CK_FORK");
+    if (fork_mode && strcmp(fork_mode, "no") == 0)
+        return;
+    enum { WRITERS = 6 };
+    int start[2];
+    ck_assert_int_eq(pipe(start), 0);
+    pid_t pids[WRITERS];
+    for (int i = 0; i < WRITERS; i++) {
+        pids[i] = fork();
+        ck_assert_int_ge(pids[i], 0);
+        if (pids[i] == 0) {
+            close(start[1]);
+            writer(start[0]);
+        }
+    }
+    close(start[0]);
+    close(start[1]);            /* every writer's read returns: go */
+    for (int i = 0; i < WRITERS; i++) {
+        int status = 0;
+        ck_assert_int_eq(waitpid(pids[i], &status, 0), pids[i]);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                      "writer %d ended with status %d", i, status);
+    }
+    only_entry();
+    build_counting(scale_source, "-DSCALE=13", 13, 1, 0);
+}
+END_TEST
+
+Suite *cache_suite(void)
+{
+    Suite *s = suite_create("cache");
+    TCase *tc = test_case("binaries");
+    tcase_add_checked_fixture(tc, use_own_cache, drop_own_cache);
+    tcase_add_test(tc, a_second_context_loads_the_cached_binary);
+    tcase_add_test(tc, without_xdg_cache_home_it_is_home_dot_cache);
+    tcase_add_test(tc, clframe_cache_0_writes_nothing_and_never_hits);
+    tcase_add_test(tc, debug_mode_bypasses_the_cache);
+    tcase_add_test(tc, truncated_entries_are_rebuilt);
+    tcase_add_test(tc, a_flipped_byte_anywhere_is_a_miss);
+    tcase_add_test(tc, options_source_and_includes_change_the_key);
+    tcase_add_test(tc, an_unwritable_cache_is_a_silent_miss);
+    tcase_add_test(tc, concurrent_writers_leave_one_valid_entry);
+    suite_add_tcase(s, tc);
+    return s;
+}
