@@ -6,6 +6,7 @@
 #   make test-run   the suites alone (quick)
 #   make demo       installs missing packages, builds, runs the demo table
 #   make bench      benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
+#   make check-oclgrind  the suites under Oclgrind (bounds, races, uninitialized)
 #   make check-asan / check-valgrind
 #                   the test suite under AddressSanitizer+UBSan / memcheck
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -31,7 +32,8 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 
 .PHONY: all test test-run demo demo-run bench install uninstall clean \
-        check-asan check-valgrind asan-run valgrind-run deps
+        check-asan check-valgrind asan-run valgrind-run deps \
+        check-oclgrind oclgrind-run
 .DEFAULT_GOAL := all
 
 # ---- the library -----------------------------------------------------------
@@ -78,6 +80,7 @@ $(eval $(call program,clframe-info,clframe/tools/info))
 $(eval $(call program,clframe-demo,apps/demo))
 $(eval $(call program,bench-overhead,bench/overhead))
 $(eval $(call program,bench-cache,bench/cache))
+$(eval $(call program,planted-oob,tests/oclgrind))
 
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
@@ -148,6 +151,14 @@ valgrind-run: $(BIN)/test-clframe
 	CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full \
 	    --show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	    --suppressions=tests/valgrind.supp $(BIN)/test-clframe
+
+# Oclgrind simulates the device and reports out-of-bounds accesses, data
+# races and uninitialized values in kernels; a planted bug must be caught.
+check-oclgrind: deps
+	@$(MAKE) --no-print-directory oclgrind-run
+
+oclgrind-run: $(BIN)/test-clframe $(BIN)/planted-oob
+	scripts/check-oclgrind $(BIN)/test-clframe
 
 # ---- install -------------------------------------------------------------------
 

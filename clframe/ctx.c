@@ -285,6 +285,7 @@ clctx *clctx_new(const char *selector)
     clGetDeviceInfo(c->device, CL_DEVICE_VERSION, sizeof version - 1, version,
                     NULL);
     ctx->debug = env_on("CL_DEBUG");
+    ctx->on_oclgrind = strcmp(c->platform_name, "Oclgrind") == 0;
     ctx->profile = env_on("CLFRAME_PROFILE");
     snprintf(ctx->describe, sizeof ctx->describe,
              "%s [%s, %s, %s], platform %u device %u: %s%s", c->name,
@@ -371,6 +372,10 @@ void clctx_free(clctx *ctx)
  * creation is retried by the next call, after the user fixed the cause. */
 static void free_default(void)
 {
+    /* Oclgrind (21.10) frees its own state before atexit handlers run;
+     * releasing objects then corrupts its heap. The process is ending. */
+    if (default_ctx && default_ctx->on_oclgrind)
+        return;
     clctx_free(default_ctx);
 }
 

@@ -66,6 +66,7 @@ struct clctx {
     char describe[1400];
     int debug;                  /* CL_DEBUG=1 */
     int profile;                /* CLFRAME_PROFILE=1 */
+    int on_oclgrind;            /* the Oclgrind simulator: no -g, see ctx.c */
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE */

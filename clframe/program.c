@@ -52,9 +52,11 @@ static int blank(const char *s)
 static char *full_options(clctx *ctx, const char *options, int arg_info)
 {
     clf_str s = {0};
+    /* Oclgrind rejects -g (it keeps the source for its reports anyway). */
     clf_str_printf(&s, "%s%s%s", options ? options : "",
                    arg_info ? " -cl-kernel-arg-info" : "",
-                   ctx->debug ? " -g -cl-opt-disable" : "");
+                   !ctx->debug ? "" : ctx->on_oclgrind ? " -cl-opt-disable"
+                                                       : " -g -cl-opt-disable");
     if (s.failed) {
         free(s.data);
         return NULL;

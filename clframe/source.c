@@ -355,7 +355,10 @@ char *clf_source_map_log(const char *log, const char *expanded)
     clf_str out = {0};
     for (const char *p = log; *p;) {
         size_t len = strcspn(p, "\n");
-        const char *close = p[0] == '<' ? memchr(p, '>', len) : NULL;
+        /* "<kernel>:12:" (NVIDIA) or "input.cl:12:" (Oclgrind): both
+         * ignore #line, so the number is a line of the expanded text. */
+        const char *close = p[0] == '<' ? memchr(p, '>', len)
+                            : strncmp(p, "input.cl:", 9) == 0 ? p + 7 : NULL;
         unsigned line = 0;
         int used = 0;
         char file[512];
