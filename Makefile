@@ -148,7 +148,7 @@ asan-run:
 	    CK_FORK=no build/asan/bin/test-clframe
 
 valgrind-run: $(BIN)/test-clframe
-	CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full \
+	CLFRAME_TEST_SWEEP=edges CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full \
 	    --show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	    --suppressions=tests/valgrind.supp $(BIN)/test-clframe
 
@@ -158,7 +158,7 @@ check-oclgrind: deps
 	@$(MAKE) --no-print-directory oclgrind-run
 
 oclgrind-run: $(BIN)/test-clframe $(BIN)/planted-oob
-	scripts/check-oclgrind $(BIN)/test-clframe
+	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind $(BIN)/test-clframe
 
 # ---- install -------------------------------------------------------------------
 

@@ -71,6 +71,24 @@ clkernel *test_kernel(const char *source, const char *name)
     return k;
 }
 
+int test_sweep_lengths(int max, int *out)
+{
+    static const int edges[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32,
+                                33, 63, 64, 65, 99, 100, 101, 127, 128, 129,
+                                255, 256, 257, 1000, 1023, 1024, 1025};
+    const char *sweep = getenv("CLFRAME_TEST_SWEEP");
+    int n = 0;
+    if (sweep && strcmp(sweep, "edges") == 0) {
+        for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+            if (edges[i] <= max)
+                out[n++] = edges[i];
+    } else {
+        for (int len = 1; len <= max; len++)
+            out[n++] = len;
+    }
+    return n;
+}
+
 TCase *test_case(const char *name)
 {
     TCase *tc = tcase_create(name);

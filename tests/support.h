@@ -57,6 +57,13 @@ char *capture_stderr_end(void);
 const char *test_tmpdir(void);
 const char *test_write_file(const char *name, const char *text);
 
+/* The array lengths a sweep tests, into out (room for max): every one
+ * from 1 to max; or, with CLFRAME_TEST_SWEEP=edges (set for the valgrind
+ * and Oclgrind runs, which check memory rather than arithmetic and run a
+ * hundred times slower), only those at and around powers of two and a few
+ * odd ones. Returns how many. */
+int test_sweep_lengths(int max, int *out);
+
 /* A test case with a timeout long enough for first builds on PoCL. */
 TCase *test_case(const char *name);
 
