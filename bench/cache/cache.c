@@ -31,6 +31,7 @@
 #define _XOPEN_SOURCE 700           /* nftw */
 #endif
 #include "clframe.h"
+#include "../stats.h"
 
 #include <ftw.h>
 #include <math.h>
@@ -154,19 +155,6 @@ static int counters_ok(int kind, const timing *t)
 
 /* ---- statistics and report -------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sorts x. */
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 typedef struct summary {
     double build, build_min, build_max, call;
 } summary;
@@ -176,10 +164,10 @@ static summary summarize(const timing *t, int runs, double *scratch)
     summary s;
     for (int r = 0; r < runs; r++)
         scratch[r] = t[r].call_ms;
-    s.call = median(scratch, runs);
+    s.call = bench_median(scratch, runs);
     for (int r = 0; r < runs; r++)
         scratch[r] = t[r].build_ms;
-    s.build = median(scratch, runs);
+    s.build = bench_median(scratch, runs);
     s.build_min = scratch[0];
     s.build_max = scratch[runs - 1];
     return s;

@@ -33,6 +33,7 @@
 #define _POSIX_C_SOURCE 200809L     /* clock_gettime, localtime_r */
 #endif
 #include "clframe.h"
+#include "../stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,19 +184,6 @@ static int time_run(const bench *b, loop_fn loop, long calls, double *ns)
     return rc ? rc : done;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sorts x. */
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /* ns[0..runs) raw, ns[runs..2 runs) clframe, ns[2 runs..3 runs) scratch. */
 static result summarize(double *ns, int runs)
 {
@@ -203,10 +191,10 @@ static result summarize(double *ns, int runs)
     double *diff = ns + 2 * runs;
     for (int r = 0; r < runs; r++)
         diff[r] = ns[runs + r] - ns[r];
-    out.paired = median(diff, runs);
+    out.paired = bench_median(diff, runs);
     for (int s = 0; s < 2; s++) {
         double *x = ns + s * runs;
-        out.side[s].median = median(x, runs);
+        out.side[s].median = bench_median(x, runs);
         out.side[s].min = x[0];
         out.side[s].max = x[runs - 1];
     }
