@@ -78,41 +78,30 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
     return f;
 }
 
+static clfunction *function_from(clctx *ctx, const char *caller,
+                                 int from_file, const char *text,
+                                 const char *fname, const char *options)
+{
+    char *origin;
+    char *expanded = clf_source_open(&ctx, caller, from_file, text, fname,
+                                     options, &origin);
+    if (!expanded)
+        return NULL;
+    clfunction *f = function_new(ctx, expanded, origin, fname, options);
+    free(origin);
+    return f;
+}
+
 clfunction *clfunction_file(clctx *ctx, const char *path, const char *fname,
                             const char *options)
 {
-    if (!path || !fname) {
-        clf_fail(CLFRAME_ERR_USAGE, "clfunction_file: path and function name "
-                 "must not be NULL");
-        return NULL;
-    }
-    if (!(ctx = clf_ctx(ctx)))
-        return NULL;
-    char *where = NULL;
-    char *text = clf_source_load(path, options, &where);
-    if (!text)
-        return NULL;
-    clfunction *f = function_new(ctx, text, where, fname, options);
-    free(where);
-    return f;
+    return function_from(ctx, "clfunction_file", 1, path, fname, options);
 }
 
 clfunction *clfunction_source(clctx *ctx, const char *source,
                               const char *fname, const char *options)
 {
-    if (!source || !fname) {
-        clf_fail(CLFRAME_ERR_USAGE, "clfunction_source: source and function "
-                 "name must not be NULL");
-        return NULL;
-    }
-    if (!(ctx = clf_ctx(ctx)))
-        return NULL;
-    char origin[200];
-    snprintf(origin, sizeof origin, "source of %s", fname);
-    char *text = clf_source_expand(source, origin, options);
-    if (!text)
-        return NULL;
-    return function_new(ctx, text, origin, fname, options);
+    return function_from(ctx, "clfunction_source", 0, source, fname, options);
 }
 
 static void drop_shim(clfunction *f)

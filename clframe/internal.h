@@ -205,6 +205,15 @@ char *clf_source_load(const char *path, const char *options, char **resolved);
 char *clf_source_expand(const char *text, const char *origin,
                         const char *options);
 
+/* What clkernel_file/_source and clfunction_file/_source share: checks
+ * that text (a path when from_file, else a source) and name are given, opens
+ * the default context if *ctx is NULL, and returns the expanded source with
+ * *origin naming it ("kernels/x.cl", "source of vadd"). Caller frees both;
+ * NULL (with the error raised) on failure. */
+char *clf_source_open(clctx **ctx, const char *caller, int from_file,
+                      const char *text, const char *name, const char *options,
+                      char **origin);
+
 /* A build log with "<kernel>:N:" locations (compilers that ignore #line,
  * like NVIDIA's) turned into "file:line:" of the expanded source's origin.
  * Caller frees; NULL if out of memory. */

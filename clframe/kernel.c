@@ -174,44 +174,31 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
     return k;
 }
 
+static clkernel *kernel_from(clctx *ctx, const char *caller, int from_file,
+                             const char *text, const char *name,
+                             const char *options)
+{
+    char *origin;
+    char *expanded = clf_source_open(&ctx, caller, from_file, text, name,
+                                     options, &origin);
+    if (!expanded)
+        return NULL;
+    clkernel *k = kernel_from_text(ctx, expanded, origin, name, options);
+    free(expanded);
+    free(origin);
+    return k;
+}
+
 clkernel *clkernel_file(clctx *ctx, const char *path, const char *name,
                         const char *options)
 {
-    if (!path || !name) {
-        clf_fail(CLFRAME_ERR_USAGE, "clkernel_file: path and kernel name "
-                 "must not be NULL");
-        return NULL;
-    }
-    if (!(ctx = clf_ctx(ctx)))
-        return NULL;
-    char *where = NULL;
-    char *text = clf_source_load(path, options, &where);
-    if (!text)
-        return NULL;
-    clkernel *k = kernel_from_text(ctx, text, where, name, options);
-    free(text);
-    free(where);
-    return k;
+    return kernel_from(ctx, "clkernel_file", 1, path, name, options);
 }
 
 clkernel *clkernel_source(clctx *ctx, const char *source, const char *name,
                           const char *options)
 {
-    if (!source || !name) {
-        clf_fail(CLFRAME_ERR_USAGE, "clkernel_source: source and kernel name "
-                 "must not be NULL");
-        return NULL;
-    }
-    if (!(ctx = clf_ctx(ctx)))
-        return NULL;
-    char origin[160];
-    snprintf(origin, sizeof origin, "source of %s", name);
-    char *text = clf_source_expand(source, origin, options);
-    if (!text)
-        return NULL;
-    clkernel *k = kernel_from_text(ctx, text, origin, name, options);
-    free(text);
-    return k;
+    return kernel_from(ctx, "clkernel_source", 0, source, name, options);
 }
 
 /* ---- work sizes ---------------------------------------------------------- */

@@ -384,3 +384,31 @@ char *clf_source_map_log(const char *log, const char *expanded)
     }
     return out.data ? out.data : clf_strdup("");
 }
+
+char *clf_source_open(clctx **ctx, const char *caller, int from_file,
+                      const char *text, const char *name, const char *options,
+                      char **origin)
+{
+    *origin = NULL;
+    if (!text || !name) {
+        clf_fail(CLFRAME_ERR_USAGE, "%s: the %s and the name must not be NULL",
+                 caller, from_file ? "path" : "source");
+        return NULL;
+    }
+    if (!(*ctx = clf_ctx(*ctx)))
+        return NULL;
+    if (from_file)
+        return clf_source_load(text, options, origin);
+    clf_str where = {0};
+    clf_str_printf(&where, "source of %s", name);
+    char *expanded = where.failed ? NULL
+                                  : clf_source_expand(text, where.data, options);
+    if (!expanded) {
+        if (where.failed)
+            clf_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", caller, name);
+        free(where.data);
+        return NULL;
+    }
+    *origin = where.data;
+    return expanded;
+}
