@@ -1,6 +1,6 @@
 /*
- * group_minmax_shim.cl: hand-written shims that test kernels/lib/group_minmax.cl
- * from the host (tests/test_group_minmax.c).
+ * group_minmax_shim.cl: hand-written shims that test the work-group library
+ * kernels/lib/group_minmax.cl from the host (tests/test_group_minmax.c).
  *
  * The idiom for a device function that needs a whole work-group: copy the
  * inputs into the memory space the function wants (here __local), call the
@@ -13,7 +13,7 @@
  * in[g * n .. g * n + n - 1] (and mask likewise), with its own k = ks[g].
  * Outputs, per work-group g and work-item l of a group of size L:
  *   result[g * L + l] / found[g * L + l]  what work-item l got back;
- *   lists[g * kmax .. g * kmax + kmax-1]  the k list, beyond k still SHIM_UNSET;
+ *   lists[g * kmax .. g * kmax + kmax-1]  the k list (beyond k: SHIM_UNSET);
  *   changed[g] (zeroed by the host)      how many elements of the __local
  *                                        inputs differ afterwards, bitwise.
  */
@@ -151,7 +151,8 @@ __kernel void shim_group_largest_k(__global const float *in,
                                    __local uchar *m, __local int *list,
                                    __local int *scratch)
 {
-    shim_k(in, mask, n, ks, kmax, found, lists, changed, a, m, list, scratch, 1);
+    shim_k(in, mask, n, ks, kmax, found, lists, changed, a, m, list, scratch,
+           1);
 }
 
 __kernel void shim_group_smallest_k(__global const float *in,
@@ -162,5 +163,6 @@ __kernel void shim_group_smallest_k(__global const float *in,
                                     __local uchar *m, __local int *list,
                                     __local int *scratch)
 {
-    shim_k(in, mask, n, ks, kmax, found, lists, changed, a, m, list, scratch, 0);
+    shim_k(in, mask, n, ks, kmax, found, lists, changed, a, m, list, scratch,
+           0);
 }

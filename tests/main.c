@@ -118,6 +118,7 @@ int main(void)
     srunner_add_suite(sr, kernel_suite());
     srunner_add_suite(sr, function_suite());
     srunner_add_suite(sr, layout_suite());
+    srunner_add_suite(sr, group_minmax_suite());
     srunner_add_suite(sr, group_shim_suite());
     srunner_add_suite(sr, cache_suite());
     srunner_run_all(sr, CK_NORMAL);

@@ -18,6 +18,7 @@ Suite *source_suite(void);
 Suite *function_suite(void);
 Suite *layout_suite(void);
 Suite *group_shim_suite(void);
+Suite *group_minmax_suite(void);
 Suite *cache_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */

@@ -12,11 +12,10 @@
  * and gives the index, not just the value.
  *
  * How to call them (every function below):
- * - every work-item of the work-group calls the function, with the same
- *   arguments (n, k and the pointers are uniform); they contain barriers, so
- *   they must not be called under a condition that differs between
- *   work-items. One-dimensional work-groups of any size (not only powers of
- *   two); use get_local_id(0) == 0 style code around them, not inside them;
+ * - every work-item of a work-group calls the function, with the same
+ *   arguments (n, k and the pointers alike in all); they contain barriers,
+ *   so never under a condition that differs between work-items. The group
+ *   is one-dimensional (get_local_id(0)), of any size, not only powers of 2;
  * - arrays are __local; the function starts with a barrier, so the caller may
  *   write them just before the call, and ends with one, so every result is
  *   visible to every work-item and scratch may be reused at once;
@@ -54,7 +53,7 @@ int group_minmax_first_(__local const float *a, __local const uchar *mask,
                         __local int *scratch)
 {
     int lid = (int)get_local_id(0), size = (int)get_local_size(0);
-    int m = min(n, size);           /* entries of the tree, one per work-item */
+    int m = min(n, size);           /* tree entries, one per work-item */
 
     int best = -1;
     for (int i = lid; i < n; i += size) {
@@ -216,10 +215,11 @@ int group_argmin_masked(__local const float *a, __local const uchar *mask,
  * found, c = min(k, number of masked-in elements); out[c..k-1] are set to -1
  * and out[k..] is not touched; k <= 0 writes nothing and returns 0. Every
  * work-item gets the return value and sees out filled in. a and mask are not
- * written. out: __local int[max(k, 0)]; scratch: __local int[get_local_size(0)];
- * neither may overlap a, mask or each other. Cost: the cheaper of about
- * min(k, n + 1) group reductions (each n / local size + log2(local size)
- * steps) and about n * n / local size comparisons. */
+ * written. out: __local int[max(k, 0)]; scratch: __local
+ * int[get_local_size(0)]; neither may overlap a, mask or each other.
+ * Cost: the cheaper of about min(k, n + 1) group reductions (each
+ * n / local size + log2(local size) steps) and about n * n / local size
+ * comparisons per work-item. */
 int group_largest_k(__local const float *a, __local const uchar *mask, int n,
                     int k, __local int *out, __local int *scratch)
 {
