@@ -2,7 +2,7 @@
 #
 #   make            library (build/libclframe.a, .so) and programs (bin/)
 #   make test       installs missing packages, builds, runs every Check suite,
-#                   then again under AddressSanitizer+UBSan and valgrind
+#                   then again under AddressSanitizer+UBSan, Oclgrind, valgrind
 #   make test-run   the suites alone (quick)
 #   make demo       installs missing packages, builds, runs the demo table
 #   make bench      benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
@@ -105,10 +105,10 @@ deps:
 
 # Each runs install-deps first, then itself again, so that pkg-config looks
 # for Check (and GTK) only after they are installed. `make test` is every
-# check: the suites, then the same suites under the sanitizers and valgrind;
-# `make test-run` is the quick first part alone.
+# check: the suites, then the same suites under the sanitizers, valgrind and
+# Oclgrind; `make test-run` is the quick first part alone.
 test: deps
-	@$(MAKE) --no-print-directory test-run asan-run valgrind-run
+	@$(MAKE) --no-print-directory test-run asan-run oclgrind-run valgrind-run
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
