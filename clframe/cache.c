@@ -43,7 +43,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 enum { ENTRY_FORMAT = 1 };
@@ -187,19 +186,6 @@ static char *cache_dir(void)
     return dir.data;
 }
 
-/* mkdir -p, private to the user as ~/.cache should be. */
-static int make_dirs(char *path)
-{
-    for (char *p = path + 1; (p = strchr(p, '/')); p++) {
-        *p = '\0';
-        int bad = mkdir(path, 0700) != 0 && errno != EEXIST;
-        *p = '/';
-        if (bad)
-            return -1;
-    }
-    return mkdir(path, 0700) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* dir/<hash of key>.bin, or with suffix "XXXXXX" a mkstemp template next to
  * it (the same folder, so rename is atomic). */
 static char *entry_path(const char *dir, const char *key, size_t key_len,
@@ -216,32 +202,6 @@ static char *entry_path(const char *dir, const char *key, size_t key_len,
 }
 
 /* ---- loading ------------------------------------------------------------- */
-
-/* The whole file at path; NULL if absent, empty or unreadable. *found says
- * whether there was a file at all (an empty one is an entry to remove). */
-static unsigned char *read_entry(const char *path, size_t *size, int *found)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    *found = fd >= 0;
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    unsigned char *data = NULL;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        data = malloc((size_t)st.st_size);
-    size_t got = 0;
-    while (data && got < (size_t)st.st_size) {
-        ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fd);
-    *size = got;
-    return data;
-}
 
 /* The binary inside an entry when the entry is whole and is the one for key;
  * NULL otherwise (truncated, damaged, an older format, another key). */
@@ -298,7 +258,9 @@ cl_program clf_cache_load(clctx *ctx, const char *source, const char *options)
     char *key = make_key(ctx, source, options, &key_len);
     char *dir = key ? cache_dir() : NULL;
     char *path = dir ? entry_path(dir, key, key_len, "bin") : NULL;
-    unsigned char *file = path ? read_entry(path, &size, &found) : NULL;
+    unsigned char *file =
+        path ? (unsigned char *)clf_read_file(path, &size) : NULL;
+    found = file || (path && access(path, F_OK) == 0);
     const unsigned char *binary =
         entry_binary(file, size, key, key_len, &binary_len);
     cl_program program =
@@ -383,7 +345,7 @@ void clf_cache_store(clctx *ctx, cl_program program, const char *source,
     char *path = dir ? entry_path(dir, key, key_len, "bin") : NULL;
     char *tmp = path ? entry_path(dir, key, key_len, "XXXXXX") : NULL;
     unsigned char *binary =
-        tmp && make_dirs(dir) == 0 ? program_binary(program, &binary_len)
+        tmp && clf_make_dirs(dir, 0700) == 0 ? program_binary(program, &binary_len)
                                    : NULL;
     if (binary)
         write_entry(path, tmp, key, key_len, binary, binary_len);

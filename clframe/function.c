@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* A private copy bigger than this belongs in __global memory. */
 enum { PRIVATE_COPY_MAX_BYTES = 65536 };
@@ -290,8 +289,10 @@ static void dump_shim(const clfunction *f, const char *program)
     const char *dir = getenv("CLFRAME_DUMP_SHIMS");
     if (!dir || !*dir)
         return;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    if (clf_make_dirs(dir, 0777) != 0) {
+        fprintf(stderr, "clframe: cannot make %s: %s\n", dir, strerror(errno));
         return;
+    }
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.cl", dir, f->proto.name);
     FILE *out = fopen(path, "w");
@@ -360,13 +361,9 @@ const char *clfunction_shim_source(clfunction *f)
 static int mismatch(const clfunction *f, unsigned i, const clarg *a,
                     const char *advice)
 {
-    char want[700], got[700];
-    clf_describe_param(&f->proto.params[i], want, sizeof want);
-    clf_describe_arg(a, got, sizeof got);
-    return clf_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): argument %u "
-                    "(%s): the function takes %s, got %s%s%s", f->proto.name,
-                    i + 1, f->proto.params[i].name, want, got,
-                    advice ? "; " : "", advice ? advice : "");
+    return clf_arg_mismatch("clfunction_call", f->proto.name,
+                            "the function takes", i, &f->proto.params[i], a,
+                            advice);
 }
 
 static int check_arg(const clfunction *f, unsigned i, const clarg *a)
@@ -455,15 +452,13 @@ static int check_sizes(const clfunction *f, unsigned nargs, const clarg *args)
 static int ensure_shim(clfunction *f, unsigned nargs, const clarg *args)
 {
     int grow = !f->kernel;
-    for (unsigned i = 0; i < nargs; i++)
-        if (is_private_pointer(&f->proto.params[i]) &&
-            args[i].count > f->capacity[i]) {
-            f->capacity[i] = args[i].count;
+    for (unsigned i = 0; i < nargs; i++) {
+        size_t need = args[i].count ? args[i].count : 1;
+        if (is_private_pointer(&f->proto.params[i]) && need > f->capacity[i]) {
+            f->capacity[i] = need;
             grow = 1;
         }
-    for (unsigned i = 0; i < nargs; i++)
-        if (f->capacity[i] == 0)
-            f->capacity[i] = 1;
+    }
     return grow ? build_shim(f) : 0;
 }
 

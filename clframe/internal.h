@@ -9,6 +9,7 @@
 #include "clframe.h"
 
 #include <stdarg.h>
+#include <sys/types.h>
 
 /* ---- errors (error.c) --------------------------------------------------- */
 
@@ -35,6 +36,11 @@ void clf_str_printf(clf_str *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 char *clf_strdup(const char *s);
 double clf_now_ms(void);       /* monotonic clock */
+/* A whole file, NUL-terminated (*len, if given, without the NUL); NULL when
+ * it cannot be opened or read. Caller frees. */
+char *clf_read_file(const char *path, size_t *len);
+/* mkdir -p: 0, or -1 with errno when a folder could not be made. */
+int clf_make_dirs(const char *path, mode_t mode);
 
 /* ---- contexts (ctx.c) ---------------------------------------------------- */
 
@@ -130,6 +136,11 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size);
 /* The argument's type fits the parameter's: the same name, float3 given a
  * float4 (the host has no 3-vectors), anything for void*. */
 int clf_types_match(const clf_param *p, const char *given);
+/* Raises CLFRAME_ERR_ARG_TYPE: "<what>(<name>): argument 3 (n): <wants>
+ * int, got a value of type float (CLARG); <advice>". */
+int clf_arg_mismatch(const char *what, const char *name, const char *wants,
+                     unsigned i, const clf_param *p, const clarg *a,
+                     const char *advice);
 
 /* ---- device function prototypes (proto.c) -------------------------------- */
 

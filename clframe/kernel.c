@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 struct clkernel {
     clctx *ctx;
     cl_program program;
@@ -36,10 +35,6 @@ struct clkernel {
 };
 
 /* ---- signature ----------------------------------------------------------- */
-
-
-
-
 
 static int read_params(clkernel *k)
 {
@@ -294,18 +289,11 @@ static int check_sizes(clkernel *k)
 
 /* ---- argument checking --------------------------------------------------- */
 
-
-
 static int mismatch(const clkernel *k, unsigned i, const clarg *a,
                     const char *advice)
 {
-    char want[600], got[600];
-    clf_describe_param(&k->params[i], want, sizeof want);
-    clf_describe_arg(a, got, sizeof got);
-    return clf_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
-                    "(%s): the kernel expects %s, got %s%s%s", k->name, i + 1,
-                    k->params[i].name, want, got, advice ? "; " : "",
-                    advice ? advice : "");
+    return clf_arg_mismatch("clkernel_call", k->name, "the kernel expects", i,
+                            &k->params[i], a, advice);
 }
 
 static int check_arg(const clkernel *k, unsigned i, const clarg *a)

@@ -285,8 +285,8 @@ static int parse_params(const char *fname, const char *open, const char *close,
 {
     const char *s = open + 1;
     token t[2];
-    if (tokenize(s, close, t, 2) == 0 ||
-        (tokenize(s, close, t, 2) == 1 && strcmp(t[0].text, "void") == 0))
+    int words = tokenize(s, close, t, 2);
+    if (words == 0 || (words == 1 && strcmp(t[0].text, "void") == 0))
         return 0;
     int depth = 0;
     for (const char *p = s; p <= close; p++) {

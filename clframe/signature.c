@@ -115,3 +115,15 @@ int clf_types_match(const clf_param *p, const char *given)
     return n > 1 && p->type[n - 1] == '3' && strncmp(p->type, given, n - 1) == 0 &&
            strcmp(given + n - 1, "4") == 0;
 }
+
+int clf_arg_mismatch(const char *what, const char *name, const char *wants,
+                     unsigned i, const clf_param *p, const clarg *a,
+                     const char *advice)
+{
+    char want[700], got[700];
+    clf_describe_param(p, want, sizeof want);
+    clf_describe_arg(a, got, sizeof got);
+    return clf_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u (%s): %s %s, "
+                    "got %s%s%s", what, name, i + 1, p->name, wants, want, got,
+                    advice ? "; " : "", advice ? advice : "");
+}

@@ -30,28 +30,6 @@ static const clf_embedded_source *find_embedded(const char *path)
     return NULL;
 }
 
-/* The whole file, NUL-terminated; NULL if it cannot be opened or read. */
-static char *read_whole_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    clf_str s = {0};
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        clf_str_append(&s, chunk, n);
-    int bad = ferror(f) || s.failed;
-    fclose(f);
-    if (bad) {
-        free(s.data);
-        return NULL;
-    }
-    if (!s.data)
-        return clf_strdup("");
-    return s.data;
-}
-
 static char *join_path(const char *dir, const char *name)
 {
     clf_str s = {0};
@@ -78,7 +56,7 @@ static char *find_source(const char *path, char **where)
         }
         return text;
     }
-    char *text = read_whole_file(path);
+    char *text = clf_read_file(path, NULL);
     if (text) {
         *where = clf_strdup(path);
         return text;
@@ -98,7 +76,7 @@ static char *find_source(const char *path, char **where)
     for (char *dir = strtok_r(dirs.data, ":", &save); dir;
          dir = strtok_r(NULL, ":", &save)) {
         char *full = join_path(dir, path);
-        if (full && (text = read_whole_file(full))) {
+        if (full && (text = clf_read_file(full, NULL))) {
             *where = full;
             break;
         }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <time.h>
 
 void clf_str_append(clf_str *s, const char *text, size_t n)
@@ -70,4 +72,42 @@ double clf_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+char *clf_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    clf_str s = {0};
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        clf_str_append(&s, chunk, n);
+    int bad = ferror(f) || s.failed;
+    fclose(f);
+    if (bad) {
+        free(s.data);
+        return NULL;
+    }
+    if (len)
+        *len = s.len;
+    return s.data ? s.data : clf_strdup("");
+}
+
+int clf_make_dirs(const char *path, mode_t mode)
+{
+    char *copy = clf_strdup(path);
+    int rc = copy ? 0 : -1;
+    for (char *p = copy ? copy + 1 : NULL; rc == 0 && p && (p = strchr(p, '/'));
+         p++) {
+        *p = '\0';
+        if (mkdir(copy, mode) != 0 && errno != EEXIST)
+            rc = -1;
+        *p = '/';
+    }
+    if (rc == 0 && mkdir(path, mode) != 0 && errno != EEXIST)
+        rc = -1;
+    free(copy);
+    return rc;
 }
