@@ -24,7 +24,7 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-psabi -fPIC -pthread \
              -D_XOPEN_SOURCE=700 -DCL_TARGET_OPENCL_VERSION=120 \
              -DCLFRAME_DATADIR='"$(PREFIX)/share/clframe"' \
-             -Iclframe -Ikernels -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
+             -Iclframe -Ikernels -Iapps -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lOpenCL -lm -pthread
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -55,9 +55,9 @@ $(B)/libclframe.so: $(LIB_OBJ)
 
 # ---- programs: one folder of .c files each ----------------------------------
 
-# $(call program,name,folder,extra libs)
+# $(call program,name,folder,extra libs,app libraries)
 define program
-$(BIN)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(B)/libclframe.a
+$(BIN)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(4) $(B)/libclframe.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $(3) $$(LDLIBS)
 PROGRAMS += $(BIN)/$(1)
@@ -76,18 +76,46 @@ $$(info note: skipping $(1): pkg-config cannot find gtk+-3.0 (install libgtk-3-d
 endif
 endef
 
+# An application: every .c in apps/NAME is its library build/libNAME.a, and
+# each apps/NAME/programs/PROG.c is the main of one program bin/PROG.
+# $(call app,name,extra libs)
+define app
+$(B)/lib$(1).a: $(patsubst %.c,$(B)/%.o,$(wildcard apps/$(1)/*.c))
+	rm -f $$@
+	ar rcs $$@ $$^
+APP_LIBS += $(B)/lib$(1).a
+APP_LDLIBS += $(2)
+$(foreach p,$(notdir $(basename $(wildcard apps/$(1)/programs/*.c))),
+$(BIN)/$(p): $(B)/apps/$(1)/programs/$(p).o $(B)/lib$(1).a $(B)/libclframe.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $(2) $$(LDLIBS)
+PROGRAMS += $(BIN)/$(p)
+)
+endef
+
+# OpenMP for the CPU baselines; clang needs libomp-dev for it, or set
+# OPENMP_FLAGS= to build them single-threaded.
+OPENMP_FLAGS ?= -fopenmp
+PNG_CFLAGS := $(shell pkg-config --cflags libpng 2>/dev/null)
+PNG_LIBS   := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng)
+
+$(B)/apps/heat/%.o: ALL_CFLAGS += $(OPENMP_FLAGS) $(PNG_CFLAGS)
+$(eval $(call app,heat,$(OPENMP_FLAGS) $(PNG_LIBS)))
+
 $(eval $(call program,clframe-info,clframe/tools/info))
 $(eval $(call program,clframe-demo,apps/demo))
 $(eval $(call program,bench-overhead,bench/overhead))
 $(eval $(call program,bench-cache,bench/cache))
+$(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a))
 $(eval $(call program,planted-oob,tests/oclgrind))
 
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 $(TEST_OBJ): ALL_CFLAGS += $(CHECK_CFLAGS)
-$(BIN)/test-clframe: $(TEST_OBJ) $(B)/libclframe.a
+# The tests run the programs too (bin/step_world ...), from the same tree.
+$(BIN)/test-clframe: $(TEST_OBJ) $(APP_LIBS) $(B)/libclframe.a | $(PROGRAMS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(APP_LDLIBS) $(LDLIBS)
 
 all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
 
@@ -118,10 +146,13 @@ demo-run: all
 	@echo
 	$(BIN)/clframe-demo
 
+# The heat table's world size, steps and runs (the GPU machine: 5000 1000 3).
+HEAT_BENCH ?= 1000 100 5
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
 	$(BIN)/bench-cache
+	$(BIN)/bench-heat $(HEAT_BENCH)
 
 # ---- the test runs ----------------------------------------------------------
 

@@ -46,7 +46,8 @@ enum {
     CLFRAME_ERR_BAD_SIZE       = -9009, /* work sizes the device cannot run */
     CLFRAME_ERR_USAGE          = -9010, /* NULL object, bad flags, ... */
     CLFRAME_ERR_NO_MEMORY      = -9011, /* host allocation failed */
-    CLFRAME_ERR_IO             = -9012  /* a file could not be read */
+    CLFRAME_ERR_IO             = -9012, /* a file could not be read */
+    CLFRAME_ERR_BAD_INPUT      = -9013  /* an app's input is malformed */
 };
 
 /* Name of any OpenCL 1.0-3.0 error code, common extension code, or clframe
@@ -63,6 +64,12 @@ const char *clframe_last_error(void);
 /* Called with every error as it is raised (after clframe_last_error is set).
  * Returns the previous handler; NULL (the default) means "just return". Tests
  * and small programs can install one that prints and exits. */
+/* Raises an error the way clframe does (message, handler) and returns code:
+ * applications built on clframe report their own failures (a corrupt input
+ * file, a bad option) through the same channel, `return clframe_fail(...)`. */
+int clframe_fail(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 typedef void (*clframe_error_handler)(int code, const char *message);
 clframe_error_handler clframe_set_error_handler(clframe_error_handler handler);
 

@@ -102,6 +102,7 @@ static const struct {
     {CLFRAME_ERR_USAGE, "CLFRAME_ERR_USAGE"},
     {CLFRAME_ERR_NO_MEMORY, "CLFRAME_ERR_NO_MEMORY"},
     {CLFRAME_ERR_IO, "CLFRAME_ERR_IO"},
+    {CLFRAME_ERR_BAD_INPUT, "CLFRAME_ERR_BAD_INPUT"},
 };
 
 const char *clframe_error_name(int code)
@@ -151,6 +152,15 @@ static int raise_error(int code, const char *prefix, const char *fmt,
 }
 
 int clf_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    raise_error(code, "", fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int clframe_fail(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -76,9 +76,8 @@ int test_sweep_lengths(int max, int *out)
     static const int edges[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32,
                                 33, 63, 64, 65, 99, 100, 101, 127, 128, 129,
                                 255, 256, 257, 1000, 1023, 1024, 1025};
-    const char *sweep = getenv("CLFRAME_TEST_SWEEP");
     int n = 0;
-    if (sweep && strcmp(sweep, "edges") == 0) {
+    if (test_memory_run()) {
         for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
             if (edges[i] <= max)
                 out[n++] = edges[i];
@@ -87,6 +86,27 @@ int test_sweep_lengths(int max, int *out)
             out[n++] = len;
     }
     return n;
+}
+
+int test_memory_run(void)
+{
+    const char *sweep = getenv("CLFRAME_TEST_SWEEP");
+    return sweep && strcmp(sweep, "edges") == 0;
+}
+
+const char *test_program(const char *name)
+{
+    static char paths[4][4096];     /* a few may be in use at once */
+    static int next;
+    char *path = paths[next++ % 4];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof paths[0] - 1);
+    ck_assert_msg(n > 0, "cannot find the test runner's own path");
+    path[n] = '\0';
+    char *slash = strrchr(path, '/');
+    snprintf(slash + 1, sizeof paths[0] - (size_t)(slash + 1 - path), "%s",
+             name);
+    ck_assert_msg(access(path, X_OK) == 0, "%s is not built", path);
+    return path;
 }
 
 TCase *test_case(const char *name)
@@ -121,6 +141,7 @@ int main(void)
     srunner_add_suite(sr, group_minmax_suite());
     srunner_add_suite(sr, group_shim_suite());
     srunner_add_suite(sr, cache_suite());
+    srunner_add_suite(sr, heat_step_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

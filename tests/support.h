@@ -20,6 +20,7 @@ Suite *layout_suite(void);
 Suite *group_shim_suite(void);
 Suite *group_minmax_suite(void);
 Suite *cache_suite(void);
+Suite *heat_step_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \
@@ -64,6 +65,16 @@ const char *test_write_file(const char *name, const char *text);
  * hundred times slower), only those at and around powers of two and a few
  * odd ones. Returns how many. */
 int test_sweep_lengths(int max, int *out);
+
+/* 1 when this run checks memory rather than arithmetic (valgrind and
+ * Oclgrind, which set CLFRAME_TEST_SWEEP=edges and run a hundred times
+ * slower): suites then keep their inputs small. */
+int test_memory_run(void);
+
+/* The path of program `name` built beside this test runner (bin/ or the
+ * sanitized tree's bin/), so tests run the build they belong to. The
+ * path is in one of four static buffers, used in turn. */
+const char *test_program(const char *name);
 
 /* A test case with a timeout long enough for first builds on PoCL. */
 TCase *test_case(const char *name);

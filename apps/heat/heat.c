@@ -1,0 +1,78 @@
+/*
+ * heat.c: the versions of the heat stepper by name, and heat_step, the one
+ * entry point that checks its input once and hands it to a version.
+ */
+#include "heat.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    const char *program;
+} versions[HEAT_VERSION_COUNT] = {
+    [HEAT_REFERENCE] = {"reference", "step_world"},
+    [HEAT_OPENMP] = {"openmp", "step_world_openmp"},
+    [HEAT_V3_NAIVE] = {"v3", "step_world_v3_opencl"},
+    [HEAT_V4_DOUBLE_BUFFERED] = {"v4", "step_world_v4_double_buffered"},
+    [HEAT_V5_PACKED] = {"v5", "step_world_v5_packed_properties"},
+    [HEAT_V6_TILED] = {"v6", "step_world_v6_tiled"},
+};
+
+const char *heat_version_name(heat_version v)
+{
+    return (unsigned)v < HEAT_VERSION_COUNT ? versions[v].name : "unknown";
+}
+
+const char *heat_version_program(heat_version v)
+{
+    return (unsigned)v < HEAT_VERSION_COUNT ? versions[v].program : "unknown";
+}
+
+int heat_version_parse(const char *text)
+{
+    for (int v = 0; v < HEAT_VERSION_COUNT && text; v++)
+        if (!strcmp(text, versions[v].name) ||
+            !strcmp(text, versions[v].program))
+            return v;
+    return -1;
+}
+
+int heat_version_uses_opencl(heat_version v)
+{
+    return v >= HEAT_V3_NAIVE && v < HEAT_VERSION_COUNT;
+}
+
+int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
+              clctx *ctx, heat_stats *stats)
+{
+    if (!world || !world->properties || !world->state)
+        return clframe_fail(CLFRAME_ERR_USAGE, "heat_step: no world");
+    /* The border check in validate is what keeps every version in bounds. */
+    int rc = heat_world_validate(world);
+    if (rc)
+        return rc;
+    float inner, outer;
+    heat_coefficients(world->alpha, dt, &inner, &outer);
+    /* outer >= 4 makes inner <= 0: a cell then takes more heat than it
+     * has, and a walled-in cell divides 0 by 0. */
+    if (!isfinite(dt) || !(outer >= 0 && outer < 4))
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "heat: dt = %g with alpha "
+                            "= %g gives alpha*dt = %g; it must be in [0, 4)",
+                            dt, world->alpha, outer);
+    if (stats) {
+        stats->kernel_ms = 0;
+        stats->launches = 0;
+    }
+    switch (v) {
+    case HEAT_REFERENCE:
+        return heat_step_reference(world, dt, steps);
+    case HEAT_OPENMP:
+        return heat_step_openmp(world, dt, steps);
+    default:
+        if (!heat_version_uses_opencl(v))
+            return clframe_fail(CLFRAME_ERR_USAGE, "heat_step: unknown "
+                                "version %d", (int)v);
+        return heat_step_opencl(world, dt, steps, v, ctx, stats);
+    }
+}

@@ -1,0 +1,78 @@
+/*
+ * heat.h: stepping a heat world, by every version of the seed's tutorial
+ * and beyond: the plain C reference, its OpenMP twin, and the OpenCL
+ * versions v3 (naive), v4 (double-buffered), v5 (packed properties) and v6
+ * (several steps per launch in local-memory tiles). Every version performs
+ * the same float operations in the same order as the reference for every
+ * cell, so their outputs are equal byte for byte (the kernels are built with
+ * FP contraction off and correctly rounded division; see kernels/heat/).
+ */
+#ifndef HEAT_H
+#define HEAT_H
+
+#include "clframe.h"
+#include "world.h"
+
+typedef enum heat_version {
+    HEAT_REFERENCE = 0,     /* plain C, one thread: the reference */
+    HEAT_OPENMP,            /* the reference with rows split by OpenMP */
+    HEAT_V3_NAIVE,          /* a kernel per step, state to and from the host */
+    HEAT_V4_DOUBLE_BUFFERED,/* persistent buffers, state read back once */
+    HEAT_V5_PACKED,         /* v4 + neighbours' insulator bits in one word */
+    HEAT_V6_TILED,          /* v5 + several steps per launch in local tiles */
+    HEAT_VERSION_COUNT
+} heat_version;
+
+/* "reference", "openmp", "v3", "v4", "v5", "v6". */
+const char *heat_version_name(heat_version v);
+/* The program that runs a version: "step_world", "step_world_v3_opencl". */
+const char *heat_version_program(heat_version v);
+/* Accepts the short name or the program name; -1 if unknown. */
+int heat_version_parse(const char *text);
+int heat_version_uses_opencl(heat_version v);
+
+/* What a run can report besides the new state. */
+typedef struct heat_stats {
+    int want_kernel_time;   /* in: time every launch by its event */
+    double kernel_ms;       /* out: sum of kernel event times (if wanted) */
+    unsigned launches;      /* out: kernels launched */
+} heat_stats;
+
+/* Advances world by `steps` steps of size dt with version v. ctx is the
+ * OpenCL context for the OpenCL versions (NULL: clframe's default) and is
+ * ignored by the others; stats may be NULL. 0 or a negative code. */
+int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
+              clctx *ctx, heat_stats *stats);
+
+/* The coefficients of one step: outer = alpha*dt, inner = 1 - outer/4. */
+void heat_coefficients(float alpha, float dt, float *inner, float *outer);
+
+/* The reference and OpenMP steppers (heat_ref.c), also used directly by
+ * tests and the benchmark. world->state may be replaced by another array
+ * of the same size. 0, or CLFRAME_ERR_NO_MEMORY. */
+int heat_step_reference(heat_world *world, float dt, unsigned steps);
+int heat_step_openmp(heat_world *world, float dt, unsigned steps);
+/* Threads heat_step_openmp uses (1 when built without OpenMP). */
+int heat_openmp_threads(void);
+
+/* The OpenCL versions (heat_cl.c). */
+int heat_step_opencl(heat_world *world, float dt, unsigned steps,
+                     heat_version v, clctx *ctx, heat_stats *stats);
+
+/* Each cell's flags with its neighbours' insulator bits packed in, as v5
+ * and v6 read them: bit 0 fixed, bit 1 insulator, bits 2-5 set when the
+ * neighbour above, below, left, right is an insulator (normal cells only). */
+enum {
+    HEAT_PACKED_ABOVE = 0x4,
+    HEAT_PACKED_BELOW = 0x8,
+    HEAT_PACKED_LEFT  = 0x10,
+    HEAT_PACKED_RIGHT = 0x20
+};
+uint32_t heat_packed_flags(const heat_world *world, uint32_t x, uint32_t y);
+
+/* The main of every step_world program: `PROGRAM [dt=0.1] [steps=1]
+ * [binary=0]` reads a world on stdin and writes the stepped world to stdout.
+ * Returns the exit status. */
+int heat_step_main(int argc, char **argv, heat_version v);
+
+#endif /* HEAT_H */
