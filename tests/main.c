@@ -141,6 +141,7 @@ int main(void)
     srunner_add_suite(sr, group_minmax_suite());
     srunner_add_suite(sr, group_shim_suite());
     srunner_add_suite(sr, cache_suite());
+    srunner_add_suite(sr, heat_world_suite());
     srunner_add_suite(sr, heat_step_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

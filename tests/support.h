@@ -20,6 +20,7 @@ Suite *layout_suite(void);
 Suite *group_shim_suite(void);
 Suite *group_minmax_suite(void);
 Suite *cache_suite(void);
+Suite *heat_world_suite(void);
 Suite *heat_step_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */

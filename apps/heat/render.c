@@ -1,0 +1,300 @@
+/*
+ * render.c: draws a heat world as an image, as the seed's render_world
+ * does: insulators green, every other cell on a blue (0) to red (1) ramp,
+ * row 0 at the top. Two formats: 24-bit BMP, written by hand because it is
+ * a header and rows, and 8-bit RGB PNG through libpng.
+ *
+ * heat_world_render writes to a temporary file in the target's folder and
+ * renames it over the target only once the image is complete, so a reader
+ * never sees half an image and a failure leaves no file behind.
+ */
+#include "world.h"
+
+#include "clframe.h"
+
+#include <errno.h>
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void heat_world_cell_colour(const heat_world *world, size_t index,
+                            uint8_t rgb[3])
+{
+    if (world->properties[index] & HEAT_CELL_INSULATOR) {
+        rgb[0] = 0, rgb[1] = 255, rgb[2] = 0;
+        return;
+    }
+    float t = world->state[index];
+    /* Clamped first so that a world that was never validated (NaN, out of
+     * range) still draws instead of converting out of uint8_t's range. */
+    uint8_t heat = t > 0.0f ? (t < 1.0f ? (uint8_t)(t * 255) : 255) : 0;
+    rgb[0] = heat, rgb[1] = 0, rgb[2] = (uint8_t)(255 - heat);
+}
+
+/* ------------------------------------------------------------------------ */
+/* BMP                                                                        */
+/* ------------------------------------------------------------------------ */
+
+enum { BMP_HEADER_BYTES = 14 + 40 };
+
+static void put_le16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+/* The file header and BITMAPINFOHEADER. A positive height means rows are
+ * stored bottom-up, which every BMP reader understands. */
+static void bmp_header(uint8_t h[BMP_HEADER_BYTES], uint32_t w, uint32_t ht,
+                       uint32_t image_bytes)
+{
+    memset(h, 0, BMP_HEADER_BYTES);
+    h[0] = 'B', h[1] = 'M';
+    put_le32(h + 2, BMP_HEADER_BYTES + image_bytes);  /* file size */
+    put_le32(h + 10, BMP_HEADER_BYTES);               /* pixels' offset */
+    put_le32(h + 14, 40);                             /* info header size */
+    put_le32(h + 18, w);
+    put_le32(h + 22, ht);
+    put_le16(h + 26, 1);                              /* planes */
+    put_le16(h + 28, 24);                             /* bits per pixel */
+    put_le32(h + 34, image_bytes);                    /* compression 0 */
+    put_le32(h + 38, 2835);                           /* 72 dpi */
+    put_le32(h + 42, 2835);
+}
+
+static void bmp_row(const heat_world *world, uint32_t y, uint8_t *row)
+{
+    for (uint32_t x = 0; x < world->w; x++) {
+        uint8_t rgb[3];
+        heat_world_cell_colour(world, (size_t)y * world->w + x, rgb);
+        row[3 * (size_t)x] = rgb[2];      /* BMP stores blue, green, red */
+        row[3 * (size_t)x + 1] = rgb[1];
+        row[3 * (size_t)x + 2] = rgb[0];
+    }
+}
+
+static int write_bmp(const heat_world *world, FILE *f)
+{
+    uint64_t stride = (3 * (uint64_t)world->w + 3) & ~(uint64_t)3;
+    uint64_t image_bytes = stride * world->h;
+    if (world->w > INT32_MAX || world->h > INT32_MAX ||
+        image_bytes > UINT32_MAX - BMP_HEADER_BYTES)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "a world of %u x %u cells "
+                            "is too large for a BMP image (4 GiB at most)",
+                            world->w, world->h);
+    uint8_t *row = calloc(1, (size_t)stride);  /* the padding stays 0 */
+    if (!row)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "BMP: out of memory for a "
+                            "row of %llu bytes", (unsigned long long)stride);
+    uint8_t header[BMP_HEADER_BYTES];
+    bmp_header(header, world->w, world->h, (uint32_t)image_bytes);
+    int ok = fwrite(header, 1, sizeof header, f) == sizeof header;
+    for (uint32_t y = world->h; ok && y-- > 0;) {
+        bmp_row(world, y, row);
+        ok = fwrite(row, 1, (size_t)stride, f) == stride;
+    }
+    free(row);
+    if (!ok)
+        return clframe_fail(CLFRAME_ERR_IO, "writing the BMP image failed: "
+                            "%s", strerror(errno));
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* PNG                                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Where libpng's error handler leaves its message before it longjmps. */
+typedef struct png_failure {
+    char message[200];
+} png_failure;
+
+static void png_on_error(png_structp png, png_const_charp message)
+{
+    png_failure *failure = png_get_error_ptr(png);
+    snprintf(failure->message, sizeof failure->message, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void png_on_warning(png_structp png, png_const_charp message)
+{
+    (void)png, (void)message;   /* nothing libpng warns about matters here */
+}
+
+/* Everything after setjmp, in a function of its own so that no local of
+ * the function that called setjmp changes before a longjmp. */
+static void png_write_image_rows(png_structp png, png_infop info,
+                                 const heat_world *world, uint8_t *row)
+{
+    png_set_IHDR(png, info, world->w, world->h, 8, PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < world->h; y++) {
+        for (uint32_t x = 0; x < world->w; x++)
+            heat_world_cell_colour(world, (size_t)y * world->w + x,
+                                   row + 3 * (size_t)x);
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+}
+
+/* 0 or -1 with failure->message set; row holds one image row. */
+static int png_write_world(FILE *f, const heat_world *world, uint8_t *row,
+                           png_failure *failure)
+{
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, failure,
+                                              png_on_error, png_on_warning);
+    if (!png) {
+        snprintf(failure->message, sizeof failure->message,
+                 "libpng could not start (out of memory)");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(failure->message, sizeof failure->message,
+                 "libpng could not start (out of memory)");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return -1;
+    }
+    png_init_io(png, f);
+    png_write_image_rows(png, info, world, row);
+    png_destroy_write_struct(&png, &info);
+    return 0;
+}
+
+static int write_png(const heat_world *world, FILE *f)
+{
+    if (world->w > PNG_UINT_31_MAX / 3 || world->h > PNG_UINT_31_MAX)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "a world of %u x %u cells "
+                            "is too large for a PNG image", world->w,
+                            world->h);
+    uint8_t *row = malloc(3 * (size_t)world->w);
+    if (!row)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "PNG: out of memory for a "
+                            "row of %zu bytes", 3 * (size_t)world->w);
+    png_failure failure = {""};
+    int rc = png_write_world(f, world, row, &failure);
+    free(row);
+    if (rc == 0 && (fflush(f) != 0 || ferror(f)))
+        snprintf(failure.message, sizeof failure.message, "%s",
+                 strerror(errno)), rc = -1;
+    if (rc != 0)
+        return clframe_fail(CLFRAME_ERR_IO, "writing the PNG image failed: "
+                            "%s", failure.message);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Choosing the format, and the temporary file                                */
+/* ------------------------------------------------------------------------ */
+
+/* "bmp" or "png" from a path's extension (any case); NULL otherwise. */
+static const char *format_of_path(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return NULL;
+    if (strcasecmp(dot, ".bmp") == 0)
+        return "bmp";
+    if (strcasecmp(dot, ".png") == 0)
+        return "png";
+    return NULL;
+}
+
+int heat_world_render_stream(const heat_world *world, FILE *f,
+                             const char *format)
+{
+    if (!world || !world->properties || !world->state || world->w == 0 ||
+        world->h == 0)
+        return clframe_fail(CLFRAME_ERR_USAGE,
+                            "heat_world_render: the world is empty");
+    if (format && strcasecmp(format, "bmp") == 0) {
+        int rc = write_bmp(world, f);
+        if (rc == 0 && (fflush(f) != 0 || ferror(f)))
+            return clframe_fail(CLFRAME_ERR_IO, "writing the BMP image "
+                                "failed: %s", strerror(errno));
+        return rc;
+    }
+    if (format && strcasecmp(format, "png") == 0)
+        return write_png(world, f);
+    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "unknown image format '%s': "
+                        "accepted are bmp and png", format ? format : "(null)");
+}
+
+/* A temporary file beside path, named ".NAME.XXXXXX" so that it is hidden
+ * while being written; *tmp receives its name (caller frees). */
+static FILE *open_temporary(const char *path, char **tmp)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t size = strlen(path) + sizeof "/..XXXXXX";
+    *tmp = malloc(size);
+    if (!*tmp) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    snprintf(*tmp, size, "%.*s.%s.XXXXXX", (int)dir_len, path, path + dir_len);
+    int fd = mkstemp(*tmp);
+    if (fd < 0) {
+        free(*tmp);
+        *tmp = NULL;
+        return NULL;
+    }
+    /* mkstemp makes the file private (0600); an image is for looking at, so
+     * give it what most tools create files with, readable by all. */
+    fchmod(fd, 0644);
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+        errno = saved;
+    }
+    return f;
+}
+
+int heat_world_render(const heat_world *world, const char *path)
+{
+    const char *format = format_of_path(path);
+    if (!format)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: unknown image type; "
+                            "the file name must end in .bmp or .png", path);
+    char *tmp;
+    FILE *f = open_temporary(path, &tmp);
+    if (!f)
+        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot create a temporary "
+                            "file in its folder: %s", path, strerror(errno));
+    int rc = heat_world_render_stream(world, f, format);
+    if (rc != 0) {
+        /* Copied out first: the new message is written over the old. */
+        char why[400];
+        snprintf(why, sizeof why, "%s", clframe_last_error());
+        rc = clframe_fail(rc, "%s: %s", path, why);
+    }
+    if (fclose(f) != 0 && rc == 0)
+        rc = clframe_fail(CLFRAME_ERR_IO, "%s: writing the image failed: %s",
+                          path, strerror(errno));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = clframe_fail(CLFRAME_ERR_IO, "%s: cannot move the finished "
+                          "image into place: %s", path, strerror(errno));
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}

@@ -1,0 +1,775 @@
+/*
+ * world.c: the heat world outside of stepping it: allocation, the spec's
+ * standard "slalom track" world, validation, and the HPCEHeatWorldV0 text
+ * and binary file formats (../shared/specs/heat.md), read and written
+ * byte-compatibly with the seed's C++ program.
+ *
+ * Reading goes through getc_unlocked on the caller's FILE, one character
+ * at a time, rather than a private read-ahead buffer: the FILE is already
+ * buffered, so this is fast (a 1000 x 1000 text world in well under a
+ * second), and the stream is left just after "End" for whoever reads on.
+ * Binary arrays are read with one fread each, straight into the world.
+ * Writing formats into a buffer of our own, with a hand-written fixed-point
+ * formatter that gives printf's "%.8f" digits for temperatures in [0, 1]
+ * at a fraction of printf's cost.
+ */
+#include "world.h"
+
+#include "clframe.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char text_header[] = "HPCEHeatWorldV0";
+static const char binary_header[] = "HPCEHeatWorldV0Binary";
+
+/* ------------------------------------------------------------------------ */
+/* Allocation                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The cell count of a w x h world, or 0 when a size is zero or the cells'
+ * bytes (4 per cell and array) would not fit in size_t. */
+static size_t cell_count(uint32_t w, uint32_t h)
+{
+    if (w == 0 || h == 0 || (size_t)w > SIZE_MAX / 4 / (size_t)h)
+        return 0;
+    return (size_t)w * h;
+}
+
+int heat_world_alloc(heat_world *world, uint32_t w, uint32_t h, float alpha)
+{
+    memset(world, 0, sizeof *world);
+    if (w == 0 || h == 0)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT,
+                            "heat world of %u x %u cells: both sizes must "
+                            "be positive", w, h);
+    size_t cells = cell_count(w, h);
+    if (cells == 0)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT,
+                            "heat world of %u x %u cells is too large: its "
+                            "arrays would not fit in memory", w, h);
+    world->properties = calloc(cells, sizeof *world->properties);
+    world->state = calloc(cells, sizeof *world->state);
+    if (!world->properties || !world->state) {
+        heat_world_free(world);
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY,
+                            "heat world of %u x %u cells: out of memory for "
+                            "two arrays of %zu bytes", w, h, cells * 4);
+    }
+    world->w = w;
+    world->h = h;
+    world->alpha = alpha;
+    return 0;
+}
+
+void heat_world_free(heat_world *world)
+{
+    if (!world)
+        return;
+    free(world->properties);
+    free(world->state);
+    memset(world, 0, sizeof *world);
+}
+
+/* dst is an output, like alloc's world: whatever it held is not freed. */
+int heat_world_copy(heat_world *dst, const heat_world *src)
+{
+    int rc = heat_world_alloc(dst, src->w, src->h, src->alpha);
+    if (rc != 0)
+        return rc;
+    size_t cells = (size_t)src->w * src->h;
+    memcpy(dst->properties, src->properties, cells * sizeof *src->properties);
+    memcpy(dst->state, src->state, cells * sizeof *src->state);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The standard world                                                         */
+/* ------------------------------------------------------------------------ */
+
+static void set_insulator_row(heat_world *world, uint32_t y, uint32_t x0,
+                              uint32_t x1)
+{
+    for (uint32_t x = x0; x < x1; x++)
+        world->properties[(size_t)y * world->w + x] = HEAT_CELL_INSULATOR;
+}
+
+static void set_insulator_column(heat_world *world, uint32_t x, uint32_t y0,
+                                 uint32_t y1)
+{
+    for (uint32_t y = y0; y < y1; y++)
+        world->properties[(size_t)y * world->w + x] = HEAT_CELL_INSULATOR;
+}
+
+static void set_fixed(heat_world *world, uint32_t x, uint32_t y, float t)
+{
+    size_t i = (size_t)y * world->w + x;
+    world->properties[i] = HEAT_CELL_FIXED;
+    world->state[i] = t;
+}
+
+/* The rules in the spec's order, later ones overwriting earlier ones. */
+int heat_world_make_standard(heat_world *world, uint32_t n, float alpha)
+{
+    if (n < 3) {
+        memset(world, 0, sizeof *world);
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT,
+                            "standard heat world of size %u: n must be at "
+                            "least 3 (the sink sits on row n-3)", n);
+    }
+    int rc = heat_world_alloc(world, n, n, alpha);
+    if (rc != 0)
+        return rc;
+    uint32_t low = n / 3, mid = n / 2, high = (uint32_t)((2 * (uint64_t)n) / 3);
+
+    set_insulator_row(world, 0, 0, n);
+    set_insulator_row(world, n - 1, 0, n);
+    set_insulator_column(world, 0, 0, n);
+    set_insulator_column(world, n - 1, 0, n);
+
+    set_insulator_row(world, low, 0, high);
+    set_insulator_row(world, high, low, n);
+    set_insulator_column(world, high, low, mid);
+    set_insulator_column(world, low, mid, high);
+
+    for (uint32_t x = 1; x + 1 < n; x++)
+        set_fixed(world, x, 1, 1.0f);
+    set_fixed(world, mid, n - 3, 0.0f);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* What a valid cell is (shared by the loader and heat_world_validate)       */
+/* ------------------------------------------------------------------------ */
+
+/* Why flags cannot be cell (x, y)'s, ending a sentence that starts with
+ * "flag value F at x=X, y=Y"; NULL when they are fine. The border must
+ * block diffusion or never change, since a stepper reads the neighbours of
+ * every other cell without bounds checks. */
+static const char *flags_problem(uint32_t flags, uint32_t x, uint32_t y,
+                                 uint32_t w, uint32_t h)
+{
+    if (flags != HEAT_CELL_NORMAL && flags != HEAT_CELL_FIXED &&
+        flags != HEAT_CELL_INSULATOR)
+        return "is unknown (valid: 0 normal, 1 fixed, 2 insulator)";
+    int border = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+    if (border && flags == HEAT_CELL_NORMAL)
+        return "is a normal cell on the border, which must be insulating "
+               "(2) or fixed (1)";
+    return NULL;
+}
+
+/* Why t cannot be a temperature, ending "temperature T at x=X, y=Y". */
+static const char *temperature_problem(float t)
+{
+    if (isnan(t))
+        return "is not a number (NaN); temperatures must be in [0, 1]";
+    if (t < 0.0f || t > 1.0f)
+        return "is outside [0, 1]";
+    return NULL;
+}
+
+int heat_world_validate(const heat_world *world)
+{
+    if (!world || !world->properties || !world->state || world->w == 0 ||
+        world->h == 0)
+        return clframe_fail(CLFRAME_ERR_USAGE,
+                            "heat world: empty (no cells or no arrays)");
+    if (!isfinite(world->alpha) || world->alpha < 0.0f)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT,
+                            "heat world: alpha %g is not a finite number "
+                            ">= 0", world->alpha);
+    for (uint32_t y = 0; y < world->h; y++) {
+        for (uint32_t x = 0; x < world->w; x++) {
+            size_t i = (size_t)y * world->w + x;
+            const char *why = flags_problem(world->properties[i], x, y,
+                                            world->w, world->h);
+            if (why)
+                return clframe_fail(CLFRAME_ERR_BAD_INPUT,
+                                    "heat world: flag value %u at x=%u, "
+                                    "y=%u %s", world->properties[i], x, y,
+                                    why);
+            why = temperature_problem(world->state[i]);
+            if (why)
+                return clframe_fail(CLFRAME_ERR_BAD_INPUT,
+                                    "heat world: temperature %g at x=%u, "
+                                    "y=%u %s", world->state[i], x, y, why);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading                                                                    */
+/* ------------------------------------------------------------------------ */
+
+enum { TOKEN_MAX = 255 };
+
+/* A stream being read, with where we are in it for messages. */
+typedef struct reader {
+    FILE *f;
+    const char *name;
+    unsigned long line;       /* line of the next character, from 1 */
+    unsigned long long offset;/* bytes consumed */
+    char token[TOKEN_MAX + 1];/* the last token (cut at TOKEN_MAX) */
+    size_t token_len;         /* its full length; 0 at the end of input */
+    unsigned long token_line; /* the line it started on */
+} reader;
+
+static int is_space(int c)
+{
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
+           c == '\f';
+}
+
+static int next_char(reader *r)
+{
+    int c = getc_unlocked(r->f);
+    if (c != EOF) {
+        r->offset++;
+        if (c == '\n')
+            r->line++;
+    }
+    return c;
+}
+
+static void unread_char(reader *r, int c)
+{
+    if (c == EOF)
+        return;
+    ungetc(c, r->f);
+    r->offset--;
+    if (c == '\n')
+        r->line--;
+}
+
+/* The first character after any whitespace (EOF at the end). */
+static int skip_space(reader *r)
+{
+    int c;
+    do
+        c = next_char(r);
+    while (is_space(c));
+    return c;
+}
+
+/* Reads the next whitespace-separated token into r->token, as the seed's
+ * iostream >> does; leaves the character after it unread. Returns its
+ * length, 0 at the end of input. */
+static size_t read_token(reader *r)
+{
+    int c = skip_space(r);
+    r->token_line = r->line;
+    r->token_len = 0;
+    while (c != EOF && !is_space(c)) {
+        if (r->token_len < TOKEN_MAX)
+            r->token[r->token_len] = (char)c;
+        r->token_len++;
+        c = next_char(r);
+    }
+    unread_char(r, c);
+    r->token[r->token_len < TOKEN_MAX ? r->token_len : TOKEN_MAX] = '\0';
+    return r->token_len;
+}
+
+/* Whether the last token is exactly word (a NUL byte inside it, from
+ * binary junk, must not end the comparison early). */
+static int token_is(const reader *r, const char *word)
+{
+    return r->token_len == strlen(word) &&
+           memcmp(r->token, word, r->token_len) == 0;
+}
+
+/* The last token as a message shows it: control and NUL bytes as '?', "..."
+ * after a cut one, so binary junk never garbles the message. */
+static const char *token_shown(reader *r)
+{
+    static _Thread_local char shown[48];
+    size_t n = r->token_len < TOKEN_MAX ? r->token_len : TOKEN_MAX;
+    size_t room = sizeof shown - 4;
+    size_t keep = n < room ? n : room;
+    for (size_t i = 0; i < keep; i++) {
+        unsigned char c = (unsigned char)r->token[i];
+        shown[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    strcpy(shown + keep, keep < r->token_len ? "..." : "");
+    return shown;
+}
+
+/* The error for input that ended (or failed) where `what` was expected. */
+static int input_ended(reader *r, const char *what)
+{
+    if (ferror(r->f))
+        return clframe_fail(CLFRAME_ERR_IO, "%s: reading failed at byte "
+                            "offset %llu: %s", r->name, r->offset,
+                            strerror(errno));
+    if (r->offset == 0)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: empty input; "
+                            "expected a heat world starting with %s or %s",
+                            r->name, text_header, binary_header);
+    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: input ends "
+                        "where %s should be", r->name, r->line, what);
+}
+
+/* Parses a token of decimal digits into *value (saturating at
+ * UINT64_MAX); 0 if it is not only digits. */
+static int parse_digits(const char *text, size_t len, uint64_t *value)
+{
+    if (len == 0 || len > TOKEN_MAX)
+        return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return 0;
+        unsigned d = (unsigned)(text[i] - '0');
+        v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
+    }
+    *value = v;
+    return 1;
+}
+
+/* Parses a whole token as a float as iostream >> float would; 0 if any of
+ * it is not part of the number. */
+static int parse_float(const char *text, size_t len, float *value)
+{
+    if (len == 0 || len > TOKEN_MAX)
+        return 0;
+    char *end;
+    *value = strtof(text, &end);
+    return end == text + len;
+}
+
+/* Reads the width or height: a positive integer below 2^32. */
+static int read_size(reader *r, const char *what, uint32_t *size)
+{
+    if (!read_token(r))
+        return input_ended(r, what);
+    uint64_t v;
+    if (!parse_digits(r->token, r->token_len, &v))
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: expected "
+                            "the %s, a positive integer, found '%s'",
+                            r->name, r->token_line, what, token_shown(r));
+    if (v == 0 || v > UINT32_MAX)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: %s %s is "
+                            "not a positive integer below 2^32", r->name,
+                            r->token_line, what, token_shown(r));
+    *size = (uint32_t)v;
+    return 0;
+}
+
+/* Reads the header line: format word, width, height, alpha. */
+static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
+                       int *binary)
+{
+    if (!read_token(r))
+        return input_ended(r, "the header");
+    if (token_is(r, text_header))
+        *binary = 0;
+    else if (token_is(r, binary_header))
+        *binary = 1;
+    else
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: unknown "
+                            "header '%s'; expected %s or %s", r->name,
+                            r->token_line, token_shown(r), text_header,
+                            binary_header);
+    int rc;
+    if ((rc = read_size(r, "width", w)) != 0 ||
+        (rc = read_size(r, "height", h)) != 0)
+        return rc;
+    if (cell_count(*w, *h) == 0)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: a world "
+                            "of %u x %u cells is too large: its arrays "
+                            "would not fit in memory", r->name,
+                            r->token_line, *w, *h);
+    if (!read_token(r))
+        return input_ended(r, "alpha");
+    if (!parse_float(r->token, r->token_len, alpha) || !isfinite(*alpha) ||
+        *alpha < 0.0f)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: alpha "
+                            "'%s' is not a finite number >= 0", r->name,
+                            r->token_line, token_shown(r));
+    return 0;
+}
+
+/* Reads the '-' that starts an array. In text it is a token of its own;
+ * in binary the array's raw bytes follow it directly. */
+static int read_separator(reader *r, int binary, const char *before)
+{
+    if (binary) {
+        int c = skip_space(r);
+        if (c == '-')
+            return 0;
+        if (c == EOF) {
+            char what[64];
+            snprintf(what, sizeof what, "'-' before the %s", before);
+            return input_ended(r, what);
+        }
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: byte offset %llu: "
+                            "expected '-' before the %s, found byte 0x%02x",
+                            r->name, r->offset - 1, before, (unsigned)c);
+    }
+    if (!read_token(r)) {
+        char what[64];
+        snprintf(what, sizeof what, "'-' before the %s", before);
+        return input_ended(r, what);
+    }
+    if (!token_is(r, "-"))
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: expected "
+                            "'-' before the %s, found '%s'", r->name,
+                            r->token_line, before, token_shown(r));
+    return 0;
+}
+
+/* A token where the i-th of n array entries should be: the end of the
+ * input, a '-' or "End" mean the array is too short. */
+static int truncated_text(reader *r, const char *array, size_t i, size_t n)
+{
+    if (r->token_len == 0) {
+        if (ferror(r->f))
+            return input_ended(r, array);
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: truncated "
+                            "%s array: found the end of input after %zu of "
+                            "%zu entries", r->name, r->line, array, i, n);
+    }
+    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: truncated %s "
+                        "array: found '%s' after %zu of %zu entries", r->name,
+                        r->token_line, array, token_shown(r), i, n);
+}
+
+static int is_array_end(reader *r)
+{
+    return r->token_len == 0 || token_is(r, "-") ||
+           token_is(r, "End");
+}
+
+static int read_text_properties(reader *r, heat_world *world)
+{
+    size_t n = (size_t)world->w * world->h;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+        read_token(r);
+        if (is_array_end(r))
+            return truncated_text(r, "properties", i, n);
+        uint64_t v;
+        if (!parse_digits(r->token, r->token_len, &v))
+            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: "
+                                "property '%s' at x=%u, y=%u is not a "
+                                "number", r->name, r->token_line,
+                                token_shown(r), x, y);
+        const char *why = flags_problem(v > UINT32_MAX ? UINT32_MAX : (uint32_t)v,
+                                        x, y, world->w, world->h);
+        if (why)
+            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: flag "
+                                "value %s at x=%u, y=%u %s", r->name,
+                                r->token_line, token_shown(r), x, y, why);
+        world->properties[i] = (uint32_t)v;
+    }
+    return 0;
+}
+
+static int read_text_state(reader *r, heat_world *world)
+{
+    size_t n = (size_t)world->w * world->h;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+        read_token(r);
+        if (is_array_end(r))
+            return truncated_text(r, "state", i, n);
+        float t;
+        if (!parse_float(r->token, r->token_len, &t))
+            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: "
+                                "temperature '%s' at x=%u, y=%u is not a "
+                                "number", r->name, r->token_line,
+                                token_shown(r), x, y);
+        const char *why = temperature_problem(t);
+        if (why)
+            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: "
+                                "temperature %s at x=%u, y=%u %s", r->name,
+                                r->token_line, token_shown(r), x, y, why);
+        world->state[i] = t;
+    }
+    return 0;
+}
+
+static int host_is_big_endian(void)
+{
+    const uint32_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 0;
+}
+
+/* The file's little-endian words, in place, as host words. */
+static void words_from_little_endian(void *data, size_t n)
+{
+    if (!host_is_big_endian())
+        return;
+    unsigned char *p = data;
+    for (size_t i = 0; i < n; i++, p += 4) {
+        unsigned char b0 = p[0], b1 = p[1];
+        p[0] = p[3], p[1] = p[2], p[2] = b1, p[3] = b0;
+    }
+}
+
+/* Reads n raw 4-byte words into dst; *start is where they began. */
+static int read_binary_words(reader *r, void *dst, size_t n,
+                             const char *array, unsigned long long *start)
+{
+    *start = r->offset;
+    size_t want = n * 4;
+    size_t got = fread(dst, 1, want, r->f);
+    r->offset += got;
+    if (got != want) {
+        if (ferror(r->f))
+            return input_ended(r, array);
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: truncated %s array: "
+                            "expected %zu bytes from byte offset %llu, "
+                            "found %zu", r->name, array, want, *start, got);
+    }
+    words_from_little_endian(dst, n);
+    return 0;
+}
+
+static int read_binary_properties(reader *r, heat_world *world)
+{
+    size_t n = (size_t)world->w * world->h;
+    unsigned long long start;
+    int rc = read_binary_words(r, world->properties, n, "properties", &start);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+        const char *why = flags_problem(world->properties[i], x, y, world->w,
+                                        world->h);
+        if (why)
+            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: byte offset "
+                                "%llu: flag value %u at x=%u, y=%u %s",
+                                r->name, start + 4 * (unsigned long long)i,
+                                world->properties[i], x, y, why);
+    }
+    return 0;
+}
+
+static int read_binary_state(reader *r, heat_world *world)
+{
+    size_t n = (size_t)world->w * world->h;
+    unsigned long long start;
+    int rc = read_binary_words(r, world->state, n, "state", &start);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        const char *why = temperature_problem(world->state[i]);
+        if (why)
+            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: byte offset "
+                                "%llu: temperature %g at x=%u, y=%u %s",
+                                r->name, start + 4 * (unsigned long long)i,
+                                world->state[i], (uint32_t)(i % world->w),
+                                (uint32_t)(i / world->w), why);
+    }
+    return 0;
+}
+
+static int read_end(reader *r)
+{
+    if (!read_token(r))
+        return input_ended(r, "'End'");
+    if (!token_is(r, "End"))
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: expected "
+                            "'End' after the state array, found '%s'",
+                            r->name, r->token_line, token_shown(r));
+    return 0;
+}
+
+static int read_world(reader *r, heat_world *world)
+{
+    uint32_t w = 0, h = 0;
+    float alpha = 0.0f;
+    int binary = 0, rc;
+    if ((rc = read_header(r, &w, &h, &alpha, &binary)) != 0 ||
+        (rc = heat_world_alloc(world, w, h, alpha)) != 0 ||
+        (rc = read_separator(r, binary, "properties")) != 0 ||
+        (rc = (binary ? read_binary_properties : read_text_properties)(r, world)) != 0 ||
+        (rc = read_separator(r, binary, "temperatures")) != 0 ||
+        (rc = (binary ? read_binary_state : read_text_state)(r, world)) != 0)
+        return rc;
+    return read_end(r);
+}
+
+int heat_world_load(heat_world *world, FILE *f, const char *name)
+{
+    memset(world, 0, sizeof *world);
+    reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    flockfile(f);
+    int rc = read_world(&r, world);
+    funlockfile(f);
+    if (rc != 0)
+        heat_world_free(world);
+    return rc;
+}
+
+int heat_world_load_file(heat_world *world, const char *path)
+{
+    memset(world, 0, sizeof *world);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot open: %s", path,
+                            strerror(errno));
+    int rc = heat_world_load(world, f, path);
+    fclose(f);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Output gathered in a buffer and written in large pieces. */
+typedef struct writer {
+    FILE *f;
+    int failed;
+    size_t len;
+    char buf[1 << 16];
+} writer;
+
+/* Room that one formatted entry never exceeds ("%.8f" of FLT_MAX is 48). */
+enum { ENTRY_MAX = 64 };
+
+static void writer_flush(writer *wr)
+{
+    if (wr->len && !wr->failed && fwrite(wr->buf, 1, wr->len, wr->f) != wr->len)
+        wr->failed = 1;
+    wr->len = 0;
+}
+
+/* Where the next entry goes, with at least ENTRY_MAX bytes of room. */
+static char *writer_room(writer *wr)
+{
+    if (sizeof wr->buf - wr->len < ENTRY_MAX)
+        writer_flush(wr);
+    return wr->buf + wr->len;
+}
+
+static void writer_put(writer *wr, const char *text)
+{
+    size_t n = strlen(text);
+    if (sizeof wr->buf - wr->len < n)
+        writer_flush(wr);
+    memcpy(wr->buf + wr->len, text, n);
+    wr->len += n;
+}
+
+static void writer_put_raw(writer *wr, const void *data, size_t bytes)
+{
+    writer_flush(wr);
+    if (!wr->failed && fwrite(data, 1, bytes, wr->f) != bytes)
+        wr->failed = 1;
+}
+
+static char *format_uint(char *p, uint32_t v)
+{
+    char digits[10];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n)
+        *p++ = digits[--n];
+    return p;
+}
+
+/* printf("%.8f", t) for any float. For t in [0, 1] (every valid
+ * temperature) t * 1e8 is exact in double (24 + 19 significant bits), so
+ * rint, which rounds ties to even in the current rounding mode as glibc's
+ * printf does, gives printf's digits without printf's cost. */
+static char *format_fixed8(char *p, float t)
+{
+    if (!(t >= 0.0f && t <= 1.0f) || signbit(t))
+        return p + snprintf(p, ENTRY_MAX, "%.8f", t);
+    uint32_t v = (uint32_t)rint((double)t * 1e8);
+    *p++ = (char)('0' + v / 100000000u);
+    *p++ = '.';
+    v %= 100000000u;
+    for (int i = 7; i >= 0; i--, v /= 10)
+        p[i] = (char)('0' + v % 10);
+    return p + 8;
+}
+
+static void write_text_arrays(writer *wr, const heat_world *world)
+{
+    writer_put(wr, "-\n");
+    for (uint32_t y = 0; y < world->h; y++) {
+        const uint32_t *row = world->properties + (size_t)y * world->w;
+        for (uint32_t x = 0; x < world->w; x++) {
+            char *p = writer_room(wr);
+            *p++ = ' ';
+            wr->len = (size_t)(format_uint(p, row[x]) - wr->buf);
+        }
+        writer_put(wr, "\n");
+    }
+    writer_put(wr, "-\n");
+    for (uint32_t y = 0; y < world->h; y++) {
+        const float *row = world->state + (size_t)y * world->w;
+        for (uint32_t x = 0; x < world->w; x++) {
+            char *p = writer_room(wr);
+            *p++ = ' ';
+            wr->len = (size_t)(format_fixed8(p, row[x]) - wr->buf);
+        }
+        writer_put(wr, "\n");
+    }
+}
+
+/* n host words as the file's little-endian words. */
+static void write_binary_words(writer *wr, const void *data, size_t n)
+{
+    if (!host_is_big_endian()) {
+        writer_put_raw(wr, data, n * 4);
+        return;
+    }
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++, p += 4) {
+        char *q = writer_room(wr);
+        q[0] = (char)p[3], q[1] = (char)p[2], q[2] = (char)p[1], q[3] = (char)p[0];
+        wr->len += 4;
+    }
+}
+
+int heat_world_save(const heat_world *world, FILE *f, int binary)
+{
+    if (!world || !world->properties || !world->state || world->w == 0 ||
+        world->h == 0)
+        return clframe_fail(CLFRAME_ERR_USAGE,
+                            "heat_world_save: the world is empty");
+    writer *wr = malloc(sizeof *wr);
+    if (!wr)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY,
+                            "heat_world_save: out of memory");
+    wr->f = f;
+    wr->failed = 0;
+    wr->len = 0;
+    /* The seed prints alpha with iostream's defaults, which is "%g". */
+    char line[96];
+    snprintf(line, sizeof line, "%s\n%u %u %g\n",
+             binary ? binary_header : text_header, world->w, world->h,
+             (double)world->alpha);
+    writer_put(wr, line);
+    if (binary) {
+        size_t n = (size_t)world->w * world->h;
+        writer_put(wr, "-");
+        write_binary_words(wr, world->properties, n);
+        writer_put(wr, "-");
+        write_binary_words(wr, world->state, n);
+    } else {
+        write_text_arrays(wr, world);
+    }
+    writer_put(wr, "End\n");
+    writer_flush(wr);
+    int failed = wr->failed || fflush(f) != 0 || ferror(f);
+    int saved_errno = errno;
+    free(wr);
+    if (failed)
+        return clframe_fail(CLFRAME_ERR_IO, "writing the heat world failed: "
+                            "%s", strerror(saved_errno));
+    return 0;
+}
