@@ -23,8 +23,9 @@
 /* v3-v5's work-group shape: a warp-wide row, a few rows deep. */
 enum { ROW_GROUP_W = 32, ROW_GROUP_H = 8 };
 
-/* v6's shape; the tile height is chosen to fit the device's local memory. */
-enum { TILE_GROUP_W = 32, TILE_GROUP_H = 8, TILE_W = 128, TILE_MAX_H = 48,
+/* v6's default tile: 64 cells wide and as tall as local memory allows, up
+ * to 64, with a halo of 4 (so up to 4 steps per launch). */
+enum { TILE_GROUP_W = 32, TILE_GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64,
        TILE_HALO = 4 };
 
 typedef struct heat_run {
@@ -210,28 +211,64 @@ static int step_with_flags(heat_run *run, unsigned steps, int packed)
 
 /* ---- v6: temporal blocking ------------------------------------------------ */
 
-/* The tallest tile (a multiple of the group height, at most TILE_MAX_H)
- * whose two float copies fit the device's local memory; 0 if none does. */
-static unsigned tile_height(clctx *ctx)
+/* A v6 tile: its size in cells, halo included, and the halo, which is
+ * also the most steps one launch may take. */
+typedef struct heat_tile {
+    unsigned w, h, halo;
+} heat_tile;
+
+static cl_ulong local_memory(clctx *ctx)
 {
     cl_ulong local = 0;
     clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
                     &local, NULL);
-    unsigned h = TILE_MAX_H;
-    while (h > 2 * TILE_HALO && (cl_ulong)2 * TILE_W * h * sizeof(float) > local)
-        h -= TILE_GROUP_H;
-    return h > 2 * TILE_HALO ? h : 0;
+    return local;
+}
+
+/* The tile for this device: HEAT_V6_TILE=WxHxHALO if set (for tuning; W a
+ * multiple of 32, H of 8), else the default; checked against the device's
+ * local memory (two float copies of the tile). */
+static int choose_tile(clctx *ctx, heat_tile *t)
+{
+    cl_ulong local = local_memory(ctx);
+    const char *env = getenv("HEAT_V6_TILE");
+    if (env && *env) {
+        char end;
+        if (sscanf(env, "%ux%ux%u%c", &t->w, &t->h, &t->halo, &end) != 3 ||
+            t->w % TILE_GROUP_W || t->h % TILE_GROUP_H || t->w == 0 ||
+            t->h == 0 || t->halo == 0 || 2 * t->halo >= t->w ||
+            2 * t->halo >= t->h)
+            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "HEAT_V6_TILE=%s: "
+                                "expected WxHxHALO, W a multiple of %d, H of "
+                                "%d, and 2*HALO less than both", env,
+                                TILE_GROUP_W, TILE_GROUP_H);
+    } else {
+        t->w = TILE_W;
+        t->halo = TILE_HALO;
+        t->h = TILE_MAX_H;
+        while (t->h > 2 * t->halo + TILE_GROUP_H &&
+               (cl_ulong)2 * t->w * t->h * sizeof(float) > local)
+            t->h -= TILE_GROUP_H;
+    }
+    if ((cl_ulong)2 * t->w * t->h * sizeof(float) > local ||
+        TILE_GROUP_W * TILE_GROUP_H > device_max_group(ctx))
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "heat v6: %ux%u tiles need "
+                            "%zu bytes of local memory and work-groups of %d; "
+                            "%s has %lu bytes and groups of %zu", t->w, t->h,
+                            (size_t)2 * t->w * t->h * sizeof(float),
+                            TILE_GROUP_W * TILE_GROUP_H,
+                            clctx_device_name(ctx), (unsigned long)local,
+                            device_max_group(ctx));
+    return 0;
 }
 
 static int step_tiled(heat_run *run, unsigned steps)
 {
     heat_world *world = run->world;
-    unsigned tile_h = tile_height(run->ctx);
-    if (tile_h == 0 || TILE_GROUP_W * TILE_GROUP_H > device_max_group(run->ctx))
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "heat v6: %s has too little "
-                            "local memory or too small work-groups for %ux%u "
-                            "tiles", clctx_device_name(run->ctx), TILE_W,
-                            2 * TILE_HALO + 1);
+    heat_tile tile;
+    int rc = choose_tile(run->ctx, &tile);
+    if (rc)
+        return rc;
     uint8_t *flags = malloc(run->cells);
     if (!flags)
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "heat v6: no memory for "
@@ -243,13 +280,13 @@ static int step_tiled(heat_run *run, unsigned steps)
 
     char defines[160];
     snprintf(defines, sizeof defines, "-DHEAT_GROUP_W=%d -DHEAT_GROUP_H=%d "
-             "-DHEAT_TILE_W=%d -DHEAT_TILE_H=%u -DHEAT_HALO=%d", TILE_GROUP_W,
-             TILE_GROUP_H, TILE_W, tile_h, TILE_HALO);
+             "-DHEAT_TILE_W=%u -DHEAT_TILE_H=%u -DHEAT_HALO=%u", TILE_GROUP_W,
+             TILE_GROUP_H, tile.w, tile.h, tile.halo);
     clkernel *k = build(run, "heat_step_tiled", defines);
-    size_t out_w = TILE_W - 2 * TILE_HALO, out_h = tile_h - 2 * TILE_HALO;
+    size_t out_w = tile.w - 2 * tile.halo, out_h = tile.h - 2 * tile.halo;
     size_t groups_x = (world->w + out_w - 1) / out_w;
     size_t groups_y = (world->h + out_h - 1) / out_h;
-    int rc = k ? clkernel_global(k, groups_x * TILE_GROUP_W,
+    rc = k ? clkernel_global(k, groups_x * TILE_GROUP_W,
                                  groups_y * TILE_GROUP_H) : CLFRAME_ERR_BUILD;
     if (rc == 0)
         rc = clkernel_local(k, TILE_GROUP_W, TILE_GROUP_H);
@@ -264,7 +301,7 @@ static int step_tiled(heat_run *run, unsigned steps)
     if (rc == 0)
         rc = on_device(&next, run->ctx, 0);
     for (unsigned done = 0; done < steps && rc == 0;) {
-        cl_uint now = steps - done < TILE_HALO ? steps - done : TILE_HALO;
+        cl_uint now = steps - done < tile.halo ? steps - done : tile.halo;
         rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
                               CLARG(world->w), CLARG(world->h), CLARG(now),
                               flags_arg, cur, next);

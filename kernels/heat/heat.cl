@@ -50,6 +50,73 @@ inline float heat_update(float inner, float outer, float self, float above,
     return res < 0.0f ? 0.0f : (res > 1.0f ? 1.0f : res);
 }
 
+/* ---- division without dividing (v6) -------------------------------------
+ *
+ * A cell's divisor, contrib, is inner plus outer once per conducting
+ * neighbour: one of five values, c[k] for k neighbours, the same for every
+ * cell. So v6 multiplies by their reciprocals in double precision instead:
+ * (float)((double)acc * (1.0 / c[k])) is the correctly rounded acc / c[k].
+ * Why: the double product is within 2^-52 (relative) of the true quotient,
+ * while a quotient of two 24-bit floats is never exactly halfway between
+ * two floats and never nearer than 2^-49 to such a midpoint (the midpoint
+ * times c[k] would need more bits than acc has), so rounding the product to
+ * float lands where rounding the true quotient does. Single-precision
+ * division is a long instruction sequence on GPUs; a double multiply and
+ * two conversions are not. The tests compare v6 with the reference bit for
+ * bit on every input they use. Devices without doubles divide.
+ */
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double heat_recip;
+#define HEAT_DIVIDE(acc, c, r) ((float)((double)(acc) * (r)))
+#else
+typedef float heat_recip;
+#define HEAT_DIVIDE(acc, c, r) ((acc) / (c))
+#endif
+
+/* The five divisors, each summed as the reference sums it, and their
+ * reciprocals. */
+typedef struct heat_divisors {
+    float c[5];
+    heat_recip r[5];
+} heat_divisors;
+
+inline heat_divisors heat_make_divisors(float inner, float outer)
+{
+    heat_divisors d;
+    d.c[0] = inner;
+    for (int k = 1; k < 5; k++)
+        d.c[k] = d.c[k - 1] + outer;
+    for (int k = 0; k < 5; k++)
+        d.r[k] = (heat_recip)1 / (heat_recip)d.c[k];
+    return d;
+}
+
+/* heat_update with the division replaced as above, and selects instead of
+ * branches (the same sums: a term is added or not, never added as 0, which
+ * would turn a -0 into +0). */
+inline float heat_update_divisors(const heat_divisors *d, float inner,
+                                  float outer, float self, float above,
+                                  float below, float left, float right,
+                                  uint conducts)
+{
+    float acc = inner * self;
+    acc = conducts & 1u ? acc + outer * above : acc;
+    acc = conducts & 2u ? acc + outer * below : acc;
+    acc = conducts & 4u ? acc + outer * left : acc;
+    acc = conducts & 8u ? acc + outer * right : acc;
+    uint k = popcount(conducts);
+    /* A chain of selects, not d->r[k]: a private array indexed at run time
+     * would live in slow memory. */
+    heat_recip r = k == 0 ? d->r[0] : k == 1 ? d->r[1] : k == 2 ? d->r[2]
+                 : k == 3 ? d->r[3] : d->r[4];
+    float c = k == 0 ? d->c[0] : k == 1 ? d->c[1] : k == 2 ? d->c[2]
+            : k == 3 ? d->c[3] : d->c[4];
+    float res = HEAT_DIVIDE(acc, c, r);
+    (void)c;
+    return res < 0.0f ? 0.0f : (res > 1.0f ? 1.0f : res);
+}
+
 __kernel void heat_step_naive(float inner, float outer, uint w, uint h,
                               __global const uint *properties,
                               __global const float *in,
@@ -96,12 +163,17 @@ __kernel void heat_step_packed(float inner, float outer, uint w, uint h,
  * A work-group of HEAT_GROUP_W x HEAT_GROUP_H work-items loads a tile of
  * HEAT_TILE_W x HEAT_TILE_H cells: its output block plus a halo of
  * HEAT_HALO cells on each side. It steps the whole tile `steps` times
- * (steps <= HEAT_HALO), ping-ponging between two local copies; the tile's
- * edge cells have no neighbours in the tile and are held fixed, and the
- * error that causes creeps inwards one cell per step, so after `steps`
- * steps the output block is still exact. Cells outside the world act as
- * insulators. Each work-item owns the same cells every step, so its flags
- * live in private memory and only temperatures go through local memory.
+ * (steps <= HEAT_HALO). The tile's edge cells have no neighbours in the
+ * tile and are held fixed; the error that causes creeps inwards one cell
+ * per step, so after `steps` steps the output block is still exact. Cells
+ * outside the world act as insulators.
+ *
+ * Each work-item owns HEAT_PER_X columns (HEAT_GROUP_W apart, so a warp
+ * reads a row without bank conflicts) of HEAT_PER_Y consecutive rows, and
+ * keeps its cells' temperatures and flags in registers: the neighbours
+ * above and below come from registers, except at the ends of its column
+ * strips; only left, right and those ends go through local memory, which
+ * holds two copies of the tile (read one, write the other, one barrier).
  */
 #ifndef HEAT_GROUP_W
 #define HEAT_GROUP_W 32
@@ -110,10 +182,10 @@ __kernel void heat_step_packed(float inner, float outer, uint w, uint h,
 #define HEAT_GROUP_H 8
 #endif
 #ifndef HEAT_TILE_W
-#define HEAT_TILE_W 128
+#define HEAT_TILE_W 64
 #endif
 #ifndef HEAT_TILE_H
-#define HEAT_TILE_H 48
+#define HEAT_TILE_H 64
 #endif
 #ifndef HEAT_HALO
 #define HEAT_HALO 4
@@ -137,23 +209,26 @@ void heat_step_tiled(float inner, float outer, uint w, uint h, uint steps,
                      __global float *out)
 {
     __local float tile[2][HEAT_TILE_H][HEAT_TILE_W];
-    uchar flags[HEAT_PER_Y][HEAT_PER_X];
-    int lx = get_local_id(0), ly = get_local_id(1);
+    heat_divisors divisors = heat_make_divisors(inner, outer);
+    float v[HEAT_PER_X][HEAT_PER_Y];
+    uchar flags[HEAT_PER_X][HEAT_PER_Y];
+    int lx = get_local_id(0), ty0 = get_local_id(1) * HEAT_PER_Y;
     int x0 = (int)get_group_id(0) * HEAT_OUT_W - HEAT_HALO;
     int y0 = (int)get_group_id(1) * HEAT_OUT_H - HEAT_HALO;
 
-    for (int j = 0; j < HEAT_PER_Y; j++) {
-        for (int i = 0; i < HEAT_PER_X; i++) {
-            int tx = lx + i * HEAT_GROUP_W, ty = ly + j * HEAT_GROUP_H;
-            int gx = x0 + tx, gy = y0 + ty;
+    for (int i = 0; i < HEAT_PER_X; i++) {
+        int tx = lx + i * HEAT_GROUP_W, gx = x0 + tx;
+        for (int j = 0; j < HEAT_PER_Y; j++) {
+            int ty = ty0 + j, gy = y0 + ty;
             int inside = gx >= 0 && gx < (int)w && gy >= 0 && gy < (int)h;
             uint g = (uint)gy * w + (uint)gx;
             uchar f = inside ? packed[g] : (uchar)HEAT_INSULATOR;
             if (tx == 0 || ty == 0 || tx == HEAT_TILE_W - 1 ||
                 ty == HEAT_TILE_H - 1)
                 f |= HEAT_FIXED;
-            flags[j][i] = f;
-            tile[0][ty][tx] = inside ? in[g] : 0.0f;
+            flags[i][j] = f;
+            v[i][j] = inside ? in[g] : 0.0f;
+            tile[0][ty][tx] = v[i][j];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -161,31 +236,41 @@ void heat_step_tiled(float inner, float outer, uint w, uint h, uint steps,
     for (uint s = 0; s < steps; s++) {
         __local float (*cur)[HEAT_TILE_W] = tile[s & 1];
         __local float (*next)[HEAT_TILE_W] = tile[(s & 1) ^ 1];
+    for (int i = 0; i < HEAT_PER_X; i++) {
+            int tx = lx + i * HEAT_GROUP_W;
+            /* Every cell's update is computed (a select keeps fixed ones,
+             * with no branch); clamping keeps the edge cells' reads inside
+             * the tile. */
+            int left = max(tx - 1, 0), right = min(tx + 1, HEAT_TILE_W - 1);
+            float above = cur[max(ty0 - 1, 0)][tx];
+            float below = cur[min(ty0 + HEAT_PER_Y, HEAT_TILE_H - 1)][tx];
+            float old[HEAT_PER_Y];
+            for (int j = 0; j < HEAT_PER_Y; j++)
+                old[j] = v[i][j];
         for (int j = 0; j < HEAT_PER_Y; j++) {
-            for (int i = 0; i < HEAT_PER_X; i++) {
-                int tx = lx + i * HEAT_GROUP_W, ty = ly + j * HEAT_GROUP_H;
-                uchar f = flags[j][i];
-                float v = cur[ty][tx];
-                if (!(f & (HEAT_FIXED | HEAT_INSULATOR)))
-                    v = heat_update(inner, outer, v, cur[ty - 1][tx],
-                                    cur[ty + 1][tx], cur[ty][tx - 1],
-                                    cur[ty][tx + 1],
-                                    HEAT_CONDUCTS_FROM_PACKED(f));
-                next[ty][tx] = v;
+                int ty = ty0 + j;
+                uchar f = flags[i][j];
+                float updated = heat_update_divisors(
+                    &divisors, inner, outer, old[j],
+                    j > 0 ? old[j - 1] : above,
+                    j < HEAT_PER_Y - 1 ? old[j + 1] : below,
+                    cur[ty][left], cur[ty][right],
+                    HEAT_CONDUCTS_FROM_PACKED(f));
+                v[i][j] = f & (HEAT_FIXED | HEAT_INSULATOR) ? old[j] : updated;
+                next[ty][tx] = v[i][j];
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    __local float (*result)[HEAT_TILE_W] = tile[steps & 1];
-    for (int j = 0; j < HEAT_PER_Y; j++) {
-        for (int i = 0; i < HEAT_PER_X; i++) {
-            int tx = lx + i * HEAT_GROUP_W, ty = ly + j * HEAT_GROUP_H;
-            int gx = x0 + tx, gy = y0 + ty;
+    for (int i = 0; i < HEAT_PER_X; i++) {
+        int tx = lx + i * HEAT_GROUP_W, gx = x0 + tx;
+        for (int j = 0; j < HEAT_PER_Y; j++) {
+            int ty = ty0 + j, gy = y0 + ty;
             if (tx >= HEAT_HALO && tx < HEAT_TILE_W - HEAT_HALO &&
                 ty >= HEAT_HALO && ty < HEAT_TILE_H - HEAT_HALO &&
                 gx < (int)w && gy < (int)h)
-                out[(uint)gy * w + (uint)gx] = result[ty][tx];
+                out[(uint)gy * w + (uint)gx] = v[i][j];
         }
     }
 }
