@@ -20,6 +20,7 @@ typedef struct demo_result {
     double kernel_ms;       /* clkernel_last_ms of the timed call */
     double call_ms;         /* host wall time of the timed clkernel_call */
     double ref_ms;          /* the C reference */
+    char note[256];         /* printed under the table: "drew x.png" */
 } demo_result;
 
 /* Runs one workload; 0, or a negative code with r->error set. */
@@ -27,6 +28,7 @@ typedef int (*demo_run_fn)(demo_result *r);
 
 int demo_vadd(demo_result *r);
 int demo_blur2d(demo_result *r);
+int demo_heat(demo_result *r);
 
 /* ---- helpers (demo_util.c) ----------------------------------------------- */
 

@@ -21,6 +21,7 @@ static const struct {
 } demos[] = {
     {"vadd", demo_vadd},
     {"blur2d", demo_blur2d},
+    {"heat v6", demo_heat},
 };
 
 enum { NDEMOS = sizeof demos / sizeof demos[0] };
@@ -31,18 +32,18 @@ static void print_header(clctx *ctx)
     printf("(times in ms: kernel from its profiling event, call = host wall "
            "time of clkernel_call\n with its copies; the second of %d calls, "
            "the first warms up)\n\n", DEMO_CALLS);
-    printf("%-8s %-12s %-10s %10s %10s %10s\n", "name", "size", "result",
+    printf("%-8s %-14s %-10s %10s %10s %10s\n", "name", "size", "result",
            "kernel", "call", "C ref");
 }
 
 static void print_row(const char *name, const demo_result *r)
 {
     if (r->error) {
-        printf("%-8s %-12s %-10s %10s %10s %10.3f\n", name, r->size,
+        printf("%-8s %-14s %-10s %10s %10s %10.3f\n", name, r->size,
                r->verdict, "-", "-", r->ref_ms);
         return;
     }
-    printf("%-8s %-12s %-10s %10.3f %10.3f %10.3f\n", name, r->size,
+    printf("%-8s %-14s %-10s %10.3f %10.3f %10.3f\n", name, r->size,
            r->verdict, r->kernel_ms, r->call_ms, r->ref_ms);
 }
 
@@ -62,6 +63,9 @@ int main(void)
         print_row(demos[i].name, &results[i]);
         failures += !results[i].ok;
     }
+    for (int i = 0; i < NDEMOS; i++)
+        if (results[i].note[0])
+            printf("\n%s\n", results[i].note);
     for (int i = 0; i < NDEMOS; i++) {
         if (results[i].error)
             fprintf(stderr, "\nclframe-demo: %s\n", results[i].error);
