@@ -250,13 +250,13 @@ void heat_step_tiled(float inner, float outer, uint w, uint h, uint steps,
         for (int j = 0; j < HEAT_PER_Y; j++) {
                 int ty = ty0 + j;
                 uchar f = flags[i][j];
-                float updated = heat_update_divisors(
-                    &divisors, inner, outer, old[j],
-                    j > 0 ? old[j - 1] : above,
-                    j < HEAT_PER_Y - 1 ? old[j + 1] : below,
-                    cur[ty][left], cur[ty][right],
-                    HEAT_CONDUCTS_FROM_PACKED(f));
-                v[i][j] = f & (HEAT_FIXED | HEAT_INSULATOR) ? old[j] : updated;
+                if (!(f & (HEAT_FIXED | HEAT_INSULATOR)))
+                    v[i][j] = heat_update_divisors(
+                        &divisors, inner, outer, old[j],
+                        j > 0 ? old[j - 1] : above,
+                        j < HEAT_PER_Y - 1 ? old[j + 1] : below,
+                        cur[ty][left], cur[ty][right],
+                        HEAT_CONDUCTS_FROM_PACKED(f));
                 next[ty][tx] = v[i][j];
             }
         }
