@@ -148,7 +148,7 @@ static int step_double_buffered(heat_run *run, unsigned steps, clkernel *k,
     if (rc == 0)
         rc = on_device(&cur, run->ctx, 1);
     if (rc == 0)
-        rc = on_device(&next, run->ctx, 1);   /* see step_tiled */
+        rc = on_device(&next, run->ctx, 0);
     for (unsigned t = 0; t < steps && rc == 0; t++) {
         rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
                               CLARG(world->w), CLARG(world->h), flags, cur,
@@ -298,12 +298,8 @@ static int step_tiled(heat_run *run, unsigned steps)
         rc = on_device(&flags_arg, run->ctx, 1);
     if (rc == 0)
         rc = on_device(&cur, run->ctx, 1);
-    /* next starts as a copy of the state too, though every cell of it is
-     * written by the first launch: under Oclgrind a second v6 run in one
-     * process otherwise reads cells it reports as never written (the
-     * results are right, on Oclgrind as everywhere; see bench/RESULTS.md). */
     if (rc == 0)
-        rc = on_device(&next, run->ctx, 1);
+        rc = on_device(&next, run->ctx, 0);
     for (unsigned done = 0; done < steps && rc == 0;) {
         cl_uint now = steps - done < tile.halo ? steps - done : tile.halo;
         rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
