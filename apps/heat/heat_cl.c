@@ -134,36 +134,7 @@ static int step_naive(heat_run *run, unsigned steps)
     return rc;
 }
 
-/* ---- v4, v5: double buffering -------------------------------------------- */
-
-/* The loop v4 and v5 share: `flags` is the properties (v4) or the packed
- * flags (v5), whichever kernel k reads. */
-static int step_double_buffered(heat_run *run, unsigned steps, clkernel *k,
-                                clarg flags)
-{
-    heat_world *world = run->world;
-    clarg cur = CLARG_INOUT(world->state, run->cells);
-    clarg next = CLARG_INOUT(world->state, run->cells);
-    int rc = size_per_cell(run, k);
-    if (rc == 0)
-        rc = on_device(&cur, run->ctx, 1);
-    if (rc == 0)
-        rc = on_device(&next, run->ctx, 0);
-    for (unsigned t = 0; t < steps && rc == 0; t++) {
-        rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
-                              CLARG(world->w), CLARG(world->h), flags, cur,
-                              next);
-        if (rc == 0) {
-            account(run, k);
-            rc = clarg_swap(&cur, &next);
-        }
-    }
-    if (rc == 0)
-        rc = clarg_read(&cur);
-    clarg_release(&cur);
-    clarg_release(&next);
-    return rc;
-}
+/* ---- v4, v5, v6: double buffering ---------------------------------------- */
 
 uint32_t heat_packed_flags(const heat_world *world, uint32_t x, uint32_t y)
 {
@@ -183,33 +154,28 @@ uint32_t heat_packed_flags(const heat_world *world, uint32_t x, uint32_t y)
     return flags;
 }
 
-static int step_with_flags(heat_run *run, unsigned steps, int packed)
+/* Every cell's packed flags as 32-bit words (v5) or bytes (v6), in a new
+ * array (the caller frees it); NULL on failure, with a message. */
+static void *pack_flags(const heat_world *world, size_t bytes_per_cell)
 {
-    heat_world *world = run->world;
-    uint32_t *flags = world->properties;
-    if (packed) {
-        flags = malloc(run->cells * sizeof *flags);
-        if (!flags)
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "heat v5: no memory "
-                                "for %u x %u flags", world->w, world->h);
-        for (uint32_t y = 0; y < world->h; y++)
-            for (uint32_t x = 0; x < world->w; x++)
-                flags[(size_t)y * world->w + x] = heat_packed_flags(world, x, y);
+    size_t cells = (size_t)world->w * world->h;
+    unsigned char *flags = malloc(cells * bytes_per_cell);
+    if (!flags) {
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "heat: no memory for %u x %u "
+                     "packed flags", world->w, world->h);
+        return NULL;
     }
-    clkernel *k = build(run, packed ? "heat_step_packed" : "heat_step_naive",
-                        "");
-    clarg flags_arg = CLARG_IN(flags, run->cells);
-    int rc = k ? on_device(&flags_arg, run->ctx, 1) : CLFRAME_ERR_BUILD;
-    if (rc == 0)
-        rc = step_double_buffered(run, steps, k, flags_arg);
-    clarg_release(&flags_arg);
-    clkernel_free(k);
-    if (packed)
-        free(flags);
-    return rc;
+    for (uint32_t y = 0; y < world->h; y++)
+        for (uint32_t x = 0; x < world->w; x++) {
+            size_t i = (size_t)y * world->w + x;
+            uint32_t f = heat_packed_flags(world, x, y);
+            if (bytes_per_cell == 1)
+                flags[i] = (uint8_t)f;
+            else
+                ((uint32_t *)flags)[i] = f;
+        }
+    return flags;
 }
-
-/* ---- v6: temporal blocking ------------------------------------------------ */
 
 /* A v6 tile: its size in cells, halo included, and the halo, which is
  * also the most steps one launch may take. */
@@ -262,49 +228,51 @@ static int choose_tile(clctx *ctx, heat_tile *t)
     return 0;
 }
 
-static int step_tiled(heat_run *run, unsigned steps)
+/* v6's kernel for tile t, with one work-group per tile's output block. */
+static clkernel *build_tiled(heat_run *run, const heat_tile *t)
 {
-    heat_world *world = run->world;
-    heat_tile tile;
-    int rc = choose_tile(run->ctx, &tile);
-    if (rc)
-        return rc;
-    uint8_t *flags = malloc(run->cells);
-    if (!flags)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "heat v6: no memory for "
-                            "%u x %u flags", world->w, world->h);
-    for (uint32_t y = 0; y < world->h; y++)
-        for (uint32_t x = 0; x < world->w; x++)
-            flags[(size_t)y * world->w + x] =
-                (uint8_t)heat_packed_flags(world, x, y);
-
     char defines[160];
     snprintf(defines, sizeof defines, "-DHEAT_GROUP_W=%d -DHEAT_GROUP_H=%d "
              "-DHEAT_TILE_W=%u -DHEAT_TILE_H=%u -DHEAT_HALO=%u", TILE_GROUP_W,
-             TILE_GROUP_H, tile.w, tile.h, tile.halo);
+             TILE_GROUP_H, t->w, t->h, t->halo);
     clkernel *k = build(run, "heat_step_tiled", defines);
-    size_t out_w = tile.w - 2 * tile.halo, out_h = tile.h - 2 * tile.halo;
-    size_t groups_x = (world->w + out_w - 1) / out_w;
-    size_t groups_y = (world->h + out_h - 1) / out_h;
-    rc = k ? clkernel_global(k, groups_x * TILE_GROUP_W,
-                                 groups_y * TILE_GROUP_H) : CLFRAME_ERR_BUILD;
-    if (rc == 0)
-        rc = clkernel_local(k, TILE_GROUP_W, TILE_GROUP_H);
+    size_t out_w = t->w - 2 * t->halo, out_h = t->h - 2 * t->halo;
+    size_t groups_x = (run->world->w + out_w - 1) / out_w;
+    size_t groups_y = (run->world->h + out_h - 1) / out_h;
+    if (k && (clkernel_global(k, groups_x * TILE_GROUP_W,
+                              groups_y * TILE_GROUP_H) ||
+              clkernel_local(k, TILE_GROUP_W, TILE_GROUP_H))) {
+        clkernel_free(k);
+        return NULL;
+    }
+    return k;
+}
 
-    clarg flags_arg = CLARG_IN(flags, run->cells);
+/* The loop v4, v5 and v6 share: the state stays on the device in two
+ * buffers that change roles after every launch. k reads `flags` (the
+ * properties, or packed flags); with per_launch > 0 it is v6's, which
+ * takes as its last argument how many steps to make, at most per_launch. */
+static int step_double_buffered(heat_run *run, unsigned steps, clkernel *k,
+                                clarg flags, unsigned per_launch)
+{
+    heat_world *world = run->world;
     clarg cur = CLARG_INOUT(world->state, run->cells);
     clarg next = CLARG_INOUT(world->state, run->cells);
-    if (rc == 0)
-        rc = on_device(&flags_arg, run->ctx, 1);
-    if (rc == 0)
-        rc = on_device(&cur, run->ctx, 1);
+    int rc = on_device(&cur, run->ctx, 1);
     if (rc == 0)
         rc = on_device(&next, run->ctx, 0);
     for (unsigned done = 0; done < steps && rc == 0;) {
-        cl_uint now = steps - done < tile.halo ? steps - done : tile.halo;
-        rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
-                              CLARG(world->w), CLARG(world->h), CLARG(now),
-                              flags_arg, cur, next);
+        cl_uint now = 1;
+        if (per_launch == 0) {
+            rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
+                                  CLARG(world->w), CLARG(world->h), flags,
+                                  cur, next);
+        } else {
+            now = steps - done < per_launch ? steps - done : per_launch;
+            rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
+                                  CLARG(world->w), CLARG(world->h), flags,
+                                  cur, next, CLARG(now));
+        }
         if (rc == 0) {
             account(run, k);
             rc = clarg_swap(&cur, &next);
@@ -313,11 +281,46 @@ static int step_tiled(heat_run *run, unsigned steps)
     }
     if (rc == 0)
         rc = clarg_read(&cur);
-    clkernel_free(k);
     clarg_release(&cur);
     clarg_release(&next);
-    clarg_release(&flags_arg);
-    free(flags);
+    return rc;
+}
+
+/* v4 (the properties as they are), v5 (packed into 32-bit words) and v6
+ * (packed into bytes, several steps per launch in tiles). */
+static int step_persistent(heat_run *run, unsigned steps, heat_version v)
+{
+    heat_world *world = run->world;
+    heat_tile tile = {0};
+    void *packed = NULL;
+    clarg flags = CLARG_IN(world->properties, run->cells);
+    int rc = 0;
+    if (v == HEAT_V5_PACKED) {
+        packed = pack_flags(world, sizeof(uint32_t));
+        flags = CLARG_IN((uint32_t *)packed, run->cells);
+    } else if (v == HEAT_V6_TILED) {
+        rc = choose_tile(run->ctx, &tile);
+        packed = rc ? NULL : pack_flags(world, sizeof(uint8_t));
+        flags = CLARG_IN((uint8_t *)packed, run->cells);
+    }
+    if (rc == 0 && v != HEAT_V4_DOUBLE_BUFFERED && !packed)
+        rc = CLFRAME_ERR_NO_MEMORY;
+    clkernel *k = NULL;
+    if (rc == 0) {
+        k = v == HEAT_V4_DOUBLE_BUFFERED ? build(run, "heat_step_naive", "")
+          : v == HEAT_V5_PACKED ? build(run, "heat_step_packed", "")
+          : build_tiled(run, &tile);
+        rc = k ? 0 : CLFRAME_ERR_BUILD;
+    }
+    if (rc == 0 && v != HEAT_V6_TILED)
+        rc = size_per_cell(run, k);
+    if (rc == 0)
+        rc = on_device(&flags, run->ctx, 1);
+    if (rc == 0)
+        rc = step_double_buffered(run, steps, k, flags, tile.halo);
+    clarg_release(&flags);
+    clkernel_free(k);
+    free(packed);
     return rc;
 }
 
@@ -337,11 +340,9 @@ int heat_step_opencl(heat_world *world, float dt, unsigned steps,
     case HEAT_V3_NAIVE:
         return step_naive(&run, steps);
     case HEAT_V4_DOUBLE_BUFFERED:
-        return step_with_flags(&run, steps, 0);
     case HEAT_V5_PACKED:
-        return step_with_flags(&run, steps, 1);
     case HEAT_V6_TILED:
-        return step_tiled(&run, steps);
+        return step_persistent(&run, steps, v);
     default:
         return clframe_fail(CLFRAME_ERR_USAGE, "heat_step_opencl: version "
                             "%d is not an OpenCL version", (int)v);

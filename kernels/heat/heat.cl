@@ -203,10 +203,10 @@ __kernel void heat_step_packed(float inner, float outer, uint w, uint h,
 #endif
 
 __kernel __attribute__((reqd_work_group_size(HEAT_GROUP_W, HEAT_GROUP_H, 1)))
-void heat_step_tiled(float inner, float outer, uint w, uint h, uint steps,
+void heat_step_tiled(float inner, float outer, uint w, uint h,
                      __global const uchar *packed,
                      __global const float *in,
-                     __global float *out)
+                     __global float *out, uint steps)
 {
     __local float tile[2][HEAT_TILE_H][HEAT_TILE_W];
     heat_divisors divisors = heat_make_divisors(inner, outer);
