@@ -64,6 +64,30 @@ const char *test_write_file(const char *name, const char *text)
     return path;
 }
 
+uint32_t test_random(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+char *test_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    ck_assert_msg(n >= 0, "cannot tell the size of %s", path);
+    char *data = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_msg(fread(data, 1, (size_t)n, f) == (size_t)n, "cannot read %s",
+                  path);
+    data[n] = '\0';
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
 clkernel *test_kernel(const char *source, const char *name)
 {
     clkernel *k = clkernel_source(NULL, source, name, NULL);

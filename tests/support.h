@@ -9,6 +9,8 @@
 #include "clframe.h"
 
 #include <check.h>
+#include <stddef.h>
+#include <stdint.h>
 
 Suite *error_suite(void);
 Suite *ctx_suite(void);
@@ -76,6 +78,13 @@ int test_memory_run(void);
  * sanitized tree's bin/), so tests run the build they belong to. The
  * path is in one of four static buffers, used in turn. */
 const char *test_program(const char *name);
+
+/* The next number (24 bits) of a small deterministic generator: the same
+ * sequence for a seed on every machine, so a failure can be replayed. */
+uint32_t test_random(uint32_t *state);
+
+/* The whole of a file (caller frees; a '\0' follows the data). */
+char *test_read_file(const char *path, size_t *size);
 
 /* A test case with a timeout long enough for first builds on PoCL. */
 TCase *test_case(const char *name);

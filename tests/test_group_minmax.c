@@ -53,12 +53,6 @@ static int sweeping_edges(void)
 
 /* ---- deterministic data ------------------------------------------------- */
 
-static unsigned next_random(unsigned *state)
-{
-    *state = *state * 1664525u + 1013904223u;
-    return *state >> 8;
-}
-
 enum { NDATA = 7, NMASKS = 5 };
 static const char *data_names[NDATA] = {
     "distinct", "ties", "all equal", "specials", "all NaN", "ascending",
@@ -71,9 +65,9 @@ static void fill_data(float *a, int n, int kind, unsigned seed)
 {
     static const float specials[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f,
                                      1.0f, -1.0f, 1.0f};
-    unsigned s = seed * 7919u + (unsigned)kind;
+    uint32_t s = seed * 7919u + (unsigned)kind;
     for (int i = 0; i < n; i++) {
-        unsigned r = next_random(&s);
+        unsigned r = test_random(&s);
         switch (kind) {
         case 0: a[i] = (float)(r % 2000000u) / 1000.0f - 1000.0f; break;
         case 1: a[i] = (float)(r % 4u); break;
@@ -89,9 +83,9 @@ static void fill_data(float *a, int n, int kind, unsigned seed)
 /* Mask number `kind`; set entries are any non-zero byte, not only 1. */
 static void fill_mask(cl_uchar *m, int n, int kind, unsigned seed)
 {
-    unsigned s = seed * 104729u + (unsigned)kind;
+    uint32_t s = seed * 104729u + (unsigned)kind;
     for (int i = 0; i < n; i++) {
-        unsigned r = next_random(&s);
+        unsigned r = test_random(&s);
         int set = kind == 1 || (kind == 2 && r % 10u < 3u) ||
                   (kind == 3 && i == 0) || (kind == 4 && i == n - 1);
         m[i] = set ? (cl_uchar)(1u + (r >> 4) % 255u) : 0;

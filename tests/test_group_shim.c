@@ -16,18 +16,12 @@ enum { MAX_N = 256 };
 
 static const char *lib = "kernels/lib/group_minmax.cl";
 
-static unsigned next_random(unsigned *state)
-{
-    *state = *state * 1103515245u + 12345u;
-    return *state >> 8;
-}
-
 /* Values from a small range, so that ties are common. */
-static void fill(float *a, unsigned char *mask, int n, unsigned seed)
+static void fill(float *a, unsigned char *mask, int n, uint32_t seed)
 {
     for (int i = 0; i < n; i++) {
-        a[i] = (float)(next_random(&seed) % 23) - 11.0f;
-        mask[i] = (unsigned char)(next_random(&seed) % 3 != 0);
+        a[i] = (float)(test_random(&seed) % 23) - 11.0f;
+        mask[i] = (unsigned char)(test_random(&seed) % 3 != 0);
     }
 }
 

@@ -22,12 +22,6 @@ static const heat_version versions[] = {
     HEAT_V6_TILED};
 enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 
-static uint32_t next_random(uint32_t *state)
-{
-    *state = *state * 1664525u + 1013904223u;
-    return *state >> 8;
-}
-
 /* A w x h world with a border of insulators and fixed cells, and inside
  * about 15 % insulators and 5 % fixed cells; random temperatures, some of
  * them exactly 0 and 1. */
@@ -39,7 +33,7 @@ static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
     for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
             size_t i = (size_t)y * w + x;
-            uint32_t r = next_random(&s) % 100;
+            uint32_t r = test_random(&s) % 100;
             int border = x == 0 || y == 0 || x == w - 1 || y == h - 1;
             if (border)
                 world->properties[i] = r < 70 ? HEAT_CELL_INSULATOR
@@ -48,9 +42,9 @@ static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
                 world->properties[i] = r < 15 ? HEAT_CELL_INSULATOR
                                      : r < 20 ? HEAT_CELL_FIXED
                                               : HEAT_CELL_NORMAL;
-            uint32_t t = next_random(&s) % 10;
+            uint32_t t = test_random(&s) % 10;
             world->state[i] = t == 0 ? 0.0f : t == 1 ? 1.0f
-                            : (float)(next_random(&s) % 1000001) / 1e6f;
+                            : (float)(test_random(&s) % 1000001) / 1e6f;
         }
     }
     ck_assert_cl(heat_world_validate(world));
@@ -181,8 +175,8 @@ START_TEST(reciprocal_division_is_correctly_rounded)
     long checked = 0;
     int rounds = test_memory_run() ? 20 : 400;
     for (int round = 0; round < rounds; round++) {
-        float alpha = (float)(next_random(&s) % 1000 + 1) / 1000.0f;
-        float dt = (float)(next_random(&s) % 3999 + 1) / 1000.0f;
+        float alpha = (float)(test_random(&s) % 1000 + 1) / 1000.0f;
+        float dt = (float)(test_random(&s) % 3999 + 1) / 1000.0f;
         float inner, outer;
         heat_coefficients(alpha, dt, &inner, &outer);
         if (!(outer < 4))
@@ -191,7 +185,7 @@ START_TEST(reciprocal_division_is_correctly_rounded)
         for (int k = 0; k <= 4; k++, c += outer) {
             double r = 1.0 / (double)c;
             for (int i = 0; i < 2000; i++) {
-                uint32_t bits = next_random(&s) << 8 ^ next_random(&s);
+                uint32_t bits = test_random(&s) << 8 ^ test_random(&s);
                 float acc;
                 bits %= 0x40a00000u;     /* 0 .. 5.0f: any acc of a cell */
                 memcpy(&acc, &bits, sizeof acc);
@@ -280,25 +274,10 @@ END_TEST
 
 /* ---- the programs ----------------------------------------------------------- */
 
-static char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *data = malloc((size_t)n + 1);
-    ck_assert(fread(data, 1, (size_t)n, f) == (size_t)n);
-    data[n] = '\0';
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
-
 static void assert_same_file(const char *a, const char *b)
 {
     size_t na, nb;
-    char *da = slurp(a, &na), *db = slurp(b, &nb);
+    char *da = test_read_file(a, &na), *db = test_read_file(b, &nb);
     ck_assert_msg(na == nb && memcmp(da, db, na) == 0, "%s (%zu bytes) and "
                   "%s (%zu bytes) differ", a, na, b, nb);
     free(da);
@@ -385,21 +364,21 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
                       "expected %d", step, cases[i].args, status,
                       cases[i].status);
         size_t n;
-        char *text = slurp(err, &n);
+        char *text = test_read_file(err, &n);
         ck_assert_msg(strstr(text, cases[i].message), "%s %s said: %s", step,
                       cases[i].args, text);
         free(text);
-        free(slurp(out, &n));
+        free(test_read_file(out, &n));
         ck_assert_msg(n == 0, "%s %s wrote %zu bytes", step, cases[i].args, n);
     }
     /* A world cut short: an error naming the problem, and no output. */
     ck_assert_int_eq(run("head -c 300 %s | %s > %s 2> %s", world, step, out,
                          err), 1);
     size_t n;
-    char *text = slurp(err, &n);
+    char *text = test_read_file(err, &n);
     ck_assert_msg(strstr(text, "<stdin>"), "said: %s", text);
     free(text);
-    free(slurp(out, &n));
+    free(test_read_file(out, &n));
     ck_assert_int_eq(n, 0);
 }
 END_TEST

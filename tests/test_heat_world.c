@@ -971,20 +971,6 @@ START_TEST(cell_colours_follow_the_ramp)
 }
 END_TEST
 
-static unsigned char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    unsigned char *data = malloc((size_t)n);
-    ck_assert_uint_eq(fread(data, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return data;
-}
-
 static uint32_t le32(const unsigned char *p)
 {
     return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -1002,7 +988,7 @@ START_TEST(render_bmp_writes_an_upright_24_bit_image)
     ck_assert_int_eq(entries_in(dir), 1);       /* no temporary left */
 
     size_t len;
-    unsigned char *bmp = read_whole(path, &len);
+    unsigned char *bmp = (unsigned char *)test_read_file(path, &len);
     ck_assert_uint_eq(len, 54 + 16 * 3);
     ck_assert(bmp[0] == 'B' && bmp[1] == 'M');
     ck_assert_uint_eq(le32(bmp + 2), len);      /* file size */
@@ -1036,7 +1022,7 @@ START_TEST(render_bmp_writes_an_upright_24_bit_image)
     FILE *f = open_memstream(&buf, &size);
     ck_assert_cl(heat_world_render_stream(&world, f, "bmp"));
     fclose(f);
-    bmp = read_whole(path, &len);
+    bmp = (unsigned char *)test_read_file(path, &len);
     ck_assert_uint_eq(size, len);
     ck_assert_mem_eq(buf, bmp, len);
     free(bmp);
