@@ -24,7 +24,8 @@ enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 
 /* A w x h world with a border of insulators and fixed cells, and inside
  * about 15 % insulators and 5 % fixed cells; random temperatures, some of
- * them exactly 0 and 1. */
+ * them exactly 0 and 1, subnormal (a device that flushes them to zero
+ * would differ), or just below 1. */
 static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
                               uint32_t seed)
 {
@@ -42,8 +43,10 @@ static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
                 world->properties[i] = r < 15 ? HEAT_CELL_INSULATOR
                                      : r < 20 ? HEAT_CELL_FIXED
                                               : HEAT_CELL_NORMAL;
-            uint32_t t = test_random(&s) % 10;
+            uint32_t t = test_random(&s) % 12;
             world->state[i] = t == 0 ? 0.0f : t == 1 ? 1.0f
+                            : t == 2 ? 1e-40f       /* subnormal */
+                            : t == 3 ? 0.99999994f  /* the float below 1 */
                             : (float)(test_random(&s) % 1000001) / 1e6f;
         }
     }
