@@ -67,28 +67,26 @@ inline float heat_update(float inner, float outer, float self, float above,
  */
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double heat_recip;
-#define HEAT_DIVIDE(acc, c, r) ((float)((double)(acc) * (r)))
+typedef double heat_divisor;                /* held as its reciprocal */
+#define HEAT_DIVISOR(c) (1.0 / (double)(c))
+#define HEAT_DIVIDE(acc, q) ((float)((double)(acc) * (q)))
 #else
-typedef float heat_recip;
-#define HEAT_DIVIDE(acc, c, r) ((acc) / (c))
+typedef float heat_divisor;                 /* held as it is */
+#define HEAT_DIVISOR(c) (c)
+#define HEAT_DIVIDE(acc, q) ((acc) / (q))
 #endif
 
-/* The five divisors, each summed as the reference sums it, and their
- * reciprocals. */
+/* The five divisors, each summed as the reference sums it. */
 typedef struct heat_divisors {
-    float c[5];
-    heat_recip r[5];
+    heat_divisor q[5];
 } heat_divisors;
 
 inline heat_divisors heat_make_divisors(float inner, float outer)
 {
     heat_divisors d;
-    d.c[0] = inner;
-    for (int k = 1; k < 5; k++)
-        d.c[k] = d.c[k - 1] + outer;
-    for (int k = 0; k < 5; k++)
-        d.r[k] = (heat_recip)1 / (heat_recip)d.c[k];
+    float c = inner;
+    for (int k = 0; k < 5; k++, c += outer)
+        d.q[k] = HEAT_DIVISOR(c);
     return d;
 }
 
@@ -106,14 +104,11 @@ inline float heat_update_divisors(const heat_divisors *d, float inner,
     acc = conducts & 4u ? acc + outer * left : acc;
     acc = conducts & 8u ? acc + outer * right : acc;
     uint k = popcount(conducts);
-    /* A chain of selects, not d->r[k]: a private array indexed at run time
+    /* A chain of selects, not d->q[k]: a private array indexed at run time
      * would live in slow memory. */
-    heat_recip r = k == 0 ? d->r[0] : k == 1 ? d->r[1] : k == 2 ? d->r[2]
-                 : k == 3 ? d->r[3] : d->r[4];
-    float c = k == 0 ? d->c[0] : k == 1 ? d->c[1] : k == 2 ? d->c[2]
-            : k == 3 ? d->c[3] : d->c[4];
-    float res = HEAT_DIVIDE(acc, c, r);
-    (void)c;
+    heat_divisor q = k == 0 ? d->q[0] : k == 1 ? d->q[1] : k == 2 ? d->q[2]
+                   : k == 3 ? d->q[3] : d->q[4];
+    float res = HEAT_DIVIDE(acc, q);
     return res < 0.0f ? 0.0f : (res > 1.0f ? 1.0f : res);
 }
 
