@@ -46,14 +46,13 @@ static inline float step_cell(const uint32_t *properties, const float *state,
     return res < 0 ? 0 : res > 1 ? 1 : res;
 }
 
-static void step_rows(const heat_world *world, const float *in, float *out,
-                      uint32_t y0, uint32_t y1, float inner, float outer)
+static void step_row(const heat_world *world, const float *in, float *out,
+                     size_t y, float inner, float outer)
 {
     size_t w = world->w;
-    for (size_t y = y0; y < y1; y++)
-        for (size_t x = 0; x < w; x++)
-            out[y * w + x] = step_cell(world->properties, in, y * w + x, w,
-                                       inner, outer);
+    for (size_t x = 0; x < w; x++)
+        out[y * w + x] = step_cell(world->properties, in, y * w + x, w, inner,
+                                   outer);
 }
 
 /* Steps between world->state and a scratch buffer; whichever holds the
@@ -70,16 +69,14 @@ static int step_with(heat_world *world, float dt, unsigned steps, int parallel)
     float inner, outer;
     heat_coefficients(world->alpha, dt, &inner, &outer);
     float *in = world->state, *out = buffer;
+    long h = world->h;
+    (void)parallel;                 /* read only by the pragma */
     for (unsigned t = 0; t < steps; t++) {
-        if (parallel) {
-            long h = world->h;
-#pragma omp parallel for schedule(static)
-            for (long y = 0; y < h; y++)
-                step_rows(world, in, out, (uint32_t)y, (uint32_t)y + 1,
-                          inner, outer);
-        } else {
-            step_rows(world, in, out, 0, world->h, inner, outer);
-        }
+#ifdef _OPENMP                      /* OPENMP_FLAGS= builds without it */
+#pragma omp parallel for schedule(static) if (parallel)
+#endif
+        for (long y = 0; y < h; y++)
+            step_row(world, in, out, (size_t)y, inner, outer);
         float *swap = in;
         in = out;
         out = swap;
