@@ -3,7 +3,8 @@
  * and its OpenMP twin, the CPU's fair parallel baseline. Both evaluate every
  * cell with the same float operations in the same order (above, below,
  * left, right), which is what makes every version's output comparable byte
- * for byte. The build uses -std=c11, so GCC does not fuse a*b+c into an FMA.
+ * for byte. The Makefile builds it with -ffp-contract=off: no a*b+c may
+ * become an FMA (the kernels turn contraction off too).
  */
 #include "heat.h"
 
