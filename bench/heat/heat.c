@@ -61,7 +61,8 @@ static double now_s(void)
 }
 
 /* The device's memory bandwidth in GB/s: the median of `runs` timed copies
- * of `bytes` bytes (read and write counted). */
+ * of `bytes` bytes (read and write counted); 0 after printing why if the
+ * copy could not run. */
 static double copy_bandwidth(size_t bytes, int runs)
 {
     size_t n = bytes / 16;
@@ -264,6 +265,8 @@ int main(int argc, char **argv)
                       : state_bytes > (1024u << 20) ? (1024u << 20)
                       : state_bytes;
     double device_gbs = copy_bandwidth(copy_bytes, runs < 5 ? 5 : runs);
+    if (device_gbs <= 0)
+        return 1;                   /* copy_bandwidth said why */
     int checked = selected[HEAT_REFERENCE];
     for (int v = 0; v < HEAT_VERSION_COUNT && rc == 0; v++) {
         if (!selected[v])
