@@ -7,10 +7,10 @@
  * so a bad world or a failed device run never produces partial output.
  */
 #include "heat.h"
+#include "args.h"
 
 #include <errno.h>
-#include <math.h>
-#include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 static int usage(const char *program, FILE *to)
@@ -22,49 +22,25 @@ static int usage(const char *program, FILE *to)
     return to == stdout ? 0 : 2;
 }
 
-static int parse_float(const char *text, float *out)
-{
-    char *end;
-    errno = 0;
-    float v = strtof(text, &end);
-    if (end == text || *end || errno || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_uint(const char *text, unsigned max, unsigned *out)
-{
-    char *end;
-    errno = 0;
-    if (text[0] == '-' || text[0] == '+')
-        return -1;
-    unsigned long v = strtoul(text, &end, 10);
-    if (end == text || *end || errno || v > max)
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
 int heat_step_main(int argc, char **argv, heat_version v)
 {
     const char *program = heat_version_program(v);
     float dt = 0.1f;
-    unsigned steps = 1, binary = 0;
+    unsigned long steps = 1, binary = 0;
     if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
         return usage(program, stdout);
     if (argc > 4)
         return usage(program, stderr);
-    if (argc > 1 && parse_float(argv[1], &dt)) {
+    if (argc > 1 && !heat_arg_float(argv[1], &dt)) {
         fprintf(stderr, "%s: dt \"%s\" is not a number\n", program, argv[1]);
         return 2;
     }
-    if (argc > 2 && parse_uint(argv[2], 0xffffffffu, &steps)) {
+    if (argc > 2 && !heat_arg_uint(argv[2], 0, UINT_MAX, &steps)) {
         fprintf(stderr, "%s: steps \"%s\" is not a count (0, 1, 2, ...)\n",
                 program, argv[2]);
         return 2;
     }
-    if (argc > 3 && parse_uint(argv[3], 1, &binary)) {
+    if (argc > 3 && !heat_arg_uint(argv[3], 0, 1, &binary)) {
         fprintf(stderr, "%s: binary \"%s\" must be 0 or 1\n", program,
                 argv[3]);
         return 2;
@@ -73,7 +49,7 @@ int heat_step_main(int argc, char **argv, heat_version v)
     heat_world world;
     int rc = heat_world_load(&world, stdin, "<stdin>");
     if (rc == 0)
-        rc = heat_step(&world, dt, steps, v, NULL, NULL);
+        rc = heat_step(&world, dt, (unsigned)steps, v, NULL, NULL);
     if (rc == 0)
         rc = heat_world_save(&world, stdout, (int)binary);
     if (rc == 0 && fflush(stdout) != 0)

@@ -3,15 +3,13 @@
  * spec's standard n x n test world to standard output, in text or (with
  * binary = 1) binary format, as the seed's program of the same name does.
  */
+#include "heat/args.h"
 #include "heat/world.h"
 
 #include "clframe.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
@@ -34,30 +32,6 @@ static int fail(const char *fmt, ...)
     return 1;
 }
 
-/* A whole argument of decimal digits, from lo to hi. */
-static int parse_uint(const char *text, unsigned long lo, unsigned long hi,
-                      unsigned long *value)
-{
-    if (text[0] < '0' || text[0] > '9')
-        return 0;   /* strtoul would take a sign or leading spaces */
-    char *end;
-    errno = 0;
-    *value = strtoul(text, &end, 10);
-    return *end == '\0' && errno == 0 && *value >= lo && *value <= hi;
-}
-
-/* A whole argument that is a number whose float is finite and > 0. */
-static int parse_alpha(const char *text, float *alpha)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno != 0)
-        return 0;
-    *alpha = (float)v;
-    return isfinite(*alpha) && *alpha > 0.0f;
-}
-
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -70,11 +44,11 @@ int main(int argc, char **argv)
                     "see make_world --help");
     unsigned long n = 10, binary = 0;
     float alpha = 0.1f;
-    if (argc > 1 && !parse_uint(argv[1], 3, 65535, &n))
+    if (argc > 1 && !heat_arg_uint(argv[1], 3, 65535, &n))
         return fail("n '%s' is not an integer from 3 to 65535", argv[1]);
-    if (argc > 2 && !parse_alpha(argv[2], &alpha))
+    if (argc > 2 && (!heat_arg_float(argv[2], &alpha) || !(alpha > 0)))
         return fail("alpha '%s' is not a finite number > 0", argv[2]);
-    if (argc > 3 && !parse_uint(argv[3], 0, 1, &binary))
+    if (argc > 3 && !heat_arg_uint(argv[3], 0, 1, &binary))
         return fail("binary '%s' is not 0 (text) or 1 (binary)", argv[3]);
 
     heat_world world;

@@ -1,0 +1,35 @@
+/*
+ * args.c: whole-argument number parsing for the heat programs (args.h).
+ */
+#include "args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+int heat_arg_uint(const char *text, unsigned long lo, unsigned long hi,
+                  unsigned long *value)
+{
+    if (text[0] < '0' || text[0] > '9')
+        return 0;       /* strtoul would take a sign or leading spaces */
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(text, &end, 10);
+    if (*end != '\0' || errno != 0 || v < lo || v > hi)
+        return 0;
+    *value = v;
+    return 1;
+}
+
+int heat_arg_float(const char *text, float *value)
+{
+    if (text[0] == '\0' || text[0] == ' ' || text[0] == '\t')
+        return 0;
+    char *end;
+    errno = 0;
+    float v = strtof(text, &end);
+    if (*end != '\0' || errno != 0 || !isfinite(v))
+        return 0;
+    *value = v;
+    return 1;
+}
