@@ -78,7 +78,7 @@ endef
 
 # An application: every .c in apps/NAME is its library build/libNAME.a, and
 # each apps/NAME/programs/PROG.c is the main of one program bin/PROG.
-# $(call app,name,extra libs)
+# $(call app,name,extra libs,other app libraries it uses)
 define app
 $(B)/lib$(1).a: $(patsubst %.c,$(B)/%.o,$(wildcard apps/$(1)/*.c))
 	rm -f $$@
@@ -86,7 +86,7 @@ $(B)/lib$(1).a: $(patsubst %.c,$(B)/%.o,$(wildcard apps/$(1)/*.c))
 APP_LIBS += $(B)/lib$(1).a
 APP_LDLIBS += $(2)
 $(foreach p,$(notdir $(basename $(wildcard apps/$(1)/programs/*.c))),
-$(BIN)/$(p): $(B)/apps/$(1)/programs/$(p).o $(B)/lib$(1).a $(B)/libclframe.a
+$(BIN)/$(p): $(B)/apps/$(1)/programs/$(p).o $(B)/lib$(1).a $(3) $(B)/libclframe.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $(2) $$(LDLIBS)
 PROGRAMS += $(BIN)/$(p)
@@ -103,22 +103,32 @@ PNG_LIBS   := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng)
 # -march=native GCC could too): its output is compared with the kernels'
 # bit for bit.
 $(B)/apps/heat/%.o: ALL_CFLAGS += $(OPENMP_FLAGS) $(PNG_CFLAGS) -ffp-contract=off
-$(eval $(call app,heat,$(OPENMP_FLAGS) $(PNG_LIBS)))
+$(eval $(call app,heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
+
+# What several apps share: whole-word number parsing.
+$(eval $(call app,common))
+
+# PNG files for every app that reads or writes images.
+$(B)/apps/image/%.o: ALL_CFLAGS += $(PNG_CFLAGS)
+$(eval $(call app,image,$(PNG_LIBS)))
 
 $(eval $(call program,clframe-info,clframe/tools/info))
-$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a))
+$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-overhead,bench/overhead))
 $(eval $(call program,bench-cache,bench/cache))
-$(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a))
+$(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,planted-oob,tests/oclgrind))
 
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 $(TEST_OBJ): ALL_CFLAGS += $(CHECK_CFLAGS)
 # The tests run the programs too (bin/step_world ...), from the same tree.
+# The app libraries use one another (heat uses image and common): a group
+# lets the linker resolve them in any order.
 $(BIN)/test-clframe: $(TEST_OBJ) $(APP_LIBS) $(B)/libclframe.a | $(PROGRAMS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(APP_LDLIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) -Wl,--start-group $(APP_LIBS) \
+	    -Wl,--end-group $(B)/libclframe.a $(CHECK_LIBS) $(APP_LDLIBS) $(LDLIBS)
 
 all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
 

@@ -4,21 +4,18 @@
  * row 0 at the top. Two formats: 24-bit BMP, written by hand because it is
  * a header and rows, and 8-bit RGB PNG through libpng.
  *
- * heat_world_render writes to a temporary file in the target's folder and
- * renames it over the target only once the image is complete, so a reader
+ * heat_world_render writes through image_save (apps/image), so a reader
  * never sees half an image and a failure leaves no file behind.
  */
 #include "world.h"
 
 #include "clframe.h"
+#include "image/image.h"
 
 #include <errno.h>
-#include <png.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 void heat_world_cell_colour(const heat_world *world, size_t index,
                             uint8_t rgb[3])
@@ -112,89 +109,18 @@ static int write_bmp(const heat_world *world, FILE *f)
 /* PNG                                                                        */
 /* ------------------------------------------------------------------------ */
 
-/* Where libpng's error handler leaves its message before it longjmps. */
-typedef struct png_failure {
-    char message[200];
-} png_failure;
-
-static void png_on_error(png_structp png, png_const_charp message)
+static void png_world_row(uint32_t y, uint8_t *row, void *ctx)
 {
-    png_failure *failure = png_get_error_ptr(png);
-    snprintf(failure->message, sizeof failure->message, "%s", message);
-    png_longjmp(png, 1);
-}
-
-static void png_on_warning(png_structp png, png_const_charp message)
-{
-    (void)png, (void)message;   /* nothing libpng warns about matters here */
-}
-
-/* Everything after setjmp, in a function of its own so that no local of
- * the function that called setjmp changes before a longjmp. */
-static void png_write_image_rows(png_structp png, png_infop info,
-                                 const heat_world *world, uint8_t *row)
-{
-    png_set_IHDR(png, info, world->w, world->h, 8, PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (uint32_t y = 0; y < world->h; y++) {
-        for (uint32_t x = 0; x < world->w; x++)
-            heat_world_cell_colour(world, (size_t)y * world->w + x,
-                                   row + 3 * (size_t)x);
-        png_write_row(png, row);
-    }
-    png_write_end(png, NULL);
-}
-
-/* 0 or -1 with failure->message set; row holds one image row. */
-static int png_write_world(FILE *f, const heat_world *world, uint8_t *row,
-                           png_failure *failure)
-{
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, failure,
-                                              png_on_error, png_on_warning);
-    if (!png) {
-        snprintf(failure->message, sizeof failure->message,
-                 "libpng could not start (out of memory)");
-        return -1;
-    }
-    png_infop info = png_create_info_struct(png);
-    if (!info) {
-        png_destroy_write_struct(&png, NULL);
-        snprintf(failure->message, sizeof failure->message,
-                 "libpng could not start (out of memory)");
-        return -1;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        return -1;
-    }
-    png_init_io(png, f);
-    png_write_image_rows(png, info, world, row);
-    png_destroy_write_struct(&png, &info);
-    return 0;
+    const heat_world *world = ctx;
+    for (uint32_t x = 0; x < world->w; x++)
+        heat_world_cell_colour(world, (size_t)y * world->w + x,
+                               row + 3 * (size_t)x);
 }
 
 static int write_png(const heat_world *world, FILE *f)
 {
-    if (world->w > PNG_UINT_31_MAX / 3 || world->h > PNG_UINT_31_MAX)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "a world of %u x %u cells "
-                            "is too large for a PNG image", world->w,
-                            world->h);
-    uint8_t *row = malloc(3 * (size_t)world->w);
-    if (!row)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "PNG: out of memory for a "
-                            "row of %zu bytes", 3 * (size_t)world->w);
-    png_failure failure = {""};
-    int rc = png_write_world(f, world, row, &failure);
-    free(row);
-    if (rc == 0 && (fflush(f) != 0 || ferror(f)))
-        snprintf(failure.message, sizeof failure.message, "%s",
-                 strerror(errno)), rc = -1;
-    if (rc != 0)
-        return clframe_fail(CLFRAME_ERR_IO, "writing the PNG image failed: "
-                            "%s", failure.message);
-    return 0;
+    return image_png_write_rows(f, world->w, world->h, 3, png_world_row,
+                                (void *)world);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -204,13 +130,9 @@ static int write_png(const heat_world *world, FILE *f)
 /* "bmp" or "png" from a path's extension (any case); NULL otherwise. */
 static const char *format_of_path(const char *path)
 {
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash))
-        return NULL;
-    if (strcasecmp(dot, ".bmp") == 0)
+    if (image_path_has_extension(path, ".bmp"))
         return "bmp";
-    if (strcasecmp(dot, ".png") == 0)
+    if (image_path_has_extension(path, ".png"))
         return "png";
     return NULL;
 }
@@ -235,38 +157,15 @@ int heat_world_render_stream(const heat_world *world, FILE *f,
                         "accepted are bmp and png", format ? format : "(null)");
 }
 
-/* A temporary file beside path, named ".NAME.XXXXXX" so that it is hidden
- * while being written; *tmp receives its name (caller frees). */
-static FILE *open_temporary(const char *path, char **tmp)
+typedef struct render_job {
+    const heat_world *world;
+    const char *format;
+} render_job;
+
+static int write_render_job(FILE *f, void *ctx)
 {
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t size = strlen(path) + sizeof "/..XXXXXX";
-    *tmp = malloc(size);
-    if (!*tmp) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    snprintf(*tmp, size, "%.*s.%s.XXXXXX", (int)dir_len, path, path + dir_len);
-    int fd = mkstemp(*tmp);
-    if (fd < 0) {
-        free(*tmp);
-        *tmp = NULL;
-        return NULL;
-    }
-    /* mkstemp makes the file private (0600); an image is for looking at, so
-     * give it what most tools create files with, readable by all. */
-    fchmod(fd, 0644);
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        int saved = errno;
-        close(fd);
-        unlink(*tmp);
-        free(*tmp);
-        *tmp = NULL;
-        errno = saved;
-    }
-    return f;
+    const render_job *job = ctx;
+    return heat_world_render_stream(job->world, f, job->format);
 }
 
 int heat_world_render(const heat_world *world, const char *path)
@@ -275,26 +174,6 @@ int heat_world_render(const heat_world *world, const char *path)
     if (!format)
         return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: unknown image type; "
                             "the file name must end in .bmp or .png", path);
-    char *tmp;
-    FILE *f = open_temporary(path, &tmp);
-    if (!f)
-        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot create a temporary "
-                            "file in its folder: %s", path, strerror(errno));
-    int rc = heat_world_render_stream(world, f, format);
-    if (rc != 0) {
-        /* Copied out first: the new message is written over the old. */
-        char why[400];
-        snprintf(why, sizeof why, "%s", clframe_last_error());
-        rc = clframe_fail(rc, "%s: %s", path, why);
-    }
-    if (fclose(f) != 0 && rc == 0)
-        rc = clframe_fail(CLFRAME_ERR_IO, "%s: writing the image failed: %s",
-                          path, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = clframe_fail(CLFRAME_ERR_IO, "%s: cannot move the finished "
-                          "image into place: %s", path, strerror(errno));
-    if (rc != 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    render_job job = {world, format};
+    return image_save(path, write_render_job, &job);
 }

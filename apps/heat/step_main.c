@@ -7,7 +7,7 @@
  * so a bad world or a failed device run never produces partial output.
  */
 #include "heat.h"
-#include "args.h"
+#include "common/parse.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -31,16 +31,16 @@ int heat_step_main(int argc, char **argv, heat_version v)
         return usage(program, stdout);
     if (argc > 4)
         return usage(program, stderr);
-    if (argc > 1 && !heat_arg_float(argv[1], &dt)) {
+    if (argc > 1 && !parse_float(argv[1], &dt)) {
         fprintf(stderr, "%s: dt \"%s\" is not a number\n", program, argv[1]);
         return 2;
     }
-    if (argc > 2 && !heat_arg_uint(argv[2], 0, UINT_MAX, &steps)) {
+    if (argc > 2 && !parse_uint(argv[2], 0, UINT_MAX, &steps)) {
         fprintf(stderr, "%s: steps \"%s\" is not a count (0, 1, 2, ...)\n",
                 program, argv[2]);
         return 2;
     }
-    if (argc > 3 && !heat_arg_uint(argv[3], 0, 1, &binary)) {
+    if (argc > 3 && !parse_uint(argv[3], 0, 1, &binary)) {
         fprintf(stderr, "%s: binary \"%s\" must be 0 or 1\n", program,
                 argv[3]);
         return 2;

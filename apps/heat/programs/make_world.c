@@ -3,7 +3,7 @@
  * spec's standard n x n test world to standard output, in text or (with
  * binary = 1) binary format, as the seed's program of the same name does.
  */
-#include "heat/args.h"
+#include "common/parse.h"
 #include "heat/world.h"
 
 #include "clframe.h"
@@ -44,11 +44,11 @@ int main(int argc, char **argv)
                     "see make_world --help");
     unsigned long n = 10, binary = 0;
     float alpha = 0.1f;
-    if (argc > 1 && !heat_arg_uint(argv[1], 3, 65535, &n))
+    if (argc > 1 && !parse_uint(argv[1], 3, 65535, &n))
         return fail("n '%s' is not an integer from 3 to 65535", argv[1]);
-    if (argc > 2 && (!heat_arg_float(argv[2], &alpha) || !(alpha > 0)))
+    if (argc > 2 && (!parse_float(argv[2], &alpha) || !(alpha > 0)))
         return fail("alpha '%s' is not a finite number > 0", argv[2]);
-    if (argc > 3 && !heat_arg_uint(argv[3], 0, 1, &binary))
+    if (argc > 3 && !parse_uint(argv[3], 0, 1, &binary))
         return fail("binary '%s' is not 0 (text) or 1 (binary)", argv[3]);
 
     heat_world world;

@@ -1,14 +1,14 @@
 /*
- * args.c: whole-argument number parsing for the heat programs (args.h).
+ * parse.c: whole-word number parsing for every app (parse.h).
  */
-#include "args.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
-int heat_arg_uint(const char *text, unsigned long lo, unsigned long hi,
-                  unsigned long *value)
+int parse_uint(const char *text, unsigned long lo, unsigned long hi,
+               unsigned long *value)
 {
     if (text[0] < '0' || text[0] > '9')
         return 0;       /* strtoul would take a sign or leading spaces */
@@ -21,7 +21,7 @@ int heat_arg_uint(const char *text, unsigned long lo, unsigned long hi,
     return 1;
 }
 
-int heat_arg_float(const char *text, float *value)
+int parse_float(const char *text, float *value)
 {
     if (text[0] == '\0' || text[0] == ' ' || text[0] == '\t')
         return 0;

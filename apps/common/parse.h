@@ -1,0 +1,17 @@
+/*
+ * parse.h: numbers as the apps take them, on command lines and in their
+ * text files. Only a whole word counts: "10x", " 5", "+3", "-1" as a count,
+ * "nan" and "1e99" as a float are refused, so a typo is an error, never a
+ * default.
+ */
+#ifndef APPS_PARSE_H
+#define APPS_PARSE_H
+
+/* 1 if text is a decimal integer from lo to hi, stored in *value. */
+int parse_uint(const char *text, unsigned long lo, unsigned long hi,
+               unsigned long *value);
+
+/* 1 if text is a number whose float is finite, stored in *value. */
+int parse_float(const char *text, float *value);
+
+#endif /* APPS_PARSE_H */

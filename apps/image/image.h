@@ -1,0 +1,39 @@
+/*
+ * image.h: writing images for every app: 8-bit PNG through libpng, and a
+ * file written beside its target and renamed over it only once complete,
+ * so a reader never sees half an image and a failure leaves no file.
+ *
+ * Functions return 0 or a negative clframe code with a message in
+ * clframe_last_error() that names the file.
+ */
+#ifndef APPS_IMAGE_H
+#define APPS_IMAGE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Fills out (width * channels bytes) with row y of the image. */
+typedef void image_row_fn(uint32_t y, uint8_t *out, void *ctx);
+
+/* A width x height PNG of channels 3 (RGB) or 4 (RGBA), rows from row(). */
+int image_png_write_rows(FILE *f, uint32_t width, uint32_t height,
+                         int channels, image_row_fn *row, void *ctx);
+
+/* The same from pixels: height rows of width * channels bytes, no padding. */
+int image_png_write(FILE *f, uint32_t width, uint32_t height, int channels,
+                    const uint8_t *pixels);
+
+/* Writes path through write(f, ctx) into a hidden temporary file in path's
+ * folder, then renames it over path; on failure removes the temporary.
+ * The message of a failing write() is kept, with path in front. */
+typedef int image_write_fn(FILE *f, void *ctx);
+int image_save(const char *path, image_write_fn *write, void *ctx);
+
+/* image_save of image_png_write. */
+int image_png_save(const char *path, uint32_t width, uint32_t height,
+                   int channels, const uint8_t *pixels);
+
+/* 1 if path's name ends in ext (".png"), in any case. */
+int image_path_has_extension(const char *path, const char *ext);
+
+#endif /* APPS_IMAGE_H */
