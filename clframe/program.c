@@ -52,11 +52,15 @@ static int blank(const char *s)
 static char *full_options(clctx *ctx, const char *options, int arg_info)
 {
     clf_str s = {0};
-    /* Oclgrind rejects -g (it keeps the source for its reports anyway). */
+    /* Oclgrind rejects -g (it keeps the source for its reports anyway).
+     * It always gets -cl-opt-disable: Oclgrind 21.10's uninitialized-value
+     * check crashes on the vector shuffles with undefined lanes that the
+     * optimizer makes of float3 arithmetic (the raytracer's kernels), and
+     * unoptimized code is the closer to the source it reports on. */
     clf_str_printf(&s, "%s%s%s", options ? options : "",
                    arg_info ? " -cl-kernel-arg-info" : "",
-                   !ctx->debug ? "" : ctx->on_oclgrind ? " -cl-opt-disable"
-                                                       : " -g -cl-opt-disable");
+                   ctx->on_oclgrind ? " -cl-opt-disable"
+                   : ctx->debug ? " -g -cl-opt-disable" : "");
     if (s.failed) {
         free(s.data);
         return NULL;
