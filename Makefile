@@ -64,16 +64,25 @@ PROGRAMS += $(BIN)/$(1)
 endef
 
 # GUI programs need GTK 3; without it they are skipped with a one-line note.
-# $(call gui_program,name,folder)
+# $(call gui_program,name,folder,extra libs,app libraries)
+# A .pc file is not enough: a machine may have it without every header
+# (the GPU machine lacks cairo's), so gtk.h must also preprocess.
 GTK_CFLAGS := $(shell pkg-config --cflags gtk+-3.0 2>/dev/null)
 GTK_LIBS   := $(shell pkg-config --libs gtk+-3.0 2>/dev/null)
-define gui_program
 ifneq ($(GTK_LIBS),)
-$(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)): ALL_CFLAGS += $(GTK_CFLAGS)
-$(eval $(call program,$(1),$(2),$(GTK_LIBS)))
-else
-$$(info note: skipping $(1): pkg-config cannot find gtk+-3.0 (install libgtk-3-dev))
+HASH := \#
+ifeq ($(shell echo '$(HASH)include <gtk/gtk.h>' | $(CC) $(GTK_CFLAGS) -E -x c - \
+                 >/dev/null 2>&1 && echo ok),)
+GTK_LIBS :=
 endif
+endif
+# (A conditional must not be inside the define: call expands the nested
+# eval before eval sees the conditional, so the rule was made regardless.)
+gui_program = $(if $(GTK_LIBS),$(eval $(call gui_program_,$(1),$(2),$(3),$(4))),\
+    $(info note: skipping $(1): GTK 3 is not installed or incomplete (install libgtk-3-dev)))
+define gui_program_
+$(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)): ALL_CFLAGS += $(GTK_CFLAGS)
+$(call program,$(1),$(2),$(GTK_LIBS) $(3),$(4))
 endef
 
 # An application: every .c in apps/NAME is its library build/libNAME.a, and
@@ -112,18 +121,23 @@ $(eval $(call app,common))
 $(B)/apps/image/%.o: ALL_CFLAGS += $(PNG_CFLAGS)
 $(eval $(call app,image,$(PNG_LIBS)))
 
+# The raytracer's reference is compared with its kernels pixel by pixel.
+$(B)/apps/raytracer/%.o: ALL_CFLAGS += -ffp-contract=off
+$(eval $(call app,raytracer,$(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
+
 $(eval $(call program,clframe-info,clframe/tools/info))
-$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-overhead,bench/overhead))
 $(eval $(call program,bench-cache,bench/cache))
 $(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,bench-raytracer,bench/raytracer,$(PNG_LIBS),$(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,planted-oob,tests/oclgrind))
 
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 $(TEST_OBJ): ALL_CFLAGS += $(CHECK_CFLAGS)
 # The tests run the programs too (bin/step_world ...), from the same tree.
-# The app libraries use one another (heat uses image and common): a group
+# The app libraries use one another (raytracer and heat use image): a group
 # lets the linker resolve them in any order.
 $(BIN)/test-clframe: $(TEST_OBJ) $(APP_LIBS) $(B)/libclframe.a | $(PROGRAMS)
 	@mkdir -p $(@D)
@@ -161,11 +175,14 @@ demo-run: all
 
 # The heat table's world size, steps and runs (the GPU machine: 5000 1000 3).
 HEAT_BENCH ?= 1000 100 5
+# The raytracer table's image size and frames per row (GPU machine: 200).
+RAYTRACER_BENCH ?= 700x700 20
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
 	$(BIN)/bench-cache
 	$(BIN)/bench-heat $(HEAT_BENCH)
+	$(BIN)/bench-raytracer $(RAYTRACER_BENCH)
 
 # ---- the test runs ----------------------------------------------------------
 

@@ -147,6 +147,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
     return remove(path);
 }
 
+
 int main(void)
 {
     test_tmpdir();                  /* made once here, shared by the forks */
@@ -167,6 +168,8 @@ int main(void)
     srunner_add_suite(sr, cache_suite());
     srunner_add_suite(sr, heat_world_suite());
     srunner_add_suite(sr, heat_step_suite());
+    srunner_add_suite(sr, raytracer_scene_suite());
+    srunner_add_suite(sr, raytracer_render_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -24,6 +24,8 @@ Suite *group_minmax_suite(void);
 Suite *cache_suite(void);
 Suite *heat_world_suite(void);
 Suite *heat_step_suite(void);
+Suite *raytracer_scene_suite(void);
+Suite *raytracer_render_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \

@@ -25,10 +25,11 @@ int parse_float(const char *text, float *value)
 {
     if (text[0] == '\0' || text[0] == ' ' || text[0] == '\t')
         return 0;
+    /* errno is not looked at: strtof reports ERANGE for a subnormal result
+     * too, which is a number like any other; overflow gives infinity. */
     char *end;
-    errno = 0;
     float v = strtof(text, &end);
-    if (*end != '\0' || errno != 0 || !isfinite(v))
+    if (*end != '\0' || !isfinite(v))
         return 0;
     *value = v;
     return 1;

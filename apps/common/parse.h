@@ -11,7 +11,8 @@
 int parse_uint(const char *text, unsigned long lo, unsigned long hi,
                unsigned long *value);
 
-/* 1 if text is a number whose float is finite, stored in *value. */
+/* 1 if text is a number whose float is finite (subnormals included),
+ * stored in *value. Reads in the current locale's LC_NUMERIC. */
 int parse_float(const char *text, float *value);
 
 #endif /* APPS_PARSE_H */

@@ -29,6 +29,7 @@ typedef int (*demo_run_fn)(demo_result *r);
 int demo_vadd(demo_result *r);
 int demo_blur2d(demo_result *r);
 int demo_heat(demo_result *r);
+int demo_raytracer(demo_result *r);
 
 /* ---- helpers (demo_util.c) ----------------------------------------------- */
 

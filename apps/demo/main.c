@@ -22,6 +22,7 @@ static const struct {
     {"vadd", demo_vadd},
     {"blur2d", demo_blur2d},
     {"heat v6", demo_heat},
+    {"raytracer bvh", demo_raytracer},
 };
 
 enum { NDEMOS = sizeof demos / sizeof demos[0] };
@@ -32,18 +33,18 @@ static void print_header(clctx *ctx)
     printf("(times in ms: kernel from its profiling event, call = host wall "
            "time of clkernel_call\n with its copies; the second of %d calls, "
            "the first warms up)\n\n", DEMO_CALLS);
-    printf("%-8s %-14s %-10s %10s %10s %10s\n", "name", "size", "result",
+    printf("%-13s %-21s %-10s %10s %10s %10s\n", "name", "size", "result",
            "kernel", "call", "C ref");
 }
 
 static void print_row(const char *name, const demo_result *r)
 {
     if (r->error) {
-        printf("%-8s %-14s %-10s %10s %10s %10.3f\n", name, r->size,
+        printf("%-13s %-21s %-10s %10s %10s %10.3f\n", name, r->size,
                r->verdict, "-", "-", r->ref_ms);
         return;
     }
-    printf("%-8s %-14s %-10s %10.3f %10.3f %10.3f\n", name, r->size,
+    printf("%-13s %-21s %-10s %10.3f %10.3f %10.3f\n", name, r->size,
            r->verdict, r->kernel_ms, r->call_ms, r->ref_ms);
 }
 

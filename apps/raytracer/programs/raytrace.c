@@ -1,0 +1,238 @@
+/*
+ * raytrace.c: the headless renderer. Renders a scene file (or the seed's
+ * generated test scene) to a PNG, and with --frames measures frames per
+ * second for benchmarks; works where there is no display.
+ */
+#include "raytracer/raytracer.h"
+#include "common/parse.h"
+#include "image/image.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int usage(FILE *to)
+{
+    fprintf(to,
+"usage: raytrace (SCENE.txt | --generate N) [-o OUT.png] [options]\n"
+"  -o FILE            write the image as a PNG\n"
+"  --size WxH         image size in pixels (default 700x700)\n"
+"  --camera X,Y,Z,LX,LY,LZ[,FOV]\n"
+"                     camera position, the point it looks at, and the\n"
+"                     vertical field of view in degrees (default: the scene's)\n"
+"  --method M         bvh (default), brute, or reference (plain C)\n"
+"  --frames N         render N frames and print the median time per frame\n"
+"  --save FILE        write the scene (e.g. a generated one) as a scene file\n"
+"The device is clframe's choice (a GPU if any); CLFRAME_DEVICE=cpu|gpu|...\n"
+"picks one.\n");
+    return to == stdout ? 0 : 2;
+}
+
+typedef struct options {
+    const char *scene_path, *out_path, *save_path;
+    unsigned long generate, frames;
+    uint32_t width, height;
+    int method;                   /* rt_method, or -1: the C reference */
+    int have_camera;
+    rt_view camera;
+} options;
+
+static int parse_size(const char *text, uint32_t *w, uint32_t *h)
+{
+    const char *x = strchr(text, 'x');
+    char first[16];
+    unsigned long a, b;
+    if (!x || (size_t)(x - text) >= sizeof first)
+        return 0;
+    memcpy(first, text, (size_t)(x - text));
+    first[x - text] = '\0';
+    if (!parse_uint(first, 1, 32768, &a) || !parse_uint(x + 1, 1, 32768, &b))
+        return 0;
+    *w = (uint32_t)a, *h = (uint32_t)b;
+    return 1;
+}
+
+/* "X,Y,Z,LX,LY,LZ[,FOV]" into view; without FOV its fov is NAN. */
+static int parse_camera(const char *text, rt_view *view)
+{
+    float v[7];
+    int n = 0;
+    char *copy = strdup(text), *save = NULL;
+    for (char *word = strtok_r(copy, ",", &save); word && n < 8;
+         word = strtok_r(NULL, ",", &save))
+        if (n == 7 || !parse_float(word, &v[n++]))
+            n = 8;
+    free(copy);
+    if (n != 6 && n != 7)
+        return 0;
+    memcpy(view->position, v, sizeof view->position);
+    memcpy(view->look_at, v + 3, sizeof view->look_at);
+    view->fov_degrees = n == 7 ? v[6] : NAN;   /* NAN: the scene's */
+    return 1;
+}
+
+/* 0, or 2 after a message on stderr. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){.width = 700, .height = 700, .method = RT_METHOD_BVH};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = 1;
+        if (a[0] != '-' || a[1] == '\0') {
+            ok = !o->scene_path;
+            o->scene_path = a;
+            if (!ok)
+                fprintf(stderr, "raytrace: one scene only ('%s')\n", a);
+            continue;
+        }
+        if (!value) {
+            fprintf(stderr, "raytrace: %s needs a value\n", a);
+            return 2;
+        }
+        i++;
+        if (!strcmp(a, "-o"))
+            o->out_path = value;
+        else if (!strcmp(a, "--save"))
+            o->save_path = value;
+        else if (!strcmp(a, "--size"))
+            ok = parse_size(value, &o->width, &o->height);
+        else if (!strcmp(a, "--generate"))
+            ok = parse_uint(value, 1, 1ul << 24, &o->generate);
+        else if (!strcmp(a, "--frames"))
+            ok = parse_uint(value, 1, 1000000, &o->frames);
+        else if (!strcmp(a, "--camera"))
+            ok = o->have_camera = parse_camera(value, &o->camera);
+        else if (!strcmp(a, "--method"))
+            ok = !strcmp(value, "reference")
+                 ? (o->method = -1, 1)
+                 : (o->method = rt_method_parse(value)) >= 0;
+        else {
+            fprintf(stderr, "raytrace: unknown option %s\n", a);
+            return usage(stderr);
+        }
+        if (!ok) {
+            fprintf(stderr, "raytrace: bad value '%s' for %s\n", value, a);
+            return 2;
+        }
+    }
+    if (!o->scene_path == !o->generate) {
+        fprintf(stderr, "raytrace: give a scene file or --generate N\n");
+        return usage(stderr);
+    }
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Renders o->frames frames (or one) into pixels; *median_ms is the median
+ * time of a frame, kernel launch and read-back of the pixels included. */
+static int render(const rt_scene *scene, const rt_view *view,
+                  const options *o, uint8_t *pixels, double *median_ms)
+{
+    unsigned long frames = o->frames ? o->frames : 1;
+    double *ms = malloc(frames * sizeof *ms);
+    if (!ms)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "out of memory");
+    rt_renderer *r = NULL;
+    int rc = 0;
+    if (o->method >= 0 && !(r = rt_renderer_create(NULL, scene, o->method)))
+        rc = CLFRAME_ERR_BAD_INPUT;
+    /* One frame first so that compiling and first-touch costs stay out of
+     * the timed frames. */
+    if (rc == 0 && r && o->frames)
+        rc = rt_renderer_render(r, view, o->width, o->height, RT_PIXELS_RGBA,
+                                pixels);
+    for (unsigned long f = 0; rc == 0 && f < frames; f++) {
+        double start = now_ms();
+        rc = r ? rt_renderer_render(r, view, o->width, o->height,
+                                    RT_PIXELS_RGBA, pixels)
+               : rt_render_reference(scene, view, o->width, o->height, pixels);
+        ms[f] = now_ms() - start;
+    }
+    if (rc == 0) {
+        qsort(ms, frames, sizeof *ms, compare_doubles);
+        *median_ms = frames % 2 ? ms[frames / 2]
+                                : (ms[frames / 2 - 1] + ms[frames / 2]) / 2;
+    }
+    rt_renderer_free(r);
+    free(ms);
+    return rc;
+}
+
+static int save_scene(const rt_scene *scene, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot create: %s", path,
+                            strerror(errno));
+    int rc = rt_scene_save(scene, f);
+    if (fclose(f) != 0 && rc == 0)
+        rc = clframe_fail(CLFRAME_ERR_IO, "%s: writing failed", path);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+        return usage(stdout);
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != 0)
+        return rc;
+    rt_scene scene;
+    rc = o.generate ? rt_scene_generate(&scene, (uint32_t)o.generate)
+                    : rt_scene_load_file(&scene, o.scene_path);
+    if (rc != 0) {
+        fprintf(stderr, "raytrace: %s\n", clframe_last_error());
+        return 1;
+    }
+    rt_view view = scene.camera;
+    if (o.have_camera) {
+        memcpy(view.position, o.camera.position, sizeof view.position);
+        memcpy(view.look_at, o.camera.look_at, sizeof view.look_at);
+        if (!isnan(o.camera.fov_degrees))
+            view.fov_degrees = o.camera.fov_degrees;
+    }
+    uint8_t *pixels = malloc((size_t)o.width * o.height * 4);
+    double median_ms = 0;
+    if (!pixels)
+        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "out of memory for a %ux%u "
+                          "image", o.width, o.height);
+    if (rc == 0 && o.save_path)
+        rc = save_scene(&scene, o.save_path);
+    if (rc == 0 && (o.out_path || o.frames))
+        rc = render(&scene, &view, &o, pixels, &median_ms);
+    if (rc == 0 && o.out_path)
+        rc = image_png_save(o.out_path, o.width, o.height, 4, pixels);
+    if (rc == 0 && o.frames) {
+        clctx *ctx = o.method >= 0 ? clctx_default() : NULL;
+        printf("%ux%u, %u spheres, %s on %s: median %.3f ms per frame, "
+               "%.1f frames/s (%lu frames)\n", o.width, o.height,
+               scene.n_spheres, o.method >= 0 ? rt_method_name(o.method)
+                                              : "reference",
+               ctx ? clctx_device_name(ctx) : "the host (plain C)",
+               median_ms, 1e3 / median_ms, o.frames);
+    }
+    if (rc == 0 && o.out_path)
+        printf("wrote %s (%ux%u)\n", o.out_path, o.width, o.height);
+    free(pixels);
+    rt_scene_free(&scene);
+    if (rc != 0) {
+        fprintf(stderr, "raytrace: %s\n", clframe_last_error());
+        return 1;
+    }
+    return 0;
+}
