@@ -124,6 +124,8 @@ $(eval $(call app,image,$(PNG_LIBS)))
 # The raytracer's reference is compared with its kernels pixel by pixel.
 $(B)/apps/raytracer/%.o: ALL_CFLAGS += -ffp-contract=off
 $(eval $(call app,raytracer,$(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call gui_program,raytracer-gtk,apps/raytracer/gtk,$(PNG_LIBS),$(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call gui_program,x11-screenshot,tests/gui))
 
 $(eval $(call program,clframe-info,clframe/tools/info))
 $(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))

@@ -170,6 +170,7 @@ int main(void)
     srunner_add_suite(sr, heat_step_suite());
     srunner_add_suite(sr, raytracer_scene_suite());
     srunner_add_suite(sr, raytracer_render_suite());
+    srunner_add_suite(sr, raytracer_gtk_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

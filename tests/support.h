@@ -26,6 +26,7 @@ Suite *heat_world_suite(void);
 Suite *heat_step_suite(void);
 Suite *raytracer_scene_suite(void);
 Suite *raytracer_render_suite(void);
+Suite *raytracer_gtk_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \
