@@ -112,6 +112,12 @@ const char *clctx_device_name(clctx *ctx);
 cl_device_type clctx_device_type(clctx *ctx);
 int clctx_debug(clctx *ctx);        /* 1 when CL_DEBUG is on */
 
+/* "-cl-fp32-correctly-rounded-divide-sqrt" if the device can round float
+ * division and sqrt correctly, else "": the build option for kernels whose
+ * results must equal a C reference's bit for bit (OpenCL allows 2.5 and 3
+ * ulp by default, and NVIDIA's driver uses that latitude). */
+const char *clctx_exact_fp_option(clctx *ctx);
+
 /* Blocks until everything enqueued on the context's queue has finished. */
 int clctx_finish(clctx *ctx);
 

@@ -414,6 +414,16 @@ const char *clctx_device_name(clctx *ctx) { CTX_OR(ctx, "no device"); return ctx
 cl_device_type clctx_device_type(clctx *ctx) { CTX_OR(ctx, 0); return ctx->type; }
 int clctx_debug(clctx *ctx) { CTX_OR(ctx, 0); return ctx->debug; }
 
+const char *clctx_exact_fp_option(clctx *ctx)
+{
+    CTX_OR(ctx, "");
+    cl_device_fp_config fp = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp,
+                    NULL);
+    return fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+        ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";
+}
+
 clctx_stats clctx_get_stats(clctx *ctx)
 {
     clctx_stats none = {0};

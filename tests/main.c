@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ftw.h>
+#include <stdarg.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +70,27 @@ uint32_t test_random(uint32_t *state)
 {
     *state = *state * 1664525u + 1013904223u;
     return *state >> 8;
+}
+
+int test_run(const char *fmt, ...)
+{
+    char command[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(command, sizeof command, fmt, ap);
+    va_end(ap);
+    ck_assert_msg(n >= 0 && (size_t)n < sizeof command, "command too long");
+    int status = system(command);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char *test_tmp_path(const char *prefix, const char *name)
+{
+    static char paths[8][1024];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s-%s", test_tmpdir(), prefix, name);
+    return p;
 }
 
 char *test_read_file(const char *path, size_t *size)

@@ -86,6 +86,15 @@ const char *test_program(const char *name);
  * sequence for a seed on every machine, so a failure can be replayed. */
 uint32_t test_random(uint32_t *state);
 
+/* Runs a shell command line made from a format: its exit status, or -1 if
+ * it did not exit (a signal). */
+int test_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "TMPDIR/PREFIX-NAME" in test_tmpdir(): suites share the folder, so each
+ * names its files with its own prefix. One of eight static buffers, used
+ * in turn. */
+const char *test_tmp_path(const char *prefix, const char *name);
+
 /* The whole of a file (caller frees; a '\0' follows the data). */
 char *test_read_file(const char *path, size_t *size);
 

@@ -5,6 +5,7 @@
 #include "support.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,30 @@ END_TEST
 /* With no ICD files at all, ocl-icd finds no platform: clframe must say what
  * to install. ocl-icd reads OCL_ICD_VENDORS once per process, so this needs
  * a fresh (forked) process. */
+/* The option follows the device's own report, and a kernel builds with it. */
+START_TEST(exact_fp_option_matches_the_device)
+{
+    clctx *ctx = clctx_default();
+    ck_assert_made(ctx);
+    cl_device_fp_config fp = 0;
+    ck_assert_int_eq(clGetDeviceInfo(clctx_device(ctx),
+                                     CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp,
+                                     &fp, NULL), CL_SUCCESS);
+    const char *option = clctx_exact_fp_option(ctx);
+    ck_assert_str_eq(option, fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+                     ? "-cl-fp32-correctly-rounded-divide-sqrt" : "");
+    clkernel *k = clkernel_source(ctx, "__kernel void q(__global float *x)"
+                                  "{ x[0] = sqrt(x[0]) / 3.0f; }", "q", option);
+    ck_assert_made(k);
+    float x = 2.0f;
+    ck_assert_cl(clkernel_global(k, 1));
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(&x, 1)));
+    if (option[0])
+        ck_assert_float_eq(x, sqrtf(2.0f) / 3.0f);
+    clkernel_free(k);
+}
+END_TEST
+
 START_TEST(no_platform_says_what_to_install)
 {
     const char *fork_mode = getenv("CK_FORK");
@@ -221,6 +246,7 @@ Suite *ctx_suite(void)
     tcase_add_test(tc, empty_selector_is_an_error);
     tcase_add_test(tc, the_default_context_can_be_freed_early);
     tcase_add_test(tc, no_platform_says_what_to_install);
+    tcase_add_test(tc, exact_fp_option_matches_the_device);
     suite_add_tcase(s, tc);
     return s;
 }

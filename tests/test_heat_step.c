@@ -12,10 +12,8 @@
 #include "heat/heat.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 static const heat_version versions[] = {
     HEAT_OPENMP, HEAT_V3_NAIVE, HEAT_V4_DOUBLE_BUFFERED, HEAT_V5_PACKED,
@@ -290,26 +288,9 @@ static void assert_same_file(const char *a, const char *b)
 }
 
 /* Runs a shell command line built from a format; returns its exit status. */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char command[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(command, sizeof command, fmt, ap);
-    va_end(ap);
-    int status = system(command);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static const char *tmp_path(const char *name)
 {
-    static char paths[8][512];
-    static int next;
-    char *p = paths[next++ % 8];
-    /* Prefixed: other suites share the folder (test_source makes err/). */
-    snprintf(p, 512, "%s/heat-step-%s", test_tmpdir(), name);
-    return p;
+    return test_tmp_path("heat-step", name);
 }
 
 START_TEST(programs_match_the_reference_program_in_both_formats)
@@ -318,11 +299,11 @@ START_TEST(programs_match_the_reference_program_in_both_formats)
     snprintf(make, sizeof make, "%s", test_program("make_world"));
     for (int binary = 0; binary <= 1; binary++) {
         const char *want = tmp_path(binary ? "want.bin" : "want.txt");
-        ck_assert_int_eq(run("%s 33 0.1 %d | %s 0.1 3 %d > %s", make, binary,
+        ck_assert_int_eq(test_run("%s 33 0.1 %d | %s 0.1 3 %d > %s", make, binary,
                              test_program("step_world"), binary, want), 0);
         for (int v = HEAT_OPENMP; v < HEAT_VERSION_COUNT; v++) {
             const char *got = tmp_path("got");
-            ck_assert_int_eq(run("%s 33 0.1 %d | %s 0.1 3 %d > %s", make,
+            ck_assert_int_eq(test_run("%s 33 0.1 %d | %s 0.1 3 %d > %s", make,
                                  binary, test_program(heat_version_program(v)),
                                  binary, got), 0);
             assert_same_file(want, got);
@@ -337,10 +318,10 @@ START_TEST(text_binary_text_round_trip_is_exact)
     const char *back = tmp_path("back.txt");
     const char *step = test_program("step_world_v6_tiled");
     /* 7 steps first, so the temperatures are not round numbers. */
-    ck_assert_int_eq(run("%s 40 0.1 | %s 0.1 7 > %s",
+    ck_assert_int_eq(test_run("%s 40 0.1 | %s 0.1 7 > %s",
                          test_program("make_world"), step, text), 0);
-    ck_assert_int_eq(run("%s 0.1 0 1 < %s > %s", step, text, bin), 0);
-    ck_assert_int_eq(run("%s 0.1 0 0 < %s > %s", step, bin, back), 0);
+    ck_assert_int_eq(test_run("%s 0.1 0 1 < %s > %s", step, text, bin), 0);
+    ck_assert_int_eq(test_run("%s 0.1 0 0 < %s > %s", step, bin, back), 0);
     assert_same_file(text, back);
 }
 END_TEST
@@ -350,7 +331,7 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
     const char *err = tmp_path("err"), *out = tmp_path("out");
     const char *step = test_program("step_world_v5_packed_properties");
     const char *world = tmp_path("w.txt");
-    ck_assert_int_eq(run("%s 10 > %s", test_program("make_world"), world), 0);
+    ck_assert_int_eq(test_run("%s 10 > %s", test_program("make_world"), world), 0);
     static const struct {
         const char *args;
         int status;
@@ -363,7 +344,7 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
         {"50 1", 1, "must be in [0, 4)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        int status = run("%s %s < %s > %s 2> %s", step, cases[i].args, world,
+        int status = test_run("%s %s < %s > %s 2> %s", step, cases[i].args, world,
                          out, err);
         ck_assert_msg(status == cases[i].status, "%s %s: exit status %d, "
                       "expected %d", step, cases[i].args, status,
@@ -377,7 +358,7 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
         ck_assert_msg(n == 0, "%s %s wrote %zu bytes", step, cases[i].args, n);
     }
     /* A world cut short: an error naming the problem, and no output. */
-    ck_assert_int_eq(run("head -c 300 %s | %s > %s 2> %s", world, step, out,
+    ck_assert_int_eq(test_run("head -c 300 %s | %s > %s 2> %s", world, step, out,
                          err), 1);
     size_t n;
     char *text = test_read_file(err, &n);

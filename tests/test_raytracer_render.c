@@ -10,10 +10,8 @@
 #include "raytracer/raytracer.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- helpers ----------------------------------------------------------------- */
@@ -119,6 +117,21 @@ static void load_text(rt_scene *scene, const char *text)
 
 /* ---- reference against kernels ---------------------------------------------- */
 
+/* Both kernels against the reference on scene's own camera; the picture
+ * must not be one colour, or the comparison would prove little. */
+static void assert_kernels_match_reference(const rt_scene *scene, uint32_t w,
+                                           uint32_t h)
+{
+    uint8_t *want = render_reference(scene, &scene->camera, w, h);
+    assert_not_flat(want, w, h);
+    for (int m = RT_METHOD_BRUTE_FORCE; m <= RT_METHOD_BVH; m++) {
+        uint8_t *got = render_device(scene, &scene->camera, m, w, h);
+        assert_images_agree(want, got, w, h, rt_method_name(m));
+        free(got);
+    }
+    free(want);
+}
+
 static const char *const small_scenes[] = {"simple.txt", "mirrors.txt",
                                            "shadows.txt"};
 
@@ -126,15 +139,10 @@ START_TEST(shipped_scenes_match_reference)
 {
     rt_scene scene;
     ck_assert_cl(rt_scene_load_file(&scene, scene_path(small_scenes[_i])));
-    uint32_t w = test_memory_run() ? 12 : 96, h = test_memory_run() ? 9 : 72;
-    uint8_t *want = render_reference(&scene, &scene.camera, w, h);
-    assert_not_flat(want, w, h);
-    for (int m = RT_METHOD_BRUTE_FORCE; m <= RT_METHOD_BVH; m++) {
-        uint8_t *got = render_device(&scene, &scene.camera, m, w, h);
-        assert_images_agree(want, got, w, h, rt_method_name(m));
-        free(got);
-    }
-    free(want);
+    if (test_memory_run())
+        assert_kernels_match_reference(&scene, 12, 9);
+    else
+        assert_kernels_match_reference(&scene, 96, 72);
     rt_scene_free(&scene);
 }
 END_TEST
@@ -142,16 +150,9 @@ END_TEST
 START_TEST(seed_scene_matches_reference)
 {
     rt_scene scene;
-    uint32_t n = test_memory_run() ? 40 : 1000, size = test_memory_run() ? 8 : 48;
-    ck_assert_cl(rt_scene_generate(&scene, n));
-    uint8_t *want = render_reference(&scene, &scene.camera, size, size);
-    assert_not_flat(want, size, size);
-    for (int m = RT_METHOD_BRUTE_FORCE; m <= RT_METHOD_BVH; m++) {
-        uint8_t *got = render_device(&scene, &scene.camera, m, size, size);
-        assert_images_agree(want, got, size, size, rt_method_name(m));
-        free(got);
-    }
-    free(want);
+    ck_assert_cl(rt_scene_generate(&scene, test_memory_run() ? 40 : 1000));
+    uint32_t size = test_memory_run() ? 8 : 48;
+    assert_kernels_match_reference(&scene, size, size);
     rt_scene_free(&scene);
 }
 END_TEST
@@ -512,31 +513,15 @@ END_TEST
 
 /* ---- bin/raytrace ------------------------------------------------------------------ */
 
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char command[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(command, sizeof command, fmt, ap);
-    va_end(ap);
-    int status = system(command);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static const char *tmp_path(const char *name)
 {
-    static char paths[4][512];
-    static int next;
-    char *p = paths[next++ % 4];
-    snprintf(p, 512, "%s/raytrace-%s", test_tmpdir(), name);
-    return p;
+    return test_tmp_path("raytrace", name);
 }
 
 START_TEST(raytrace_writes_a_png_and_reports_frames)
 {
     const char *png = tmp_path("out.png"), *log = tmp_path("log");
-    ck_assert_int_eq(run("%s %s -o %s --size 31x17 --frames 3 > %s",
+    ck_assert_int_eq(test_run("%s %s -o %s --size 31x17 --frames 3 > %s",
                          test_program("raytrace"), scene_path("simple.txt"),
                          png, log), 0);
     size_t size;
@@ -549,7 +534,7 @@ START_TEST(raytrace_writes_a_png_and_reports_frames)
     free(text);
     /* The reference through the program: the same image as the kernel's. */
     const char *ref = tmp_path("ref.png");
-    ck_assert_int_eq(run("%s --generate 20 --size 16x16 --method reference "
+    ck_assert_int_eq(test_run("%s --generate 20 --size 16x16 --method reference "
                          "-o %s --save %s > /dev/null",
                          test_program("raytrace"), ref,
                          tmp_path("scene.txt")), 0);
@@ -574,7 +559,7 @@ START_TEST(raytrace_refuses_bad_arguments_without_output)
         {"--camera 0,1,-5,0,0,0,0", "field of view"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        ck_assert_int_ne(run("%s %s -o %s %s 2> %s",
+        ck_assert_int_ne(test_run("%s %s -o %s %s 2> %s",
                              test_program("raytrace"),
                              scene_path("simple.txt"), png, bad[i][0], err),
                          0);
@@ -585,13 +570,13 @@ START_TEST(raytrace_refuses_bad_arguments_without_output)
         free(text);
         ck_assert_msg(access(png, F_OK) != 0, "%s left %s", bad[i][0], png);
     }
-    ck_assert_int_ne(run("%s %s -o %s 2> %s", test_program("raytrace"),
+    ck_assert_int_ne(test_run("%s %s -o %s 2> %s", test_program("raytrace"),
                          tmp_path("missing.txt"), png, err), 0);
     size_t size;
     char *text = test_read_file(err, &size);
     ck_assert_msg(strstr(text, "missing.txt"), "%s", text);
     free(text);
-    ck_assert_int_ne(run("%s 2> %s", test_program("raytrace"), err), 0);
+    ck_assert_int_ne(test_run("%s 2> %s", test_program("raytrace"), err), 0);
 }
 END_TEST
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int parse_uint(const char *text, unsigned long lo, unsigned long hi,
                unsigned long *value)
@@ -32,5 +33,22 @@ int parse_float(const char *text, float *value)
     if (*end != '\0' || !isfinite(v))
         return 0;
     *value = v;
+    return 1;
+}
+
+int parse_size(const char *text, unsigned long max, uint32_t *width,
+               uint32_t *height)
+{
+    char first[32];
+    const char *x = strchr(text, 'x');
+    if (!x || (size_t)(x - text) >= sizeof first)
+        return 0;
+    memcpy(first, text, (size_t)(x - text));
+    first[x - text] = '\0';
+    unsigned long w, h;
+    if (!parse_uint(first, 1, max, &w) || !parse_uint(x + 1, 1, max, &h))
+        return 0;
+    *width = (uint32_t)w;
+    *height = (uint32_t)h;
     return 1;
 }

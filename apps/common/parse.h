@@ -7,6 +7,8 @@
 #ifndef APPS_PARSE_H
 #define APPS_PARSE_H
 
+#include <stdint.h>
+
 /* 1 if text is a decimal integer from lo to hi, stored in *value. */
 int parse_uint(const char *text, unsigned long lo, unsigned long hi,
                unsigned long *value);
@@ -14,5 +16,10 @@ int parse_uint(const char *text, unsigned long lo, unsigned long hi,
 /* 1 if text is a number whose float is finite (subnormals included),
  * stored in *value. Reads in the current locale's LC_NUMERIC. */
 int parse_float(const char *text, float *value);
+
+/* 1 if text is "WxH" (an image size), each a whole number from 1 to max,
+ * stored in *width and *height. */
+int parse_size(const char *text, unsigned long max, uint32_t *width,
+               uint32_t *height);
 
 #endif /* APPS_PARSE_H */

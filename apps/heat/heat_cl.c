@@ -36,23 +36,12 @@ typedef struct heat_run {
     heat_stats *stats;
 } heat_run;
 
-/* Options that make the device's arithmetic the reference's: correctly
- * rounded division where the device can do it (OpenCL's default allows
- * 2.5 ulp, and NVIDIA's driver uses that latitude). */
-static void arithmetic_options(clctx *ctx, char *out, size_t size)
-{
-    cl_device_fp_config fp = 0;
-    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp,
-                    &fp, NULL);
-    snprintf(out, size, "%s", (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
-             ? "-cl-fp32-correctly-rounded-divide-sqrt" : "");
-}
-
 static clkernel *build(heat_run *run, const char *name, const char *defines)
 {
-    char options[256], arithmetic[64];
-    arithmetic_options(run->ctx, arithmetic, sizeof arithmetic);
-    snprintf(options, sizeof options, "%s %s", arithmetic, defines);
+    /* The device's arithmetic must be the reference's. */
+    char options[256];
+    snprintf(options, sizeof options, "%s %s",
+             clctx_exact_fp_option(run->ctx), defines);
     clkernel *k = clkernel_file(run->ctx, HEAT_KERNELS, name, options);
     if (k && run->stats && run->stats->want_kernel_time)
         clkernel_set_timing(k, 1);

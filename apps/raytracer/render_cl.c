@@ -114,17 +114,6 @@ static int check_materials(const rt_scene *s)
     return 0;
 }
 
-/* Options that make the device's arithmetic the reference's where the
- * device can: correctly rounded division and square root. */
-static void arithmetic_options(clctx *ctx, char *out, size_t size)
-{
-    cl_device_fp_config fp = 0;
-    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp,
-                    &fp, NULL);
-    snprintf(out, size, "%s", (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
-             ? "-cl-fp32-correctly-rounded-divide-sqrt" : "");
-}
-
 rt_renderer *rt_renderer_create(clctx *ctx, const rt_scene *scene,
                                 rt_method method)
 {
@@ -147,10 +136,11 @@ rt_renderer *rt_renderer_create(clctx *ctx, const rt_scene *scene,
     memcpy(lights, scene->lights, scene->n_lights * sizeof *lights);
     *r = (rt_renderer){.ctx = ctx, .method = method, .scene = *scene,
                        .lights = lights};
-    char options[128];
-    arithmetic_options(ctx, options, sizeof options);
+    /* Correctly rounded sqrt and division make the kernels' images the
+     * reference's, to the bit on the devices tried. */
     r->kernel = clkernel_file(ctx, RT_KERNELS, method == RT_METHOD_BVH
-                              ? "rt_render_bvh" : "rt_render_brute", options);
+                              ? "rt_render_bvh" : "rt_render_brute",
+                              clctx_exact_fp_option(ctx));
     if (!r->kernel || upload_scene(r) != 0) {
         rt_renderer_free(r);
         return NULL;

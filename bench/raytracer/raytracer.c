@@ -99,26 +99,11 @@ static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
     return rc;
 }
 
-static int parse_size(const char *text, uint32_t *w, uint32_t *h)
-{
-    unsigned long a, b;
-    char first[16];
-    const char *x = strchr(text, 'x');
-    if (!x || x - text >= (long)sizeof first)
-        return 0;
-    memcpy(first, text, (size_t)(x - text));
-    first[x - text] = '\0';
-    if (!parse_uint(first, 1, 16384, &a) || !parse_uint(x + 1, 1, 16384, &b))
-        return 0;
-    *w = (uint32_t)a, *h = (uint32_t)b;
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
     uint32_t w = 700, h = 700;
     unsigned long frames = 50, with_reference = 1;
-    if ((argc > 1 && !parse_size(argv[1], &w, &h)) ||
+    if ((argc > 1 && !parse_size(argv[1], 16384, &w, &h)) ||
         (argc > 2 && !parse_uint(argv[2], 1, MAX_FRAMES, &frames)) ||
         (argc > 3 && !parse_uint(argv[3], 0, 1, &with_reference)) ||
         argc > 4) {

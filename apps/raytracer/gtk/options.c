@@ -41,23 +41,6 @@ static int refuse(char *err, size_t err_size, const char *fmt, ...)
     return -1;
 }
 
-/* 1 if text is WxH with both from 1 to 16384. */
-static int parse_size(const char *text, uint32_t *width, uint32_t *height)
-{
-    char w[32];
-    const char *x = strchr(text, 'x');
-    if (!x || (size_t)(x - text) >= sizeof w)
-        return 0;
-    memcpy(w, text, (size_t)(x - text));
-    w[x - text] = '\0';
-    unsigned long wv, hv;
-    if (!parse_uint(w, 1, 16384, &wv) || !parse_uint(x + 1, 1, 16384, &hv))
-        return 0;
-    *width = (uint32_t)wv;
-    *height = (uint32_t)hv;
-    return 1;
-}
-
 int rtg_options_parse(int argc, char **argv, rtg_options *opts, char *err,
                       size_t err_size)
 {
@@ -84,7 +67,7 @@ int rtg_options_parse(int argc, char **argv, rtg_options *opts, char *err,
         const char *v = argv[++i];
         unsigned long n;
         if (strcmp(a, "--size") == 0) {
-            if (!parse_size(v, &opts->width, &opts->height))
+            if (!parse_size(v, 16384, &opts->width, &opts->height))
                 return refuse(err, err_size, "--size \"%s\" is not WxH with "
                               "W and H from 1 to 16384", v);
         } else if (strcmp(a, "--method") == 0) {

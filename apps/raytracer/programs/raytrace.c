@@ -39,21 +39,6 @@ typedef struct options {
     rt_view camera;
 } options;
 
-static int parse_size(const char *text, uint32_t *w, uint32_t *h)
-{
-    const char *x = strchr(text, 'x');
-    char first[16];
-    unsigned long a, b;
-    if (!x || (size_t)(x - text) >= sizeof first)
-        return 0;
-    memcpy(first, text, (size_t)(x - text));
-    first[x - text] = '\0';
-    if (!parse_uint(first, 1, 32768, &a) || !parse_uint(x + 1, 1, 32768, &b))
-        return 0;
-    *w = (uint32_t)a, *h = (uint32_t)b;
-    return 1;
-}
-
 /* "X,Y,Z,LX,LY,LZ[,FOV]" into view; without FOV its fov is NAN. */
 static int parse_camera(const char *text, rt_view *view)
 {
@@ -97,7 +82,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(a, "--save"))
             o->save_path = value;
         else if (!strcmp(a, "--size"))
-            ok = parse_size(value, &o->width, &o->height);
+            ok = parse_size(value, 32768, &o->width, &o->height);
         else if (!strcmp(a, "--generate"))
             ok = parse_uint(value, 1, 1ul << 24, &o->generate);
         else if (!strcmp(a, "--frames"))
