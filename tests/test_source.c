@@ -119,10 +119,26 @@ START_TEST(include_cycles_stop_and_pragma_once_is_honoured)
 }
 END_TEST
 
+/* Two tests move to other folders; with CK_FORK=no (valgrind, sanitizers,
+ * Oclgrind) the suites after them share this process and its folder, and
+ * they find the project's files (scenes, scripts) relative to it. */
+static char start_dir[4096];
+
+static void remember_directory(void)
+{
+    ck_assert_ptr_nonnull(getcwd(start_dir, sizeof start_dir));
+}
+
+static void return_to_directory(void)
+{
+    ck_assert_int_eq(chdir(start_dir), 0);
+}
+
 Suite *source_suite(void)
 {
     Suite *s = suite_create("sources");
     TCase *tc = test_case("resolution");
+    tcase_add_checked_fixture(tc, remember_directory, return_to_directory);
     tcase_add_test(tc, embedded_sources_work_from_any_directory);
     tcase_add_test(tc, files_from_the_current_directory_and_kernel_path);
     tcase_add_test(tc, includes_relative_nested_and_by_dash_i);
