@@ -127,12 +127,22 @@ $(eval $(call app,raytracer,$(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call gui_program,raytracer-gtk,apps/raytracer/gtk,$(PNG_LIBS),$(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call gui_program,x11-screenshot,tests/gui))
 
+# The Laplace reference is compared with its kernels bit for bit.
+$(B)/apps/laplace/%.o: ALL_CFLAGS += $(OPENMP_FLAGS) -ffp-contract=off
+$(eval $(call app,laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
+
+# Matrix multiplication: the C reference's OpenMP twin.
+$(B)/apps/matmul/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
+$(eval $(call app,matmul,$(OPENMP_FLAGS),$(B)/libcommon.a))
+
 $(eval $(call program,clframe-info,clframe/tools/info))
-$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-overhead,bench/overhead))
 $(eval $(call program,bench-cache,bench/cache))
 $(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-raytracer,bench/raytracer,$(PNG_LIBS),$(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,bench-laplace,bench/laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/liblaplace.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,bench-matmul,bench/matmul,$(OPENMP_FLAGS) -lclblast,$(B)/libmatmul.a $(B)/libcommon.a))
 $(eval $(call program,planted-oob,tests/oclgrind))
 
 TEST_SRC := $(wildcard tests/*.c)
@@ -179,12 +189,18 @@ demo-run: all
 HEAT_BENCH ?= 1000 100 5
 # The raytracer table's image size and frames per row (GPU machine: 200).
 RAYTRACER_BENCH ?= 700x700 20
+# The matmul table's square sizes and runs (GPU machine: 1024,2048,4096,8192 3).
+MATMUL_BENCH ?= 256,512 3
+# The Laplace table's sizes, iterations and runs.
+LAPLACE_BENCH ?= 200,1000 100 3
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
 	$(BIN)/bench-cache
 	$(BIN)/bench-heat $(HEAT_BENCH)
 	$(BIN)/bench-raytracer $(RAYTRACER_BENCH)
+	$(BIN)/bench-laplace $(LAPLACE_BENCH)
+	$(BIN)/bench-matmul $(MATMUL_BENCH)
 
 # ---- the test runs ----------------------------------------------------------
 

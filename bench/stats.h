@@ -1,6 +1,7 @@
 /*
  * stats.h: the median every benchmark reports, shared by the programs in
- * bench/ (each is one folder of .c files; this header is all they share).
+ * bench/ (each is one folder of .c files; they share this header and
+ * bandwidth.h).
  */
 #ifndef CLFRAME_BENCH_STATS_H
 #define CLFRAME_BENCH_STATS_H

@@ -27,6 +27,8 @@ Suite *heat_step_suite(void);
 Suite *raytracer_scene_suite(void);
 Suite *raytracer_render_suite(void);
 Suite *raytracer_gtk_suite(void);
+Suite *laplace_suite(void);
+Suite *matmul_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \

@@ -30,6 +30,8 @@ int demo_vadd(demo_result *r);
 int demo_blur2d(demo_result *r);
 int demo_heat(demo_result *r);
 int demo_raytracer(demo_result *r);
+int demo_matmul(demo_result *r);
+int demo_laplace(demo_result *r);
 
 /* ---- helpers (demo_util.c) ----------------------------------------------- */
 

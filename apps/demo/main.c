@@ -23,6 +23,8 @@ static const struct {
     {"blur2d", demo_blur2d},
     {"heat v6", demo_heat},
     {"raytracer bvh", demo_raytracer},
+    {"matmul", demo_matmul},
+    {"laplace", demo_laplace},
 };
 
 enum { NDEMOS = sizeof demos / sizeof demos[0] };

@@ -1,5 +1,6 @@
 /*
- * image.h: writing images for every app: 8-bit PNG through libpng, and a
+ * image.h: images for every app: 8-bit PNG written through libpng, any PNG
+ * read as 8-bit RGBA (png_read.c), and a
  * file written beside its target and renamed over it only once complete,
  * so a reader never sees half an image and a failure leaves no file.
  *
@@ -32,6 +33,14 @@ int image_save(const char *path, image_write_fn *write, void *ctx);
 /* image_save of image_png_write. */
 int image_png_save(const char *path, uint32_t width, uint32_t height,
                    int channels, const uint8_t *pixels);
+
+/* Reads the PNG at path, whatever its colour type and depth (grey,
+ * palette, RGB, with or without alpha, 1 to 16 bits), as 8-bit RGBA: *rgba
+ * gets width * height * 4 bytes, rows top to bottom, that the caller
+ * frees. A missing file, one that is not a PNG, or a corrupt or truncated
+ * one is CLFRAME_ERR_IO or CLFRAME_ERR_BAD_INPUT, with *rgba NULL. */
+int image_png_load(const char *path, uint32_t *width, uint32_t *height,
+                   uint8_t **rgba);
 
 /* 1 if path's name ends in ext (".png"), in any case. */
 int image_path_has_extension(const char *path, const char *ext);

@@ -4,6 +4,7 @@
  * whole-image buffer.
  */
 #include "image.h"
+#include "png_failure.h"
 
 #include "clframe.h"
 
@@ -11,23 +12,6 @@
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Where libpng's error handler leaves its message before it longjmps. */
-typedef struct png_failure {
-    char message[200];
-} png_failure;
-
-static void png_on_error(png_structp png, png_const_charp message)
-{
-    png_failure *failure = png_get_error_ptr(png);
-    snprintf(failure->message, sizeof failure->message, "%s", message);
-    png_longjmp(png, 1);
-}
-
-static void png_on_warning(png_structp png, png_const_charp message)
-{
-    (void)png, (void)message;   /* nothing libpng warns about matters here */
-}
 
 typedef struct png_job {
     uint32_t width, height;
@@ -58,8 +42,9 @@ static void png_write_image_rows(png_structp png, png_infop info,
 /* 0 or -1 with failure->message set. */
 static int png_write_job(FILE *f, const png_job *job, png_failure *failure)
 {
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, failure,
-                                              png_on_error, png_on_warning);
+    png_structp png = png_create_write_struct(
+        PNG_LIBPNG_VER_STRING, failure, png_failure_on_error,
+        png_failure_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!info) {
         png_destroy_write_struct(&png, NULL);

@@ -30,6 +30,7 @@
 #endif
 #include "clframe.h"
 #include "heat/heat.h"
+#include "../bandwidth.h"
 #include "../stats.h"
 
 #include <errno.h>
@@ -58,45 +59,6 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* The device's memory bandwidth in GB/s: the median of `runs` timed copies
- * of `bytes` bytes (read and write counted); 0 after printing why if the
- * copy could not run. */
-static double copy_bandwidth(size_t bytes, int runs)
-{
-    size_t n = bytes / 16;
-    clkernel *k = clkernel_file(NULL, "kernels/bench/copy.cl", "copy_float4",
-                                NULL);
-    float *host = calloc(n, 16);
-    clarg in = CLARG_TYPED("float4", (cl_float4 *)host, n, CLARG_NO_COPY);
-    clarg out = CLARG_TYPED("float4", (cl_float4 *)host, n, CLARG_NO_COPY);
-    double ms[MAX_RUNS];
-    int rc = k && host ? 0 : -1;
-    if (rc == 0)
-        rc = clarg_persist(&in, NULL);
-    if (rc == 0)
-        rc = clarg_persist(&out, NULL);
-    if (rc == 0)
-        rc = clarg_write(&in);
-    if (rc == 0)
-        rc = clkernel_global(k, n);
-    if (rc == 0)
-        rc = clkernel_set_timing(k, 1);
-    for (int r = -1; r < runs && rc == 0; r++) {  /* r = -1: warm-up */
-        rc = clkernel_call(k, in, out);
-        if (r >= 0)
-            ms[r] = clkernel_last_ms(k);
-    }
-    clarg_release(&in);
-    clarg_release(&out);
-    clkernel_free(k);
-    free(host);
-    if (rc) {
-        fprintf(stderr, "bench-heat: copy kernel: %s\n", clframe_last_error());
-        return 0;
-    }
-    return 2.0 * (double)(n * 16) / (bench_median(ms, runs) * 1e6);
 }
 
 /* Steps copies of start `runs` times with v; r->step_ms is the median time
@@ -264,9 +226,10 @@ int main(int argc, char **argv)
     size_t copy_bytes = state_bytes < (256u << 20) ? (256u << 20)
                       : state_bytes > (1024u << 20) ? (1024u << 20)
                       : state_bytes;
-    double device_gbs = copy_bandwidth(copy_bytes, runs < 5 ? 5 : runs);
+    double device_gbs = bench_copy_bandwidth(copy_bytes, runs < 5 ? 5 : runs,
+                                             "bench-heat");
     if (device_gbs <= 0)
-        return 1;                   /* copy_bandwidth said why */
+        return 1;                   /* bench_copy_bandwidth said why */
     int checked = selected[HEAT_REFERENCE];
     for (int v = 0; v < HEAT_VERSION_COUNT && rc == 0; v++) {
         if (!selected[v])

@@ -1,0 +1,127 @@
+/*
+ * png_read.c: reading any PNG (grey, grey+alpha, palette, RGB, RGBA; 1 to
+ * 16 bits; interlaced or not) into 8-bit RGBA through libpng's transforms.
+ * A file that is not a PNG, is corrupt or ends early is refused with a
+ * message naming it; libpng's errors come back through setjmp, as in png.c.
+ */
+#include "image.h"
+#include "png_failure.h"
+
+#include "clframe.h"
+
+#include <errno.h>
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The most pixels a loaded image may have (1 GiB of RGBA): a header that
+ * claims more is more likely corrupt than real. */
+#define IMAGE_MAX_PIXELS (1u << 28)
+
+/* What a load produces; filled in after setjmp, so kept out of its frame. */
+typedef struct png_load {
+    uint32_t width, height;
+    uint8_t *rgba;
+    png_bytep *rows;
+} png_load;
+
+/* Everything after setjmp: header, transforms to 8-bit RGBA, the pixels.
+ * Returns 0, or -1 with a message when the size is refused. */
+static int read_image(png_structp png, png_infop info, png_load *load,
+                      png_failure *failure)
+{
+    png_read_info(png, info);
+    png_uint_32 w = png_get_image_width(png, info);
+    png_uint_32 h = png_get_image_height(png, info);
+    if ((uint64_t)w * h > IMAGE_MAX_PIXELS) {
+        snprintf(failure->message, sizeof failure->message, "%lu x %lu "
+                 "pixels is more than the %u allowed", (unsigned long)w,
+                 (unsigned long)h, IMAGE_MAX_PIXELS);
+        return -1;
+    }
+    int type = png_get_color_type(png, info);
+    png_set_expand(png);                /* palette, low-bit grey, tRNS */
+    png_set_strip_16(png);
+    if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA)
+        png_set_gray_to_rgb(png);
+    if (!(type & PNG_COLOR_MASK_ALPHA) &&
+        !png_get_valid(png, info, PNG_INFO_tRNS))
+        png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)w * 4) {
+        snprintf(failure->message, sizeof failure->message, "unexpected row "
+                 "layout after conversion to RGBA");
+        return -1;
+    }
+    load->rgba = malloc((size_t)w * h * 4);
+    load->rows = malloc(h * sizeof *load->rows);
+    if (!load->rgba || !load->rows) {
+        snprintf(failure->message, sizeof failure->message, "out of memory "
+                 "for %lu x %lu pixels", (unsigned long)w, (unsigned long)h);
+        return -1;
+    }
+    for (png_uint_32 y = 0; y < h; y++)
+        load->rows[y] = load->rgba + (size_t)y * w * 4;
+    png_read_image(png, load->rows);
+    png_read_end(png, NULL);
+    load->width = w;
+    load->height = h;
+    return 0;
+}
+
+/* 0, or -1 with failure->message set; frees what it allocated on failure. */
+static int load_png(FILE *f, png_load *load, png_failure *failure)
+{
+    png_structp png = png_create_read_struct(
+        PNG_LIBPNG_VER_STRING, failure, png_failure_on_error,
+        png_failure_on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        snprintf(failure->message, sizeof failure->message,
+                 "libpng could not start (out of memory)");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    png_init_io(png, f);
+    png_set_sig_bytes(png, 8);
+    int rc = read_image(png, info, load, failure);
+    png_destroy_read_struct(&png, &info, NULL);
+    return rc;
+}
+
+int image_png_load(const char *path, uint32_t *width, uint32_t *height,
+                   uint8_t **rgba)
+{
+    *rgba = NULL;
+    *width = *height = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot open: %s", path,
+                            strerror(errno));
+    uint8_t signature[8];
+    size_t got = fread(signature, 1, sizeof signature, f);
+    if (got != sizeof signature || png_sig_cmp(signature, 0, 8) != 0) {
+        fclose(f);
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: not a PNG file (no "
+                            "PNG signature)", path);
+    }
+    png_load load = {0};
+    png_failure failure = {""};
+    int rc = load_png(f, &load, &failure);
+    fclose(f);
+    free(load.rows);
+    if (rc != 0) {
+        free(load.rgba);
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: unreadable PNG: %s",
+                            path, failure.message);
+    }
+    *width = load.width;
+    *height = load.height;
+    *rgba = load.rgba;
+    return 0;
+}

@@ -1,0 +1,129 @@
+/*
+ * laplace.h: the Laplace equation for the electric potential around a
+ * conductor in a box, by Jacobi iteration (../shared/specs/workloads.md):
+ * the grid and its mask (a centred rectangle, or a mask from a PNG), the
+ * versions that iterate it (a C reference and its OpenMP twin, the seed's
+ * two kernels per iteration, double buffering with a byte mask, several
+ * iterations per launch in local-memory tiles), a fixed number of
+ * iterations or a tolerance on the largest change, and the output files.
+ *
+ * Every version adds a free cell's neighbours in the reference's order,
+ * 0.25f * (((right + left) + down) + up), with FP contraction off, so all
+ * of them give the same bits. Functions return 0 or a negative clframe code
+ * with a message in clframe_last_error().
+ */
+#ifndef LAPLACE_H
+#define LAPLACE_H
+
+#include "clframe.h"
+
+#include <stdint.h>
+
+/* An nx x ny grid, row by row (x fastest): the potential and the mask,
+ * 1 where a cell is free, 0 where it is fixed (the border, conductors). */
+typedef struct laplace_grid {
+    uint32_t nx, ny;
+    float *phi;
+    uint8_t *mask;
+} laplace_grid;
+
+/* Grids from 3 x 3 (one free cell) to LAPLACE_MAX_SIDE on a side; a
+ * potential's magnitude at most LAPLACE_MAX_POTENTIAL, so no sum of four
+ * neighbours overflows. */
+#define LAPLACE_MAX_SIDE 65536u
+#define LAPLACE_MAX_POTENTIAL 1e30f
+
+/* An nx x ny grid of zeros, every cell fixed. */
+int laplace_grid_alloc(laplace_grid *g, uint32_t nx, uint32_t ny);
+void laplace_grid_free(laplace_grid *g);
+int laplace_grid_copy(laplace_grid *dst, const laplace_grid *src);
+
+/* The seed's problem: the border fixed at `boundary`, an object_w x
+ * object_h rectangle centred in the grid (at x0 = (nx - w) / 2, y0 =
+ * (ny - h) / 2; 0 x 0 for none) fixed at `object`, free cells at 0. */
+int laplace_grid_make(laplace_grid *g, uint32_t nx, uint32_t ny,
+                      float boundary, float object, uint32_t object_w,
+                      uint32_t object_h);
+
+/* The same with the conductor read from a PNG: the image's size is the
+ * grid's, a dark pixel (luma below 128, alpha 128 or more) is conductor
+ * at `object`, the outermost pixels are the border at `boundary` whatever
+ * their colour. */
+int laplace_grid_from_png(laplace_grid *g, const char *path, float boundary,
+                          float object);
+
+/* "WxH" as an object size: each a whole number of cells, or a fraction
+ * below 1 ("0.25") of the grid's side, rounded; at most the interior
+ * (side - 2). 1 if valid, else 0. */
+int laplace_object_parse(const char *text, uint32_t nx, uint32_t ny,
+                         uint32_t *w, uint32_t *h);
+
+/* Checks the grid: a size in range, the border fixed (a free cell there
+ * would read outside), potentials finite and within the maximum. The
+ * message names the first bad cell. */
+int laplace_grid_validate(const laplace_grid *g);
+
+typedef enum laplace_version {
+    LAPLACE_REFERENCE = 0,  /* plain C, one thread: the reference */
+    LAPLACE_OPENMP,         /* the reference with rows split by OpenMP */
+    LAPLACE_SEED,           /* update + copy-back kernels, an int mask */
+    LAPLACE_DOUBLE,         /* double-buffered, byte mask, one kernel */
+    LAPLACE_FAST,           /* several iterations per launch in tiles */
+    LAPLACE_VERSION_COUNT
+} laplace_version;
+
+/* "reference", "openmp", "seed", "double", "fast". */
+const char *laplace_version_name(laplace_version v);
+/* The version of that name; -1 if unknown (or NULL). */
+int laplace_version_parse(const char *text);
+int laplace_version_uses_opencl(laplace_version v);
+
+/* How long to iterate. With tolerance > 0: check the largest |change| of
+ * one iteration after every check_every-th iteration (check_every,
+ * 2*check_every, ...) and stop at the first check where it is below
+ * tolerance, or after `iterations` (the cap). With tolerance 0: exactly
+ * `iterations`. */
+typedef struct laplace_plan {
+    unsigned iterations;
+    float tolerance;
+    unsigned check_every;
+} laplace_plan;
+
+/* What a run reports. */
+typedef struct laplace_stats {
+    int want_kernel_time;   /* in: time every launch by its event */
+    unsigned iterations;    /* out: iterations done */
+    float max_change;       /* out: at the last check (tolerance mode) */
+    int converged;          /* out: stopped because max_change < tolerance */
+    unsigned checks;        /* out: how many checks were made */
+    unsigned launches;      /* out: kernels launched */
+    double kernel_ms;       /* out: sum of kernel event times (if wanted) */
+} laplace_stats;
+
+/* Iterates g in place by plan with version v. ctx is for the OpenCL
+ * versions (NULL: clframe's default); stats may be NULL. */
+int laplace_solve(laplace_grid *g, const laplace_plan *plan,
+                  laplace_version v, clctx *ctx, laplace_stats *stats);
+
+/* The C versions (laplace_ref.c) and the OpenCL ones (laplace_cl.c), for
+ * laplace_solve, which has checked the grid and plan. */
+int laplace_solve_c(laplace_grid *g, const laplace_plan *plan, int parallel,
+                    laplace_stats *stats);
+int laplace_solve_opencl(laplace_grid *g, const laplace_plan *plan,
+                         laplace_version v, clctx *ctx, laplace_stats *stats);
+/* Threads the OpenMP version uses (1 without OpenMP). */
+int laplace_openmp_threads(void);
+
+/* How many iterations to make before the next check or the end, given
+ * `done` so far: a helper every version uses so they stop alike. */
+unsigned laplace_next_stretch(const laplace_plan *plan, unsigned done);
+
+/* phi as nx*ny little-endian float32 values, row by row; written beside
+ * path and renamed over it, so a failure leaves no file. */
+int laplace_write_raw(const char *path, const laplace_grid *g);
+
+/* phi as a PNG: a blue (lowest) to red (highest) ramp over the grid's
+ * range, fixed cells inside the border (conductors) in dark grey. */
+int laplace_write_png(const char *path, const laplace_grid *g);
+
+#endif /* LAPLACE_H */

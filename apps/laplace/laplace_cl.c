@@ -1,0 +1,347 @@
+/*
+ * laplace_cl.c: the OpenCL versions of the Laplace solver on clframe.
+ *
+ *   seed    the seed's port: phi and old_phi on the device with an int
+ *           mask, two kernels per iteration (update phi from old_phi, copy
+ *           the free cells back), because a kernel cannot wait for all the
+ *           others before overwriting what they read;
+ *   double  double-buffered: a byte mask and one kernel per iteration; the
+ *           in-order queue orders the launches and clarg_swap exchanges
+ *           the buffers' roles, so nothing is copied back;
+ *   fast    double's buffers, iterated up to LAPLACE_HALO times per launch
+ *           in local-memory tiles with a halo (temporal blocking): global
+ *           memory is read and written once per launch, not per iteration.
+ *
+ * In tolerance mode the iteration that ends a check stretch runs a kernel
+ * that also reduces each work-group's largest |change| in local memory;
+ * the host reads those few floats and takes their max (for fast, that one
+ * iteration is double's, the rest of the stretch is tiled).
+ */
+#include "laplace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define LAPLACE_KERNELS "kernels/laplace/laplace.cl"
+
+/* The per-cell kernels' work-group: a warp-wide row, GROUP_H rows deep
+ * (fewer on devices with small groups; a power of two, for the reduction).
+ * The tiled kernel's tile: 64 wide, up to 64 high, a halo of 4. */
+enum { GROUP_W = 32, GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64, HALO = 4 };
+
+typedef struct laplace_dev {
+    clctx *ctx;
+    laplace_grid *g;
+    const laplace_plan *plan;
+    laplace_stats *stats;
+    laplace_version v;
+    size_t cells, group_h, groups;
+    unsigned tile_h;
+    clkernel *update, *change, *copy, *tiled;
+    clarg a, b, mask, changes;  /* a: phi (seed) or the current buffer */
+    int *int_mask;              /* seed's mask as ints */
+    float *group_max;           /* one per work-group of the change kernel */
+} laplace_dev;
+
+static size_t device_max_group(clctx *ctx)
+{
+    size_t max = 1;
+    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                    sizeof max, &max, NULL);
+    return max;
+}
+
+static cl_ulong local_memory(clctx *ctx)
+{
+    cl_ulong local = 0;
+    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
+                    &local, NULL);
+    return local;
+}
+
+static clkernel *build(laplace_dev *d, const char *name)
+{
+    /* The device's arithmetic must be the reference's. */
+    char options[320];
+    snprintf(options, sizeof options, "%s -DLAPLACE_GROUP_SIZE=%zu "
+             "-DLAPLACE_TILE_GROUP_W=%d -DLAPLACE_TILE_GROUP_H=%d "
+             "-DLAPLACE_TILE_W=%d -DLAPLACE_TILE_H=%u -DLAPLACE_HALO=%d",
+             clctx_exact_fp_option(d->ctx), GROUP_W * d->group_h, GROUP_W,
+             GROUP_H, TILE_W, d->tile_h, HALO);
+    clkernel *k = clkernel_file(d->ctx, LAPLACE_KERNELS, name, options);
+    if (k && d->stats->want_kernel_time)
+        clkernel_set_timing(k, 1);
+    return k;
+}
+
+/* A per-cell kernel: one work-item per cell, extra ones guarded. */
+static clkernel *build_per_cell(laplace_dev *d, const char *name)
+{
+    clkernel *k = build(d, name);
+    if (k && (clkernel_global(k, clframe_round_up(d->g->nx, GROUP_W),
+                              clframe_round_up(d->g->ny, d->group_h)) ||
+              clkernel_local(k, GROUP_W, d->group_h))) {
+        clkernel_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* The tiled kernel: one work-group per tile's output block. */
+static clkernel *build_tiled(laplace_dev *d)
+{
+    clkernel *k = build(d, "laplace_tiled");
+    size_t out_w = TILE_W - 2 * HALO, out_h = d->tile_h - 2 * HALO;
+    size_t gx = (d->g->nx + out_w - 1) / out_w;
+    size_t gy = (d->g->ny + out_h - 1) / out_h;
+    if (k && (clkernel_global(k, gx * GROUP_W, gy * GROUP_H) ||
+              clkernel_local(k, GROUP_W, GROUP_H))) {
+        clkernel_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* Counts a launch and, when asked, adds its kernel time (which waits). */
+static void account(laplace_dev *d, clkernel *k)
+{
+    d->stats->launches++;
+    if (d->stats->want_kernel_time)
+        d->stats->kernel_ms += clkernel_last_ms(k);
+}
+
+/* Makes a persistent argument that moves data only when asked. */
+static int on_device(clarg *a, clctx *ctx, int write)
+{
+    int rc = clarg_persist(a, ctx);
+    if (rc == 0 && write)
+        rc = clarg_write(a);
+    if (rc == 0)
+        rc = clarg_set_flags(a, CLARG_NO_COPY);
+    return rc;
+}
+
+/* Work-group shape and tile height for this device. */
+static int choose_shapes(laplace_dev *d)
+{
+    size_t max_group = device_max_group(d->ctx);
+    d->group_h = GROUP_H;
+    while (GROUP_W * d->group_h > max_group && d->group_h > 1)
+        d->group_h /= 2;
+    if (GROUP_W * d->group_h > max_group)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "laplace: %s runs "
+                            "work-groups of at most %zu; %d are needed",
+                            clctx_device_name(d->ctx), max_group, GROUP_W);
+    d->groups = clframe_round_up(d->g->nx, GROUP_W) / GROUP_W *
+                (clframe_round_up(d->g->ny, d->group_h) / d->group_h);
+    cl_ulong local = local_memory(d->ctx);
+    d->tile_h = TILE_MAX_H;
+    while (d->tile_h > 2 * HALO + GROUP_H &&
+           (cl_ulong)2 * TILE_W * d->tile_h * sizeof(float) > local)
+        d->tile_h -= GROUP_H;
+    if (d->v == LAPLACE_FAST &&
+        ((cl_ulong)2 * TILE_W * d->tile_h * sizeof(float) > local ||
+         GROUP_W * GROUP_H > max_group))
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "laplace fast: %s has too "
+                            "little local memory (%lu bytes) or too small "
+                            "work-groups (%zu) for its tiles",
+                            clctx_device_name(d->ctx), (unsigned long)local,
+                            max_group);
+    return 0;
+}
+
+/* Builds the version's kernels and puts the grid on the device. */
+static int set_up(laplace_dev *d)
+{
+    laplace_grid *g = d->g;
+    int rc = choose_shapes(d);
+    if (rc)
+        return rc;
+    d->group_max = malloc(d->groups * sizeof *d->group_max);
+    if (d->v == LAPLACE_SEED) {
+        d->int_mask = malloc(d->cells * sizeof *d->int_mask);
+        if (d->int_mask)
+            for (size_t i = 0; i < d->cells; i++)
+                d->int_mask[i] = g->mask[i];
+        d->mask = CLARG_IN(d->int_mask, d->cells);
+    } else {
+        d->mask = CLARG_IN(g->mask, d->cells);
+    }
+    if (!d->group_max || (d->v == LAPLACE_SEED && !d->int_mask))
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "laplace: no memory for a "
+                            "%u x %u grid's mask", g->nx, g->ny);
+    int seed = d->v == LAPLACE_SEED;
+    d->update = build_per_cell(d, seed ? "laplace_seed_update"
+                                       : "laplace_update");
+    d->change = build_per_cell(d, seed ? "laplace_seed_update_change"
+                                       : "laplace_update_change");
+    if (seed)
+        d->copy = build_per_cell(d, "laplace_seed_copy");
+    if (d->v == LAPLACE_FAST)
+        d->tiled = build_tiled(d);
+    if (!d->update || !d->change || (seed && !d->copy) ||
+        (d->v == LAPLACE_FAST && !d->tiled))
+        return CLFRAME_ERR_BUILD;       /* clframe said why */
+    /* Both buffers start as phi: fixed cells are never written again. */
+    d->a = CLARG_INOUT(g->phi, d->cells);
+    d->b = CLARG_INOUT(g->phi, d->cells);
+    d->changes = CLARG_INOUT(d->group_max, d->groups);
+    rc = on_device(&d->a, d->ctx, 1);
+    if (rc == 0)
+        rc = on_device(&d->b, d->ctx, 1);
+    if (rc == 0)
+        rc = on_device(&d->mask, d->ctx, 1);
+    if (rc == 0)
+        rc = on_device(&d->changes, d->ctx, 0);
+    return rc;
+}
+
+/* One iteration of the seed's pair of kernels: a is phi, b is old_phi. */
+static int seed_iteration(laplace_dev *d, int measure)
+{
+    cl_uint nx = d->g->nx, ny = d->g->ny;
+    int rc;
+    if (measure)
+        rc = clkernel_enqueue(d->change, d->b, d->a, d->mask, CLARG(nx),
+                              CLARG(ny), d->changes);
+    else
+        rc = clkernel_enqueue(d->update, d->a, d->b, d->mask, CLARG(nx),
+                              CLARG(ny));
+    if (rc)
+        return rc;
+    account(d, measure ? d->change : d->update);
+    rc = clkernel_enqueue(d->copy, d->a, d->b, d->mask, CLARG(nx), CLARG(ny));
+    if (rc == 0)
+        account(d, d->copy);
+    return rc;
+}
+
+/* One double-buffered iteration from a into b, then a is the result. */
+static int double_iteration(laplace_dev *d, int measure)
+{
+    cl_uint nx = d->g->nx, ny = d->g->ny;
+    clkernel *k = measure ? d->change : d->update;
+    int rc = measure ? clkernel_enqueue(k, d->a, d->b, d->mask, CLARG(nx),
+                                        CLARG(ny), d->changes)
+                     : clkernel_enqueue(k, d->a, d->b, d->mask, CLARG(nx),
+                                        CLARG(ny));
+    if (rc == 0) {
+        account(d, k);
+        rc = clarg_swap(&d->a, &d->b);
+    }
+    return rc;
+}
+
+/* n iterations by tiled launches of up to HALO each. */
+static int tiled_iterations(laplace_dev *d, unsigned n)
+{
+    cl_uint nx = d->g->nx, ny = d->g->ny;
+    int rc = 0;
+    for (unsigned done = 0; done < n && rc == 0;) {
+        cl_uint now = n - done < HALO ? n - done : HALO;
+        rc = clkernel_enqueue(d->tiled, d->a, d->b, d->mask, CLARG(nx),
+                              CLARG(ny), CLARG(now));
+        if (rc == 0) {
+            account(d, d->tiled);
+            rc = clarg_swap(&d->a, &d->b);
+            done += now;
+        }
+    }
+    return rc;
+}
+
+/* n iterations, the last of them measuring its largest change if asked. */
+static int advance(laplace_dev *d, unsigned n, int measure)
+{
+    int rc = 0;
+    if (d->v == LAPLACE_FAST) {
+        rc = tiled_iterations(d, measure ? n - 1 : n);
+        if (rc == 0 && measure)
+            rc = double_iteration(d, 1);
+        return rc;
+    }
+    for (unsigned t = 0; t < n && rc == 0; t++)
+        rc = d->v == LAPLACE_SEED ? seed_iteration(d, measure && t == n - 1)
+                                  : double_iteration(d, measure && t == n - 1);
+    return rc;
+}
+
+/* The largest change the last measuring kernel found, in *change. */
+static int read_change(laplace_dev *d, float *change)
+{
+    int rc = clarg_read(&d->changes);
+    float m = 0.0f;
+    for (size_t i = 0; i < d->groups && rc == 0; i++)
+        m = d->group_max[i] > m ? d->group_max[i] : m;
+    *change = m;
+    return rc;
+}
+
+/* The plan's loop, as the reference runs it. */
+static int run_plan(laplace_dev *d)
+{
+    const laplace_plan *plan = d->plan;
+    unsigned done = 0;
+    int rc = 0;
+    while (done < plan->iterations && rc == 0) {
+        unsigned n = laplace_next_stretch(plan, done);
+        int check = plan->tolerance > 0.0f &&
+                    (done + n) % plan->check_every == 0;
+        rc = advance(d, n, check);
+        done += n;
+        float change = 0.0f;
+        if (rc == 0 && check)
+            rc = read_change(d, &change);
+        if (rc == 0 && check) {
+            d->stats->checks++;
+            d->stats->max_change = change;
+            if (change < plan->tolerance) {
+                d->stats->converged = 1;
+                break;
+            }
+        }
+    }
+    d->stats->iterations = done;
+    if (rc == 0) {
+        /* The seed's result is in both buffers; the others' in a. */
+        rc = clarg_read(&d->a);
+    }
+    return rc;
+}
+
+static void tear_down(laplace_dev *d)
+{
+    clarg_release(&d->a);
+    clarg_release(&d->b);
+    clarg_release(&d->mask);
+    clarg_release(&d->changes);
+    clkernel_free(d->update);
+    clkernel_free(d->change);
+    clkernel_free(d->copy);
+    clkernel_free(d->tiled);
+    free(d->int_mask);
+    free(d->group_max);
+}
+
+int laplace_solve_opencl(laplace_grid *g, const laplace_plan *plan,
+                         laplace_version v, clctx *ctx, laplace_stats *stats)
+{
+    if (!laplace_version_uses_opencl(v))
+        return clframe_fail(CLFRAME_ERR_USAGE, "laplace_solve_opencl: "
+                            "version %d is not an OpenCL version", (int)v);
+    laplace_dev d = {
+        .ctx = ctx ? ctx : clctx_default(),
+        .g = g,
+        .plan = plan,
+        .stats = stats,
+        .v = v,
+        .cells = (size_t)g->nx * g->ny,
+    };
+    if (!d.ctx)
+        return CLFRAME_ERR_NO_DEVICE;   /* clframe said why */
+    int rc = set_up(&d);
+    if (rc == 0)
+        rc = run_plan(&d);
+    tear_down(&d);
+    return rc;
+}

@@ -1,0 +1,144 @@
+/*
+ * matmul.c: the versions by name, the checks every version shares, the
+ * blocked kernel's tile (parsed, chosen per device), and matmul(), the
+ * one-call entry point.
+ */
+#include "matmul.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const version_names[MATMUL_VERSION_COUNT] = {
+    [MATMUL_REFERENCE] = "reference",
+    [MATMUL_OPENMP] = "openmp",
+    [MATMUL_NAIVE] = "naive",
+    [MATMUL_TILED] = "tiled",
+    [MATMUL_BLOCKED] = "blocked",
+};
+
+const char *matmul_version_name(matmul_version v)
+{
+    return (unsigned)v < MATMUL_VERSION_COUNT ? version_names[v] : "unknown";
+}
+
+int matmul_version_parse(const char *text)
+{
+    for (int v = 0; v < MATMUL_VERSION_COUNT && text; v++)
+        if (!strcmp(text, version_names[v]))
+            return v;
+    return -1;
+}
+
+int matmul_version_uses_opencl(matmul_version v)
+{
+    return v >= MATMUL_NAIVE && v < MATMUL_VERSION_COUNT;
+}
+
+int matmul_check_args(const float *a, const float *b, const float *c,
+                      uint32_t m, uint32_t k, uint32_t n)
+{
+    if (!a || !b || !c)
+        return clframe_fail(CLFRAME_ERR_USAGE, "matmul: NULL matrix (a %p, "
+                            "b %p, c %p)", (void *)a, (void *)b, (void *)c);
+    if (m == 0 || k == 0 || n == 0)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul: %u x %u times %u "
+                            "x %u: every size must be at least 1", m, k, k, n);
+    /* Each matrix's bytes must fit a size_t (only 32-bit hosts can fail). */
+    const size_t most = SIZE_MAX / sizeof(float);
+    if ((size_t)m > most / k || (size_t)k > most / n || (size_t)m > most / n)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul: %u x %u times %u "
+                            "x %u overflows this host's address space", m, k,
+                            k, n);
+    return 0;
+}
+
+/* ---- the blocked kernel's tile ------------------------------------------- */
+
+int matmul_tile_parse(const char *text, matmul_tile *t)
+{
+    unsigned f[6] = {0, 0, 0, 0, 0, 1};
+    char end;
+    int got = text ? sscanf(text, "%ux%ux%ux%ux%ux%u%c", &f[0], &f[1], &f[2],
+                            &f[3], &f[4], &f[5], &end) : 0;
+    if ((got != 5 && got != 6) || !f[0] || !f[1] || !f[2] || !f[3] ||
+        !f[4] || f[2] % 4 || (f[1] * f[3]) % 4 || f[0] * f[1] > 256 ||
+        f[3] > 1024 || f[4] > 1024 || f[5] > 64)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "matmul tile \"%s\": "
+                            "expected TMxTNxTKxWXxWY[xPAD], all >= 1, TK and "
+                            "TN*WX multiples of 4, TM*TN <= 256, PAD <= 64",
+                            text ? text : "(null)");
+    *t = (matmul_tile){f[0], f[1], f[2], f[3], f[4], f[5]};
+    return 0;
+}
+
+const char *matmul_tile_format(const matmul_tile *t, char *buf, size_t size)
+{
+    snprintf(buf, size, "%ux%ux%ux%ux%ux%u", t->tm, t->tn, t->tk, t->wx,
+             t->wy, t->pad);
+    return buf;
+}
+
+/* Bytes of local memory the blocked kernel takes with tile t. */
+static size_t tile_local_bytes(const matmul_tile *t)
+{
+    return ((size_t)t->tk * (t->tm * t->wy + t->pad) +
+            (size_t)t->tk * t->tn * t->wx) * sizeof(float);
+}
+
+int matmul_tile_choose(clctx *ctx, matmul_tile *t)
+{
+    if (!ctx)
+        ctx = clctx_default();
+    if (!ctx)
+        return CLFRAME_ERR_NO_DEVICE;
+    const char *env = getenv("MATMUL_TILE");
+    if (env && *env) {
+        int rc = matmul_tile_parse(env, t);
+        if (rc)
+            return rc;
+    } else if (clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU) {
+        /* 128 x 128 blocks, 64 sums per work-item, k in steps of 32: the
+         * best of 20 shapes tried on the H100 (bench/RESULTS.md); steps of
+         * 16 where 33 KB of local memory is more than the device has. */
+        *t = (matmul_tile){8, 8, 32, 16, 16, 1};
+        cl_ulong have = 0;
+        clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE,
+                        sizeof have, &have, NULL);
+        if (tile_local_bytes(t) > have)
+            t->tk = 16;
+    } else {
+        /* CPUs (PoCL): small groups, 32 x 32 blocks, little padding. */
+        *t = (matmul_tile){4, 4, 16, 8, 8, 1};
+    }
+    size_t max_group = 1;
+    cl_ulong local = 0;
+    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                    sizeof max_group, &max_group, NULL);
+    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
+                    &local, NULL);
+    char name[64];
+    if ((size_t)t->wx * t->wy > max_group || tile_local_bytes(t) > local)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul tile %s needs "
+                            "work-groups of %u and %zu bytes of local memory; "
+                            "%s has groups of %zu and %lu bytes",
+                            matmul_tile_format(t, name, sizeof name),
+                            t->wx * t->wy, tile_local_bytes(t),
+                            clctx_device_name(ctx), max_group,
+                            (unsigned long)local);
+    return 0;
+}
+
+int matmul(const float *a, const float *b, float *c, uint32_t m, uint32_t k,
+           uint32_t n, matmul_version v, clctx *ctx)
+{
+    int rc = matmul_check_args(a, b, c, m, k, n);
+    if (rc)
+        return rc;
+    matmul_plan *p = matmul_plan_new(ctx, v, NULL, &rc);
+    if (!p)
+        return rc;
+    rc = matmul_plan_run(p, a, b, c, m, k, n);
+    matmul_plan_free(p);
+    return rc;
+}

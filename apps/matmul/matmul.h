@@ -1,0 +1,100 @@
+/*
+ * matmul.h: C = A x B for row-major float matrices (A is m x k, B is k x n,
+ * C is m x n), by every version of the seed's comparison and beyond: a
+ * cache-blocked C reference, its OpenMP twin, and three OpenCL kernels
+ * (kernels/matmul/matmul.cl): naive (one work-item per element of C, the
+ * seed's), tiled (16 x 16 local-memory tiles, the seed's "shared memory"
+ * version) and blocked (each work-item a TM x TN block of C in registers
+ * from local tiles of depth TK, float4 global loads: the fast one).
+ *
+ * Any m, k, n >= 1 work. naive and tiled guard their edges in the kernel;
+ * blocked pads A, B and C on the host to multiples of its block (zeros add
+ * nothing to the sums), and copies nothing when the sizes already are.
+ */
+#ifndef MATMUL_H
+#define MATMUL_H
+
+#include "clframe.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum matmul_version {
+    MATMUL_REFERENCE = 0,   /* plain C, one thread, cache-blocked */
+    MATMUL_OPENMP,          /* the reference with row blocks split by OpenMP */
+    MATMUL_NAIVE,           /* a work-item per element of C */
+    MATMUL_TILED,           /* 16 x 16 local-memory tiles */
+    MATMUL_BLOCKED,         /* register blocks from local tiles, float4 loads */
+    MATMUL_VERSION_COUNT
+} matmul_version;
+
+/* "reference", "openmp", "naive", "tiled", "blocked". */
+const char *matmul_version_name(matmul_version v);
+/* The version of a name; -1 if unknown. */
+int matmul_version_parse(const char *text);
+int matmul_version_uses_opencl(matmul_version v);
+
+/* The blocked kernel's shape: a work-group of wx x wy work-items computes a
+ * (tm*wy) x (tn*wx) block of C, each work-item tm x tn of it, reading
+ * A and B through local tiles tk deep. pad floats are added to each row of
+ * the local copy of A, which is stored transposed (bank conflicts). */
+typedef struct matmul_tile {
+    unsigned tm, tn, tk, wx, wy, pad;
+} matmul_tile;
+
+/* Parses "TMxTNxTKxWXxWY" or "TMxTNxTKxWXxWY[xPAD]" and checks the shape
+ * (tk and tn*wx multiples of 4, every field >= 1, tm*tn <= 256). 0, or
+ * CLFRAME_ERR_BAD_INPUT with a message. */
+int matmul_tile_parse(const char *text, matmul_tile *tile);
+/* The tile for ctx's device: MATMUL_TILE if set, else the default table
+ * (GPUs 8x8x16x16x16, other devices 4x4x16x8x8), checked against the
+ * device's work-group and local memory limits. */
+int matmul_tile_choose(clctx *ctx, matmul_tile *tile);
+/* "8x8x16x16x16x1" into buf. */
+const char *matmul_tile_format(const matmul_tile *tile, char *buf, size_t size);
+
+/* A version ready to run, its kernel built once (reused by every run). */
+typedef struct matmul_plan matmul_plan;
+
+/* ctx: NULL for clframe's default (ignored by the C versions). tile: the
+ * blocked version's shape, NULL for matmul_tile_choose's. NULL on error,
+ * with the code in *error (which may be NULL) and a message. */
+matmul_plan *matmul_plan_new(clctx *ctx, matmul_version v,
+                             const matmul_tile *tile, int *error);
+/* The tile a blocked plan runs with (NULL for other versions). */
+const matmul_tile *matmul_plan_tile(const matmul_plan *p);
+void matmul_plan_free(matmul_plan *p);
+/* Times each run's kernel by its profiling event (off by default). */
+void matmul_plan_set_timing(matmul_plan *p, int on);
+/* The kernel time of the last run in ms (0 for the C versions). */
+double matmul_plan_last_ms(const matmul_plan *p);
+/* c = a x b; 0 or a negative code. c must not overlap a or b. */
+int matmul_plan_run(matmul_plan *p, const float *a, const float *b, float *c,
+                    uint32_t m, uint32_t k, uint32_t n);
+
+/* The one-call form: a plan made, run once and freed. */
+int matmul(const float *a, const float *b, float *c, uint32_t m, uint32_t k,
+           uint32_t n, matmul_version v, clctx *ctx);
+
+/* Checks the arguments every version takes: non-NULL arrays, sizes >= 1,
+ * and m*k, k*n, m*n floats addressable. 0 or a code with a message. */
+int matmul_check_args(const float *a, const float *b, const float *c,
+                      uint32_t m, uint32_t k, uint32_t n);
+
+/* The C versions (matmul_ref.c). */
+int matmul_reference(const float *a, const float *b, float *c, uint32_t m,
+                     uint32_t k, uint32_t n);
+int matmul_openmp(const float *a, const float *b, float *c, uint32_t m,
+                  uint32_t k, uint32_t n);
+int matmul_openmp_threads(void);
+
+/* How far c is from the exact product. Each element's bound is
+ * k * 2^-22 * sum_p |a_ip| |b_pj| (four times the classic bound for a
+ * float sum of k products, so any summation order or FMA passes); the
+ * exact product and the bound are computed in double. Returns the number
+ * of elements beyond their bound (0: c is right) and sets *worst to the
+ * largest |error| / bound (may be NULL), or -1 if out of memory. */
+long matmul_compare(const float *a, const float *b, const float *c,
+                    uint32_t m, uint32_t k, uint32_t n, double *worst);
+
+#endif /* MATMUL_H */

@@ -1,0 +1,168 @@
+/*
+ * matmul.c (bin/matmul): multiplies two random matrices with one version
+ * and prints the time and GFLOP/s; --check compares the result with the
+ * exact product (matmul_compare's k-scaled bound). Exit status 0, 1 when
+ * the run failed or the check found an error, 2 for bad arguments.
+ */
+#include "common/parse.h"
+#include "matmul/matmul.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char usage[] =
+    "usage: matmul M K N [--version V] [--check] [--repeat R] [--seed S]\n"
+    "  C (M x N) = A (M x K) x B (K x N), random floats in [-1, 1).\n"
+    "  --version V  reference, openmp, naive, tiled or blocked (default)\n"
+    "  --check      compare C with the exact product: each element within\n"
+    "               K * 2^-22 * sum |a||b| of it (exit status 1 if not)\n"
+    "  --repeat R   runs after the first (which builds the kernel); the\n"
+    "               median is reported (default 3)\n"
+    "  --seed S     seed of the random matrices (default 1)\n"
+    "  MATMUL_TILE=TMxTNxTKxWXxWY[xPAD] sets blocked's tile.\n";
+
+typedef struct options {
+    uint32_t m, k, n;
+    matmul_version version;
+    int check;
+    unsigned long repeat, seed;
+} options;
+
+static int bad(const char *what, const char *text)
+{
+    fprintf(stderr, "matmul: %s: %s\n%s", what, text ? text : "missing",
+            usage);
+    return 2;
+}
+
+/* 0, or the exit status 2 after a message. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){.version = MATMUL_BLOCKED, .repeat = 3, .seed = 1};
+    uint32_t *sizes[] = {&o->m, &o->k, &o->n};
+    int nsizes = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned long x;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (!strcmp(arg, "--check")) {
+            o->check = 1;
+        } else if (!strcmp(arg, "--version")) {
+            int v = matmul_version_parse(value);
+            if (v < 0)
+                return bad("unknown version", value);
+            o->version = (matmul_version)v;
+            i++;
+        } else if (!strcmp(arg, "--repeat") || !strcmp(arg, "--seed")) {
+            int repeat = !strcmp(arg, "--repeat");
+            if (!value || !parse_uint(value, repeat ? 1 : 0,
+                                      repeat ? 1000 : UINT32_MAX, &x))
+                return bad(repeat ? "bad --repeat (1 to 1000)" : "bad --seed",
+                           value);
+            *(repeat ? &o->repeat : &o->seed) = x;
+            i++;
+        } else if (nsizes < 3 && parse_uint(arg, 1, 65536, &x)) {
+            *sizes[nsizes++] = (uint32_t)x;
+        } else {
+            return bad(nsizes < 3 ? "bad size (1 to 65536)" : "unexpected "
+                       "argument", arg);
+        }
+    }
+    return nsizes == 3 ? 0 : bad("expected the sizes M K N", NULL);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void fill_random(float *p, size_t count, uint32_t *state)
+{
+    for (size_t i = 0; i < count; i++) {
+        *state = *state * 1664525u + 1013904223u;
+        p[i] = (float)(*state >> 8) / (1 << 23) - 1.0f;
+    }
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Runs the plan 1 + repeat times; the median call and kernel times. */
+static int time_runs(matmul_plan *plan, const options *o, const float *a,
+                     const float *b, float *c, double *call_ms,
+                     double *kernel_ms)
+{
+    double calls[1000], kernels[1000];
+    int rc = matmul_plan_run(plan, a, b, c, o->m, o->k, o->n);
+    for (unsigned long r = 0; rc == 0 && r < o->repeat; r++) {
+        double t0 = now_ms();
+        rc = matmul_plan_run(plan, a, b, c, o->m, o->k, o->n);
+        calls[r] = now_ms() - t0;
+        kernels[r] = matmul_plan_last_ms(plan);
+    }
+    qsort(calls, o->repeat, sizeof *calls, cmp_double);
+    qsort(kernels, o->repeat, sizeof *kernels, cmp_double);
+    *call_ms = calls[o->repeat / 2];
+    *kernel_ms = kernels[o->repeat / 2];
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int status = parse_options(argc, argv, &o);
+    if (status)
+        return status;
+    size_t na = (size_t)o.m * o.k, nb = (size_t)o.k * o.n;
+    float *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
+    float *c = malloc((size_t)o.m * o.n * sizeof *c);
+    int rc = a && b && c ? 0 : clframe_fail(CLFRAME_ERR_NO_MEMORY, "no memory "
+                                            "for the matrices");
+    matmul_plan *plan = rc ? NULL : matmul_plan_new(NULL, o.version, NULL, &rc);
+    double call_ms = 0, kernel_ms = 0;
+    if (plan) {
+        uint32_t state = (uint32_t)o.seed;
+        fill_random(a, na, &state);
+        fill_random(b, nb, &state);
+        matmul_plan_set_timing(plan, 1);
+        rc = time_runs(plan, &o, a, b, c, &call_ms, &kernel_ms);
+    }
+    if (rc) {
+        fprintf(stderr, "matmul: %s\n", clframe_last_error());
+        status = 1;
+    } else {
+        double flop = 2.0 * o.m * o.k * o.n;
+        char tile[64] = "";
+        if (matmul_plan_tile(plan))
+            matmul_tile_format(matmul_plan_tile(plan), tile, sizeof tile);
+        printf("%s %u x %u x %u%s%s: %.3f ms per call, %.2f GFLOP/s",
+               matmul_version_name(o.version), o.m, o.k, o.n,
+               *tile ? " tile " : "", tile, call_ms,
+               flop / call_ms * 1e-6);
+        if (kernel_ms > 0)
+            printf("; kernel %.3f ms, %.2f GFLOP/s", kernel_ms,
+                   flop / kernel_ms * 1e-6);
+        printf("\n");
+    }
+    if (status == 0 && o.check) {
+        double worst;
+        long wrong = matmul_compare(a, b, c, o.m, o.k, o.n, &worst);
+        printf("check: %s (%ld elements beyond the bound, worst error %.3g "
+               "of its bound)\n", wrong == 0 ? "ok" : "FAILED", wrong, worst);
+        status = wrong == 0 ? 0 : 1;
+    }
+    matmul_plan_free(plan);
+    free(a);
+    free(b);
+    free(c);
+    return status;
+}

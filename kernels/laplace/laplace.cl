@@ -1,0 +1,229 @@
+/*
+ * laplace.cl: Jacobi iterations of the Laplace equation (apps/laplace runs
+ * them). A free cell becomes 0.25f * (((right + left) + down) + up), a fixed
+ * one (the border, a conductor) keeps its value:
+ *
+ *   laplace_seed_update, laplace_seed_copy   the seed's two kernels per
+ *                        iteration (an int mask, update into phi, copy back
+ *                        into old_phi);
+ *   laplace_update       double buffering: one kernel, a byte mask, the two
+ *                        buffers change roles on the host (clarg_swap);
+ *   laplace_*_change     the same update that also reduces the largest
+ *                        |change| of its work-group into changes[group], for
+ *                        the tolerance check (the host takes the max of them);
+ *   laplace_tiled        several iterations per launch in a local-memory
+ *                        tile with a halo (temporal blocking).
+ *
+ * Every kernel adds in the reference's order and FP contraction is off, so
+ * outputs equal the C reference's bit for bit (0.25f is exact: no rounding
+ * of its own).
+ */
+#pragma OPENCL FP_CONTRACT OFF
+
+#ifndef LAPLACE_GROUP_SIZE
+#define LAPLACE_GROUP_SIZE 256          /* work-items of a change kernel */
+#endif
+
+inline float laplace_average(float right, float left, float down, float up)
+{
+    return 0.25f * (((right + left) + down) + up);
+}
+
+__kernel void laplace_seed_update(__global float *phi,
+                                  __global const float *old_phi,
+                                  __global const int *mask, uint nx, uint ny)
+{
+    uint x = get_global_id(0), y = get_global_id(1);
+    if (x >= nx || y >= ny)
+        return;
+    uint i = y * nx + x;
+    if (mask[i])        /* a free cell is never on the border */
+        phi[i] = laplace_average(old_phi[i + 1], old_phi[i - 1],
+                                 old_phi[i + nx], old_phi[i - nx]);
+}
+
+__kernel void laplace_seed_copy(__global const float *phi,
+                                __global float *old_phi,
+                                __global const int *mask, uint nx, uint ny)
+{
+    uint x = get_global_id(0), y = get_global_id(1);
+    if (x >= nx || y >= ny)
+        return;
+    uint i = y * nx + x;
+    if (mask[i])
+        old_phi[i] = phi[i];
+}
+
+/* Fixed cells are not written: both buffers hold their values from the
+ * start, so each iteration moves 9 bytes per cell, not 12. */
+__kernel void laplace_update(__global const float *in, __global float *out,
+                             __global const uchar *mask, uint nx, uint ny)
+{
+    uint x = get_global_id(0), y = get_global_id(1);
+    if (x >= nx || y >= ny)
+        return;
+    uint i = y * nx + x;
+    if (mask[i])
+        out[i] = laplace_average(in[i + 1], in[i - 1], in[i + nx], in[i - nx]);
+}
+
+/* The largest of every work-item's value d in changes[group]: a tree in
+ * scratch, LAPLACE_GROUP_SIZE floats of local memory (a power of two,
+ * since it halves each round; kernels cannot declare __local arrays in
+ * functions they call, so the kernel passes it). The comparison is
+ * written out so that the host's max of the groups' results is the same
+ * operation. */
+inline void laplace_group_max(float d, __local float *scratch,
+                              __global float *changes)
+{
+    uint lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
+    scratch[lid] = d;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = LAPLACE_GROUP_SIZE / 2; step > 0; step /= 2) {
+        if (lid < step) {
+            float other = scratch[lid + step];
+            scratch[lid] = other > scratch[lid] ? other : scratch[lid];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        changes[get_group_id(1) * get_num_groups(0) + get_group_id(0)] =
+            scratch[0];
+}
+
+/* One iteration that also reports its largest change; MASK_T is int for the
+ * seed's layout, uchar for the compact one. Work-items outside the grid
+ * still take part in the barriers, contributing 0. */
+#define LAPLACE_CHANGE_KERNEL(NAME, MASK_T)                                  \
+__kernel __attribute__((reqd_work_group_size(32, LAPLACE_GROUP_SIZE / 32, 1)))\
+void NAME(__global const float *in, __global float *out,                     \
+          __global const MASK_T *mask, uint nx, uint ny,                     \
+          __global float *changes)                                           \
+{                                                                            \
+    __local float scratch[LAPLACE_GROUP_SIZE];                               \
+    uint x = get_global_id(0), y = get_global_id(1);                         \
+    float d = 0.0f;                                                          \
+    if (x < nx && y < ny) {                                                  \
+        uint i = y * nx + x;                                                 \
+        if (mask[i]) {                                                       \
+            float v = laplace_average(in[i + 1], in[i - 1], in[i + nx],      \
+                                      in[i - nx]);                           \
+            d = fabs(v - in[i]);                                             \
+            out[i] = v;                                                      \
+        }                                                                    \
+    }                                                                        \
+    laplace_group_max(d, scratch, changes);                                  \
+}
+
+LAPLACE_CHANGE_KERNEL(laplace_seed_update_change, int)
+LAPLACE_CHANGE_KERNEL(laplace_update_change, uchar)
+
+/* ---- several iterations per launch --------------------------------------
+ *
+ * A work-group of LAPLACE_TILE_GROUP_W x LAPLACE_TILE_GROUP_H work-items
+ * loads a LAPLACE_TILE_W x LAPLACE_TILE_H tile: its output block plus a
+ * halo of LAPLACE_HALO cells on each side, and iterates the whole tile
+ * `iterations` times (at most LAPLACE_HALO). The tile's edge cells have no
+ * neighbours in it and are held fixed; the error that makes creeps in one
+ * cell per iteration, so the output block is still exact at the end. Cells
+ * outside the grid are fixed (they never neighbour a free cell, since the
+ * border is fixed).
+ *
+ * Each work-item owns PER_X columns (TILE_GROUP_W apart, so a warp reads a
+ * row without bank conflicts) of PER_Y consecutive rows, kept in registers:
+ * up and down come from registers except at the ends of its column strips;
+ * left, right and those ends go through local memory, which holds two
+ * copies of the tile (read one, write the other, one barrier per
+ * iteration).
+ */
+#ifndef LAPLACE_TILE_GROUP_W
+#define LAPLACE_TILE_GROUP_W 32
+#endif
+#ifndef LAPLACE_TILE_GROUP_H
+#define LAPLACE_TILE_GROUP_H 8
+#endif
+#ifndef LAPLACE_TILE_W
+#define LAPLACE_TILE_W 64
+#endif
+#ifndef LAPLACE_TILE_H
+#define LAPLACE_TILE_H 64
+#endif
+#ifndef LAPLACE_HALO
+#define LAPLACE_HALO 4
+#endif
+#define LAPLACE_PER_X (LAPLACE_TILE_W / LAPLACE_TILE_GROUP_W)
+#define LAPLACE_PER_Y (LAPLACE_TILE_H / LAPLACE_TILE_GROUP_H)
+#define LAPLACE_OUT_W (LAPLACE_TILE_W - 2 * LAPLACE_HALO)
+#define LAPLACE_OUT_H (LAPLACE_TILE_H - 2 * LAPLACE_HALO)
+
+#if LAPLACE_TILE_W % LAPLACE_TILE_GROUP_W || LAPLACE_TILE_H % LAPLACE_TILE_GROUP_H
+#error "a tile must be a whole number of work-groups wide and high"
+#endif
+#if LAPLACE_OUT_W < 1 || LAPLACE_OUT_H < 1
+#error "the halo leaves no output block in the tile"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(LAPLACE_TILE_GROUP_W,
+                                             LAPLACE_TILE_GROUP_H, 1)))
+void laplace_tiled(__global const float *in, __global float *out,
+                   __global const uchar *mask, uint nx, uint ny,
+                   uint iterations)
+{
+    __local float tile[2][LAPLACE_TILE_H][LAPLACE_TILE_W];
+    float v[LAPLACE_PER_X][LAPLACE_PER_Y];
+    uchar free_[LAPLACE_PER_X][LAPLACE_PER_Y];
+    int lx = get_local_id(0), ty0 = get_local_id(1) * LAPLACE_PER_Y;
+    int x0 = (int)get_group_id(0) * LAPLACE_OUT_W - LAPLACE_HALO;
+    int y0 = (int)get_group_id(1) * LAPLACE_OUT_H - LAPLACE_HALO;
+
+    for (int i = 0; i < LAPLACE_PER_X; i++) {
+        int tx = lx + i * LAPLACE_TILE_GROUP_W, gx = x0 + tx;
+        for (int j = 0; j < LAPLACE_PER_Y; j++) {
+            int ty = ty0 + j, gy = y0 + ty;
+            int inside = gx >= 0 && gx < (int)nx && gy >= 0 && gy < (int)ny;
+            uint g = (uint)gy * nx + (uint)gx;
+            int edge = tx == 0 || ty == 0 || tx == LAPLACE_TILE_W - 1 ||
+                       ty == LAPLACE_TILE_H - 1;
+            free_[i][j] = inside && !edge && mask[g];
+            v[i][j] = inside ? in[g] : 0.0f;
+            tile[0][ty][tx] = v[i][j];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (uint s = 0; s < iterations; s++) {
+        __local float (*cur)[LAPLACE_TILE_W] = tile[s & 1];
+        __local float (*next)[LAPLACE_TILE_W] = tile[(s & 1) ^ 1];
+        for (int i = 0; i < LAPLACE_PER_X; i++) {
+            int tx = lx + i * LAPLACE_TILE_GROUP_W;
+            /* Clamped so that the edge cells' (unused) reads stay inside. */
+            int left = max(tx - 1, 0), right = min(tx + 1, LAPLACE_TILE_W - 1);
+            float up = cur[max(ty0 - 1, 0)][tx];
+            float down = cur[min(ty0 + LAPLACE_PER_Y, LAPLACE_TILE_H - 1)][tx];
+            float old[LAPLACE_PER_Y];
+            for (int j = 0; j < LAPLACE_PER_Y; j++)
+                old[j] = v[i][j];
+            for (int j = 0; j < LAPLACE_PER_Y; j++) {
+                int ty = ty0 + j;
+                if (free_[i][j])
+                    v[i][j] = laplace_average(
+                        cur[ty][right], cur[ty][left],
+                        j < LAPLACE_PER_Y - 1 ? old[j + 1] : down,
+                        j > 0 ? old[j - 1] : up);
+                next[ty][tx] = v[i][j];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (int i = 0; i < LAPLACE_PER_X; i++) {
+        int tx = lx + i * LAPLACE_TILE_GROUP_W, gx = x0 + tx;
+        for (int j = 0; j < LAPLACE_PER_Y; j++) {
+            int ty = ty0 + j, gy = y0 + ty;
+            if (tx >= LAPLACE_HALO && tx < LAPLACE_TILE_W - LAPLACE_HALO &&
+                ty >= LAPLACE_HALO && ty < LAPLACE_TILE_H - LAPLACE_HALO &&
+                gx < (int)nx && gy < (int)ny && free_[i][j])
+                out[(uint)gy * nx + (uint)gx] = v[i][j];
+        }
+    }
+}

@@ -1,0 +1,175 @@
+/*
+ * matmul.cl: C = A x B, row-major floats, A m x k, B k x n, C m x n.
+ *
+ *   matmul_naive    one work-item per element of C (the seed's kernel);
+ *   matmul_tiled    16 x 16 work-groups through 16 x 16 local tiles of A
+ *                   and B (the seed's shared-memory kernel), guarded at
+ *                   the edges so any size works;
+ *   matmul_blocked  register blocking: a MM_WG_X x MM_WG_Y work-group
+ *                   computes a BM x BN block of C (BM = MM_TM * MM_WG_Y,
+ *                   BN = MM_TN * MM_WG_X), each work-item MM_TM x MM_TN
+ *                   elements kept in registers, from local tiles of A
+ *                   (BM x MM_TK, stored transposed) and B (MM_TK x BN)
+ *                   loaded cooperatively with float4 reads. It has no edge
+ *                   guards: the host pads m to BM, n to BN and k to MM_TK.
+ *
+ * Work-item (tx, ty) of the blocked kernel owns rows ty + i*MM_WG_Y and
+ * columns tx + j*MM_WG_X of the block (strided, not contiguous): work-items
+ * next to each other then read neighbouring words of the B tile (no bank
+ * conflicts), share words of the A tile (broadcast), and write neighbouring
+ * words of C (coalesced).
+ */
+
+__kernel void matmul_naive(__global const float *a, __global const float *b,
+                           __global float *c, uint m, uint k, uint n)
+{
+    size_t col = get_global_id(0), row = get_global_id(1);
+    if (row >= m || col >= n)
+        return;
+    float sum = 0;
+    for (size_t p = 0; p < k; p++)
+        sum += a[row * k + p] * b[p * n + col];
+    c[row * n + col] = sum;
+}
+
+#define MM_TS 16
+
+__kernel __attribute__((reqd_work_group_size(MM_TS, MM_TS, 1)))
+void matmul_tiled(__global const float *a, __global const float *b,
+                  __global float *c, uint m, uint k, uint n)
+{
+    __local float as[MM_TS][MM_TS];
+    __local float bs[MM_TS][MM_TS];
+    size_t tx = get_local_id(0), ty = get_local_id(1);
+    size_t col = get_global_id(0), row = get_global_id(1);
+    float sum = 0;
+    for (size_t p0 = 0; p0 < k; p0 += MM_TS) {
+        /* Every work-item loads (zeros outside the matrices) and reaches
+         * both barriers, including those past the edge of C. */
+        as[ty][tx] = row < m && p0 + tx < k ? a[row * k + p0 + tx] : 0.0f;
+        bs[ty][tx] = p0 + ty < k && col < n ? b[(p0 + ty) * n + col] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int p = 0; p < MM_TS; p++)
+            sum += as[ty][p] * bs[p][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (row < m && col < n)
+        c[row * n + col] = sum;
+}
+
+#ifdef MM_TM    /* the host builds the blocked kernel with its tile */
+
+#define MM_BM (MM_TM * MM_WG_Y)
+#define MM_BN (MM_TN * MM_WG_X)
+#define MM_THREADS (MM_WG_X * MM_WG_Y)
+#define MM_AS_ROW (MM_BM + MM_PAD)      /* a row of the transposed A tile */
+
+/* float4s of the A and B tiles each work-item moves per step (the last
+ * round may leave some work-items without one). */
+#define MM_A_VECS (MM_BM * MM_TK / 4)
+#define MM_B_VECS (MM_TK * MM_BN / 4)
+#define MM_A_LOADS ((MM_A_VECS + MM_THREADS - 1) / MM_THREADS)
+#define MM_B_LOADS ((MM_B_VECS + MM_THREADS - 1) / MM_THREADS)
+
+/* Reads this work-item's share of the tiles at depth p0. A: BM rows of
+ * MM_TK floats, float4 along k (four work-items cover 64 contiguous bytes
+ * of a row when MM_TK = 16); B: MM_TK rows of BN floats, consecutive
+ * work-items reading consecutive float4s (coalesced). */
+static void load_tiles(__global const float *ablock,
+                       __global const float *bblock, uint k, uint n,
+                       size_t p0, int tid, float4 *anext, float4 *bnext)
+{
+    for (int l = 0; l < MM_A_LOADS; l++) {
+        int id = tid + l * MM_THREADS;
+        if (id < MM_A_VECS) {
+            int r = id / (MM_TK / 4), q = id % (MM_TK / 4);
+            anext[l] = vload4(0, ablock + r * (size_t)k + p0 + 4 * q);
+        }
+    }
+    for (int l = 0; l < MM_B_LOADS; l++) {
+        int id = tid + l * MM_THREADS;
+        if (id < MM_B_VECS) {
+            int r = id / (MM_BN / 4), q = id % (MM_BN / 4);
+            bnext[l] = vload4(0, bblock + (p0 + r) * n + 4 * q);
+        }
+    }
+}
+
+/* Stores what load_tiles read: A transposed, so that the inner loop reads
+ * a column of it, B as it is. */
+static void store_tiles(__local float *as, __local float *bs, int tid,
+                        const float4 *anext, const float4 *bnext)
+{
+    for (int l = 0; l < MM_A_LOADS; l++) {
+        int id = tid + l * MM_THREADS;
+        if (id < MM_A_VECS) {
+            int r = id / (MM_TK / 4), q = id % (MM_TK / 4);
+            as[(4 * q + 0) * MM_AS_ROW + r] = anext[l].x;
+            as[(4 * q + 1) * MM_AS_ROW + r] = anext[l].y;
+            as[(4 * q + 2) * MM_AS_ROW + r] = anext[l].z;
+            as[(4 * q + 3) * MM_AS_ROW + r] = anext[l].w;
+        }
+    }
+    for (int l = 0; l < MM_B_LOADS; l++) {
+        int id = tid + l * MM_THREADS;
+        if (id < MM_B_VECS) {
+            int r = id / (MM_BN / 4), q = id % (MM_BN / 4);
+            vstore4(bnext[l], 0, bs + r * MM_BN + 4 * q);
+        }
+    }
+}
+
+/* k and n are multiples of MM_TK and MM_BN (so of 4: every float4 read is
+ * aligned), m of MM_BM; the global size is (n / MM_TN, m / MM_TM). */
+__kernel __attribute__((reqd_work_group_size(MM_WG_X, MM_WG_Y, 1)))
+void matmul_blocked(__global const float *a, __global const float *b,
+                    __global float *c, uint m, uint k, uint n)
+{
+    __local float as[MM_TK * MM_AS_ROW];
+    __local float bs[MM_TK * MM_BN];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int tid = ty * MM_WG_X + tx;
+    const size_t row0 = get_group_id(1) * (size_t)MM_BM;
+    const size_t col0 = get_group_id(0) * (size_t)MM_BN;
+    __global const float *ablock = a + row0 * k;
+    __global const float *bblock = b + col0;
+
+    float acc[MM_TM][MM_TN];
+    for (int i = 0; i < MM_TM; i++)
+        for (int j = 0; j < MM_TN; j++)
+            acc[i][j] = 0.0f;
+
+    /* The next step's tiles are read from global memory into registers
+     * while this step's are multiplied from local memory, so the wait for
+     * global memory overlaps arithmetic; they go to local memory after. */
+    float4 anext[MM_A_LOADS], bnext[MM_B_LOADS];
+    load_tiles(ablock, bblock, k, n, 0, tid, anext, bnext);
+    for (size_t p0 = 0; p0 < k; p0 += MM_TK) {
+        store_tiles(as, bs, tid, anext, bnext);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (p0 + MM_TK < k)
+            load_tiles(ablock, bblock, k, n, p0 + MM_TK, tid, anext, bnext);
+
+#pragma unroll
+        for (int p = 0; p < MM_TK; p++) {
+            float ar[MM_TM], br[MM_TN];
+            for (int i = 0; i < MM_TM; i++)
+                ar[i] = as[p * MM_AS_ROW + ty + i * MM_WG_Y];
+            for (int j = 0; j < MM_TN; j++)
+                br[j] = bs[p * MM_BN + tx + j * MM_WG_X];
+            for (int i = 0; i < MM_TM; i++)
+                for (int j = 0; j < MM_TN; j++)
+                    acc[i][j] = mad(ar[i], br[j], acc[i][j]);
+        }
+        /* The tiles are overwritten by the next step's stores. */
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (int i = 0; i < MM_TM; i++) {
+        __global float *crow = c + (row0 + ty + i * MM_WG_Y) * n + col0 + tx;
+        for (int j = 0; j < MM_TN; j++)
+            crow[j * MM_WG_X] = acc[i][j];
+    }
+}
+
+#endif /* MM_TM */
