@@ -112,6 +112,12 @@ const char *clctx_device_name(clctx *ctx);
 cl_device_type clctx_device_type(clctx *ctx);
 int clctx_debug(clctx *ctx);        /* 1 when CL_DEBUG is on */
 
+/* The device's limits that choose work-group and tile shapes, read once
+ * when the context opened: CL_DEVICE_MAX_WORK_GROUP_SIZE and
+ * CL_DEVICE_LOCAL_MEM_SIZE in bytes. */
+size_t clctx_max_work_group_size(clctx *ctx);
+cl_ulong clctx_local_mem_size(clctx *ctx);
+
 /* "-cl-fp32-correctly-rounded-divide-sqrt" if the device can round float
  * division and sqrt correctly, else "": the build option for kernels whose
  * results must equal a C reference's bit for bit (OpenCL allows 2.5 and 3

@@ -413,6 +413,8 @@ const char *clctx_describe(clctx *ctx) { CTX_OR(ctx, "no device"); return ctx->d
 const char *clctx_device_name(clctx *ctx) { CTX_OR(ctx, "no device"); return ctx->device_name; }
 cl_device_type clctx_device_type(clctx *ctx) { CTX_OR(ctx, 0); return ctx->type; }
 int clctx_debug(clctx *ctx) { CTX_OR(ctx, 0); return ctx->debug; }
+size_t clctx_max_work_group_size(clctx *ctx) { CTX_OR(ctx, 1); return ctx->max_group; }
+cl_ulong clctx_local_mem_size(clctx *ctx) { CTX_OR(ctx, 0); return ctx->local_mem; }
 
 const char *clctx_exact_fp_option(clctx *ctx)
 {

@@ -208,6 +208,23 @@ START_TEST(exact_fp_option_matches_the_device)
 }
 END_TEST
 
+START_TEST(limits_are_the_devices)
+{
+    clctx *ctx = clctx_default();
+    ck_assert_made(ctx);
+    size_t group = 0;
+    cl_ulong local = 0;
+    ck_assert_int_eq(clGetDeviceInfo(clctx_device(ctx),
+                                     CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                                     sizeof group, &group, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clGetDeviceInfo(clctx_device(ctx),
+                                     CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
+                                     &local, NULL), CL_SUCCESS);
+    ck_assert_uint_eq(clctx_max_work_group_size(ctx), group);
+    ck_assert_uint_eq(clctx_local_mem_size(ctx), local);
+}
+END_TEST
+
 START_TEST(no_platform_says_what_to_install)
 {
     const char *fork_mode = getenv("CK_FORK");
@@ -247,6 +264,7 @@ Suite *ctx_suite(void)
     tcase_add_test(tc, the_default_context_can_be_freed_early);
     tcase_add_test(tc, no_platform_says_what_to_install);
     tcase_add_test(tc, exact_fp_option_matches_the_device);
+    tcase_add_test(tc, limits_are_the_devices);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -59,20 +59,12 @@ static void account(heat_run *run, clkernel *k)
         run->stats->kernel_ms += clkernel_last_ms(k);
 }
 
-static size_t device_max_group(clctx *ctx)
-{
-    size_t max = 1;
-    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                    sizeof max, &max, NULL);
-    return max;
-}
-
 /* One work-item per cell in ROW_GROUP_W x ROW_GROUP_H groups (narrower on
  * devices with small groups); the kernels guard the extra work-items. */
 static int size_per_cell(heat_run *run, clkernel *k)
 {
     size_t gw = ROW_GROUP_W, gh = ROW_GROUP_H;
-    while (gw * gh > device_max_group(run->ctx) && gh > 1)
+    while (gw * gh > clctx_max_work_group_size(run->ctx) && gh > 1)
         gh /= 2;
     int rc = clkernel_global(k, clframe_round_up(run->world->w, gw),
                              clframe_round_up(run->world->h, gh));
@@ -172,20 +164,12 @@ typedef struct heat_tile {
     unsigned w, h, halo;
 } heat_tile;
 
-static cl_ulong local_memory(clctx *ctx)
-{
-    cl_ulong local = 0;
-    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
-                    &local, NULL);
-    return local;
-}
-
 /* The tile for this device: HEAT_V6_TILE=WxHxHALO if set (for tuning; W a
  * multiple of 32, H of 8), else the default; checked against the device's
  * local memory (two float copies of the tile). */
 static int choose_tile(clctx *ctx, heat_tile *t)
 {
-    cl_ulong local = local_memory(ctx);
+    cl_ulong local = clctx_local_mem_size(ctx);
     const char *env = getenv("HEAT_V6_TILE");
     if (env && *env) {
         char end;
@@ -206,14 +190,14 @@ static int choose_tile(clctx *ctx, heat_tile *t)
             t->h -= TILE_GROUP_H;
     }
     if ((cl_ulong)2 * t->w * t->h * sizeof(float) > local ||
-        TILE_GROUP_W * TILE_GROUP_H > device_max_group(ctx))
+        TILE_GROUP_W * TILE_GROUP_H > clctx_max_work_group_size(ctx))
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "heat v6: %ux%u tiles need "
                             "%zu bytes of local memory and work-groups of %d; "
                             "%s has %lu bytes and groups of %zu", t->w, t->h,
                             (size_t)2 * t->w * t->h * sizeof(float),
                             TILE_GROUP_W * TILE_GROUP_H,
                             clctx_device_name(ctx), (unsigned long)local,
-                            device_max_group(ctx));
+                            clctx_max_work_group_size(ctx));
     return 0;
 }
 

@@ -61,22 +61,6 @@ typedef struct laplace_dev {
     float *group_max;           /* one per work-group of the change kernel */
 } laplace_dev;
 
-static size_t device_max_group(clctx *ctx)
-{
-    size_t max = 1;
-    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                    sizeof max, &max, NULL);
-    return max;
-}
-
-static cl_ulong local_memory(clctx *ctx)
-{
-    cl_ulong local = 0;
-    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
-                    &local, NULL);
-    return local;
-}
-
 static clkernel *build(laplace_dev *d, const char *name)
 {
     /* The device's arithmetic must be the reference's. */
@@ -146,7 +130,7 @@ static int on_device(clarg *a, clctx *ctx, int write)
 /* Work-group shape and tile height for this device. */
 static int choose_shapes(laplace_dev *d)
 {
-    size_t max_group = device_max_group(d->ctx);
+    size_t max_group = clctx_max_work_group_size(d->ctx);
     d->group_h = GROUP_H;
     while (GROUP_W * d->group_h > max_group && d->group_h > 1)
         d->group_h /= 2;
@@ -156,7 +140,7 @@ static int choose_shapes(laplace_dev *d)
                             clctx_device_name(d->ctx), max_group, GROUP_W);
     d->groups = clframe_round_up(d->g->nx, GROUP_W) / GROUP_W *
                 (clframe_round_up(d->g->ny, d->group_h) / d->group_h);
-    cl_ulong local = local_memory(d->ctx);
+    cl_ulong local = clctx_local_mem_size(d->ctx);
     d->tile_h = TILE_MAX_H;
     while (d->tile_h > 2 * HALO + GROUP_H &&
            (cl_ulong)2 * TILE_W * d->tile_h * sizeof(float) > local)

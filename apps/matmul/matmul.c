@@ -102,21 +102,14 @@ int matmul_tile_choose(clctx *ctx, matmul_tile *t)
          * best of 20 shapes tried on the H100 (bench/RESULTS.md); steps of
          * 16 where 33 KB of local memory is more than the device has. */
         *t = (matmul_tile){8, 8, 32, 16, 16, 1};
-        cl_ulong have = 0;
-        clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE,
-                        sizeof have, &have, NULL);
-        if (tile_local_bytes(t) > have)
+        if (tile_local_bytes(t) > clctx_local_mem_size(ctx))
             t->tk = 16;
     } else {
         /* CPUs (PoCL): small groups, 32 x 32 blocks, little padding. */
         *t = (matmul_tile){4, 4, 16, 8, 8, 1};
     }
-    size_t max_group = 1;
-    cl_ulong local = 0;
-    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                    sizeof max_group, &max_group, NULL);
-    clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
-                    &local, NULL);
+    size_t max_group = clctx_max_work_group_size(ctx);
+    cl_ulong local = clctx_local_mem_size(ctx);
     char name[64];
     if ((size_t)t->wx * t->wy > max_group || tile_local_bytes(t) > local)
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul tile %s needs "
