@@ -72,6 +72,17 @@ uint32_t test_random(uint32_t *state)
     return *state >> 8;
 }
 
+clctx *test_run_context(void)
+{
+    clctx *ctx = clctx_default();
+    ck_assert_made(ctx);
+    if (!strstr(clctx_device_name(ctx), "Oclgrind"))
+        return NULL;
+    ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    return ctx;
+}
+
 int test_run(const char *fmt, ...)
 {
     char command[8192];

@@ -88,6 +88,16 @@ const char *test_program(const char *name);
  * sequence for a seed on every machine, so a failure can be replayed. */
 uint32_t test_random(uint32_t *state);
 
+/* The context a test should run a kernel workload on: NULL (clframe's
+ * default), except under Oclgrind a new one, which the caller frees with
+ * clctx_free (a no-op on NULL). Oclgrind's uninitialized-value tracking
+ * goes wrong when a buffer is allocated where one of the same context was
+ * freed: a double-buffered run then reads, as "never written", cells its
+ * first launch wrote (the results are right; with a fresh context, or with
+ * the old address still taken, the report goes away). Any earlier test's
+ * buffers on the default context can cause it, so every run starts clean. */
+clctx *test_run_context(void);
+
 /* Runs a shell command line made from a format: its exit status, or -1 if
  * it did not exit (a signal). */
 int test_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

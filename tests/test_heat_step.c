@@ -51,25 +51,14 @@ static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
     ck_assert_cl(heat_world_validate(world));
 }
 
-/* heat_step on clframe's default context, except under Oclgrind on a new
- * one per run. Oclgrind's uninitialized-value tracking goes wrong when a
- * buffer is allocated where one of the same context was freed: a double-
- * buffered run then reads, as "never written", cells its first launch wrote
- * (the results are right; with a fresh context, or with the old address
- * still taken, the report goes away). Any earlier test's buffers on the
- * default context can cause it, so every kernel run here goes through this
- * and every run's check starts clean. */
+/* heat_step on the context test_run_context gives (a fresh one under
+ * Oclgrind); every kernel run here goes through this. */
 static int step_checked(heat_world *world, float dt, unsigned steps,
                         heat_version v, heat_stats *stats)
 {
-    clctx *ctx = clctx_default();
-    ck_assert_made(ctx);
-    if (!strstr(clctx_device_name(ctx), "Oclgrind"))
-        return heat_step(world, dt, steps, v, NULL, stats);
-    ctx = clctx_new(NULL);
-    ck_assert_made(ctx);
-    int rc = heat_step(world, dt, steps, v, ctx, stats);
-    clctx_free(ctx);
+    clctx *own = test_run_context();
+    int rc = heat_step(world, dt, steps, v, own, stats);
+    clctx_free(own);
     return rc;
 }
 

@@ -20,21 +20,16 @@ static const laplace_version versions[] = {LAPLACE_OPENMP, LAPLACE_SEED,
                                            LAPLACE_DOUBLE, LAPLACE_FAST};
 enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 
-/* laplace_solve; under Oclgrind on a fresh context per run (see
- * test_heat_step.c's step_checked: Oclgrind misreports reused buffers of
- * one context as uninitialized). */
+/* laplace_solve on the context test_run_context gives (a fresh one under
+ * Oclgrind). */
 static int solve_checked(laplace_grid *g, const laplace_plan *plan,
                          laplace_version v, laplace_stats *stats)
 {
-    clctx *ctx = clctx_default();
-    ck_assert_made(ctx);
-    if (!laplace_version_uses_opencl(v) ||
-        !strstr(clctx_device_name(ctx), "Oclgrind"))
+    if (!laplace_version_uses_opencl(v))
         return laplace_solve(g, plan, v, NULL, stats);
-    ctx = clctx_new(NULL);
-    ck_assert_made(ctx);
-    int rc = laplace_solve(g, plan, v, ctx, stats);
-    clctx_free(ctx);
+    clctx *own = test_run_context();
+    int rc = laplace_solve(g, plan, v, own, stats);
+    clctx_free(own);
     return rc;
 }
 

@@ -29,8 +29,8 @@ static const mm_size full_sizes[] = {
     {200, 3, 1}, {97, 101, 103},
 };
 
-/* A plan on the default context, except under Oclgrind on one of its own
- * (see step_checked in test_heat_step.c). */
+/* A plan on the context test_run_context gives (a fresh one under
+ * Oclgrind). */
 typedef struct mm_device {
     clctx *own;
     matmul_plan *plan;
@@ -38,15 +38,8 @@ typedef struct mm_device {
 
 static mm_device device_open(matmul_version v, const matmul_tile *tile)
 {
-    mm_device d = {NULL, NULL};
-    clctx *ctx = clctx_default();
-    ck_assert_made(ctx);
-    if (strstr(clctx_device_name(ctx), "Oclgrind")) {
-        d.own = clctx_new(NULL);
-        ck_assert_made(d.own);
-        ctx = d.own;
-    }
-    d.plan = matmul_plan_new(ctx, v, tile, NULL);
+    mm_device d = {test_run_context(), NULL};
+    d.plan = matmul_plan_new(d.own, v, tile, NULL);
     ck_assert_made(d.plan);
     return d;
 }

@@ -16,9 +16,8 @@
 
 /* ---- helpers ----------------------------------------------------------------- */
 
-/* A renderer on the default context, except under Oclgrind on a context of
- * its own (see step_checked in test_heat_step.c: Oclgrind misreports
- * buffers allocated where others of the same context were freed). */
+/* A renderer on the context test_run_context gives (a fresh one under
+ * Oclgrind). */
 typedef struct device_render {
     clctx *own;
     rt_renderer *r;
@@ -26,15 +25,8 @@ typedef struct device_render {
 
 static device_render render_open(const rt_scene *scene, rt_method method)
 {
-    device_render d = {NULL, NULL};
-    clctx *ctx = clctx_default();
-    ck_assert_made(ctx);
-    if (strstr(clctx_device_name(ctx), "Oclgrind")) {
-        d.own = clctx_new(NULL);
-        ck_assert_made(d.own);
-        ctx = d.own;
-    }
-    d.r = rt_renderer_create(ctx, scene, method);
+    device_render d = {test_run_context(), NULL};
+    d.r = rt_renderer_create(d.own, scene, method);
     ck_assert_made(d.r);
     return d;
 }
@@ -42,8 +34,7 @@ static device_render render_open(const rt_scene *scene, rt_method method)
 static void render_close(device_render *d)
 {
     rt_renderer_free(d->r);
-    if (d->own)
-        clctx_free(d->own);
+    clctx_free(d->own);
 }
 
 static uint8_t *render_device(const rt_scene *scene, const rt_view *view,
