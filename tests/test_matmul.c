@@ -115,8 +115,8 @@ END_TEST
 /* Tiles of other shapes: tall, wide, deep, padded, and a 1 x 1 block per
  * work-item; the GPU default too (on a CPU it is just another shape). */
 static const char *const tiles[] = {
-    "8x8x16x16x16x1", "2x4x8x4x8x0", "4x1x4x8x4x2", "1x4x8x1x16x3",
-    "1x1x4x4x4",
+    "8x8x16x16x16x1", "8x8x32x16x16x1", "2x4x8x4x8x0", "4x1x4x8x4x2",
+    "1x4x8x1x16x3", "1x1x4x4x4",
 };
 
 START_TEST(blocked_tiles_match_exact_product)
