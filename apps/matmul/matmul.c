@@ -108,6 +108,13 @@ int matmul_tile_choose(clctx *ctx, matmul_tile *t)
         /* CPUs (PoCL): small groups, 32 x 32 blocks, little padding. */
         *t = (matmul_tile){4, 4, 16, 8, 8, 1};
     }
+    return matmul_tile_fits(ctx, t);
+}
+
+int matmul_tile_fits(clctx *ctx, const matmul_tile *t)
+{
+    if (!ctx && !(ctx = clctx_default()))
+        return CLFRAME_ERR_NO_DEVICE;
     size_t max_group = clctx_max_work_group_size(ctx);
     cl_ulong local = clctx_local_mem_size(ctx);
     char name[64];

@@ -47,9 +47,13 @@ typedef struct matmul_tile {
  * CLFRAME_ERR_BAD_INPUT with a message. */
 int matmul_tile_parse(const char *text, matmul_tile *tile);
 /* The tile for ctx's device: MATMUL_TILE if set, else the default table
- * (GPUs 8x8x16x16x16, other devices 4x4x16x8x8), checked against the
- * device's work-group and local memory limits. */
+ * (GPUs 8x8x32x16x16, 16 deep where local memory is short; other devices
+ * 4x4x16x8x8), checked with matmul_tile_fits. */
 int matmul_tile_choose(clctx *ctx, matmul_tile *tile);
+/* 0 if ctx's device (NULL: the default's) can run tile (its work-group
+ * size and local memory), else CLFRAME_ERR_BAD_SIZE with a message naming
+ * both. matmul_plan_new checks every tile it is given with it. */
+int matmul_tile_fits(clctx *ctx, const matmul_tile *tile);
 /* "8x8x16x16x16x1" into buf. */
 const char *matmul_tile_format(const matmul_tile *tile, char *buf, size_t size);
 

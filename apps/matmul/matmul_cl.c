@@ -56,8 +56,10 @@ matmul_plan *matmul_plan_new(clctx *ctx, matmul_version v,
         p->ctx = ctx ? ctx : clctx_default();
         if (!p->ctx)
             rc = CLFRAME_ERR_NO_DEVICE;
-        else if (v == MATMUL_BLOCKED && tile)
+        else if (v == MATMUL_BLOCKED && tile) {
             p->tile = *tile;
+            rc = matmul_tile_fits(p->ctx, &p->tile);
+        }
         else if (v == MATMUL_BLOCKED)
             rc = matmul_tile_choose(p->ctx, &p->tile);
         if (rc == 0 && !(p->kernel = plan_build(p)))
