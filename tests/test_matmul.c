@@ -112,14 +112,15 @@ START_TEST(version_matches_exact_product)
 }
 END_TEST
 
-/* Tiles of other shapes: tall, wide, deep, padded, and a 1 x 1 block per
- * work-item; the GPU default too (on a CPU it is just another shape). */
+/* Tiles of other shapes: tall, wide, deep, shallow, padded, a column-wide
+ * work-group; the GPU and CPU defaults too (on a CPU the GPU's is just
+ * another shape). */
 static const char *const tiles[] = {
-    "8x8x16x16x16x1", "8x8x32x16x16x1", "2x4x8x4x8x0", "4x1x4x8x4x2",
-    "1x4x8x1x16x3", "1x1x4x4x4",
+    "8x8x16x16x16x4", "8x8x32x16x16x4", "4x8x8x4x8x0", "8x4x4x8x4x8",
+    "4x4x8x1x16", "4x4x4x4x4", "4x4x16x8x8x0",
 };
 
-/* A tile the device cannot hold (the GPU default needs 33 KB of local
+/* A tile the device cannot hold (8x8x32x16x16x4 needs 33 KB of local
  * memory; Oclgrind has 32) is refused by the plan with a message, never
  * launched. */
 START_TEST(blocked_tiles_match_exact_product)
@@ -141,14 +142,14 @@ END_TEST
 START_TEST(matmul_tile_env_var_is_used_and_checked)
 {
     matmul_tile tile;
-    setenv("MATMUL_TILE", "2x4x8x4x8", 1);
+    setenv("MATMUL_TILE", "4x4x8x4x8", 1);
     ck_assert_cl(matmul_tile_choose(NULL, &tile));
-    ck_assert_uint_eq(tile.tm, 2);
+    ck_assert_uint_eq(tile.tm, 4);
     ck_assert_uint_eq(tile.wy, 8);
-    ck_assert_uint_eq(tile.pad, 1);
+    ck_assert_uint_eq(tile.pad, 4);
     mm_device d = device_open(MATMUL_BLOCKED, NULL);
     ck_assert_uint_eq(matmul_plan_tile(d.plan)->tn, 4);
-    assert_multiplies(d.plan, "MATMUL_TILE=2x4x8x4x8", (mm_size){19, 9, 21});
+    assert_multiplies(d.plan, "MATMUL_TILE=4x4x8x4x8", (mm_size){19, 9, 21});
     device_close(&d);
     setenv("MATMUL_TILE", "8x8x6x16x16", 1);        /* TK not a multiple of 4 */
     ck_assert_fails(matmul_tile_choose(NULL, &tile), CLFRAME_ERR_BAD_INPUT,
@@ -161,8 +162,10 @@ START_TEST(matmul_tile_env_var_is_used_and_checked)
                     "TMxTNxTKxWXxWY");
     ck_assert_fails(matmul_tile_parse("8x8x16x16x16x1x", &tile),
                     CLFRAME_ERR_BAD_INPUT, "TMxTNxTKxWXxWY");
-    ck_assert_fails(matmul_tile_parse("3x3x16x3x8", &tile),
-                    CLFRAME_ERR_BAD_INPUT, "TN*WX");
+    ck_assert_fails(matmul_tile_parse("3x4x16x3x8", &tile),
+                    CLFRAME_ERR_BAD_INPUT, "multiples of 4");
+    ck_assert_fails(matmul_tile_parse("4x4x16x4x8x2", &tile),
+                    CLFRAME_ERR_BAD_INPUT, "PAD");
 }
 END_TEST
 

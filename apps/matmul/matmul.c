@@ -57,16 +57,17 @@ int matmul_check_args(const float *a, const float *b, const float *c,
 
 int matmul_tile_parse(const char *text, matmul_tile *t)
 {
-    unsigned f[6] = {0, 0, 0, 0, 0, 1};
+    unsigned f[6] = {0, 0, 0, 0, 0, 4};
     char end;
     int got = text ? sscanf(text, "%ux%ux%ux%ux%ux%u%c", &f[0], &f[1], &f[2],
                             &f[3], &f[4], &f[5], &end) : 0;
     if ((got != 5 && got != 6) || !f[0] || !f[1] || !f[2] || !f[3] ||
-        !f[4] || f[2] % 4 || (f[1] * f[3]) % 4 || f[0] * f[1] > 256 ||
-        f[3] > 1024 || f[4] > 1024 || f[5] > 64)
+        !f[4] || f[0] % 4 || f[1] % 4 || f[2] % 4 || f[5] % 4 ||
+        f[0] * f[1] > 256 || f[3] > 1024 || f[4] > 1024 || f[5] > 64)
         return clframe_fail(CLFRAME_ERR_BAD_INPUT, "matmul tile \"%s\": "
-                            "expected TMxTNxTKxWXxWY[xPAD], all >= 1, TK and "
-                            "TN*WX multiples of 4, TM*TN <= 256, PAD <= 64",
+                            "expected TMxTNxTKxWXxWY[xPAD], WX and WY >= 1, "
+                            "TM, TN, TK >= 4 and they and PAD multiples of "
+                            "4 (float4 strips), TM*TN <= 256, PAD <= 64",
                             text ? text : "(null)");
     *t = (matmul_tile){f[0], f[1], f[2], f[3], f[4], f[5]};
     return 0;
@@ -98,15 +99,16 @@ int matmul_tile_choose(clctx *ctx, matmul_tile *t)
         if (rc)
             return rc;
     } else if (clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU) {
-        /* 128 x 128 blocks, 64 sums per work-item, k in steps of 32: the
-         * best of 20 shapes tried on the H100 (bench/RESULTS.md); steps of
-         * 16 where 33 KB of local memory is more than the device has. */
-        *t = (matmul_tile){8, 8, 32, 16, 16, 1};
+        /* 128 x 128 blocks, 64 sums per work-item, k in steps of 16:
+         * the best of the shapes tried on the H100 (bench/RESULTS.md);
+         * steps of 8 where its 17 KB of local memory is more than the
+         * device has. */
+        *t = (matmul_tile){8, 8, 16, 16, 16, 4};
         if (tile_local_bytes(t) > clctx_local_mem_size(ctx))
-            t->tk = 16;
+            t->tk = 8;
     } else {
         /* CPUs (PoCL): small groups, 32 x 32 blocks, little padding. */
-        *t = (matmul_tile){4, 4, 16, 8, 8, 1};
+        *t = (matmul_tile){4, 4, 16, 8, 8, 0};
     }
     return matmul_tile_fits(ctx, t);
 }
