@@ -127,28 +127,36 @@ START_TEST(random_grids_match_reference)
 }
 END_TEST
 
-/* double's column kernel (the GPUs' choice) against the reference on the
- * CPU device too: grids shorter than, equal to and longer than a column's
- * 8 rows, at every count. */
-START_TEST(column_kernel_matches_reference)
+/* double's GPU kernels (LAPLACE_UPDATE=column, one cell wide and 4 rows
+ * deep; float4, four cells wide where nx is a multiple of 4 and the
+ * column one where not) against the reference on the CPU device too:
+ * grids narrower than, as wide as and wider than a float4, shorter than,
+ * equal to and longer than a column, at every count. */
+START_TEST(gpu_update_kernels_match_reference)
 {
-    static const uint32_t column_sizes[][2] = {{3, 3}, {33, 8}, {17, 9},
-                                               {40, 23}, {7, 65}};
-    setenv("LAPLACE_COLUMNS", "1", 1);
-    for (size_t s = 0; s < sizeof column_sizes / sizeof *column_sizes; s++) {
-        const uint32_t *n = column_sizes[s];
-        laplace_grid g;
-        make_random_grid(&g, n[0], n[1], 99 + (uint32_t)s);
-        for (int c = 0; c < NCOUNTS; c++) {
-            if (test_memory_run() && counts[c] > 3)
-                continue;
-            laplace_plan plan = {counts[c], 0.0f, 1};
-            assert_matches_reference(&g, &plan, LAPLACE_DOUBLE,
-                                     "column kernel");
+    static const uint32_t column_sizes[][2] = {
+        {3, 3}, {33, 8}, {17, 9}, {40, 23}, {7, 65}, {4, 4}, {8, 17},
+        {12, 9}, {132, 5},
+    };
+    static const char *const kinds[] = {"column", "float4"};
+    for (int w = 0; w < 2; w++) {
+        setenv("LAPLACE_UPDATE", kinds[w], 1);
+        for (size_t s = 0; s < sizeof column_sizes / sizeof *column_sizes;
+             s++) {
+            const uint32_t *n = column_sizes[s];
+            laplace_grid g;
+            make_random_grid(&g, n[0], n[1], 99 + (uint32_t)s);
+            for (int c = 0; c < NCOUNTS; c++) {
+                if (test_memory_run() && counts[c] > 3)
+                    continue;
+                laplace_plan plan = {counts[c], 0.0f, 1};
+                assert_matches_reference(&g, &plan, LAPLACE_DOUBLE,
+                                         kinds[w]);
+            }
+            laplace_grid_free(&g);
         }
-        laplace_grid_free(&g);
     }
-    unsetenv("LAPLACE_COLUMNS");
+    unsetenv("LAPLACE_UPDATE");
 }
 END_TEST
 
@@ -506,7 +514,7 @@ Suite *laplace_suite(void)
     TCase *tc = test_case("against the reference");
     tcase_add_loop_test(tc, seed_problem_matches_reference, 0, NSIZES);
     tcase_add_loop_test(tc, random_grids_match_reference, 0, NSIZES);
-    tcase_add_test(tc, column_kernel_matches_reference);
+    tcase_add_test(tc, gpu_update_kernels_match_reference);
     tcase_add_test(tc, tolerance_stops_where_the_reference_does);
     tcase_add_test(tc, uniform_potential_is_exact);
     tcase_add_test(tc, two_plates_give_a_linear_profile);

@@ -30,21 +30,31 @@
  * The tiled kernel's tile: 64 wide, up to 64 high, a halo of 4. */
 enum { GROUP_W = 32, GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64, HALO = 4 };
 
-/* On GPUs `double` updates COLUMN_ROWS cells of a column per work-item:
- * 72 % of the H100's copy bandwidth at 6000 x 6000 against 59 % for one
- * cell (4, 16, 32 and 64 rows measured lower). On PoCL the column loop is
- * slower than one cell per work-item, which CPUs keep. bench/RESULTS.md
- * has the figures. */
-enum { COLUMN_ROWS = 8 };
+/* How `double` updates its cells. CPUs: one per work-item (the other
+ * kernels' loops and vectors are slower on PoCL). GPUs: a float4 of cells
+ * per work-item where nx is a multiple of 4 (99 % of the H100's copy
+ * bandwidth at 6000 x 6000), else COLUMN_ROWS cells down a column (77 %;
+ * one cell per work-item reached 59 %). bench/RESULTS.md has the
+ * figures. */
+typedef enum update_kind { UPDATE_CELL, UPDATE_COLUMN, UPDATE_FLOAT4 }
+    update_kind;
+enum { COLUMN_ROWS = 4 };
 
-static int use_columns(clctx *ctx)
+static update_kind choose_update(clctx *ctx, uint32_t nx)
 {
-    /* LAPLACE_COLUMNS=1 or 0 overrides the choice (the tests run the
-     * column kernel on the CPU device with it). */
-    const char *env = getenv("LAPLACE_COLUMNS");
-    if (env && (!strcmp(env, "0") || !strcmp(env, "1")))
-        return env[0] == '1';
-    return (clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU) != 0;
+    /* LAPLACE_UPDATE=cell, column or float4 overrides the choice (the
+     * tests run the GPU kernels on the CPU device with it); float4 falls
+     * back to column where nx % 4 != 0. */
+    const char *env = getenv("LAPLACE_UPDATE");
+    update_kind kind = clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU
+                           ? UPDATE_FLOAT4 : UPDATE_CELL;
+    if (env && !strcmp(env, "cell"))
+        kind = UPDATE_CELL;
+    else if (env && !strcmp(env, "column"))
+        kind = UPDATE_COLUMN;
+    else if (env && !strcmp(env, "float4"))
+        kind = UPDATE_FLOAT4;
+    return kind == UPDATE_FLOAT4 && nx % 4 ? UPDATE_COLUMN : kind;
 }
 
 typedef struct laplace_dev {
@@ -77,20 +87,34 @@ static clkernel *build(laplace_dev *d, const char *name)
     return k;
 }
 
-/* A per-cell kernel: one work-item per `rows` cells of a column (1: per
+/* A per-cell kernel: one work-item per `width` x `rows` cells (1 x 1: per
  * cell), extra ones guarded. */
 static clkernel *build_per_cell(laplace_dev *d, const char *name,
-                                uint32_t rows)
+                                uint32_t width, uint32_t rows)
 {
     clkernel *k = build(d, name);
+    size_t row_items = (d->g->nx + width - 1) / width;
     size_t column_items = (d->g->ny + rows - 1) / rows;
-    if (k && (clkernel_global(k, clframe_round_up(d->g->nx, GROUP_W),
+    if (k && (clkernel_global(k, clframe_round_up(row_items, GROUP_W),
                               clframe_round_up(column_items, d->group_h)) ||
               clkernel_local(k, GROUP_W, d->group_h))) {
         clkernel_free(k);
         return NULL;
     }
     return k;
+}
+
+/* double's update kernel, as choose_update picked it. */
+static clkernel *build_update(laplace_dev *d)
+{
+    switch (choose_update(d->ctx, d->g->nx)) {
+    case UPDATE_FLOAT4:
+        return build_per_cell(d, "laplace_update4", 4, 1);
+    case UPDATE_COLUMN:
+        return build_per_cell(d, "laplace_update_column", 1, COLUMN_ROWS);
+    default:
+        return build_per_cell(d, "laplace_update", 1, 1);
+    }
 }
 
 /* The tiled kernel: one work-group per tile's output block. */
@@ -177,16 +201,12 @@ static int set_up(laplace_dev *d)
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "laplace: no memory for a "
                             "%u x %u grid's mask", g->nx, g->ny);
     int seed = d->v == LAPLACE_SEED;
-    if (seed)
-        d->update = build_per_cell(d, "laplace_seed_update", 1);
-    else if (use_columns(d->ctx))
-        d->update = build_per_cell(d, "laplace_update_column", COLUMN_ROWS);
-    else
-        d->update = build_per_cell(d, "laplace_update", 1);
+    d->update = seed ? build_per_cell(d, "laplace_seed_update", 1, 1)
+                     : build_update(d);
     d->change = build_per_cell(d, seed ? "laplace_seed_update_change"
-                                       : "laplace_update_change", 1);
+                                       : "laplace_update_change", 1, 1);
     if (seed)
-        d->copy = build_per_cell(d, "laplace_seed_copy", 1);
+        d->copy = build_per_cell(d, "laplace_seed_copy", 1, 1);
     if (d->v == LAPLACE_FAST)
         d->tiled = build_tiled(d);
     if (!d->update || !d->change || (seed && !d->copy) ||

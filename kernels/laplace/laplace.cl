@@ -8,6 +8,9 @@
  *                        into old_phi);
  *   laplace_update       double buffering: one kernel, a byte mask, the two
  *                        buffers change roles on the host (clarg_swap);
+ *                        laplace_update_column and laplace_update4 are its
+ *                        GPU forms (a column of cells, a float4 of them
+ *                        per work-item);
  *   laplace_*_change     the same update that also reduces the largest
  *                        |change| of its work-group into changes[group], for
  *                        the tolerance check (the host takes the max of them);
@@ -69,7 +72,10 @@ __kernel void laplace_update(__global const float *in, __global float *out,
 
 /* laplace_update for GPUs: a work-item updates LAPLACE_ROWS cells down a
  * column, carrying the rows above and below in registers, so three reads
- * per cell instead of five (the same values, added in the same order). */
+ * per cell instead of five (the same values, added in the same order).
+ * Every read is made whatever the mask says (indices clamped at the
+ * border, whose cells are fixed), so that a row's reads do not wait for
+ * its mask byte and the unrolled rows' reads are all in flight at once. */
 __kernel void laplace_update_column(__global const float *in,
                                     __global float *out,
                                     __global const uchar *mask, uint nx,
@@ -78,17 +84,58 @@ __kernel void laplace_update_column(__global const float *in,
     uint x = get_global_id(0), y0 = get_global_id(1) * LAPLACE_ROWS;
     if (x >= nx || y0 >= ny)
         return;
-    uint y_end = min(y0 + LAPLACE_ROWS, ny);
+    uint xl = x > 0 ? x - 1 : x, xr = x + 1 < nx ? x + 1 : x;
     float up = y0 > 0 ? in[(y0 - 1) * nx + x] : 0.0f;
     float centre = in[y0 * nx + x];
-    for (uint y = y0; y < y_end; y++) {
-        uint i = y * nx + x;
-        float down = y + 1 < ny ? in[i + nx] : 0.0f;
-        if (mask[i])        /* a free cell is never on the border */
-            out[i] = laplace_average(in[i + 1], in[i - 1], down, up);
+#pragma unroll
+    for (uint r = 0; r < LAPLACE_ROWS; r++) {
+        uint y = y0 + r;
+        if (y >= ny)
+            break;
+        uint row = y * nx;
+        float down = y + 1 < ny ? in[row + nx + x] : 0.0f;
+        float v = laplace_average(in[row + xr], in[row + xl], down, up);
+        if (mask[row + x])
+            out[row + x] = v;
         up = centre;
         centre = down;
     }
+}
+
+/* laplace_update four cells wide, for GPUs and grids whose nx is a
+ * multiple of 4 (so that every row starts on a float4): a work-item
+ * updates a float4 with one 16-byte read for it and each of the rows above
+ * and below, and reads the cells either side of it alone (a warp's row of
+ * float4s is 512 contiguous bytes, a quarter of the scalar kernel's
+ * instructions). Free cells get the average, fixed ones are rewritten
+ * with their value (which both buffers hold), so each float4 is one
+ * store. It takes the other kernels' buffers: a buffer starts aligned for
+ * any type, and nx % 4 == 0 keeps every row so. */
+__kernel void laplace_update4(__global const float *in, __global float *out,
+                              __global const uchar *mask, uint nx, uint ny)
+{
+    uint nx4 = nx / 4, x4 = get_global_id(0), y = get_global_id(1);
+    if (x4 >= nx4 || y >= ny)
+        return;
+    __global const float4 *in4 = (__global const float4 *)in;
+    uint i4 = y * nx4 + x4, row = y * nx;
+    /* Every read is made whatever the mask says, clamped at the border
+     * (whose cells are fixed), so that none waits for the mask. */
+    float4 centre = in4[i4];
+    float4 up = y > 0 ? in4[i4 - nx4] : 0.0f;
+    float4 down = y + 1 < ny ? in4[i4 + nx4] : 0.0f;
+    float left = in[row + (x4 > 0 ? 4 * x4 - 1 : 0)];
+    float right = in[row + (x4 + 1 < nx4 ? 4 * x4 + 4 : nx - 1)];
+    /* Lane by lane (a GPU has no float4 arithmetic to lose, and Oclgrind
+     * 21.10's uninitialized-value check crashes on the shuffles that
+     * (float4)(centre.yzw, right) makes). */
+    float4 v = (float4)(laplace_average(centre.y, left, down.x, up.x),
+                        laplace_average(centre.z, centre.x, down.y, up.y),
+                        laplace_average(centre.w, centre.y, down.z, up.z),
+                        laplace_average(right, centre.z, down.w, up.w));
+    int4 free_ = convert_int4(((__global const uchar4 *)mask)[i4]) != 0;
+    if (any(free_))
+        ((__global float4 *)out)[i4] = select(centre, v, free_);
 }
 
 /* The largest of every work-item's value d in changes[group]: a tree in
