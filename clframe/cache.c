@@ -29,7 +29,8 @@
  * silent miss. It is off under CLFRAME_CACHE=0, and under CL_DEBUG, where
  * every build must print its log. Nothing is evicted (remove the folder to
  * reclaim the space), and a writer killed before its rename leaves a
- * <hash>.XXXXXX file that nothing reads.
+ * <hash>.bin.XXXXXX file that nothing reads. The folder also keeps the
+ * small per-device values of settings.c.
  *
  * What storing costs depends on the driver: NVIDIA hands over the PTX it
  * already has, PoCL compiles every kernel's work-group code to put it in the
@@ -92,14 +93,14 @@ static uint64_t crc64_update(const uint64_t table[256], uint64_t crc,
     return crc;
 }
 
-static uint64_t entry_checksum(const char *key, size_t key_len,
-                               const unsigned char *binary, size_t binary_len)
+uint64_t clf_cache_checksum(const char *key, size_t key_len,
+                            const void *data, size_t len)
 {
     uint64_t table[256];
     crc64_table(table);
     uint64_t crc = crc64_update(table, ~(uint64_t)0,
                                 (const unsigned char *)key, key_len);
-    return ~crc64_update(table, crc, binary, binary_len);
+    return ~crc64_update(table, crc, data, len);
 }
 
 /* ---- the key ------------------------------------------------------------- */
@@ -144,16 +145,26 @@ static void key_info(clf_str *key, const char *name, clctx *ctx,
     free(value);
 }
 
+void clf_cache_key_device(clf_str *key, clctx *ctx)
+{
+    key_info(key, "platform-version", ctx, 1, CL_PLATFORM_VERSION);
+    key_info(key, "device-name", ctx, 0, CL_DEVICE_NAME);
+    key_info(key, "device-version", ctx, 0, CL_DEVICE_VERSION);
+    key_info(key, "driver-version", ctx, 0, CL_DRIVER_VERSION);
+}
+
+void clf_cache_key_field(clf_str *key, const char *name, const char *value)
+{
+    key_field(key, name, value, strlen(value));
+}
+
 /* Everything the binary depends on, as one byte string; NULL on failure. */
 static char *make_key(clctx *ctx, const char *source, const char *options,
                       size_t *len)
 {
     clf_str key = {0};
     clf_str_printf(&key, "clframe program cache key %d\n", ENTRY_FORMAT);
-    key_info(&key, "platform-version", ctx, 1, CL_PLATFORM_VERSION);
-    key_info(&key, "device-name", ctx, 0, CL_DEVICE_NAME);
-    key_info(&key, "device-version", ctx, 0, CL_DEVICE_VERSION);
-    key_info(&key, "driver-version", ctx, 0, CL_DRIVER_VERSION);
+    clf_cache_key_device(&key, ctx);
     options = options ? options : "";
     key_field(&key, "options", options, strlen(options));
     key_field(&key, "source", source, strlen(source));
@@ -169,7 +180,7 @@ static char *make_key(clctx *ctx, const char *source, const char *options,
 
 /* $XDG_CACHE_HOME/clframe, or $HOME/.cache/clframe; NULL when neither is
  * usable. The XDG specification says to ignore a relative XDG_CACHE_HOME. */
-static char *cache_dir(void)
+char *clf_cache_dir(void)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     clf_str dir = {0};
@@ -186,10 +197,8 @@ static char *cache_dir(void)
     return dir.data;
 }
 
-/* dir/<hash of key>.bin, or with suffix "XXXXXX" a mkstemp template next to
- * it (the same folder, so rename is atomic). */
-static char *entry_path(const char *dir, const char *key, size_t key_len,
-                        const char *suffix)
+char *clf_cache_path(const char *dir, const char *key, size_t key_len,
+                     const char *suffix)
 {
     clf_str path = {0};
     clf_str_printf(&path, "%s/%016llx.%s", dir,
@@ -222,7 +231,7 @@ static const unsigned char *entry_binary(const unsigned char *file,
     const unsigned char *stored_key = file + sizeof h;
     const unsigned char *binary = stored_key + key_len;
     if (memcmp(stored_key, key, key_len) != 0 ||
-        entry_checksum(key, key_len, binary, body - key_len) != h.checksum)
+        clf_cache_checksum(key, key_len, binary, body - key_len) != h.checksum)
         return NULL;
     *binary_len = body - key_len;
     return binary;
@@ -256,8 +265,8 @@ cl_program clf_cache_load(clctx *ctx, const char *source, const char *options)
     size_t key_len = 0, size = 0, binary_len = 0;
     int found = 0;
     char *key = make_key(ctx, source, options, &key_len);
-    char *dir = key ? cache_dir() : NULL;
-    char *path = dir ? entry_path(dir, key, key_len, "bin") : NULL;
+    char *dir = key ? clf_cache_dir() : NULL;
+    char *path = dir ? clf_cache_path(dir, key, key_len, "bin") : NULL;
     unsigned char *file =
         path ? (unsigned char *)clf_read_file(path, &size) : NULL;
     found = file || (path && access(path, F_OK) == 0);
@@ -312,26 +321,41 @@ static int write_all(int fd, const void *data, size_t n)
     return 0;
 }
 
-/* Writes the entry to a new temporary file and renames it to path. No
- * fsync: an entry cut short by a crash fails the checks and is rebuilt,
- * which is cheaper than syncing every build. */
-static void write_entry(const char *path, char *tmp, const char *key,
-                        size_t key_len, const unsigned char *binary,
-                        size_t binary_len)
+int clf_write_atomic(const char *path, const clf_span *spans, int n)
+{
+    clf_str tmp = {0};
+    clf_str_printf(&tmp, "%s.XXXXXX", path);
+    int fd = tmp.failed ? -1 : mkstemp(tmp.data);
+    int bad = fd < 0;
+    for (int i = 0; i < n && !bad; i++)
+        bad = write_all(fd, spans[i].data, spans[i].len);
+    if (fd >= 0)
+        bad |= close(fd) != 0;
+    if (fd >= 0 && (bad || rename(tmp.data, path) != 0)) {
+        int saved = errno;
+        unlink(tmp.data);
+        errno = saved;
+        bad = 1;
+    }
+    if (tmp.failed)
+        errno = ENOMEM;
+    free(tmp.data);
+    return bad ? -1 : 0;
+}
+
+/* Writes the entry (no fsync: an entry cut short by a crash fails the
+ * checks and is rebuilt, which is cheaper than syncing every build). */
+static void write_entry(const char *path, const char *key, size_t key_len,
+                        const unsigned char *binary, size_t binary_len)
 {
     entry_header h = {.format = ENTRY_FORMAT, .key_len = key_len,
                       .binary_len = binary_len,
-                      .checksum = entry_checksum(key, key_len, binary,
+                      .checksum = clf_cache_checksum(key, key_len, binary,
                                                  binary_len)};
     memcpy(h.magic, ENTRY_MAGIC, sizeof h.magic);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return;
-    int bad = write_all(fd, &h, sizeof h) || write_all(fd, key, key_len) ||
-              write_all(fd, binary, binary_len);
-    bad |= close(fd) != 0;
-    if (bad || rename(tmp, path) != 0)
-        unlink(tmp);
+    const clf_span spans[] = {{&h, sizeof h}, {key, key_len},
+                              {binary, binary_len}};
+    clf_write_atomic(path, spans, 3);
 }
 
 void clf_cache_store(clctx *ctx, cl_program program, const char *source,
@@ -341,16 +365,14 @@ void clf_cache_store(clctx *ctx, cl_program program, const char *source,
         return;
     size_t key_len = 0, binary_len = 0;
     char *key = make_key(ctx, source, options, &key_len);
-    char *dir = key ? cache_dir() : NULL;
-    char *path = dir ? entry_path(dir, key, key_len, "bin") : NULL;
-    char *tmp = path ? entry_path(dir, key, key_len, "XXXXXX") : NULL;
+    char *dir = key ? clf_cache_dir() : NULL;
+    char *path = dir ? clf_cache_path(dir, key, key_len, "bin") : NULL;
     unsigned char *binary =
-        tmp && clf_make_dirs(dir, 0700) == 0 ? program_binary(program, &binary_len)
-                                   : NULL;
+        path && clf_make_dirs(dir, 0700) == 0
+            ? program_binary(program, &binary_len) : NULL;
     if (binary)
-        write_entry(path, tmp, key, key_len, binary, binary_len);
+        write_entry(path, key, key_len, binary, binary_len);
     free(binary);
-    free(tmp);
     free(path);
     free(dir);
     free(key);

@@ -124,6 +124,17 @@ cl_ulong clctx_local_mem_size(clctx *ctx);
  * ulp by default, and NVIDIA's driver uses that latitude). */
 const char *clctx_exact_fp_option(clctx *ctx);
 
+/* Per-device settings: a short value (one line of text) that a program
+ * measured once for ctx's device, such as a tuned tile, kept beside the
+ * program cache and keyed like its entries by the device, driver and
+ * platform versions and the setting's name. clctx_setting_get copies the
+ * value into value (size bytes with its '\0') and returns 1, or returns 0
+ * when there is none (never stored, another device or driver, a damaged
+ * file, too long for size, CLFRAME_CACHE=0). clctx_setting_put stores it
+ * atomically: 0, or a code with a message. */
+int clctx_setting_get(clctx *ctx, const char *name, char *value, size_t size);
+int clctx_setting_put(clctx *ctx, const char *name, const char *value);
+
 /* Blocks until everything enqueued on the context's queue has finished. */
 int clctx_finish(clctx *ctx);
 

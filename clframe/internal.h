@@ -197,6 +197,28 @@ cl_program clf_cache_load(clctx *ctx, const char *source, const char *options);
 void clf_cache_store(clctx *ctx, cl_program program, const char *source,
                      const char *options);
 
+/* The cache's folder ($XDG_CACHE_HOME/clframe, else ~/.cache/clframe);
+ * NULL when neither is usable. Free it. */
+char *clf_cache_dir(void);
+/* dir/<16 hex digits of key's hash>.suffix; NULL if out of memory. */
+char *clf_cache_path(const char *dir, const char *key, size_t key_len,
+                     const char *suffix);
+/* CRC-64 of key then data: catches damage, unlike the name's hash. */
+uint64_t clf_cache_checksum(const char *key, size_t key_len,
+                            const void *data, size_t len);
+/* Appends to key what identifies ctx's device and driver (name, device,
+ * driver and platform versions), or a named value; key->failed on error. */
+void clf_cache_key_device(clf_str *key, clctx *ctx);
+void clf_cache_key_field(clf_str *key, const char *name, const char *value);
+/* Writes the spans one after the other to a temporary file beside path
+ * and renames it onto path, so readers see the old file or the whole new
+ * one. 0, or -1 with errno set (nothing is left behind). */
+typedef struct clf_span {
+    const void *data;
+    size_t len;
+} clf_span;
+int clf_write_atomic(const char *path, const clf_span *spans, int n);
+
 /* ---- sources (source.c) -------------------------------------------------- */
 
 /* One source file embedded at build time (build/gen/embedded_sources.c). */

@@ -5,6 +5,9 @@
  * alone; truncated and damaged entries are rebuilt, never loaded; options,
  * source and included files change the key; an unwritable cache costs
  * nothing but the time; processes writing one entry at once do not break it.
+ * Per-device settings (clctx_setting_get/put), kept in the same folder:
+ * stored and read back, replaced, another name or a damaged file is no
+ * value, bad values and an unwritable folder are errors with messages.
  *
  * Each test gets a cache folder of its own (XDG_CACHE_HOME), and leaves the
  * environment as it found it (under CK_FORK=no later suites share it). PoCL
@@ -82,8 +85,9 @@ static void drop_own_cache(void)
 /* ---- helpers ------------------------------------------------------------- */
 
 /* Files in dir (-1 if it does not exist); *entry gets the path of the last
- * one named like an entry, <16 hex digits>.bin. */
-static int count_files(const char *dir, char *entry, size_t size)
+ * one named <16 hex digits>.<suffix> (suffix "bin": a program entry). */
+static int count_files(const char *dir, const char *suffix, char *entry,
+                       size_t size)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -93,24 +97,29 @@ static int count_files(const char *dir, char *entry, size_t size)
         if (e->d_name[0] == '.')
             continue;
         n++;
-        size_t len = strlen(e->d_name);
-        if (entry && len == 20 && strcmp(e->d_name + 16, ".bin") == 0 &&
-            strspn(e->d_name, "0123456789abcdef") == 16)
+        if (entry && strspn(e->d_name, "0123456789abcdef") == 16 &&
+            e->d_name[16] == '.' && strcmp(e->d_name + 17, suffix) == 0)
             snprintf(entry, size, "%s/%s", dir, e->d_name);
     }
     closedir(d);
     return n;
 }
 
-/* The path of the one entry in the test's cache, asserting there is one. */
-static const char *only_entry(void)
+/* The path of the one file in the test's cache, asserting there is one
+ * and it is named <16 hex digits>.<suffix>. */
+static const char *only_file(const char *suffix)
 {
     static char path[600];
     path[0] = '\0';
-    int n = count_files(entry_dir, path, sizeof path);
+    int n = count_files(entry_dir, suffix, path, sizeof path);
     ck_assert_msg(n == 1 && path[0], "%s holds %d files, expected one "
-                  "<16 hex digits>.bin", entry_dir, n);
+                  "<16 hex digits>.%s", entry_dir, n, suffix);
     return path;
+}
+
+static const char *only_entry(void)
+{
+    return only_file("bin");
 }
 
 static clctx *new_ctx(void)
@@ -219,7 +228,7 @@ START_TEST(clframe_cache_0_writes_nothing_and_never_hits)
     setenv("CLFRAME_CACHE", "0", 1);
     build_counting(scale_source, NULL, 2, 0, 1);
     build_counting(scale_source, NULL, 2, 0, 1);
-    ck_assert_int_eq(count_files(entry_dir, NULL, 0), -1);
+    ck_assert_int_eq(count_files(entry_dir, "bin", NULL, 0), -1);
     /* Nor does it read an entry that is there. */
     unsetenv("CLFRAME_CACHE");
     build_counting(scale_source, NULL, 2, 0, 1);
@@ -289,7 +298,7 @@ START_TEST(options_source_and_includes_change_the_key)
     char other[512];
     snprintf(other, sizeof other, "/* another source */\n%s", scale_source);
     build_counting(other, NULL, 2, 0, 1);
-    ck_assert_int_eq(count_files(entry_dir, NULL, 0), 3);
+    ck_assert_int_eq(count_files(entry_dir, "bin", NULL, 0), 3);
 
     /* The same text including a header whose content changes. */
     const char *header = test_write_file("cache-include/factor.h",
@@ -318,15 +327,21 @@ static void count_error(int code, const char *message)
         errors_raised++;
 }
 
-START_TEST(an_unwritable_cache_is_a_silent_miss)
+/* Points XDG_CACHE_HOME at a plain file: the cache folder under it cannot
+ * be made, even by root. */
+static void cache_under_a_plain_file(void)
 {
-    /* A folder under a plain file: mkdir fails even for root. */
     char blocked[300];
     snprintf(blocked, sizeof blocked, "%s/plain-file", cache_home);
     FILE *f = fopen(blocked, "w");
     ck_assert_ptr_nonnull(f);
     fclose(f);
     setenv("XDG_CACHE_HOME", blocked, 1);
+}
+
+START_TEST(an_unwritable_cache_is_a_silent_miss)
+{
+    cache_under_a_plain_file();
     errors_raised = 0;
     clframe_error_handler old = clframe_set_error_handler(count_error);
     capture_stderr_begin();
@@ -398,6 +413,91 @@ START_TEST(concurrent_writers_leave_one_valid_entry)
 }
 END_TEST
 
+/* ---- per-device settings ------------------------------------------------- */
+
+START_TEST(a_setting_is_stored_read_back_and_replaced)
+{
+    clctx *ctx = new_ctx();
+    char value[32] = "untouched";
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, sizeof value),
+                     0);
+    ck_assert_str_eq(value, "untouched");
+    ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, sizeof value),
+                     1);
+    ck_assert_str_eq(value, "8x8x16x16x16x4");
+    only_file("setting");
+    ck_assert_cl(clctx_setting_put(ctx, "test-tile", "4x4x8x8x8x0"));
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, sizeof value),
+                     1);
+    ck_assert_str_eq(value, "4x4x8x8x8x0");
+    only_file("setting");         /* replaced, no temporary file left */
+    /* Another name is another setting; a buffer too small is no value. */
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-other", value,
+                                       sizeof value), 0);
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, 5), 0);
+    /* A second context on the same device finds it. */
+    clctx *again = new_ctx();
+    ck_assert_int_eq(clctx_setting_get(again, "test-tile", value,
+                                       sizeof value), 1);
+    clctx_free(again);
+    clctx_free(ctx);
+}
+END_TEST
+
+START_TEST(a_damaged_setting_is_no_value_and_is_removed)
+{
+    clctx *ctx = new_ctx();
+    char value[32];
+    ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
+    const char *path = only_file("setting");
+    long size = file_size(path);
+    /* The key, the length, the checksum and the value ("value 14 <16 hex
+     * digits>\n8x8x16x16x16x4\n" ends the file): a changed byte in any. */
+    long offsets[] = {3, size - 35, size - 20, size - 5, size - 1};
+    for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++) {
+        ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
+        flip_byte(path, offsets[i]);
+        ck_assert_msg(clctx_setting_get(ctx, "test-tile", value,
+                                        sizeof value) == 0,
+                      "byte %ld flipped: still read", offsets[i]);
+        ck_assert_int_eq(access(path, F_OK), -1);
+    }
+    /* Cut short. */
+    ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
+    ck_assert_int_eq(truncate(path, size - 3), 0);
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, sizeof value),
+                     0);
+    clctx_free(ctx);
+}
+END_TEST
+
+START_TEST(setting_errors_say_what_and_where)
+{
+    clctx *ctx = new_ctx();
+    char value[32];
+    ck_assert_fails(clctx_setting_put(ctx, "test-tile", "two\nlines"),
+                    CLFRAME_ERR_USAGE, "one line of text");
+    ck_assert_fails(clctx_setting_put(ctx, "test-tile", ""),
+                    CLFRAME_ERR_USAGE, "one line of text");
+    ck_assert_fails(clctx_setting_put(NULL, "test-tile", "x"),
+                    CLFRAME_ERR_USAGE, "needs a context");
+    setenv("CLFRAME_CACHE", "0", 1);
+    ck_assert_fails(clctx_setting_put(ctx, "test-tile", "x"),
+                    CLFRAME_ERR_USAGE, "CLFRAME_CACHE=0");
+    unsetenv("CLFRAME_CACHE");
+    ck_assert_cl(clctx_setting_put(ctx, "test-tile", "x"));
+    setenv("CLFRAME_CACHE", "0", 1);
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, sizeof value),
+                     0);
+    unsetenv("CLFRAME_CACHE");
+    cache_under_a_plain_file();
+    ck_assert_fails(clctx_setting_put(ctx, "test-tile", "x"), CLFRAME_ERR_IO,
+                    "plain-file/clframe/");
+    clctx_free(ctx);
+}
+END_TEST
+
 Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -412,6 +512,9 @@ Suite *cache_suite(void)
     tcase_add_test(tc, options_source_and_includes_change_the_key);
     tcase_add_test(tc, an_unwritable_cache_is_a_silent_miss);
     tcase_add_test(tc, concurrent_writers_leave_one_valid_entry);
+    tcase_add_test(tc, a_setting_is_stored_read_back_and_replaced);
+    tcase_add_test(tc, a_damaged_setting_is_no_value_and_is_removed);
+    tcase_add_test(tc, setting_errors_say_what_and_where);
     suite_add_tcase(s, tc);
     return s;
 }
