@@ -9,7 +9,7 @@
 #define CLFRAME_BENCH_BANDWIDTH_H
 
 #include "clframe.h"
-#include "stats.h"
+#include "common/median.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +55,7 @@ static inline double bench_copy_bandwidth(size_t bytes, int runs,
         fprintf(stderr, "%s: copy kernel: %s\n", program, clframe_last_error());
         return 0;
     }
-    return 2.0 * (double)(n * 16) / (bench_median(ms, runs) * 1e6);
+    return 2.0 * (double)(n * 16) / (median_of(ms, runs) * 1e6);
 }
 
 #endif

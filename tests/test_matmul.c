@@ -223,6 +223,75 @@ START_TEST(compare_finds_wrong_elements)
 }
 END_TEST
 
+/* ---- tuning ------------------------------------------------------------------ */
+
+/* Tuning on a short list: a tile no device runs (groups of 16384) is
+ * skipped, the fastest of the others is kept for the device and chosen
+ * from then on (below MATMUL_TILE), and a kept value this build cannot run
+ * is ignored. The setting lives in a cache folder of the test's own. */
+START_TEST(tuning_keeps_the_fastest_tile_for_the_device)
+{
+    static const char *const candidates[] = {
+        "4x4x8x128x128x0", "4x4x16x8x8x0", "4x4x8x8x8x0",
+    };
+    char *old_xdg = getenv("XDG_CACHE_HOME") ? strdup(getenv("XDG_CACHE_HOME"))
+                                              : NULL;
+    char *old_cache = getenv("CLFRAME_CACHE") ? strdup(getenv("CLFRAME_CACHE"))
+                                              : NULL;
+    char home[300];
+    snprintf(home, sizeof home, "%s/tune-XXXXXX", test_tmpdir());
+    ck_assert_ptr_nonnull(mkdtemp(home));
+    setenv("XDG_CACHE_HOME", home, 1);
+    unsetenv("CLFRAME_CACHE");
+    clctx *own = test_run_context(), *ctx = own ? own : clctx_default();
+    ck_assert_made(ctx);
+
+    matmul_tile defaults, best, chosen;
+    ck_assert_cl(matmul_tile_choose(ctx, &defaults));
+    const char *report_path = test_tmp_path("matmul", "tune.txt");
+    FILE *report = fopen(report_path, "w");
+    ck_assert_ptr_nonnull(report);
+    ck_assert_cl(matmul_tune(ctx, 24, 1, candidates, 3, &best, report));
+    fclose(report);
+    size_t size;
+    char *text = test_read_file(report_path, &size);
+    ck_assert_msg(strstr(text, "4x4x8x128x128x0  skipped: matmul tile") &&
+                  strstr(text, "4x4x16x8x8x0 ") && strstr(text, "GFLOP/s"),
+                  "%s", text);
+    free(text);
+    ck_assert(best.tk == 16 || best.tk == 8);
+    ck_assert_uint_eq(best.wx, 8);
+
+    ck_assert_cl(matmul_tile_save(ctx, &best));
+    ck_assert_cl(matmul_tile_choose(ctx, &chosen));
+    ck_assert_mem_eq(&chosen, &best, sizeof best);
+    setenv("MATMUL_TILE", "4x4x4x4x4", 1);
+    ck_assert_cl(matmul_tile_choose(ctx, &chosen));
+    ck_assert_uint_eq(chosen.tk, 4);
+    unsetenv("MATMUL_TILE");
+    ck_assert_cl(clctx_setting_put(ctx, "matmul-tile", "4x4x8x128x128x0"));
+    ck_assert_cl(matmul_tile_choose(ctx, &chosen));
+    ck_assert_mem_eq(&chosen, &defaults, sizeof defaults);
+
+    /* Nothing to run: an error that says so; bad arguments. */
+    ck_assert_fails(matmul_tune(ctx, 24, 1, candidates, 1, &best, NULL),
+                    CLFRAME_ERR_BAD_SIZE, "none of the 1 candidate tiles");
+    ck_assert_fails(matmul_tune(ctx, 0, 1, NULL, 0, &best, NULL),
+                    CLFRAME_ERR_USAGE, "size 0");
+
+    clctx_free(own);
+    if (old_xdg)
+        setenv("XDG_CACHE_HOME", old_xdg, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    if (old_cache)
+        setenv("CLFRAME_CACHE", old_cache, 1);
+    free(old_xdg);
+    free(old_cache);
+    test_run("rm -rf %s", home);
+}
+END_TEST
+
 /* ---- bin/matmul --------------------------------------------------------------- */
 
 START_TEST(program_checks_and_refuses_bad_arguments)
@@ -241,6 +310,7 @@ START_TEST(program_checks_and_refuses_bad_arguments)
     static const char *const bad[] = {
         "", "1 2", "0 2 3", "1 2 x", "1 2 3 4", "1 2 3 --version fast",
         "1 2 3 --repeat 0", "1 2 3 --seed", "1 2 3 --frobnicate",
+        "--tune 0", "--tune 20000", "--tune 64 5", "1 2 3 --tune",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         ck_assert_msg(test_run("%s %s > /dev/null 2>&1",
@@ -265,6 +335,7 @@ Suite *matmul_suite(void)
     tcase_add_test(tc, one_call_form_and_names);
     tcase_add_test(tc, bad_arguments_are_refused);
     tcase_add_test(tc, compare_finds_wrong_elements);
+    tcase_add_test(tc, tuning_keeps_the_fastest_tile_for_the_device);
     suite_add_tcase(s, tc);
 
     TCase *programs = test_case("programs");

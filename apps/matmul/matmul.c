@@ -98,6 +98,8 @@ int matmul_tile_choose(clctx *ctx, matmul_tile *t)
         int rc = matmul_tile_parse(env, t);
         if (rc)
             return rc;
+    } else if (matmul_tile_saved(ctx, t)) {
+        return 0;               /* checked when read */
     } else if (clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU) {
         /* 128 x 128 blocks, 64 sums per work-item, k in steps of 16:
          * the best of the shapes tried on the H100 (bench/RESULTS.md);

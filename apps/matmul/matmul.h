@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum matmul_version {
     MATMUL_REFERENCE = 0,   /* plain C, one thread, cache-blocked */
@@ -46,15 +47,30 @@ typedef struct matmul_tile {
  * (tk and tn*wx multiples of 4, every field >= 1, tm*tn <= 256). 0, or
  * CLFRAME_ERR_BAD_INPUT with a message. */
 int matmul_tile_parse(const char *text, matmul_tile *tile);
-/* The tile for ctx's device: MATMUL_TILE if set, else the default table
- * (GPUs 8x8x32x16x16, 16 deep where local memory is short; other devices
- * 4x4x16x8x8), checked with matmul_tile_fits. */
+/* The tile for ctx's device: MATMUL_TILE if set, else the one tuned for
+ * the device (matmul_tile_saved), else the default table (GPUs
+ * 8x8x16x16x16x4, 8 deep where local memory is short; other devices
+ * 4x4x16x8x8x0), checked with matmul_tile_fits. */
 int matmul_tile_choose(clctx *ctx, matmul_tile *tile);
 /* 0 if ctx's device (NULL: the default's) can run tile (its work-group
  * size and local memory), else CLFRAME_ERR_BAD_SIZE with a message naming
  * both. matmul_plan_new checks every tile it is given with it. */
 int matmul_tile_fits(clctx *ctx, const matmul_tile *tile);
-/* "8x8x16x16x16x1" into buf. */
+/* Tuning (matmul_tune.c). matmul_tune checks each of count candidate
+ * tiles (NULL: its own list of 14 shapes) that ctx's device can run
+ * against the exact product on a 67 x 45 x 71 product, then times it on
+ * n x n x n (the median kernel time of runs runs after a warm-up),
+ * writing a line per candidate to report (may be NULL); *best gets the
+ * fastest. 0, or a code with a message when none ran. matmul_tile_save keeps a tile as the device's tuned one (beside the
+ * program cache, per device and driver: clctx_setting_put);
+ * matmul_tile_saved reads it back: 1 with *tile set, 0 when there is none
+ * that this device can run. */
+int matmul_tune(clctx *ctx, uint32_t n, unsigned runs,
+                const char *const *candidates, size_t count,
+                matmul_tile *best, FILE *report);
+int matmul_tile_save(clctx *ctx, const matmul_tile *tile);
+int matmul_tile_saved(clctx *ctx, matmul_tile *tile);
+/* "8x8x16x16x16x4" into buf. */
 const char *matmul_tile_format(const matmul_tile *tile, char *buf, size_t size);
 
 /* A version ready to run, its kernel built once (reused by every run). */
@@ -91,6 +107,10 @@ int matmul_reference(const float *a, const float *b, float *c, uint32_t m,
 int matmul_openmp(const float *a, const float *b, float *c, uint32_t m,
                   uint32_t k, uint32_t n);
 int matmul_openmp_threads(void);
+
+/* Fills p with count floats in [-1, 1) from a linear congruential
+ * generator whose state *state carries on (bin/matmul, the tuner). */
+void matmul_random_fill(float *p, size_t count, uint32_t *state);
 
 /* How far c is from the exact product. Each element's bound is
  * k * 2^-22 * sum_p |a_ip| |b_pj| (four times the classic bound for a

@@ -1,6 +1,7 @@
 /*
- * matmul_ref.c: the plain C reference (one thread), its OpenMP twin, and
- * matmul_compare, the check every test and program uses.
+ * matmul_ref.c: the plain C reference (one thread), its OpenMP twin,
+ * matmul_compare, the check every test and program uses, and the random
+ * matrices of the programs.
  *
  * The loop is cache-blocked: C is computed in blocks of REF_MB rows, and
  * for each block the sum over k runs in slices of REF_KB, each slice
@@ -128,4 +129,12 @@ long matmul_compare(const float *a, const float *b, const float *c,
     if (worst)
         *worst = max_ratio;
     return bad;
+}
+
+void matmul_random_fill(float *p, size_t count, uint32_t *state)
+{
+    for (size_t i = 0; i < count; i++) {
+        *state = *state * 1664525u + 1013904223u;
+        p[i] = (float)(*state >> 8) / (1 << 23) - 1.0f;
+    }
 }

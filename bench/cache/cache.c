@@ -31,7 +31,7 @@
 #define _XOPEN_SOURCE 700           /* nftw */
 #endif
 #include "clframe.h"
-#include "../stats.h"
+#include "common/median.h"
 
 #include <ftw.h>
 #include <math.h>
@@ -164,10 +164,10 @@ static summary summarize(const timing *t, int runs, double *scratch)
     summary s;
     for (int r = 0; r < runs; r++)
         scratch[r] = t[r].call_ms;
-    s.call = bench_median(scratch, runs);
+    s.call = median_of(scratch, runs);
     for (int r = 0; r < runs; r++)
         scratch[r] = t[r].build_ms;
-    s.build = bench_median(scratch, runs);
+    s.build = median_of(scratch, runs);
     s.build_min = scratch[0];
     s.build_max = scratch[runs - 1];
     return s;

@@ -31,7 +31,7 @@
 #include "clframe.h"
 #include "heat/heat.h"
 #include "../bandwidth.h"
-#include "../stats.h"
+#include "common/median.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -97,7 +97,7 @@ static int time_in_process(const heat_world *start, unsigned steps,
         if (last)
             break;
     }
-    r->step_ms = bench_median(ms, r->step_runs);
+    r->step_ms = median_of(ms, r->step_runs);
     return 0;
 }
 
@@ -121,7 +121,7 @@ static int time_process(const char *bindir, unsigned n, unsigned steps,
         if (t > SLOW_S)
             break;
     }
-    r->process_s = bench_median(s, r->process_runs);
+    r->process_s = median_of(s, r->process_runs);
     return 0;
 }
 

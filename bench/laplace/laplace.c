@@ -24,7 +24,7 @@
 #include "clframe.h"
 #include "laplace/laplace.h"
 #include "../bandwidth.h"
-#include "../stats.h"
+#include "common/median.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +81,7 @@ static int time_version(const laplace_grid *start, unsigned iterations,
         if (last)
             break;
     }
-    *ms = bench_median(t, n);
+    *ms = median_of(t, n);
     return 0;
 }
 

@@ -25,7 +25,7 @@
 #include "clframe.h"
 #include "common/parse.h"
 #include "matmul/matmul.h"
-#include "../stats.h"
+#include "common/median.h"
 
 #include <clblast_c.h>
 #include <math.h>
@@ -123,7 +123,7 @@ static int run_clblast(size_t n, const float *a, const float *b, float *c,
         rc = clEnqueueReadBuffer(queue, dc, CL_TRUE, 0, bytes, c, 0, NULL,
                                  NULL) ? -1 : 0;
     if (rc == 0)
-        r->call_ms = r->kernel_ms = bench_median(wall + 1, runs);
+        r->call_ms = r->kernel_ms = median_of(wall + 1, runs);
     for (int i = 0; i < 3; i++)
         if (!err[i])
             clReleaseMemObject(i == 0 ? da : i == 1 ? db : dc);
@@ -147,8 +147,8 @@ static int run_version(matmul_version v, uint32_t n, const float *a,
         kernel[i] = matmul_plan_last_ms(plan);
     }
     if (rc == 0) {
-        r->call_ms = bench_median(call + 1, runs);
-        r->kernel_ms = bench_median(kernel + 1, runs);
+        r->call_ms = median_of(call + 1, runs);
+        r->kernel_ms = median_of(kernel + 1, runs);
     }
     matmul_plan_free(plan);
     return rc;

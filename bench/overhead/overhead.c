@@ -33,7 +33,7 @@
 #define _POSIX_C_SOURCE 200809L     /* clock_gettime, localtime_r */
 #endif
 #include "clframe.h"
-#include "../stats.h"
+#include "common/median.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,10 +191,10 @@ static result summarize(double *ns, int runs)
     double *diff = ns + 2 * runs;
     for (int r = 0; r < runs; r++)
         diff[r] = ns[runs + r] - ns[r];
-    out.paired = bench_median(diff, runs);
+    out.paired = median_of(diff, runs);
     for (int s = 0; s < 2; s++) {
         double *x = ns + s * runs;
-        out.side[s].median = bench_median(x, runs);
+        out.side[s].median = median_of(x, runs);
         out.side[s].min = x[0];
         out.side[s].max = x[runs - 1];
     }

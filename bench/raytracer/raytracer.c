@@ -28,7 +28,7 @@
 #include "clframe.h"
 #include "common/parse.h"
 #include "raytracer/raytracer.h"
-#include "../stats.h"
+#include "common/median.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,14 +86,14 @@ static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
     }
     if (rc == 0) {
         r->frames = n;
-        r->frame_ms = bench_median(ms, n);
+        r->frame_ms = median_of(ms, n);
         rt_renderer_set_timing(renderer, 1);
         for (int i = 0; rc == 0 && i < n; i++) {
             rc = rt_renderer_render(renderer, &scene->camera, w, h,
                                     RT_PIXELS_RGBA, pixels);
             ms[i] = rt_renderer_last_kernel_ms(renderer);
         }
-        r->kernel_ms = bench_median(ms, n);
+        r->kernel_ms = median_of(ms, n);
     }
     rt_renderer_free(renderer);
     return rc;

@@ -1,9 +1,12 @@
 /*
  * matmul.c (bin/matmul): multiplies two random matrices with one version
  * and prints the time and GFLOP/s; --check compares the result with the
- * exact product (matmul_compare's k-scaled bound). Exit status 0, 1 when
- * the run failed or the check found an error, 2 for bad arguments.
+ * exact product (matmul_compare's k-scaled bound). `matmul --tune [N]`
+ * times the blocked kernel's candidate tiles on the device and keeps the
+ * fastest for it (matmul_tune). Exit status 0, 1 when the run failed or
+ * the check found an error, 2 for bad arguments.
  */
+#include "common/median.h"
 #include "common/parse.h"
 #include "matmul/matmul.h"
 
@@ -14,16 +17,22 @@
 
 static const char usage[] =
     "usage: matmul M K N [--version V] [--check] [--repeat R] [--seed S]\n"
+    "       matmul --tune [N] [--repeat R]\n"
     "  C (M x N) = A (M x K) x B (K x N), random floats in [-1, 1).\n"
+    "  --tune [N]   time blocked's candidate tiles on N x N x N (default\n"
+    "               2048) and keep the fastest as this device's tile, in\n"
+    "               clframe's cache folder (~/.cache/clframe)\n"
     "  --version V  reference, openmp, naive, tiled or blocked (default)\n"
     "  --check      compare C with the exact product: each element within\n"
     "               K * 2^-22 * sum |a||b| of it (exit status 1 if not)\n"
     "  --repeat R   runs after the first (which builds the kernel); the\n"
     "               median is reported (default 3)\n"
     "  --seed S     seed of the random matrices (default 1)\n"
-    "  MATMUL_TILE=TMxTNxTKxWXxWY[xPAD] sets blocked's tile.\n";
+    "  MATMUL_TILE=TMxTNxTKxWXxWY[xPAD] sets blocked's tile (over a tuned\n"
+    "  one).\n";
 
 typedef struct options {
+    int tune;                   /* --tune: m is the size */
     uint32_t m, k, n;
     matmul_version version;
     int check;
@@ -49,6 +58,15 @@ static int parse_options(int argc, char **argv, options *o)
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
             fputs(usage, stdout);
             exit(0);
+        } else if (!strcmp(arg, "--tune") && i == 1) {
+            o->tune = 1;
+            o->m = 2048;
+            if (value && value[0] >= '0' && value[0] <= '9') {
+                if (!parse_uint(value, 1, 16384, &x))
+                    return bad("bad --tune size (1 to 16384)", value);
+                o->m = (uint32_t)x;
+                i++;
+            }
         } else if (!strcmp(arg, "--check")) {
             o->check = 1;
         } else if (!strcmp(arg, "--version")) {
@@ -65,13 +83,15 @@ static int parse_options(int argc, char **argv, options *o)
                            value);
             *(repeat ? &o->repeat : &o->seed) = x;
             i++;
-        } else if (nsizes < 3 && parse_uint(arg, 1, 65536, &x)) {
+        } else if (!o->tune && nsizes < 3 && parse_uint(arg, 1, 65536, &x)) {
             *sizes[nsizes++] = (uint32_t)x;
         } else {
-            return bad(nsizes < 3 ? "bad size (1 to 65536)" : "unexpected "
-                       "argument", arg);
+            return bad(o->tune || nsizes == 3 ? "unexpected argument"
+                                              : "bad size (1 to 65536)", arg);
         }
     }
+    if (o->tune)
+        return 0;
     return nsizes == 3 ? 0 : bad("expected the sizes M K N", NULL);
 }
 
@@ -80,20 +100,6 @@ static double now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static void fill_random(float *p, size_t count, uint32_t *state)
-{
-    for (size_t i = 0; i < count; i++) {
-        *state = *state * 1664525u + 1013904223u;
-        p[i] = (float)(*state >> 8) / (1 << 23) - 1.0f;
-    }
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 /* Runs the plan 1 + repeat times; the median call and kernel times. */
@@ -109,11 +115,33 @@ static int time_runs(matmul_plan *plan, const options *o, const float *a,
         calls[r] = now_ms() - t0;
         kernels[r] = matmul_plan_last_ms(plan);
     }
-    qsort(calls, o->repeat, sizeof *calls, cmp_double);
-    qsort(kernels, o->repeat, sizeof *kernels, cmp_double);
-    *call_ms = calls[o->repeat / 2];
-    *kernel_ms = kernels[o->repeat / 2];
+    if (rc == 0) {
+        *call_ms = median_of(calls, (int)o->repeat);
+        *kernel_ms = median_of(kernels, (int)o->repeat);
+    }
     return rc;
+}
+
+/* --tune: the sweep's table, then the tile kept. Exit status. */
+static int tune(const options *o)
+{
+    matmul_tile best;
+    char name[64];
+    clctx *ctx = clctx_default();
+    int rc = ctx ? matmul_tune(ctx, o->m, (unsigned)o->repeat, NULL, 0,
+                               &best, stdout)
+                 : CLFRAME_ERR_NO_DEVICE;
+    if (rc == 0)
+        rc = matmul_tile_save(ctx, &best);
+    if (rc) {
+        fprintf(stderr, "matmul --tune: %s\n", clframe_last_error());
+        return 1;
+    }
+    printf("fastest: %s, kept for %s in clframe's cache folder "
+           "(MATMUL_TILE overrides it)\n",
+           matmul_tile_format(&best, name, sizeof name),
+           clctx_device_name(ctx));
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -122,6 +150,8 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &o);
     if (status)
         return status;
+    if (o.tune)
+        return tune(&o);
     size_t na = (size_t)o.m * o.k, nb = (size_t)o.k * o.n;
     float *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
     float *c = malloc((size_t)o.m * o.n * sizeof *c);
@@ -131,8 +161,8 @@ int main(int argc, char **argv)
     double call_ms = 0, kernel_ms = 0;
     if (plan) {
         uint32_t state = (uint32_t)o.seed;
-        fill_random(a, na, &state);
-        fill_random(b, nb, &state);
+        matmul_random_fill(a, na, &state);
+        matmul_random_fill(b, nb, &state);
         matmul_plan_set_timing(plan, 1);
         rc = time_runs(plan, &o, a, b, c, &call_ms, &kernel_ms);
     }
