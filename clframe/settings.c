@@ -56,25 +56,40 @@ static int value_ok(const char *value, size_t size)
     return 1;
 }
 
+/* "value <length> <checksum>\n", as a file for key and value holds it
+ * after the key. */
+static void value_header(clf_str *out, const char *key, size_t key_len,
+                         const char *value, size_t len)
+{
+    clf_str_printf(out, "value %zu %016llx\n", len,
+                   (unsigned long long)clf_cache_checksum(key, key_len, value,
+                                                          len));
+}
+
 /* The value inside a setting file's text when the file is whole and is
- * the one for key: a pointer into file and its length, or NULL. */
+ * the one for key: a pointer into file and its length, or NULL. The file
+ * must be byte for byte what clctx_setting_put writes for that value (so
+ * even an upper-case hex digit in the checksum makes it damaged). */
 static const char *file_value(const char *file, size_t size, const char *key,
                               size_t key_len, size_t *value_len)
 {
     size_t len = 0;
-    unsigned long long crc = 0;
     int header = 0;
     if (!file || size < key_len || memcmp(file, key, key_len) != 0)
         return NULL;
     const char *rest = file + key_len;
     size_t left = size - key_len;
-    if (sscanf(rest, "value %zu %16llx\n%n", &len, &crc, &header) != 2 ||
+    if (sscanf(rest, "value %zu %*16[0-9a-f]\n%n", &len, &header) != 1 ||
         header == 0 || (size_t)header > left || len == 0 ||
-        len != left - header - 1 || rest[header + len] != '\n' ||
-        clf_cache_checksum(key, key_len, rest + header, len) != crc)
+        len != left - header - 1 || rest[header + len] != '\n')
         return NULL;
+    clf_str expected = {0};
+    value_header(&expected, key, key_len, rest + header, len);
+    int same = !expected.failed && expected.len == (size_t)header &&
+               memcmp(expected.data, rest, expected.len) == 0;
+    free(expected.data);
     *value_len = len;
-    return rest + header;
+    return same ? rest + header : NULL;
 }
 
 int clctx_setting_get(clctx *ctx, const char *name, char *value, size_t size)
@@ -118,11 +133,8 @@ int clctx_setting_put(clctx *ctx, const char *name, const char *value)
     char *dir = key ? clf_cache_dir() : NULL;
     char *path = dir ? clf_cache_path(dir, key, key_len, "setting") : NULL;
     clf_str tail = {0};
-    clf_str_printf(&tail, "value %zu %016llx\n%s\n", strlen(value),
-                   (unsigned long long)clf_cache_checksum(key ? key : "",
-                                                          key_len, value,
-                                                          strlen(value)),
-                   value);
+    value_header(&tail, key ? key : "", key_len, value, strlen(value));
+    clf_str_printf(&tail, "%s\n", value);
     int rc = 0;
     if (!key || !path || tail.failed) {
         rc = clf_fail(CLFRAME_ERR_NO_MEMORY, "clctx_setting_put(%s): no "

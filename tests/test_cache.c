@@ -452,9 +452,14 @@ START_TEST(a_damaged_setting_is_no_value_and_is_removed)
     ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
     const char *path = only_file("setting");
     long size = file_size(path);
-    /* The key, the length, the checksum and the value ("value 14 <16 hex
-     * digits>\n8x8x16x16x16x4\n" ends the file): a changed byte in any. */
-    long offsets[] = {3, size - 35, size - 20, size - 5, size - 1};
+    /* The key, the length, the checksum (every digit: a flip can make a
+     * digit a control character or a letter upper case) and the value
+     * ("value 14 <16 hex digits>\n8x8x16x16x16x4\n" ends the file). */
+    long offsets[22] = {3, size - 35, size - 5, size - 1};
+    for (int i = 0; i < 16; i++)
+        offsets[4 + i] = size - 32 + i;
+    offsets[20] = size - 16;        /* the newline after the checksum */
+    offsets[21] = size - 38;
     for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++) {
         ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
         flip_byte(path, offsets[i]);
