@@ -347,6 +347,11 @@ int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args);
 int clkernel_set_timing(clkernel *k, int on);
 double clkernel_last_ms(clkernel *k);
 
+/* The most work-items a work-group of k can have on its device: the
+ * device's limit, or less where the kernel's registers or local memory
+ * allow less (CL_KERNEL_WORK_GROUP_SIZE). 0 for NULL. */
+size_t clkernel_max_group_size(clkernel *k);
+
 const char *clkernel_name(clkernel *k);
 /* "vadd(__global float* a, __global float* b, ..., int n)". Owned by k. */
 const char *clkernel_signature(clkernel *k);

@@ -242,6 +242,18 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes)
     return rc;
 }
 
+size_t clkernel_max_group_size(clkernel *k)
+{
+    if (!k)
+        return 0;
+    size_t kernel_max = 0;
+    clGetKernelWorkGroupInfo(k->kernel, k->ctx->device,
+                             CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+                             &kernel_max, NULL);
+    return kernel_max && kernel_max < k->ctx->max_group ? kernel_max
+                                                        : k->ctx->max_group;
+}
+
 /* Checks the sizes once after each change: errors here would otherwise be a
  * bare CL_INVALID_WORK_GROUP_SIZE from the driver. */
 static int check_sizes(clkernel *k)
@@ -257,10 +269,7 @@ static int check_sizes(clkernel *k)
             return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): global "
                             "size is 0 in dimension %u", k->name, d);
     if (k->has_local) {
-        size_t kernel_max = 0, product = 1;
-        clGetKernelWorkGroupInfo(k->kernel, k->ctx->device,
-                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
-                                 &kernel_max, NULL);
+        size_t most = clkernel_max_group_size(k), product = 1;
         for (unsigned d = 0; d < k->dims; d++) {
             size_t l = k->local[d];
             if (l == 0 || l > k->ctx->max_item[d])
@@ -275,13 +284,11 @@ static int check_sizes(clkernel *k)
                     l, d);
             product *= l;
         }
-        if (product > k->ctx->max_group || (kernel_max && product > kernel_max))
+        if (product > most)
             return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): a "
                 "work-group of %zu work-items is more than this kernel can "
                 "run on %s (at most %zu)", k->name, product,
-                k->ctx->device_name,
-                kernel_max && kernel_max < k->ctx->max_group ? kernel_max
-                                                             : k->ctx->max_group);
+                k->ctx->device_name, most);
     }
     k->sizes_checked = 1;
     return 0;

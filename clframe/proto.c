@@ -8,8 +8,10 @@
  * are blanked first, then the function's name is found where a type precedes
  * it and a body or a ';' follows its parameter list. typedefs of built-in
  * types are followed, so `real f(real x)` with `typedef float real;` takes a
- * float. What a macro generates cannot be read: clfunction_proto exists for
- * that.
+ * float, and clframe/shared.h's macros (CLF_INLINE, CLF_INT, CLF_GLOBAL,
+ * ...) are read as what they mean on the device, so the functions of a
+ * shared header need no help. What other macros generate cannot be read:
+ * clfunction_proto exists for that.
  */
 #include "internal.h"
 
@@ -97,8 +99,38 @@ typedef struct token {
     char text[128];
 } token;
 
+/* clframe/shared.h's words as the device compiler sees them, so that a
+ * function of a shared header (docs/sharing.md) is read without help:
+ * CLF_INLINE is a specifier, CLF_GLOBAL ... CLF_PRIVATE address spaces,
+ * and CLF_INT, CLF_UCHAR4, ... the types in lower case. Other words are
+ * left alone. */
+static void device_word(char *w)
+{
+    static const char *const spaces[][2] = {
+        {"CLF_INLINE", "inline"},     {"CLF_GLOBAL", "__global"},
+        {"CLF_LOCAL", "__local"},     {"CLF_CONSTANT", "__constant"},
+        {"CLF_PRIVATE", "__private"},
+    };
+    if (strncmp(w, "CLF_", 4) != 0)
+        return;
+    for (size_t i = 0; i < sizeof spaces / sizeof *spaces; i++)
+        if (strcmp(w, spaces[i][0]) == 0) {
+            strcpy(w, spaces[i][1]);
+            return;
+        }
+    char lower[32];
+    size_t n = strlen(w + 4);
+    if (n == 0 || n >= sizeof lower)
+        return;
+    for (size_t i = 0; i <= n; i++)
+        lower[i] = (char)tolower((unsigned char)w[4 + i]);
+    if (clf_builtin_size(lower) > 0)
+        strcpy(w, lower);
+}
+
 /* Splits [p, end) into identifiers, '*' and bracketed "[...]" groups;
- * anything else is returned as a one-character token. */
+ * anything else is returned as a one-character token. Identifiers from
+ * clframe/shared.h are read as what they stand for (device_word). */
 static int tokenize(const char *p, const char *end, token *t, int max)
 {
     int n = 0;
@@ -124,6 +156,7 @@ static int tokenize(const char *p, const char *end, token *t, int max)
             len = sizeof t[n].text - 1;
         memcpy(t[n].text, s, len);
         t[n].text[len] = '\0';
+        device_word(t[n].text);
         n++;
     }
     return n;

@@ -224,6 +224,12 @@ static const struct {
      "int f(int b)"},
     {"void f(__constant float *table, int i) { }", "f",
      "void f(__constant float* table, int i)"},
+    /* A shared header's function (docs/sharing.md): shared.h's macros are
+     * read as the device compiler reads them. */
+    {"#include \"clframe/shared.h\"\n"
+     "CLF_INLINE CLF_FLOAT4 f(const CLF_GLOBAL CLF_FLOAT *p, CLF_LOCAL "
+     "CLF_UINT *q, CLF_UCHAR c)\n{ return (CLF_FLOAT4)(p[0] + q[0] + c); }",
+     "f", "float4 f(__global const float* p, __local uint* q, uchar c)"},
 };
 
 START_TEST(prototypes_of_awkward_declarations)
