@@ -135,6 +135,11 @@ $(eval $(call app,laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libimage.a $(B)/libco
 $(B)/apps/matmul/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
 $(eval $(call app,matmul,$(OPENMP_FLAGS),$(B)/libcommon.a))
 
+# Mankalah: the rules are kernels/kalah/board.h, shared with the device;
+# the GPU player's host walks run in parallel.
+$(B)/apps/kalah/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
+$(eval $(call app,kalah,$(OPENMP_FLAGS),$(B)/libcommon.a))
+
 $(eval $(call program,clframe-info,clframe/tools/info))
 $(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-overhead,bench/overhead))
@@ -143,6 +148,7 @@ $(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/lib
 $(eval $(call program,bench-raytracer,bench/raytracer,$(PNG_LIBS),$(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-laplace,bench/laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/liblaplace.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-matmul,bench/matmul,$(OPENMP_FLAGS) -lclblast,$(B)/libmatmul.a $(B)/libcommon.a))
+$(eval $(call program,bench-kalah,bench/kalah,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
 $(eval $(call program,planted-oob,tests/oclgrind))
 
 TEST_SRC := $(wildcard tests/*.c)
@@ -193,6 +199,8 @@ RAYTRACER_BENCH ?= 700x700 20
 MATMUL_BENCH ?= 256,512 3
 # The Laplace table's sizes, iterations and runs.
 LAPLACE_BENCH ?= 200,1000 100 3
+# The Mankalah table's depths and runs (GPU machine: 4 13 3).
+KALAH_BENCH ?= 4 9 3
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
@@ -201,6 +209,7 @@ bench: all
 	$(BIN)/bench-raytracer $(RAYTRACER_BENCH)
 	$(BIN)/bench-laplace $(LAPLACE_BENCH)
 	$(BIN)/bench-matmul $(MATMUL_BENCH)
+	$(BIN)/bench-kalah $(KALAH_BENCH)
 
 # ---- the test runs ----------------------------------------------------------
 

@@ -1,0 +1,146 @@
+/*
+ * kalah.h: Mankalah on the host, on top of the rules that the host and the
+ * device share (kernels/kalah/board.h): boards as text, the searches, the
+ * players behind one interface (the GPU minimax player among them), and
+ * games between two of them.
+ *
+ * Every search scores from TOP's point of view (TOP maximises, BOTTOM
+ * minimises), counts depth in plies (an extra turn uses a ply and keeps the
+ * player), scores leaves with kalah_evaluate, and breaks ties between moves
+ * by the lowest pit: so two searches to the same depth choose the same move
+ * with the same score, and the tests compare both.
+ */
+#ifndef APPS_KALAH_H
+#define APPS_KALAH_H
+
+#include "kalah/board.h"
+#include "clframe.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- boards as text (board.c) -------------------------------------------- */
+
+/* "bottom" or "top". */
+const char *kalah_side_name(int side);
+/* Reads a board: cells is "c0 c1 ... c13" (14 whole numbers, 48 stones in
+ * all, as in every game), to_move "top" or "bottom", and the player to move
+ * must have a legal move. 0, or CLFRAME_ERR_BAD_INPUT with a message that
+ * says what is wrong (how many cells, which one, the total). */
+int kalah_board_parse(const char *cells, const char *to_move,
+                      kalah_board *b);
+/* The 14 counts as kalah_board_parse reads them, into buf. */
+const char *kalah_board_format(kalah_board b, char *buf, size_t size);
+/* The board as the players see it: TOP's pits right to left above,
+ * BOTTOM's left to right below, the stores at the ends. */
+void kalah_board_print(FILE *f, kalah_board b);
+
+/* ---- searches (search.c) ------------------------------------------------- */
+
+typedef struct kalah_result {
+    int move;               /* pit 0..5 of the player to move; -1: game over */
+    int score;              /* from TOP's point of view */
+    int depth;              /* plies searched */
+    uint64_t nodes;         /* boards visited */
+} kalah_result;
+
+/* v if it is better than best for the side to move (TOP: larger). */
+static inline int kalah_better(int top, int v, int best)
+{
+    return top ? (v > best ? v : best) : (v < best ? v : best);
+}
+
+/* The root's choice under the common tie-break: pit p, scoring v, replaces
+ * r's move if there is none yet or v is strictly better for the side to
+ * move (so the lowest pit keeps a tie when pits come in order). */
+static inline void kalah_consider(kalah_result *r, int top, int p, int v)
+{
+    if (r->move < 0 || (top ? v > r->score : v < r->score)) {
+        r->move = p;
+        r->score = v;
+    }
+}
+
+/* The sequential minimax of the seed: every node to `depth` plies (0 to
+ * KALAH_MAX_DEPTH). The reference every other search is checked against. */
+#define KALAH_MAX_DEPTH 40
+int kalah_minimax(kalah_board b, int depth, kalah_result *r);
+/* Alpha-beta to `depth`, searching each node's most promising moves first
+ * (by a one-ply look ahead): the same move and score as kalah_minimax,
+ * from far fewer nodes. */
+int kalah_alphabeta(kalah_board b, int depth, kalah_result *r);
+/* Iterative deepening alpha-beta: depths 1, 2, ... up to max_depth while
+ * `seconds` of wall time last; the result of the deepest search that
+ * finished (a search running out of time is abandoned). Depth 1 always
+ * finishes. */
+int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
+                          kalah_result *r);
+
+/* ---- the GPU minimax player (gpu.c) ---------------------------------------- */
+
+/* The seed's layered search: the host searches the top plies, the device
+ * (kernels/kalah/search.cl) the bottom 4 from every board of the host's
+ * frontier, one work-group per board. The same move and score as
+ * kalah_minimax to the same depth. */
+typedef struct kalah_gpu kalah_gpu;
+/* ctx: NULL for clframe's default. NULL on error, code in *error. */
+kalah_gpu *kalah_gpu_new(clctx *ctx, int *error);
+void kalah_gpu_free(kalah_gpu *g);
+/* The most plies the device searches below the host's frontier, 1 to 4
+ * (4 unless set): the split between host and device. */
+int kalah_gpu_set_device_plies(kalah_gpu *g, int plies);
+int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
+                     kalah_result *r);
+
+/* ---- players (player.c) -------------------------------------------------- */
+
+typedef enum kalah_player_kind {
+    KALAH_HUMAN,            /* reads moves (pit 1..6) from a stream */
+    KALAH_RANDOM,           /* a uniformly random legal move */
+    KALAH_MINIMAX,          /* kalah_minimax to a depth */
+    KALAH_ALPHABETA,        /* kalah_alphabeta to a depth, or timed */
+    KALAH_GPU,              /* kalah_gpu_search to a depth */
+    KALAH_PLAYER_KINDS
+} kalah_player_kind;
+
+typedef struct kalah_player {
+    kalah_player_kind kind;
+    int depth;              /* plies (minimax, alphabeta) */
+    double seconds;         /* > 0: alphabeta by time per move */
+    uint32_t seed;          /* random's state */
+    FILE *in, *out;         /* human: where moves come from, prompts go */
+    char name[32];          /* "alphabeta:9", as parsed */
+    clctx *ctx;             /* gpu: the device (NULL: clframe's default) */
+    kalah_gpu *gpu;         /* gpu: made at its first move */
+} kalah_player;
+
+/* Parses PLAYER[:depth|:time]: "human", "random", "minimax:D" (D plies,
+ * default 8), "alphabeta:D" or "alphabeta:Ts" (T seconds a move), "gpu:D".
+ * 0, or CLFRAME_ERR_BAD_INPUT with a message. A human reads stdin and
+ * prompts on stdout; random starts from seed 1 (kalah_player_seed changes
+ * it). Release a player with kalah_player_release. */
+int kalah_player_parse(const char *spec, kalah_player *p);
+void kalah_player_release(kalah_player *p);
+void kalah_player_seed(kalah_player *p, uint32_t seed);
+/* The player's move on b (which must not be finished), in r. A human who
+ * types something that is not a legal move is told why and asked again;
+ * the end of the input is CLFRAME_ERR_IO. */
+int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r);
+
+/* ---- games (game.c) ------------------------------------------------------ */
+
+typedef struct kalah_game {
+    kalah_board final;      /* the finished board */
+    int top_total, bottom_total;
+    int moves[2];           /* moves made by BOTTOM, TOP */
+    double seconds[2];      /* their thinking time */
+} kalah_game;
+
+/* Plays a game from `start` (kalah_start(first) for a whole game) to its
+ * end; players[side] moves for side (KALAH_BOTTOM, KALAH_TOP). With log,
+ * each move and board is printed there. 0, or the failing player's code
+ * (a player whose move is not legal fails the game). */
+int kalah_play_game(kalah_player *players[2], kalah_board start, FILE *log,
+                    kalah_game *g);
+
+#endif /* APPS_KALAH_H */

@@ -1,0 +1,257 @@
+/*
+ * kalah.c (bin/kalah): Mankalah from the command line.
+ *
+ *   kalah [play] --top PLAYER --bottom PLAYER [--first top|bottom] [--quiet]
+ *       one game, the board after every move, the final score;
+ *   kalah tournament --top PLAYER --bottom PLAYER [--games N]
+ *                    [--opening MOVES] [--seed S]
+ *       N games; each pair of games starts from one position (MOVES random
+ *       moves from the opening), the two players taking each side once;
+ *       wins, losses, draws and the mean time per move of each;
+ *   kalah analyse --board "c0 ... c13" --to-move top|bottom --player PLAYER
+ *       the move (pit 1-6) and score a player chooses in one position.
+ *
+ * Exit status: 0, 1 when a game or search failed (a human's input ended),
+ * 2 for bad arguments or an impossible board.
+ */
+#include "common/parse.h"
+#include "kalah/kalah.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char usage[] =
+    "usage: kalah [play] --top PLAYER --bottom PLAYER [--first top|bottom]"
+    " [--quiet] [--seed S]\n"
+    "       kalah tournament --top PLAYER --bottom PLAYER [--games N]\n"
+    "             [--opening MOVES] [--seed S]\n"
+    "       kalah analyse --board \"c0 ... c13\" --to-move top|bottom "
+    "--player PLAYER\n"
+    "  PLAYER: human, random, minimax[:DEPTH] (default 8 plies),\n"
+    "          alphabeta[:DEPTH|:SECONDSs] (by depth, or by time per move)\n"
+    "  cells 0-5 are bottom's pits, 6 its store, 7-12 top's pits, 13 its "
+    "store;\n"
+    "  moves are pits 1-6 of the player's side, as the board shows them.\n";
+
+typedef struct options {
+    const char *command;        /* "play", "tournament", "analyse" */
+    const char *top, *bottom, *player, *board, *to_move;
+    int first, quiet;
+    unsigned long games, opening, seed;
+} options;
+
+static int bad(const char *what, const char *text)
+{
+    fprintf(stderr, "kalah: %s%s%s\n%s", what, text ? ": " : "",
+            text ? text : "", usage);
+    return 2;
+}
+
+/* 0, or the exit status 2 after a message. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){.command = "play", .first = KALAH_BOTTOM, .games = 100,
+                   .seed = 1};
+    int i = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        o->command = argv[1];
+        i = 2;
+        if (strcmp(o->command, "play") && strcmp(o->command, "tournament") &&
+            strcmp(o->command, "analyse"))
+            return bad("unknown command", o->command);
+    }
+    for (; i < argc; i++) {
+        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **text = !strcmp(arg, "--top") ? &o->top
+                          : !strcmp(arg, "--bottom") ? &o->bottom
+                          : !strcmp(arg, "--player") ? &o->player
+                          : !strcmp(arg, "--board") ? &o->board
+                          : !strcmp(arg, "--to-move") ? &o->to_move : NULL;
+        unsigned long *number = !strcmp(arg, "--games") ? &o->games
+                              : !strcmp(arg, "--opening") ? &o->opening
+                              : !strcmp(arg, "--seed") ? &o->seed : NULL;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (!strcmp(arg, "--quiet")) {
+            o->quiet = 1;
+        } else if (!strcmp(arg, "--first")) {
+            if (!value || (strcmp(value, "top") && strcmp(value, "bottom")))
+                return bad("--first is top or bottom", value);
+            o->first = !strcmp(value, "top") ? KALAH_TOP : KALAH_BOTTOM;
+            i++;
+        } else if (text) {
+            if (!value)
+                return bad("missing value after", arg);
+            *text = value;
+            i++;
+        } else if (number) {
+            unsigned long hi = number == &o->games ? 100000
+                             : number == &o->opening ? 40 : UINT32_MAX;
+            if (!value || !parse_uint(value, number == &o->games, hi, number))
+                return bad(number == &o->games ? "--games is 1 to 100000"
+                           : number == &o->opening
+                               ? "--opening is 0 to 40 moves"
+                               : "bad --seed", value);
+            i++;
+        } else {
+            return bad("unexpected argument", arg);
+        }
+    }
+    if (!strcmp(o->command, "analyse"))
+        return o->board && o->to_move && o->player
+                   ? 0 : bad("analyse needs --board, --to-move and --player",
+                             NULL);
+    return o->top && o->bottom ? 0 : bad("needs --top and --bottom", NULL);
+}
+
+/* Parses the two players of a game (players[KALAH_TOP] = top). */
+static int parse_players(const options *o, kalah_player players[2])
+{
+    if (kalah_player_parse(o->top, &players[KALAH_TOP]) ||
+        kalah_player_parse(o->bottom, &players[KALAH_BOTTOM]))
+        return bad(clframe_last_error(), NULL);
+    kalah_player_seed(&players[KALAH_TOP], (uint32_t)o->seed * 2 + 1);
+    kalah_player_seed(&players[KALAH_BOTTOM], (uint32_t)o->seed * 2 + 2);
+    return 0;
+}
+
+static void print_result(const kalah_game *g)
+{
+    printf("final: top %d, bottom %d: %s\n", g->top_total, g->bottom_total,
+           g->top_total > g->bottom_total ? "top wins"
+           : g->top_total < g->bottom_total ? "bottom wins" : "a draw");
+}
+
+static int play(const options *o)
+{
+    kalah_player players[2];
+    int status = parse_players(o, players);
+    if (status)
+        return status;
+    kalah_player *both[2] = {&players[0], &players[1]};
+    kalah_game g;
+    if (kalah_play_game(both, kalah_start(o->first), o->quiet ? NULL : stdout,
+                        &g)) {
+        fprintf(stderr, "kalah: %s\n", clframe_last_error());
+        return 1;
+    }
+    print_result(&g);
+    return 0;
+}
+
+/* A position `moves` random legal moves from the opening (fewer if the
+ * game ends first: then the opening itself). */
+static kalah_board random_opening(unsigned long moves, uint32_t *state)
+{
+    kalah_board b = kalah_start(KALAH_BOTTOM);
+    for (unsigned long m = 0; m < moves; m++) {
+        int legal[KALAH_PITS], n = 0;
+        for (int p = 0; p < KALAH_PITS; p++)
+            if (kalah_is_legal(b, p))
+                legal[n++] = p;
+        *state = *state * 1664525u + 1013904223u;
+        kalah_board next = kalah_play(b, legal[(*state >> 16) % (uint32_t)n]);
+        if (kalah_game_over(next))
+            return kalah_start(KALAH_BOTTOM);
+        b = next;
+    }
+    return b;
+}
+
+/* Results of one named player over the tournament. */
+typedef struct record {
+    int wins, losses, draws, moves;
+    double seconds;
+} record;
+
+static int tournament(const options *o)
+{
+    kalah_player players[2];
+    int status = parse_players(o, players);
+    if (status)
+        return status;
+    /* a: the --top player, b: the --bottom one; they swap sides. */
+    record rec[2] = {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}};
+    uint32_t state = (uint32_t)o->seed;
+    kalah_board start = kalah_start(KALAH_BOTTOM);
+    for (unsigned long game = 0; game < o->games; game++) {
+        if (game % 2 == 0)
+            start = random_opening(o->opening, &state);
+        int a_side = game % 2 ? KALAH_BOTTOM : KALAH_TOP;
+        kalah_player *seat[2];
+        seat[a_side] = &players[KALAH_TOP];
+        seat[1 - a_side] = &players[KALAH_BOTTOM];
+        kalah_game g;
+        if (kalah_play_game(seat, start, NULL, &g)) {
+            fprintf(stderr, "kalah tournament: game %lu: %s\n", game + 1,
+                    clframe_last_error());
+            return 1;
+        }
+        int a_total = a_side == KALAH_TOP ? g.top_total : g.bottom_total;
+        int b_total = 2 * KALAH_PITS * KALAH_STONES - a_total;
+        rec[0].wins += a_total > b_total;
+        rec[0].losses += a_total < b_total;
+        rec[0].draws += a_total == b_total;
+        rec[0].moves += g.moves[a_side];
+        rec[0].seconds += g.seconds[a_side];
+        rec[1].moves += g.moves[1 - a_side];
+        rec[1].seconds += g.seconds[1 - a_side];
+        if (!o->quiet)
+            printf("game %lu: %s as %s %d, %s %d\n", game + 1,
+                   players[KALAH_TOP].name, kalah_side_name(a_side),
+                   a_total, players[KALAH_BOTTOM].name, b_total);
+    }
+    rec[1].wins = rec[0].losses;
+    rec[1].losses = rec[0].wins;
+    rec[1].draws = rec[0].draws;
+    printf("tournament: %lu games, openings of %lu random moves, each "
+           "player on each side of every opening\n", o->games, o->opening);
+    for (int r = 0; r < 2; r++)
+        printf("  %-18s %4d wins %4d losses %4d draws   %.6f s per move "
+               "(%d moves)\n", players[r ? KALAH_BOTTOM : KALAH_TOP].name,
+               rec[r].wins, rec[r].losses, rec[r].draws,
+               rec[r].moves ? rec[r].seconds / rec[r].moves : 0.0,
+               rec[r].moves);
+    return 0;
+}
+
+static int analyse(const options *o)
+{
+    kalah_board b;
+    kalah_player p;
+    if (kalah_board_parse(o->board, o->to_move, &b) ||
+        kalah_player_parse(o->player, &p))
+        return bad(clframe_last_error(), NULL);
+    if (p.kind == KALAH_HUMAN || p.kind == KALAH_RANDOM)
+        return bad("analyse needs a searching player (minimax or alphabeta)",
+                   o->player);
+    kalah_result r;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = kalah_player_move(&p, b, &r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rc) {
+        fprintf(stderr, "kalah analyse: %s\n", clframe_last_error());
+        return 1;
+    }
+    printf("move %d score %d depth %d nodes %llu seconds %.6f\n", r.move + 1,
+           r.score, r.depth, (unsigned long long)r.nodes,
+           (double)(t1.tv_sec - t0.tv_sec) +
+               (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int status = parse_options(argc, argv, &o);
+    if (status)
+        return status;
+    if (!strcmp(o.command, "tournament"))
+        return tournament(&o);
+    if (!strcmp(o.command, "analyse"))
+        return analyse(&o);
+    return play(&o);
+}

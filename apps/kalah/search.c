@@ -1,0 +1,218 @@
+/*
+ * search.c: the host's searches. kalah_minimax is the seed's sequential
+ * minimax, every node to the depth: the reference. kalah_alphabeta is what
+ * a strong CPU player uses: alpha-beta pruning, children searched best
+ * first by a one-ply look ahead, and at the root a window per move that
+ * keeps minimax's tie-break (the lowest pit among the best), so that it
+ * chooses minimax's move with minimax's score. kalah_alphabeta_timed
+ * deepens it one ply at a time while the time lasts.
+ */
+#include "kalah.h"
+
+#include <limits.h>
+#include <time.h>
+
+enum { INF = INT_MAX };
+
+typedef struct search {
+    uint64_t nodes;
+    double deadline;        /* seconds on the monotonic clock; 0: none */
+    int out_of_time;
+} search;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int check_depth(const char *what, int depth, kalah_result *r)
+{
+    if (!r || depth < 0 || depth > KALAH_MAX_DEPTH)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: depth %d (0 to %d), "
+                            "result %p", what, depth, KALAH_MAX_DEPTH,
+                            (void *)r);
+    return 0;
+}
+
+/* ---- minimax ------------------------------------------------------------- */
+
+static int minimax_node(kalah_board b, int depth, search *s)
+{
+    s->nodes++;
+    if (depth == 0 || kalah_game_over(b))
+        return kalah_evaluate(b);
+    int top = b.to_move == KALAH_TOP, best = top ? -INF : INF;
+    for (int p = 0; p < KALAH_PITS; p++) {
+        if (!b.cells[kalah_pit_cell(b.to_move, p)])
+            continue;
+        best = kalah_better(top, minimax_node(kalah_play(b, p), depth - 1, s),
+                            best);
+    }
+    return best;
+}
+
+int kalah_minimax(kalah_board b, int depth, kalah_result *r)
+{
+    int rc = check_depth("kalah_minimax", depth, r);
+    if (rc)
+        return rc;
+    search s = {0, 0, 0};
+    *r = (kalah_result){-1, 0, depth, 0};
+    if (depth == 0 || kalah_game_over(b)) {
+        r->score = minimax_node(b, depth, &s);
+        r->nodes = s.nodes;
+        return 0;
+    }
+    s.nodes = 1;
+    int top = b.to_move == KALAH_TOP;
+    for (int p = 0; p < KALAH_PITS; p++) {
+        if (!kalah_is_legal(b, p))
+            continue;
+        kalah_consider(r, top, p, minimax_node(kalah_play(b, p), depth - 1,
+                                               &s));
+    }
+    r->nodes = s.nodes;
+    return 0;
+}
+
+/* ---- alpha-beta ---------------------------------------------------------- */
+
+/* b's legal moves into order[], most promising first for the player to
+ * move by the evaluation one ply on (ties in pit order); their count. */
+static int order_moves(kalah_board b, int order[KALAH_PITS])
+{
+    int value[KALAH_PITS], n = 0, top = b.to_move == KALAH_TOP;
+    for (int p = 0; p < KALAH_PITS; p++) {
+        if (!b.cells[kalah_pit_cell(b.to_move, p)])
+            continue;
+        kalah_board c = kalah_play(b, p);
+        /* From the mover's side, and a turn kept counts for a little. */
+        int v = (top ? kalah_evaluate(c) : -kalah_evaluate(c)) +
+                (c.to_move == b.to_move ? 2 : 0);
+        int i = n++;
+        for (; i > 0 && value[i - 1] < v; i--) {    /* insertion, stable */
+            value[i] = value[i - 1];
+            order[i] = order[i - 1];
+        }
+        value[i] = v;
+        order[i] = p;
+    }
+    return n;
+}
+
+/* The minimax value of b if it lies in (alpha, beta); otherwise a bound on
+ * the same side of the window (fail-soft). */
+static int alphabeta_node(kalah_board b, int depth, int alpha, int beta,
+                          search *s)
+{
+    s->nodes++;
+    if (depth == 0 || kalah_game_over(b))
+        return kalah_evaluate(b);
+    if (s->deadline > 0 && (s->nodes & 4095) == 0 && now_s() > s->deadline)
+        s->out_of_time = 1;
+    if (s->out_of_time)
+        return 0;               /* the whole search is thrown away */
+    int order[KALAH_PITS], n = order_moves(b, order);
+    int top = b.to_move == KALAH_TOP, best = top ? -INF : INF;
+    for (int i = 0; i < n; i++) {
+        int v = alphabeta_node(kalah_play(b, order[i]), depth - 1, alpha,
+                               beta, s);
+        if (top) {
+            best = v > best ? v : best;
+            alpha = best > alpha ? best : alpha;
+        } else {
+            best = v < best ? v : best;
+            beta = best < beta ? best : beta;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    return best;
+}
+
+/* The root: each move searched with the window that tells whether it beats
+ * the best so far under minimax's tie-break. A move of a lower pit than
+ * the best wins a tie, so it is searched for a value >= best (TOP; <= for
+ * BOTTOM), one of a higher pit for a strictly better value; a value that
+ * wins is exact (inside its window). `first`, if a legal pit, is searched
+ * first (the previous iteration's choice). */
+static void alphabeta_root(kalah_board b, int depth, int first, search *s,
+                           kalah_result *r)
+{
+    int order[KALAH_PITS], n = order_moves(b, order);
+    for (int i = 0; i < n && first >= 0; i++)
+        if (order[i] == first) {
+            for (; i > 0; i--)
+                order[i] = order[i - 1];
+            order[0] = first;
+            break;
+        }
+    int top = b.to_move == KALAH_TOP;
+    r->move = -1;
+    s->nodes++;
+    for (int i = 0; i < n && !s->out_of_time; i++) {
+        int p = order[i], best = r->score;
+        kalah_board c = kalah_play(b, p);
+        if (r->move < 0) {
+            r->score = alphabeta_node(c, depth - 1, -INF, INF, s);
+            r->move = p;
+            continue;
+        }
+        int lower = p < r->move, v;
+        if (top) {
+            v = alphabeta_node(c, depth - 1, lower ? best - 1 : best, INF, s);
+            if (lower ? v >= best : v > best)
+                r->score = v, r->move = p;
+        } else {
+            v = alphabeta_node(c, depth - 1, -INF, lower ? best + 1 : best, s);
+            if (lower ? v <= best : v < best)
+                r->score = v, r->move = p;
+        }
+    }
+}
+
+int kalah_alphabeta(kalah_board b, int depth, kalah_result *r)
+{
+    int rc = check_depth("kalah_alphabeta", depth, r);
+    if (rc)
+        return rc;
+    search s = {0, 0, 0};
+    *r = (kalah_result){-1, 0, depth, 0};
+    if (depth == 0 || kalah_game_over(b))
+        r->score = alphabeta_node(b, 0, -INF, INF, &s);
+    else
+        alphabeta_root(b, depth, -1, &s, r);
+    r->nodes = s.nodes;
+    return 0;
+}
+
+int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
+                          kalah_result *r)
+{
+    int rc = check_depth("kalah_alphabeta_timed", max_depth, r);
+    if (rc == 0 && !(seconds > 0 && seconds <= 3600))
+        rc = clframe_fail(CLFRAME_ERR_USAGE, "kalah_alphabeta_timed: %g "
+                          "seconds (more than 0, at most 3600)", seconds);
+    if (rc)
+        return rc;
+    if (kalah_game_over(b) || max_depth == 0)
+        return kalah_alphabeta(b, max_depth, r);
+    search s = {0, 0, 0};
+    uint64_t nodes = 0;
+    double deadline = now_s() + seconds;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        kalah_result attempt = {-1, 0, depth, 0};
+        s = (search){0, depth > 1 ? deadline : 0, 0};
+        alphabeta_root(b, depth, depth > 1 ? r->move : -1, &s, &attempt);
+        nodes += s.nodes;
+        if (s.out_of_time)
+            break;
+        *r = attempt;
+        if (now_s() > deadline)
+            break;
+    }
+    r->nodes = nodes;
+    return 0;
+}
