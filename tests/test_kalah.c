@@ -179,6 +179,32 @@ START_TEST(gpu_player_matches_minimax_on_random_positions)
 }
 END_TEST
 
+/* The timed GPU player: what it reports is the search to its depth. */
+START_TEST(timed_gpu_search_deepens_within_its_time)
+{
+    clctx *own = test_run_context();
+    int rc;
+    kalah_gpu *gpu = kalah_gpu_new(own, &rc);
+    ck_assert_made(gpu);
+    kalah_board b = kalah_start(KALAH_TOP);
+    kalah_result timed, fixed;
+    ck_assert_cl(kalah_gpu_search_timed(gpu, b, test_memory_run() ? 0.01
+                                                                   : 0.2,
+                                        6, &timed));
+    ck_assert_int_ge(timed.depth, 1);
+    ck_assert_int_le(timed.depth, 6);
+    ck_assert_cl(kalah_minimax(b, timed.depth, &fixed));
+    ck_assert_int_eq(timed.move, fixed.move);
+    ck_assert_int_eq(timed.score, fixed.score);
+    ck_assert_fails(kalah_gpu_search_timed(gpu, b, 0, 6, &timed),
+                    CLFRAME_ERR_USAGE, "seconds");
+    ck_assert_fails(kalah_gpu_search(gpu, b, 15, &timed), CLFRAME_ERR_USAGE,
+                    "0 to 14");
+    kalah_gpu_free(gpu);
+    clctx_free(own);
+}
+END_TEST
+
 START_TEST(gpu_player_plays_a_game)
 {
     kalah_player gpu, ab;
@@ -290,11 +316,15 @@ START_TEST(players_are_read_and_refused_with_reasons)
     ck_assert_int_eq(p.depth, 8);
     ck_assert_cl(kalah_player_parse("human", &p));
     ck_assert_int_eq(p.kind, KALAH_HUMAN);
+    ck_assert_cl(kalah_player_parse("gpu:0.5s", &p));
+    ck_assert_int_eq(p.kind, KALAH_GPU);
+    ck_assert(p.seconds == 0.5);
     static const struct {
         const char *spec, *says;
     } bad[] = {
         {"gpu-ish", "expected human, random"}, {"minimax:0", "1 to 40"},
-        {"gpu:0", "1 to 40"},                  {"gpu:1s", "1 to 40"},
+        {"gpu:0", "1 to 14"},                  {"gpu:15", "1 to 14"},
+        {"gpu:-1s", "more than 0"},
         {"minimax:41", "1 to 40"},             {"minimax:2s", "1 to 40"},
         {"alphabeta:0s", "more than 0"},       {"alphabeta:x", "0.5s"},
         {"random:3", "takes no depth"},        {"human:1", "takes no depth"},
@@ -431,6 +461,7 @@ Suite *kalah_suite(void)
 
     TCase *gpu = test_case("gpu player");
     tcase_add_test(gpu, gpu_player_matches_minimax_on_random_positions);
+    tcase_add_test(gpu, timed_gpu_search_deepens_within_its_time);
     tcase_add_test(gpu, gpu_player_plays_a_game);
     suite_add_tcase(s, gpu);
 

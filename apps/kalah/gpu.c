@@ -30,6 +30,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define KALAH_SEARCH_KERNELS "kernels/kalah/search.cl"
 
@@ -282,9 +283,9 @@ static int score_frontier(kalah_gpu *g, int plies, uint64_t *nodes)
 int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
                      kalah_result *r)
 {
-    if (!g || !r || depth < 0 || depth > KALAH_MAX_DEPTH)
+    if (!g || !r || depth < 0 || depth > KALAH_GPU_MAX_DEPTH)
         return clframe_fail(CLFRAME_ERR_USAGE, "kalah_gpu_search: depth %d "
-                            "(0 to %d)", depth, KALAH_MAX_DEPTH);
+                            "(0 to %d)", depth, KALAH_GPU_MAX_DEPTH);
     *r = (kalah_result){-1, 0, depth, 0};
     if (depth == 0 || kalah_game_over(b))
         return kalah_minimax(b, depth, r);
@@ -326,4 +327,44 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
     }
     r->nodes = nodes;
     return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Deepening for a time per move: a GPU search cannot be stopped half way,
+ * so the next depth is started only when its expected time (the last one
+ * times the growth from the one before, at least 3) still fits. */
+int kalah_gpu_search_timed(kalah_gpu *g, kalah_board b, double seconds,
+                           int max_depth, kalah_result *r)
+{
+    if (!g || !r || !(seconds > 0 && seconds <= 3600) || max_depth < 1 ||
+        max_depth > KALAH_MAX_DEPTH)
+        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_gpu_search_timed: %g "
+                            "seconds (more than 0, at most 3600), depth %d "
+                            "(1 to %d)", seconds, max_depth, KALAH_MAX_DEPTH);
+    if (max_depth > KALAH_GPU_MAX_DEPTH)
+        max_depth = KALAH_GPU_MAX_DEPTH;
+    double start = now_s(), last = 0, growth = 6;
+    int rc = 0;
+    for (int depth = 1; depth <= max_depth && rc == 0; depth++) {
+        double t0 = now_s();
+        kalah_result attempt;
+        rc = kalah_gpu_search(g, b, depth, &attempt);
+        if (rc)
+            break;
+        *r = attempt;
+        double took = now_s() - t0;
+        if (last > 0 && took > 3 * last)
+            growth = took / last;
+        last = took;
+        if (now_s() - start + last * (growth > 3 ? growth : 3) > seconds ||
+            kalah_game_over(b))
+            break;
+    }
+    return rc;
 }

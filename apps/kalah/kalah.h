@@ -83,6 +83,9 @@ int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
  * frontier, one work-group per board. The same move and score as
  * kalah_minimax to the same depth. */
 typedef struct kalah_gpu kalah_gpu;
+/* The deepest GPU search: 10 host plies list up to ~10^7 frontier boards
+ * (160 MB) at the opening. */
+#define KALAH_GPU_MAX_DEPTH 14
 /* ctx: NULL for clframe's default. NULL on error, code in *error. */
 kalah_gpu *kalah_gpu_new(clctx *ctx, int *error);
 void kalah_gpu_free(kalah_gpu *g);
@@ -91,6 +94,12 @@ void kalah_gpu_free(kalah_gpu *g);
 int kalah_gpu_set_device_plies(kalah_gpu *g, int plies);
 int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
                      kalah_result *r);
+/* Deepening one ply at a time while the next search is expected to end
+ * within `seconds` (a search on the device cannot be stopped half way, so
+ * it may run over by a little); the deepest search's result. Depth 1
+ * always runs. */
+int kalah_gpu_search_timed(kalah_gpu *g, kalah_board b, double seconds,
+                           int max_depth, kalah_result *r);
 
 /* ---- players (player.c) -------------------------------------------------- */
 
@@ -99,14 +108,14 @@ typedef enum kalah_player_kind {
     KALAH_RANDOM,           /* a uniformly random legal move */
     KALAH_MINIMAX,          /* kalah_minimax to a depth */
     KALAH_ALPHABETA,        /* kalah_alphabeta to a depth, or timed */
-    KALAH_GPU,              /* kalah_gpu_search to a depth */
+    KALAH_GPU,              /* kalah_gpu_search to a depth, or timed */
     KALAH_PLAYER_KINDS
 } kalah_player_kind;
 
 typedef struct kalah_player {
     kalah_player_kind kind;
     int depth;              /* plies (minimax, alphabeta) */
-    double seconds;         /* > 0: alphabeta by time per move */
+    double seconds;         /* > 0: alphabeta or gpu by time per move */
     uint32_t seed;          /* random's state */
     FILE *in, *out;         /* human: where moves come from, prompts go */
     char name[32];          /* "alphabeta:9", as parsed */
@@ -115,7 +124,8 @@ typedef struct kalah_player {
 } kalah_player;
 
 /* Parses PLAYER[:depth|:time]: "human", "random", "minimax:D" (D plies,
- * default 8), "alphabeta:D" or "alphabeta:Ts" (T seconds a move), "gpu:D".
+ * default 8), "alphabeta:D" or "alphabeta:Ts" (T seconds a move), "gpu:D"
+ * or "gpu:Ts".
  * 0, or CLFRAME_ERR_BAD_INPUT with a message. A human reads stdin and
  * prompts on stdout; random starts from seed 1 (kalah_player_seed changes
  * it). Release a player with kalah_player_release. */

@@ -40,7 +40,8 @@ int kalah_player_parse(const char *spec, kalah_player *p)
     if (k == KALAH_PLAYER_KINDS)
         return clframe_fail(CLFRAME_ERR_BAD_INPUT, "player \"%s\": expected "
                             "human, random, minimax[:DEPTH], alphabeta"
-                            "[:DEPTH|:SECONDSs] or gpu[:DEPTH]", spec);
+                            "[:DEPTH|:SECONDSs] or gpu[:DEPTH|:SECONDSs]",
+                            spec);
     p->kind = (kalah_player_kind)k;
     strcpy(p->name, spec);
     if (!colon)
@@ -50,8 +51,8 @@ int kalah_player_parse(const char *spec, kalah_player *p)
     unsigned long depth;
     float seconds;
     char number[32];
-    if (k == KALAH_ALPHABETA && n > 1 && n < sizeof number &&
-        arg[n - 1] == 's') {
+    if ((k == KALAH_ALPHABETA || k == KALAH_GPU) && n > 1 &&
+        n < sizeof number && arg[n - 1] == 's') {
         memcpy(number, arg, n - 1);
         number[n - 1] = '\0';
         if (!parse_float(number, &seconds) || seconds <= 0 || seconds > 3600)
@@ -62,14 +63,17 @@ int kalah_player_parse(const char *spec, kalah_player *p)
         p->depth = KALAH_MAX_DEPTH;
     } else if ((k == KALAH_MINIMAX || k == KALAH_ALPHABETA ||
                 k == KALAH_GPU) &&
-               parse_uint(arg, 1, KALAH_MAX_DEPTH, &depth)) {
+               parse_uint(arg, 1, k == KALAH_GPU ? KALAH_GPU_MAX_DEPTH
+                                                 : KALAH_MAX_DEPTH, &depth)) {
         p->depth = (int)depth;
     } else {
         return clframe_fail(CLFRAME_ERR_BAD_INPUT, "player \"%s\": %s", spec,
-                            k == KALAH_MINIMAX || k == KALAH_GPU
-                                ? "the depth is 1 to 40 plies"
+                            k == KALAH_MINIMAX ? "the depth is 1 to 40 plies"
                             : k == KALAH_ALPHABETA
                                 ? "the depth is 1 to 40 plies, or a time "
+                                  "such as 0.5s"
+                            : k == KALAH_GPU
+                                ? "the depth is 1 to 14 plies, or a time "
                                   "such as 0.5s"
                                 : "takes no depth or time");
     }
@@ -153,7 +157,11 @@ int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r)
         int rc = 0;
         if (!p->gpu)
             p->gpu = kalah_gpu_new(p->ctx, &rc);
-        return p->gpu ? kalah_gpu_search(p->gpu, b, p->depth, r) : rc;
+        if (!p->gpu)
+            return rc;
+        return p->seconds > 0
+                   ? kalah_gpu_search_timed(p->gpu, b, p->seconds, p->depth, r)
+                   : kalah_gpu_search(p->gpu, b, p->depth, r);
     }
     default:
         return clframe_fail(CLFRAME_ERR_USAGE, "kalah_player_move: unknown "
