@@ -29,7 +29,8 @@ static const char usage[] =
     "       kalah analyse --board \"c0 ... c13\" --to-move top|bottom "
     "--player PLAYER\n"
     "  PLAYER: human, random, minimax[:DEPTH] (default 8 plies),\n"
-    "          alphabeta[:DEPTH|:SECONDSs] (by depth, or by time per move)\n"
+    "          alphabeta[:DEPTH|:SECONDSs] (by depth, or by time per move),\n"
+    "          gpu[:DEPTH|:SECONDSs] (the GPU minimax player, depth <= 14)\n"
     "  cells 0-5 are bottom's pits, 6 its store, 7-12 top's pits, 13 its "
     "store;\n"
     "  moves are pits 1-6 of the player's side, as the board shows them.\n";
