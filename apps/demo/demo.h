@@ -17,7 +17,8 @@ typedef struct demo_result {
     int ok;                 /* the kernel's output matched the reference */
     char verdict[160];      /* "ok" or "MISMATCH at i: got x want y" */
     char *error;            /* clframe's message if the run failed; malloc'd */
-    double kernel_ms;       /* clkernel_last_ms of the timed call */
+    double kernel_ms;       /* clkernel_last_ms of the timed call; < 0:
+                               none (several kernels and host work) */
     double call_ms;         /* host wall time of the timed clkernel_call */
     double ref_ms;          /* the C reference */
     char note[256];         /* printed under the table: "drew x.png" */
@@ -32,6 +33,7 @@ int demo_heat(demo_result *r);
 int demo_raytracer(demo_result *r);
 int demo_matmul(demo_result *r);
 int demo_laplace(demo_result *r);
+int demo_kalah(demo_result *r);
 
 /* ---- helpers (demo_util.c) ----------------------------------------------- */
 

@@ -25,6 +25,7 @@ static const struct {
     {"raytracer bvh", demo_raytracer},
     {"matmul", demo_matmul},
     {"laplace", demo_laplace},
+    {"kalah gpu", demo_kalah},
 };
 
 enum { NDEMOS = sizeof demos / sizeof demos[0] };
@@ -46,8 +47,11 @@ static void print_row(const char *name, const demo_result *r)
                r->verdict, "-", "-", r->ref_ms);
         return;
     }
-    printf("%-13s %-21s %-10s %10.3f %10.3f %10.3f\n", name, r->size,
-           r->verdict, r->kernel_ms, r->call_ms, r->ref_ms);
+    char kernel[16] = "-";
+    if (r->kernel_ms >= 0)
+        snprintf(kernel, sizeof kernel, "%.3f", r->kernel_ms);
+    printf("%-13s %-21s %-10s %10s %10.3f %10.3f\n", name, r->size,
+           r->verdict, kernel, r->call_ms, r->ref_ms);
 }
 
 int main(void)
