@@ -105,10 +105,15 @@ uint64_t clf_cache_checksum(const char *key, size_t key_len,
 
 /* ---- the key ------------------------------------------------------------- */
 
-static int cache_enabled(clctx *ctx)
+int clf_cache_switched_off(void)
 {
     const char *v = getenv("CLFRAME_CACHE");
-    return !ctx->debug && !(v && strcmp(v, "0") == 0);
+    return v && strcmp(v, "0") == 0;
+}
+
+static int cache_enabled(clctx *ctx)
+{
+    return !ctx->debug && !clf_cache_switched_off();
 }
 
 /* "name length\nvalue\n": with the length in front, no value can pass for

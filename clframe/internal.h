@@ -197,6 +197,9 @@ cl_program clf_cache_load(clctx *ctx, const char *source, const char *options);
 void clf_cache_store(clctx *ctx, cl_program program, const char *source,
                      const char *options);
 
+/* 1 under CLFRAME_CACHE=0, which turns off the cache and the settings
+ * kept beside it. */
+int clf_cache_switched_off(void);
 /* The cache's folder ($XDG_CACHE_HOME/clframe, else ~/.cache/clframe);
  * NULL when neither is usable. Free it. */
 char *clf_cache_dir(void);

@@ -23,12 +23,6 @@
 
 enum { SETTING_FORMAT = 1 };
 
-static int settings_enabled(void)
-{
-    const char *v = getenv("CLFRAME_CACHE");
-    return !(v && strcmp(v, "0") == 0);
-}
-
 /* The key of setting `name` on ctx's device; NULL on failure. */
 static char *setting_key(clctx *ctx, const char *name, size_t *len)
 {
@@ -94,7 +88,7 @@ static const char *file_value(const char *file, size_t size, const char *key,
 
 int clctx_setting_get(clctx *ctx, const char *name, char *value, size_t size)
 {
-    if (!ctx || !name || !value || size == 0 || !settings_enabled())
+    if (!ctx || !name || !value || size == 0 || clf_cache_switched_off())
         return 0;
     size_t key_len = 0, file_size = 0, len = 0;
     char *key = setting_key(ctx, name, &key_len);
@@ -124,7 +118,7 @@ int clctx_setting_put(clctx *ctx, const char *name, const char *value)
                         "context, a name and a value of one line of text "
                         "(got name %s, value \"%s\")", name ? name : "NULL",
                         value ? value : "NULL");
-    if (!settings_enabled())
+    if (clf_cache_switched_off())
         return clf_fail(CLFRAME_ERR_USAGE, "clctx_setting_put(%s): settings "
                         "are kept with the program cache, which "
                         "CLFRAME_CACHE=0 turns off", name);
