@@ -6,18 +6,16 @@
 #include "demo.h"
 
 #include "clframe.h"
+#include "common/clock.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 double demo_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+    return clock_ms();
 }
 
 /* xorshift32: tiny, and its sequence does not depend on the C library. */

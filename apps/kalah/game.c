@@ -4,15 +4,8 @@
  * illegal move stops the game with an error, never a wrong board).
  */
 #include "kalah.h"
+#include "common/clock.h"
 
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int kalah_play_game(kalah_player *players[2], kalah_board start, FILE *log,
                     kalah_game *g)
@@ -27,9 +20,9 @@ int kalah_play_game(kalah_player *players[2], kalah_board start, FILE *log,
     while (!kalah_game_over(b)) {
         int side = b.to_move;
         kalah_result r;
-        double t0 = now_s();
+        double t0 = clock_seconds();
         int rc = kalah_player_move(players[side], b, &r);
-        g->seconds[side] += now_s() - t0;
+        g->seconds[side] += clock_seconds() - t0;
         if (rc == 0 && !kalah_is_legal(b, r.move))
             rc = clframe_fail(CLFRAME_ERR_BAD_INPUT, "player %s (%s) chose "
                               "pit %d, which is not a legal move",

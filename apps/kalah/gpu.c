@@ -26,11 +26,11 @@
  * a parallel loop, taking the cores from a CPU device's kernel.
  */
 #include "kalah.h"
+#include "common/clock.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define KALAH_SEARCH_KERNELS "kernels/kalah/search.cl"
 
@@ -329,13 +329,6 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Deepening for a time per move: a GPU search cannot be stopped half way,
  * so the next depth is started only when its expected time (the last one
  * times the growth from the one before, at least 3) still fits. */
@@ -349,20 +342,20 @@ int kalah_gpu_search_timed(kalah_gpu *g, kalah_board b, double seconds,
                             "(1 to %d)", seconds, max_depth, KALAH_MAX_DEPTH);
     if (max_depth > KALAH_GPU_MAX_DEPTH)
         max_depth = KALAH_GPU_MAX_DEPTH;
-    double start = now_s(), last = 0, growth = 6;
+    double start = clock_seconds(), last = 0, growth = 6;
     int rc = 0;
     for (int depth = 1; depth <= max_depth && rc == 0; depth++) {
-        double t0 = now_s();
+        double t0 = clock_seconds();
         kalah_result attempt;
         rc = kalah_gpu_search(g, b, depth, &attempt);
         if (rc)
             break;
         *r = attempt;
-        double took = now_s() - t0;
+        double took = clock_seconds() - t0;
         if (last > 0 && took > 3 * last)
             growth = took / last;
         last = took;
-        if (now_s() - start + last * (growth > 3 ? growth : 3) > seconds ||
+        if (clock_seconds() - start + last * (growth > 3 ? growth : 3) > seconds ||
             kalah_game_over(b))
             break;
     }

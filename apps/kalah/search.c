@@ -8,9 +8,9 @@
  * deepens it one ply at a time while the time lasts.
  */
 #include "kalah.h"
+#include "common/clock.h"
 
 #include <limits.h>
-#include <time.h>
 
 enum { INF = INT_MAX };
 
@@ -19,13 +19,6 @@ typedef struct search {
     double deadline;        /* seconds on the monotonic clock; 0: none */
     int out_of_time;
 } search;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static int check_depth(const char *what, int depth, kalah_result *r)
 {
@@ -110,7 +103,7 @@ static int alphabeta_node(kalah_board b, int depth, int alpha, int beta,
     s->nodes++;
     if (depth == 0 || kalah_game_over(b))
         return kalah_evaluate(b);
-    if (s->deadline > 0 && (s->nodes & 4095) == 0 && now_s() > s->deadline)
+    if (s->deadline > 0 && (s->nodes & 4095) == 0 && clock_seconds() > s->deadline)
         s->out_of_time = 1;
     if (s->out_of_time)
         return 0;               /* the whole search is thrown away */
@@ -201,7 +194,7 @@ int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
         return kalah_alphabeta(b, max_depth, r);
     search s = {0, 0, 0};
     uint64_t nodes = 0;
-    double deadline = now_s() + seconds;
+    double deadline = clock_seconds() + seconds;
     for (int depth = 1; depth <= max_depth; depth++) {
         kalah_result attempt = {-1, 0, depth, 0};
         s = (search){0, depth > 1 ? deadline : 0, 0};
@@ -210,7 +203,7 @@ int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
         if (s.out_of_time)
             break;
         *r = attempt;
-        if (now_s() > deadline)
+        if (clock_seconds() > deadline)
             break;
     }
     r->nodes = nodes;

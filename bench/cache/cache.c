@@ -32,6 +32,7 @@
 #endif
 #include "clframe.h"
 #include "common/median.h"
+#include "common/clock.h"
 
 #include <ftw.h>
 #include <math.h>
@@ -61,13 +62,6 @@ typedef struct timing {
 
 static char root[256];              /* this run's temporary folder */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 static int fail(const char *what)
 {
     fprintf(stderr, "bench-cache: %s failed: %s\n", what, clframe_last_error());
@@ -83,7 +77,7 @@ static int first_call(clkernel *k, double *ms)
     static float in[SUM_N], partial[GROUPS];
     for (int i = 0; i < SUM_N; i++)
         in[i] = (float)(i % 1000) / 1000.0f;
-    double t0 = now_ms();
+    double t0 = clock_ms();
     int rc = clkernel_global(k, GROUP * GROUPS);
     if (rc == 0)
         rc = clkernel_local(k, GROUP);
@@ -91,7 +85,7 @@ static int first_call(clkernel *k, double *ms)
         rc = clkernel_call(k, CLARG_IN(in, SUM_N), CLARG_OUT(partial, GROUPS),
                            CLARG((cl_int)SUM_N),
                            CLARG_LOCAL(GROUP * sizeof(float)));
-    *ms = now_ms() - t0;
+    *ms = clock_ms() - t0;
     double sum = 0, want = 0;
     for (int g = 0; g < GROUPS; g++)
         sum += partial[g];
@@ -113,11 +107,11 @@ static int run_once(timing *t)
         return -1;
     clkernel *k[NKERNELS] = {0};
     int rc = 0;
-    double t0 = now_ms();
+    double t0 = clock_ms();
     for (int i = 0; i < NKERNELS && rc == 0; i++)
         if (!(k[i] = clkernel_file(ctx, WORKLOAD, KERNELS[i], NULL)))
             rc = -1;
-    t->build_ms = now_ms() - t0;
+    t->build_ms = clock_ms() - t0;
     if (rc == 0)
         rc = first_call(k[SUM_KERNEL], &t->call_ms);
     clctx_stats st = clctx_get_stats(ctx);

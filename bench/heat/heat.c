@@ -32,6 +32,7 @@
 #include "heat/heat.h"
 #include "../bandwidth.h"
 #include "common/median.h"
+#include "common/clock.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -39,7 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { MAX_RUNS = 101, BYTES_PER_CELL_STEP = 12 };
@@ -53,13 +53,6 @@ typedef struct row {
     int process_runs;
     int ok;                     /* output equal to the reference's */
 } row;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Steps copies of start `runs` times with v; r->step_ms is the median time
  * and r->ok says whether the result equals want (or, with want NULL, is
@@ -77,10 +70,10 @@ static int time_in_process(const heat_world *start, unsigned steps,
         heat_world w;
         int rc = heat_world_copy(&w, start);
         heat_stats stats = {.want_kernel_time = opencl};
-        double t0 = now_s();
+        double t0 = clock_seconds();
         if (rc == 0)
             rc = heat_step(&w, 0.1f, i < 0 ? 1 : steps, v, NULL, &stats);
-        double t = now_s() - t0;
+        double t = clock_seconds() - t0;
         if (rc) {
             heat_world_free(&w);
             return rc;
@@ -111,9 +104,9 @@ static int time_process(const char *bindir, unsigned n, unsigned steps,
     double s[MAX_RUNS];
     r->process_runs = 0;
     for (int i = 0; i < runs; i++) {
-        double t0 = now_s();
+        double t0 = clock_seconds();
         int status = system(command);
-        double t = now_s() - t0;
+        double t = clock_seconds() - t0;
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
             return clframe_fail(CLFRAME_ERR_IO, "bench-heat: `%s` failed",
                                 command);

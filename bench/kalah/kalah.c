@@ -20,20 +20,13 @@
 #include "common/median.h"
 #include "common/parse.h"
 #include "kalah/kalah.h"
+#include "common/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 enum { MAX_RUNS = 21, HOST_PLIES_MAX = 9 };
 static const double SLOW_S = 20.0;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 typedef int (*search_fn)(void *self, kalah_board b, int depth,
                          kalah_result *r);
@@ -63,9 +56,9 @@ static int time_search(search_fn fn, void *self, kalah_board b, int depth,
     double t[MAX_RUNS];
     int rc = warm_up ? fn(self, b, depth, r) : 0;
     for (int i = 0; i < runs && rc == 0; i++) {
-        double t0 = now_s();
+        double t0 = clock_seconds();
         rc = fn(self, b, depth, r);
-        t[i] = now_s() - t0;
+        t[i] = clock_seconds() - t0;
     }
     if (rc == 0)
         *s = median_of(t, runs);

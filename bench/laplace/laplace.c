@@ -25,24 +25,17 @@
 #include "laplace/laplace.h"
 #include "../bandwidth.h"
 #include "common/median.h"
+#include "common/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { MAX_RUNS = 101, MAX_SIZES = 32, BYTES_PER_CELL = 9 };
 static const double SLOW_S = 10.0;
 /* The reference's rough speed, for deciding whether to run it (cells per
  * second on one core; a slow machine just waits longer). */
 static const double REFERENCE_CELLS_PER_S = 3e8;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Times version v on copies of start; *ms is the median, *ok whether every
  * result equals want (when given). With want NULL and keep non-NULL, the
@@ -60,10 +53,10 @@ static int time_version(const laplace_grid *start, unsigned iterations,
         laplace_stats stats = {.want_kernel_time = opencl};
         laplace_plan warm = {1, 0.0f, 1};
         int rc = laplace_grid_copy(&g, start);
-        double t0 = now_s();
+        double t0 = clock_seconds();
         if (rc == 0)
             rc = laplace_solve(&g, i < 0 ? &warm : &plan, v, NULL, &stats);
-        double s = now_s() - t0;
+        double s = clock_seconds() - t0;
         if (rc) {
             laplace_grid_free(&g);
             return rc;

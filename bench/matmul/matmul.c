@@ -26,24 +26,17 @@
 #include "common/parse.h"
 #include "matmul/matmul.h"
 #include "common/median.h"
+#include "common/clock.h"
 
 #include <clblast_c.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { MAX_SIZES = 16, MAX_RUNS = 100, ROW_CLBLAST = MATMUL_VERSION_COUNT,
        ROWS = MATMUL_VERSION_COUNT + 1 };
 static const double SLOW_S = 10.0;
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 static const char *row_name(int row)
 {
@@ -107,7 +100,7 @@ static int run_clblast(size_t n, const float *a, const float *b, float *c,
      * (launch overheads included, a few microseconds). */
     double wall[MAX_RUNS + 1];
     for (int i = 0; rc == 0 && i <= runs; i++) {
-        double t0 = now_ms();
+        double t0 = clock_ms();
         CLBlastStatusCode s = CLBlastSgemm(CLBlastLayoutRowMajor,
             CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, 1.0f, da, 0, n,
             db, 0, n, 0.0f, dc, 0, n, &queue, NULL);
@@ -117,7 +110,7 @@ static int run_clblast(size_t n, const float *a, const float *b, float *c,
             break;
         }
         clFinish(queue);
-        wall[i] = now_ms() - t0;
+        wall[i] = clock_ms() - t0;
     }
     if (rc == 0)
         rc = clEnqueueReadBuffer(queue, dc, CL_TRUE, 0, bytes, c, 0, NULL,
@@ -141,9 +134,9 @@ static int run_version(matmul_version v, uint32_t n, const float *a,
     matmul_plan_set_timing(plan, 1);
     double call[MAX_RUNS + 1], kernel[MAX_RUNS + 1];
     for (int i = 0; rc == 0 && i <= runs; i++) {
-        double t0 = now_ms();
+        double t0 = clock_ms();
         rc = matmul_plan_run(plan, a, b, c, n, n, n);
-        call[i] = now_ms() - t0;
+        call[i] = clock_ms() - t0;
         kernel[i] = matmul_plan_last_ms(plan);
     }
     if (rc == 0) {

@@ -29,21 +29,14 @@
 #include "common/parse.h"
 #include "raytracer/raytracer.h"
 #include "common/median.h"
+#include "common/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { MAX_FRAMES = 1000, MIN_FRAMES = 3 };
 static const double SLOW_S = 10.0;
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 typedef struct row {
     uint32_t spheres;
@@ -78,10 +71,10 @@ static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
     int n = 0;
     for (; rc == 0 && n < max_frames && (n < MIN_FRAMES || spent < SLOW_S * 1e3);
          n++) {
-        double start = now_ms();
+        double start = clock_ms();
         rc = rt_renderer_render(renderer, &scene->camera, w, h,
                                 RT_PIXELS_RGBA, pixels);
-        ms[n] = now_ms() - start;
+        ms[n] = clock_ms() - start;
         spent += ms[n];
     }
     if (rc == 0) {
@@ -126,9 +119,9 @@ int main(int argc, char **argv)
     }
     double reference_ms = 0;
     if (with_reference) {
-        double start = now_ms();
+        double start = clock_ms();
         rt_render_reference(&small, &small.camera, w, h, want);
-        reference_ms = now_ms() - start;
+        reference_ms = clock_ms() - start;
     }
     row rows[] = {{1000, RT_METHOD_BRUTE_FORCE, 0, 0, 0, -1},
                   {1000, RT_METHOD_BVH, 0, 0, 0, -1},

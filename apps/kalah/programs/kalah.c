@@ -14,12 +14,12 @@
  * Exit status: 0, 1 when a game or search failed (a human's input ended),
  * 2 for bad arguments or an impossible board.
  */
+#include "common/clock.h"
 #include "common/parse.h"
 #include "kalah/kalah.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char usage[] =
     "usage: kalah [play] --top PLAYER --bottom PLAYER [--first top|bottom]"
@@ -229,18 +229,15 @@ static int analyse(const options *o)
         return bad("analyse needs a searching player (minimax or alphabeta)",
                    o->player);
     kalah_result r;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = clock_seconds();
     int rc = kalah_player_move(&p, b, &r);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = clock_seconds() - t0;
     if (rc) {
         fprintf(stderr, "kalah analyse: %s\n", clframe_last_error());
         return 1;
     }
     printf("move %d score %d depth %d nodes %llu seconds %.6f\n", r.move + 1,
-           r.score, r.depth, (unsigned long long)r.nodes,
-           (double)(t1.tv_sec - t0.tv_sec) +
-               (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+           r.score, r.depth, (unsigned long long)r.nodes, seconds);
     return 0;
 }
 

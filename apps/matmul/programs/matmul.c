@@ -9,11 +9,11 @@
 #include "common/median.h"
 #include "common/parse.h"
 #include "matmul/matmul.h"
+#include "common/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char usage[] =
     "usage: matmul M K N [--version V] [--check] [--repeat R] [--seed S]\n"
@@ -95,13 +95,6 @@ static int parse_options(int argc, char **argv, options *o)
     return nsizes == 3 ? 0 : bad("expected the sizes M K N", NULL);
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
 /* Runs the plan 1 + repeat times; the median call and kernel times. */
 static int time_runs(matmul_plan *plan, const options *o, const float *a,
                      const float *b, float *c, double *call_ms,
@@ -110,9 +103,9 @@ static int time_runs(matmul_plan *plan, const options *o, const float *a,
     double calls[1000], kernels[1000];
     int rc = matmul_plan_run(plan, a, b, c, o->m, o->k, o->n);
     for (unsigned long r = 0; rc == 0 && r < o->repeat; r++) {
-        double t0 = now_ms();
+        double t0 = clock_ms();
         rc = matmul_plan_run(plan, a, b, c, o->m, o->k, o->n);
-        calls[r] = now_ms() - t0;
+        calls[r] = clock_ms() - t0;
         kernels[r] = matmul_plan_last_ms(plan);
     }
     if (rc == 0) {

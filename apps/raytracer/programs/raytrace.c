@@ -6,12 +6,12 @@
 #include "raytracer/raytracer.h"
 #include "common/parse.h"
 #include "image/image.h"
+#include "common/clock.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static int usage(FILE *to)
 {
@@ -109,13 +109,6 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -141,11 +134,11 @@ static int render(const rt_scene *scene, const rt_view *view,
         rc = rt_renderer_render(r, view, o->width, o->height, RT_PIXELS_RGBA,
                                 pixels);
     for (unsigned long f = 0; rc == 0 && f < frames; f++) {
-        double start = now_ms();
+        double start = clock_ms();
         rc = r ? rt_renderer_render(r, view, o->width, o->height,
                                     RT_PIXELS_RGBA, pixels)
                : rt_render_reference(scene, view, o->width, o->height, pixels);
-        ms[f] = now_ms() - start;
+        ms[f] = clock_ms() - start;
     }
     if (rc == 0) {
         qsort(ms, frames, sizeof *ms, compare_doubles);
