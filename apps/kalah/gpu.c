@@ -222,16 +222,31 @@ static int collect_tasks(kalah_gpu *g, int plies, uint64_t *nodes)
         tasks[i].rc = collect(tasks[i].root, plies, &tasks[i].frontier,
                               &tasks[i].nodes);
     }
+    /* Each task's slice starts where the ones before it end. */
     int failed = 0;
-    g->frontier.count = 0;
+    size_t total = 0;
     for (long i = 0; i < n; i++) {
         failed |= tasks[i].rc;
-        tasks[i].first = g->frontier.count;
+        tasks[i].first = total;
+        total += tasks[i].frontier.count;
         *nodes += tasks[i].nodes;
-        for (size_t j = 0; j < tasks[i].frontier.count && !failed; j++)
-            failed = list_add(&g->frontier, tasks[i].frontier.boards[j]);
+    }
+    if (!failed && total > g->frontier.capacity) {
+        kalah_board *all = realloc(g->frontier.boards, total * sizeof *all);
+        failed = !all;
+        if (all) {
+            g->frontier.boards = all;
+            g->frontier.capacity = total;
+        }
+    }
+    for (long i = 0; i < n; i++) {
+        if (!failed && tasks[i].frontier.count)
+            memcpy(g->frontier.boards + tasks[i].first,
+                   tasks[i].frontier.boards,
+                   tasks[i].frontier.count * sizeof *tasks[i].frontier.boards);
         free(tasks[i].frontier.boards);
     }
+    g->frontier.count = failed ? 0 : total;
     return failed ? clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu: no "
                                  "memory for the frontier") : 0;
 }

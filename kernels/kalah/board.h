@@ -22,6 +22,7 @@
 #define KALAH_PITS 6                /* pits a side */
 #define KALAH_CELLS 14
 #define KALAH_STONES 4              /* in each pit at the start */
+#define KALAH_TOTAL_STONES (2 * KALAH_PITS * KALAH_STONES)     /* 48 */
 #define KALAH_BOTTOM 0
 #define KALAH_TOP 1
 #define KALAH_BOTTOM_STORE 6
@@ -139,10 +140,14 @@ CLF_INLINE CLF_INT kalah_heuristic(kalah_board b)
  * the game is over, else the heuristic. */
 CLF_INLINE CLF_INT kalah_evaluate(kalah_board b)
 {
-    if (kalah_game_over(b))
-        return KALAH_WIN * (kalah_total(b, KALAH_TOP) -
-                            kalah_total(b, KALAH_BOTTOM));
-    return kalah_heuristic(b);
+    /* Each side's pits summed once: this runs at every leaf. */
+    CLF_INT top = kalah_side_stones(b, KALAH_TOP);
+    CLF_INT bottom = kalah_side_stones(b, KALAH_BOTTOM);
+    CLF_INT stores = (CLF_INT)b.cells[KALAH_TOP_STORE] -
+                     (CLF_INT)b.cells[KALAH_BOTTOM_STORE];
+    if (top == 0 || bottom == 0)
+        return KALAH_WIN * (stores + top - bottom);
+    return 5 * stores + top - bottom;
 }
 
 #endif /* KALAH_BOARD_H */
