@@ -36,10 +36,10 @@ int kalah_board_parse(const char *cells, const char *to_move, kalah_board *b)
         if (n == KALAH_CELLS)
             return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: more than %d "
                                 "cells", KALAH_CELLS);
-        if (!parse_uint(w, 0, 4 * KALAH_PITS * 2, &v))
+        if (!parse_uint(w, 0, KALAH_TOTAL_STONES, &v))
             return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: cell %d is "
                                 "\"%s\", not a count of stones from 0 to "
-                                "48", n, w);
+                                "%d", n, w, KALAH_TOTAL_STONES);
         out.cells[n] = (cl_uchar)v;
         total += (int)v;
     }
@@ -48,14 +48,11 @@ int kalah_board_parse(const char *cells, const char *to_move, kalah_board *b)
                             "expected %d (c0 ... c13: BOTTOM's pits 0-5 "
                             "and store 6, TOP's pits 7-12 and store 13)",
                             n, KALAH_CELLS);
-    if (total != 2 * KALAH_PITS * KALAH_STONES)
+    if (total != KALAH_TOTAL_STONES)
         return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: %d stones in "
                             "all; a game always has %d", total,
-                            2 * KALAH_PITS * KALAH_STONES);
-    int legal = 0;
-    for (int p = 0; p < KALAH_PITS; p++)
-        legal |= kalah_is_legal(out, p);
-    if (!legal)
+                            KALAH_TOTAL_STONES);
+    if (kalah_game_over(out))       /* the only way to have no legal move */
         return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: %s has no legal "
                             "move (the game is over)", to_move);
     *b = out;

@@ -68,12 +68,13 @@ static int time_search(search_fn fn, void *self, kalah_board b, int depth,
 int main(int argc, char **argv)
 {
     unsigned long first = 4, last = 9, runs = 3;
-    if ((argc > 1 && !parse_uint(argv[1], 1, KALAH_MAX_DEPTH, &first)) ||
+    /* From depth 2: a GPU search gives the device at least one ply. */
+    if ((argc > 1 && !parse_uint(argv[1], 2, HOST_PLIES_MAX + 4, &first)) ||
         (argc > 2 && !parse_uint(argv[2], first, HOST_PLIES_MAX + 4, &last)) ||
         (argc > 3 && !parse_uint(argv[3], 1, MAX_RUNS, &runs)) || argc > 4) {
-        fprintf(stderr, "usage: bench-kalah [first depth=4] [last depth=9, "
-                "at most %d] [runs=3 (1 to %d)]\n", HOST_PLIES_MAX + 4,
-                MAX_RUNS);
+        fprintf(stderr, "usage: bench-kalah [first depth=4, at least 2] "
+                "[last depth=9, at most %d] [runs=3 (1 to %d)]\n",
+                HOST_PLIES_MAX + 4, MAX_RUNS);
         return 2;
     }
     int rc;

@@ -30,10 +30,15 @@
 #define KALAH_NO_SCORE INT_MIN
 
 /* The first node of level l and the number of nodes in it. */
-inline int level_first(int l) { return l == 0 ? 0 : l == 1 ? 1 : l == 2 ? 7
-                                       : l == 3 ? 43 : 259; }
-inline int level_size(int l) { return l == 0 ? 1 : l == 1 ? 6 : l == 2 ? 36
-                                      : l == 3 ? 216 : 1296; }
+static inline int level_first(int l)
+{
+    return l == 0 ? 0 : l == 1 ? 1 : l == 2 ? 7 : l == 3 ? 43 : 259;
+}
+
+static inline int level_size(int l)
+{
+    return l == 0 ? 1 : l == 1 ? 6 : l == 2 ? 36 : l == 3 ? 216 : 1296;
+}
 
 /* scores[g] = the minimax score of frontier[g] searched `plies` (1 to 4)
  * deep; nodes[g] = the boards that search visited. */

@@ -136,27 +136,26 @@ static int play(const options *o)
     if (kalah_play_game(both, kalah_start(o->first), o->quiet ? NULL : stdout,
                         &g)) {
         fprintf(stderr, "kalah: %s\n", clframe_last_error());
-        return 1;
+        status = 1;
+    } else {
+        print_result(&g);
     }
-    print_result(&g);
-    return 0;
+    kalah_player_release(&players[0]);
+    kalah_player_release(&players[1]);
+    return status;
 }
 
-/* A position `moves` random legal moves from the opening (fewer if the
- * game ends first: then the opening itself). */
-static kalah_board random_opening(unsigned long moves, uint32_t *state)
+/* A position `moves` moves of a random player from the opening (the
+ * opening itself if the game ends on the way). */
+static kalah_board random_opening(unsigned long moves, kalah_player *mover)
 {
     kalah_board b = kalah_start(KALAH_BOTTOM);
     for (unsigned long m = 0; m < moves; m++) {
-        int legal[KALAH_PITS], n = 0;
-        for (int p = 0; p < KALAH_PITS; p++)
-            if (kalah_is_legal(b, p))
-                legal[n++] = p;
-        *state = *state * 1664525u + 1013904223u;
-        kalah_board next = kalah_play(b, legal[(*state >> 16) % (uint32_t)n]);
-        if (kalah_game_over(next))
+        kalah_result r;
+        kalah_player_move(mover, b, &r);    /* random never fails */
+        b = kalah_play(b, r.move);
+        if (kalah_game_over(b))
             return kalah_start(KALAH_BOTTOM);
-        b = next;
     }
     return b;
 }
@@ -175,11 +174,13 @@ static int tournament(const options *o)
         return status;
     /* a: the --top player, b: the --bottom one; they swap sides. */
     record rec[2] = {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}};
-    uint32_t state = (uint32_t)o->seed;
+    kalah_player opener;
+    kalah_player_parse("random", &opener);
+    kalah_player_seed(&opener, (uint32_t)o->seed);
     kalah_board start = kalah_start(KALAH_BOTTOM);
-    for (unsigned long game = 0; game < o->games; game++) {
+    for (unsigned long game = 0; game < o->games && status == 0; game++) {
         if (game % 2 == 0)
-            start = random_opening(o->opening, &state);
+            start = random_opening(o->opening, &opener);
         int a_side = game % 2 ? KALAH_BOTTOM : KALAH_TOP;
         kalah_player *seat[2];
         seat[a_side] = &players[KALAH_TOP];
@@ -188,10 +189,11 @@ static int tournament(const options *o)
         if (kalah_play_game(seat, start, NULL, &g)) {
             fprintf(stderr, "kalah tournament: game %lu: %s\n", game + 1,
                     clframe_last_error());
-            return 1;
+            status = 1;
+            break;
         }
         int a_total = a_side == KALAH_TOP ? g.top_total : g.bottom_total;
-        int b_total = 2 * KALAH_PITS * KALAH_STONES - a_total;
+        int b_total = KALAH_TOTAL_STONES - a_total;
         rec[0].wins += a_total > b_total;
         rec[0].losses += a_total < b_total;
         rec[0].draws += a_total == b_total;
@@ -204,6 +206,10 @@ static int tournament(const options *o)
                    players[KALAH_TOP].name, kalah_side_name(a_side),
                    a_total, players[KALAH_BOTTOM].name, b_total);
     }
+    kalah_player_release(&players[0]);
+    kalah_player_release(&players[1]);
+    if (status)
+        return status;
     rec[1].wins = rec[0].losses;
     rec[1].losses = rec[0].wins;
     rec[1].draws = rec[0].draws;
@@ -226,12 +232,13 @@ static int analyse(const options *o)
         kalah_player_parse(o->player, &p))
         return bad(clframe_last_error(), NULL);
     if (p.kind == KALAH_HUMAN || p.kind == KALAH_RANDOM)
-        return bad("analyse needs a searching player (minimax or alphabeta)",
-                   o->player);
+        return bad("analyse needs a searching player (minimax, alphabeta "
+                   "or gpu)", o->player);
     kalah_result r;
     double t0 = clock_seconds();
     int rc = kalah_player_move(&p, b, &r);
     double seconds = clock_seconds() - t0;
+    kalah_player_release(&p);
     if (rc) {
         fprintf(stderr, "kalah analyse: %s\n", clframe_last_error());
         return 1;
