@@ -1,8 +1,10 @@
 /*
  * test_kalah.c: Mankalah on the host (apps/kalah). Alpha-beta against the
  * sequential minimax on thousands of random positions (same move, same
- * score, fewer nodes) and the GPU player against it too (same move,
- * score and node count, on the CPU device in CI); positions whose best
+ * score, fewer nodes) and the GPU players against it too (the minimax
+ * player: same move, score and node count; the alpha-beta player at many
+ * splits between host and device: same move and score; on the CPU device
+ * in CI); positions whose best
  * move is worked out by hand;
  * the timed search; games between every kind of player end legally with
  * 48 stones; boards and players as text, with every error; the human
@@ -10,6 +12,7 @@
  */
 #include "support.h"
 #include "kalah/kalah.h"
+#include "common/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +208,86 @@ START_TEST(timed_gpu_search_deepens_within_its_time)
 }
 END_TEST
 
+/* The GPU alpha-beta player at every split between host and device that
+ * puts each part of it to work (the scouts' tree, both kernels, the host's
+ * alpha-beta): minimax's move and score. */
+START_TEST(gpu_alphabeta_matches_minimax_on_random_positions)
+{
+    static const int splits[][2] = {{0, 1}, {1, 2}, {0, 3}, {2, 4}, {0, 5},
+                                    {1, 6}, {3, 2}, {6, 6}};
+    enum { SPLITS = sizeof splits / sizeof *splits };
+    clctx *own = test_run_context();
+    int rc;
+    kalah_gpu *gpu = kalah_gpu_new(own, &rc);
+    ck_assert_made(gpu);
+    uint32_t state = 31;
+    int positions = test_memory_run() ? 2 * SPLITS : 70 * SPLITS;
+    for (int i = 0; i < positions; i++) {
+        kalah_board b = random_position((int)(test_random(&state) % 50),
+                                        &state);
+        int depth = 1 + (i / SPLITS) % 7, split = i % SPLITS;
+        if (test_memory_run() && depth > 5)
+            depth -= 3;
+        ck_assert_cl(kalah_gpu_set_alphabeta_split(gpu, splits[split][0],
+                                                   splits[split][1]));
+        kalah_result mm, dev;
+        ck_assert_cl(kalah_minimax(b, depth, &mm));
+        ck_assert_cl(kalah_gpu_alphabeta(gpu, b, depth, &dev));
+        char text[64];
+        ck_assert_msg(mm.move == dev.move && mm.score == dev.score,
+                      "board %s (%s to move), depth %d, split %d,%d: minimax "
+                      "pit %d score %d, gpuab pit %d score %d",
+                      kalah_board_format(b, text, sizeof text),
+                      kalah_side_name(b.to_move), depth, splits[split][0],
+                      splits[split][1], mm.move, mm.score, dev.move,
+                      dev.score);
+    }
+    kalah_gpu_counts counts = kalah_gpu_counts_of(gpu);
+    ck_assert_uint_gt(counts.launches, 0);
+    ck_assert_uint_ge(counts.boards, counts.launches);
+    ck_assert_fails(kalah_gpu_set_alphabeta_split(gpu, 4, 25),
+                    CLFRAME_ERR_USAGE, "1 to 24");
+    ck_assert_fails(kalah_gpu_set_alphabeta_split(gpu, -1, 4),
+                    CLFRAME_ERR_USAGE, "0 to 40");
+    kalah_gpu_free(gpu);
+    clctx_free(own);
+}
+END_TEST
+
+/* The timed GPU alpha-beta player: what it reports is the search to its
+ * depth, and it keeps to its time within a launch. */
+START_TEST(timed_gpu_alphabeta_deepens_within_its_time)
+{
+    clctx *own = test_run_context();
+    int rc;
+    kalah_gpu *gpu = kalah_gpu_new(own, &rc);
+    ck_assert_made(gpu);
+    ck_assert_cl(kalah_gpu_set_alphabeta_split(gpu, 1, 3));
+    kalah_board b = kalah_start(KALAH_BOTTOM);
+    kalah_result timed, fixed;
+    ck_assert_cl(kalah_gpu_alphabeta_timed(gpu, b, test_memory_run() ? 0.01
+                                                                      : 0.2,
+                                           7, &timed));
+    ck_assert_int_ge(timed.depth, 1);
+    ck_assert_int_le(timed.depth, 7);
+    ck_assert_cl(kalah_minimax(b, timed.depth, &fixed));
+    ck_assert_int_eq(timed.move, fixed.move);
+    ck_assert_int_eq(timed.score, fixed.score);
+    /* Deep enough never to finish: the time bounds it. */
+    double t0 = clock_ms();
+    ck_assert_cl(kalah_gpu_alphabeta_timed(gpu, b, 0.05, 40, &timed));
+    ck_assert_int_lt(timed.depth, 40);
+    ck_assert_msg(clock_ms() - t0 < 5000, "took %.0f ms for 50",
+                  clock_ms() - t0);
+    ck_assert_fails(kalah_gpu_alphabeta_timed(gpu, b, 0, 6, &timed),
+                    CLFRAME_ERR_USAGE, "seconds");
+    ck_assert_fails(kalah_gpu_alphabeta(gpu, b, 41, &timed),
+                    CLFRAME_ERR_USAGE, "0 to 40");
+    kalah_gpu_free(gpu);
+    clctx_free(own);
+}
+END_TEST
+
 START_TEST(gpu_player_plays_a_game)
 {
     kalah_player gpu, ab;
@@ -226,8 +309,18 @@ START_TEST(gpu_player_plays_a_game)
     ck_assert_cl(kalah_play_game(same, kalah_start(KALAH_TOP), NULL, &h));
     ck_assert_mem_eq(&g.final, &h.final, sizeof g.final);
     ck_assert_int_eq(g.moves[KALAH_TOP], h.moves[KALAH_TOP]);
+    /* And so is the GPU alpha-beta player's. */
+    kalah_player gpuab;
+    ck_assert_cl(kalah_player_parse(test_memory_run() ? "gpuab:3"
+                                                      : "gpuab:6", &gpuab));
+    gpuab.ctx = gpu.ctx;
+    kalah_player *again[2] = {&ab, &gpuab};
+    kalah_game k;
+    ck_assert_cl(kalah_play_game(again, kalah_start(KALAH_TOP), NULL, &k));
+    ck_assert_mem_eq(&k.final, &h.final, sizeof k.final);
     clctx *own = gpu.ctx;
     kalah_player_release(&gpu);
+    kalah_player_release(&gpuab);
     clctx_free(own);
 }
 END_TEST
@@ -319,6 +412,11 @@ START_TEST(players_are_read_and_refused_with_reasons)
     ck_assert_cl(kalah_player_parse("gpu:0.5s", &p));
     ck_assert_int_eq(p.kind, KALAH_GPU);
     ck_assert(p.seconds == 0.5);
+    ck_assert_cl(kalah_player_parse("gpuab:18", &p));
+    ck_assert_int_eq(p.kind, KALAH_GPU_ALPHABETA);
+    ck_assert_int_eq(p.depth, 18);
+    ck_assert_cl(kalah_player_parse("gpuab:0.1s", &p));
+    ck_assert(p.seconds > 0.0999 && p.seconds < 0.1001);
     static const struct {
         const char *spec, *says;
     } bad[] = {
@@ -327,6 +425,7 @@ START_TEST(players_are_read_and_refused_with_reasons)
         {"gpu:-1s", "more than 0"},
         {"minimax:41", "1 to 40"},             {"minimax:2s", "1 to 40"},
         {"alphabeta:0s", "more than 0"},       {"alphabeta:x", "0.5s"},
+        {"gpuab:41", "1 to 40"},               {"gpuab:0s", "more than 0"},
         {"random:3", "takes no depth"},        {"human:1", "takes no depth"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
@@ -462,6 +561,8 @@ Suite *kalah_suite(void)
     TCase *gpu = test_case("gpu player");
     tcase_add_test(gpu, gpu_player_matches_minimax_on_random_positions);
     tcase_add_test(gpu, timed_gpu_search_deepens_within_its_time);
+    tcase_add_test(gpu, gpu_alphabeta_matches_minimax_on_random_positions);
+    tcase_add_test(gpu, timed_gpu_alphabeta_deepens_within_its_time);
     tcase_add_test(gpu, gpu_player_plays_a_game);
     suite_add_tcase(s, gpu);
 

@@ -7,7 +7,8 @@
  *
  *   1. the host walks its plies depth first and lists the boards at the
  *      frontier (those where the game is over are scored on the host);
- *   2. the device scores the list, in launches of up to BATCH boards;
+ *   2. the device scores the list, in launches of up to KALAH_GPU_BATCH
+ *      boards;
  *   3. the host walks the same plies again in the same order, taking each
  *      frontier board's score from the list, and takes the max or min
  *      upwards, the lowest pit winning ties at the root.
@@ -25,7 +26,7 @@
  * more than such walks, and OpenMP's idle threads spin for a while after
  * a parallel loop, taking the cores from a CPU device's kernel.
  */
-#include "kalah.h"
+#include "gpu_internal.h"
 #include "common/clock.h"
 
 #include <limits.h>
@@ -34,14 +35,8 @@
 
 #define KALAH_SEARCH_KERNELS "kernels/kalah/search.cl"
 
-enum { MAX_DEVICE_PLIES = 4, GROUP = 256, BATCH = 1 << 18, TASK_PLIES = 3,
+enum { MAX_DEVICE_PLIES = KALAH_GPU_GROUP_PLIES, GROUP = 256, TASK_PLIES = 3,
        PARALLEL_PLIES = 2 };
-
-/* Boards, growing as they are listed. */
-typedef struct board_list {
-    kalah_board *boards;
-    size_t count, capacity;
-} board_list;
 
 /* One subtree of the host's plies. */
 typedef struct task {
@@ -52,19 +47,6 @@ typedef struct task {
     int score;                  /* walk 2's */
     int rc;
 } task;
-
-struct kalah_gpu {
-    clctx *ctx;
-    clkernel *kernel;           /* built at the first use */
-    size_t group;               /* work-items per board */
-    int most_plies;             /* device plies at most */
-    board_list tasks_top;       /* the task roots, in order */
-    task *tasks;
-    board_list frontier;        /* joined, in task order */
-    int *scores;
-    cl_uint *nodes;
-    size_t scored;              /* room in scores and nodes */
-};
 
 kalah_gpu *kalah_gpu_new(clctx *ctx, int *error)
 {
@@ -78,6 +60,8 @@ kalah_gpu *kalah_gpu_new(clctx *ctx, int *error)
         size_t most = clctx_max_work_group_size(g->ctx);
         g->group = most < GROUP ? most : GROUP;
         g->most_plies = MAX_DEVICE_PLIES;
+        g->ab_host_depth = KALAH_GPU_AB_HOST_DEPTH;
+        g->ab_device_plies = KALAH_GPU_AB_DEVICE_PLIES;
     }
     if (rc) {
         free(g);
@@ -93,12 +77,19 @@ void kalah_gpu_free(kalah_gpu *g)
     if (!g)
         return;
     clkernel_free(g->kernel);
+    clkernel_free(g->ab_kernel);
     free(g->tasks_top.boards);
     free(g->tasks);
     free(g->frontier.boards);
+    free(g->bounds);
     free(g->scores);
     free(g->nodes);
     free(g);
+}
+
+kalah_gpu_counts kalah_gpu_counts_of(const kalah_gpu *g)
+{
+    return g ? g->counts : (kalah_gpu_counts){0, 0, 0};
 }
 
 int kalah_gpu_set_device_plies(kalah_gpu *g, int plies)
@@ -110,21 +101,30 @@ int kalah_gpu_set_device_plies(kalah_gpu *g, int plies)
     return 0;
 }
 
-static clkernel *search_kernel(kalah_gpu *g)
+clkernel *kalah_gpu_kernel(kalah_gpu *g, clkernel **slot, const char *path,
+                           const char *name)
 {
-    if (!g->kernel) {
-        g->kernel = clkernel_file(g->ctx, KALAH_SEARCH_KERNELS,
-                                  "kalah_search", NULL);
+    if (!*slot && !g->build_failed) {
+        *slot = clkernel_file(g->ctx, path, name, NULL);
+        g->build_failed = !*slot;
+    }
+    return *slot;
+}
+
+clkernel *kalah_gpu_search_kernel(kalah_gpu *g)
+{
+    clkernel *k = g->kernel;
+    if (!k && (k = kalah_gpu_kernel(g, &g->kernel, KALAH_SEARCH_KERNELS,
+                                    "kalah_search"))) {
         /* A device that runs this kernel in smaller groups gets them. */
-        size_t most = clkernel_max_group_size(g->kernel);
+        size_t most = clkernel_max_group_size(k);
         if (most && most < g->group)
             g->group = most;
     }
-    return g->kernel;
+    return k;
 }
 
-/* Appends b; 0, or -1 when out of memory (the caller says so). */
-static int list_add(board_list *l, kalah_board b)
+int kalah_list_add(board_list *l, kalah_board b)
 {
     if (l->count == l->capacity) {
         size_t cap = l->capacity ? 2 * l->capacity : 256;
@@ -138,25 +138,23 @@ static int list_add(board_list *l, kalah_board b)
     return 0;
 }
 
-/* Walk 1 below a task: the frontier boards `plies` below b, in pit
- * order; every board visited is counted. */
-static int collect(kalah_board b, int plies, board_list *out,
-                   uint64_t *nodes)
+int kalah_frontier_collect(kalah_board b, int plies, board_list *out,
+                           uint64_t *nodes)
 {
     (*nodes)++;
     if (kalah_game_over(b))
         return 0;
     if (plies == 0)
-        return list_add(out, b);
+        return kalah_list_add(out, b);
     int rc = 0;
     for (int p = 0; p < KALAH_PITS && rc == 0; p++)
         if (b.cells[kalah_pit_cell(b.to_move, p)])
-            rc = collect(kalah_play(b, p), plies - 1, out, nodes);
+            rc = kalah_frontier_collect(kalah_play(b, p), plies - 1, out,
+                                        nodes);
     return rc;
 }
 
-/* Walk 2 below a task: b's score from the scores at *next on. */
-static int reduce(kalah_board b, int plies, const int **next)
+int kalah_frontier_reduce(kalah_board b, int plies, const int **next)
 {
     if (kalah_game_over(b))
         return kalah_evaluate(b);
@@ -166,7 +164,8 @@ static int reduce(kalah_board b, int plies, const int **next)
     for (int p = 0; p < KALAH_PITS; p++) {
         if (!b.cells[kalah_pit_cell(b.to_move, p)])
             continue;
-        best = kalah_better(top, reduce(kalah_play(b, p), plies - 1, next),
+        best = kalah_better(top, kalah_frontier_reduce(kalah_play(b, p),
+                                                       plies - 1, next),
                             best);
     }
     return best;
@@ -178,7 +177,7 @@ static int list_tasks(kalah_board b, int plies, board_list *tasks,
                       uint64_t *nodes)
 {
     if (plies == 0)
-        return list_add(tasks, b);
+        return kalah_list_add(tasks, b);
     (*nodes)++;
     if (kalah_game_over(b))
         return 0;
@@ -219,8 +218,9 @@ static int collect_tasks(kalah_gpu *g, int plies, uint64_t *nodes)
     #pragma omp parallel for schedule(dynamic) if (parallel)
     for (long i = 0; i < n; i++) {
         tasks[i] = (task){.root = g->tasks_top.boards[i]};
-        tasks[i].rc = collect(tasks[i].root, plies, &tasks[i].frontier,
-                              &tasks[i].nodes);
+        tasks[i].rc = kalah_frontier_collect(tasks[i].root, plies,
+                                             &tasks[i].frontier,
+                                             &tasks[i].nodes);
     }
     /* Each task's slice starts where the ones before it end. */
     int failed = 0;
@@ -251,34 +251,48 @@ static int collect_tasks(kalah_gpu *g, int plies, uint64_t *nodes)
                                  "memory for the frontier") : 0;
 }
 
+int kalah_gpu_make_room(kalah_gpu *g, size_t count)
+{
+    if (count <= g->scored)
+        return 0;
+    int *bounds = realloc(g->bounds, count * sizeof *bounds);
+    if (bounds)
+        g->bounds = bounds;
+    int *scores = realloc(g->scores, count * sizeof *scores);
+    if (scores)
+        g->scores = scores;
+    cl_uint *counts = realloc(g->nodes, count * sizeof *counts);
+    if (counts)
+        g->nodes = counts;
+    if (!bounds || !scores || !counts)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu: no memory "
+                            "for %zu scores", count);
+    g->scored = count;
+    return 0;
+}
+
 /* Step 2: the device scores the frontier (`plies` deep), or the host when
  * plies is 0. */
 static int score_frontier(kalah_gpu *g, int plies, uint64_t *nodes)
 {
     size_t count = g->frontier.count;
-    if (count > g->scored) {
-        int *scores = realloc(g->scores, count * sizeof *scores);
-        if (scores)
-            g->scores = scores;
-        cl_uint *counts = realloc(g->nodes, count * sizeof *counts);
-        if (counts)
-            g->nodes = counts;
-        if (!scores || !counts)
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu: no "
-                                "memory for %zu scores", count);
-        g->scored = count;
-    }
+    int rc = kalah_gpu_make_room(g, count);
+    if (rc)
+        return rc;
     if (plies == 0) {
         for (size_t i = 0; i < count; i++)
             g->scores[i] = kalah_evaluate(g->frontier.boards[i]);
         return 0;
     }
-    clkernel *k = search_kernel(g);
+    clkernel *k = kalah_gpu_search_kernel(g);
     if (!k)
         return CLFRAME_ERR_BUILD;       /* clframe said why */
-    int rc = 0;
-    for (size_t done = 0; done < count && rc == 0; done += BATCH) {
-        cl_uint n = (cl_uint)(count - done < BATCH ? count - done : BATCH);
+    double t0 = clock_seconds();
+    for (size_t done = 0; done < count && rc == 0; done += KALAH_GPU_BATCH) {
+        cl_uint n = (cl_uint)(count - done < KALAH_GPU_BATCH
+                                  ? count - done : KALAH_GPU_BATCH);
+        g->counts.launches++;
+        g->counts.boards += n;
         rc = clkernel_global(k, (size_t)n * g->group);
         if (rc == 0)
             rc = clkernel_local(k, g->group);
@@ -290,6 +304,7 @@ static int score_frontier(kalah_gpu *g, int plies, uint64_t *nodes)
                                CLARG_OUT(g->nodes + done, n), CLARG(n),
                                CLARG(plies));
     }
+    g->counts.seconds += clock_seconds() - t0;
     for (size_t i = 0; i < count && rc == 0; i++)
         *nodes += g->nodes[i] - 1;      /* the frontier board is counted */
     return rc;
@@ -329,8 +344,9 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
     #pragma omp parallel for schedule(dynamic) if (parallel)
     for (long i = 0; i < n; i++) {
         const int *next = g->scores + g->tasks[i].first;
-        g->tasks[i].score = reduce(g->tasks[i].root,
-                                   host_plies - task_plies, &next);
+        g->tasks[i].score = kalah_frontier_reduce(g->tasks[i].root,
+                                                  host_plies - task_plies,
+                                                  &next);
     }
     const task *next = g->tasks;
     int top = b.to_move == KALAH_TOP;

@@ -69,6 +69,12 @@ int kalah_minimax(kalah_board b, int depth, kalah_result *r);
  * (by a one-ply look ahead): the same move and score as kalah_minimax,
  * from far fewer nodes. */
 int kalah_alphabeta(kalah_board b, int depth, kalah_result *r);
+/* b's value to `depth` (0 to KALAH_MAX_DEPTH) if it lies strictly between
+ * alpha and beta; otherwise a bound on the same side of the window
+ * (fail-soft): the building block of the GPU alpha-beta player's host
+ * side. Adds the boards visited to *nodes. */
+int kalah_alphabeta_window(kalah_board b, int depth, int alpha, int beta,
+                           uint64_t *nodes);
 /* Iterative deepening alpha-beta: depths 1, 2, ... up to max_depth while
  * `seconds` of wall time last; the result of the deepest search that
  * finished (a search running out of time is abandoned). Depth 1 always
@@ -101,6 +107,39 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
 int kalah_gpu_search_timed(kalah_gpu *g, kalah_board b, double seconds,
                            int max_depth, kalah_result *r);
 
+/* ---- the GPU alpha-beta player (gpu_alphabeta.c) -------------------------- */
+
+/* Alpha-beta above the device and on it: the host splits the search at
+ * its principal variation, and the device searches the other moves'
+ * subtrees with alpha-beta, a board per work-item
+ * (kernels/kalah/alphabeta.cl), tens of thousands at a launch. Uses the
+ * same kalah_gpu object as the minimax player. The same move and score as
+ * kalah_minimax to the same depth (0 to KALAH_MAX_DEPTH). */
+int kalah_gpu_alphabeta(kalah_gpu *g, kalah_board b, int depth,
+                        kalah_result *r);
+/* The split between host and device: the host's alpha-beta searches
+ * alone where `host_depth` plies or fewer are left, and the device
+ * searches `device_plies` (1 to 24) below each board it is given.
+ * KALAH_GPU_AB_HOST_DEPTH and KALAH_GPU_AB_DEVICE_PLIES unless set. */
+#define KALAH_GPU_AB_HOST_DEPTH 12
+#define KALAH_GPU_AB_DEVICE_PLIES 4
+int kalah_gpu_set_alphabeta_split(kalah_gpu *g, int host_depth,
+                                  int device_plies);
+/* What the GPU players' launches have cost since the kalah_gpu was made:
+ * for seeing where a search's time goes. */
+typedef struct kalah_gpu_counts {
+    uint64_t launches;      /* kernel calls */
+    uint64_t boards;        /* boards they searched */
+    double seconds;         /* wall time in them (copies in and out too) */
+} kalah_gpu_counts;
+kalah_gpu_counts kalah_gpu_counts_of(const kalah_gpu *g);
+/* Iterative deepening for `seconds` of wall time, as
+ * kalah_alphabeta_timed: a depth that runs out of time is abandoned
+ * between launches (so a search may run over by a launch). Depth 1
+ * always finishes. */
+int kalah_gpu_alphabeta_timed(kalah_gpu *g, kalah_board b, double seconds,
+                              int max_depth, kalah_result *r);
+
 /* ---- players (player.c) -------------------------------------------------- */
 
 typedef enum kalah_player_kind {
@@ -109,23 +148,25 @@ typedef enum kalah_player_kind {
     KALAH_MINIMAX,          /* kalah_minimax to a depth */
     KALAH_ALPHABETA,        /* kalah_alphabeta to a depth, or timed */
     KALAH_GPU,              /* kalah_gpu_search to a depth, or timed */
+    KALAH_GPU_ALPHABETA,    /* kalah_gpu_alphabeta to a depth, or timed */
     KALAH_PLAYER_KINDS
 } kalah_player_kind;
 
 typedef struct kalah_player {
     kalah_player_kind kind;
     int depth;              /* plies (minimax, alphabeta) */
-    double seconds;         /* > 0: alphabeta or gpu by time per move */
+    double seconds;         /* > 0: alphabeta, gpu, gpuab by time a move */
     uint32_t seed;          /* random's state */
     FILE *in, *out;         /* human: where moves come from, prompts go */
     char name[32];          /* "alphabeta:9", as parsed */
-    clctx *ctx;             /* gpu: the device (NULL: clframe's default) */
-    kalah_gpu *gpu;         /* gpu: made at its first move */
+    clctx *ctx;             /* gpu, gpuab: the device (NULL: the default) */
+    kalah_gpu *gpu;         /* gpu, gpuab: made at its first move */
 } kalah_player;
 
 /* Parses PLAYER[:depth|:time]: "human", "random", "minimax:D" (D plies,
  * default 8), "alphabeta:D" or "alphabeta:Ts" (T seconds a move), "gpu:D"
- * or "gpu:Ts".
+ * or "gpu:Ts" (the GPU minimax player), "gpuab:D" or "gpuab:Ts" (the GPU
+ * alpha-beta player).
  * 0, or CLFRAME_ERR_BAD_INPUT with a message. A human reads stdin and
  * prompts on stdout; random starts from seed 1 (kalah_player_seed changes
  * it). Release a player with kalah_player_release. */

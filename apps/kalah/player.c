@@ -1,8 +1,8 @@
 /*
  * player.c: the players behind one interface, named on the command line
  * as PLAYER[:depth|:time]: a human at a terminal, a random mover, the
- * sequential minimax, alpha-beta (by depth, or by time per move), and the
- * GPU minimax player.
+ * sequential minimax, alpha-beta (by depth, or by time per move), the GPU
+ * minimax player and the GPU alpha-beta player.
  */
 #include "kalah.h"
 #include "common/parse.h"
@@ -16,6 +16,7 @@ static const char *const kind_names[KALAH_PLAYER_KINDS] = {
     [KALAH_MINIMAX] = "minimax",
     [KALAH_ALPHABETA] = "alphabeta",
     [KALAH_GPU] = "gpu",
+    [KALAH_GPU_ALPHABETA] = "gpuab",
 };
 
 enum { DEFAULT_DEPTH = 8 };
@@ -40,7 +41,8 @@ int kalah_player_parse(const char *spec, kalah_player *p)
     if (k == KALAH_PLAYER_KINDS)
         return clframe_fail(CLFRAME_ERR_BAD_INPUT, "player \"%s\": expected "
                             "human, random, minimax[:DEPTH], alphabeta"
-                            "[:DEPTH|:SECONDSs] or gpu[:DEPTH|:SECONDSs]",
+                            "[:DEPTH|:SECONDSs], gpu[:DEPTH|:SECONDSs] or "
+                            "gpuab[:DEPTH|:SECONDSs]",
                             spec);
     p->kind = (kalah_player_kind)k;
     strcpy(p->name, spec);
@@ -51,7 +53,9 @@ int kalah_player_parse(const char *spec, kalah_player *p)
     unsigned long depth;
     float seconds;
     char number[32];
-    if ((k == KALAH_ALPHABETA || k == KALAH_GPU) && n > 1 &&
+    int timed = k == KALAH_ALPHABETA || k == KALAH_GPU ||
+                k == KALAH_GPU_ALPHABETA;
+    if (timed && n > 1 &&
         n < sizeof number && arg[n - 1] == 's') {
         memcpy(number, arg, n - 1);
         number[n - 1] = '\0';
@@ -61,15 +65,14 @@ int kalah_player_parse(const char *spec, kalah_player *p)
                                 "3600 seconds", spec);
         p->seconds = seconds;
         p->depth = KALAH_MAX_DEPTH;
-    } else if ((k == KALAH_MINIMAX || k == KALAH_ALPHABETA ||
-                k == KALAH_GPU) &&
+    } else if ((k == KALAH_MINIMAX || timed) &&
                parse_uint(arg, 1, k == KALAH_GPU ? KALAH_GPU_MAX_DEPTH
                                                  : KALAH_MAX_DEPTH, &depth)) {
         p->depth = (int)depth;
     } else {
         return clframe_fail(CLFRAME_ERR_BAD_INPUT, "player \"%s\": %s", spec,
                             k == KALAH_MINIMAX ? "the depth is 1 to 40 plies"
-                            : k == KALAH_ALPHABETA
+                            : k == KALAH_ALPHABETA || k == KALAH_GPU_ALPHABETA
                                 ? "the depth is 1 to 40 plies, or a time "
                                   "such as 0.5s"
                             : k == KALAH_GPU
@@ -153,12 +156,18 @@ int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r)
         return p->seconds > 0
                    ? kalah_alphabeta_timed(b, p->seconds, p->depth, r)
                    : kalah_alphabeta(b, p->depth, r);
-    case KALAH_GPU: {
+    case KALAH_GPU:
+    case KALAH_GPU_ALPHABETA: {
         int rc = 0;
         if (!p->gpu)
             p->gpu = kalah_gpu_new(p->ctx, &rc);
         if (!p->gpu)
             return rc;
+        if (p->kind == KALAH_GPU_ALPHABETA)
+            return p->seconds > 0
+                       ? kalah_gpu_alphabeta_timed(p->gpu, b, p->seconds,
+                                                   p->depth, r)
+                       : kalah_gpu_alphabeta(p->gpu, b, p->depth, r);
         return p->seconds > 0
                    ? kalah_gpu_search_timed(p->gpu, b, p->seconds, p->depth, r)
                    : kalah_gpu_search(p->gpu, b, p->depth, r);

@@ -72,26 +72,13 @@ int kalah_minimax(kalah_board b, int depth, kalah_result *r)
 
 /* ---- alpha-beta ---------------------------------------------------------- */
 
-/* b's legal moves into order[], most promising first for the player to
- * move by the evaluation one ply on (ties in pit order); their count. */
+/* b's moves, most promising first, into order[]; their count. */
 static int order_moves(kalah_board b, int order[KALAH_PITS])
 {
-    int value[KALAH_PITS], n = 0, top = b.to_move == KALAH_TOP;
-    for (int p = 0; p < KALAH_PITS; p++) {
-        if (!b.cells[kalah_pit_cell(b.to_move, p)])
-            continue;
-        kalah_board c = kalah_play(b, p);
-        /* From the mover's side, and a turn kept counts for a little. */
-        int v = (top ? kalah_evaluate(c) : -kalah_evaluate(c)) +
-                (c.to_move == b.to_move ? 2 : 0);
-        int i = n++;
-        for (; i > 0 && value[i - 1] < v; i--) {    /* insertion, stable */
-            value[i] = value[i - 1];
-            order[i] = order[i - 1];
-        }
-        value[i] = v;
-        order[i] = p;
-    }
+    int n = 0;
+    for (unsigned list = kalah_order_moves(b); list != KALAH_NO_MOVE;
+         list >>= 3)
+        order[n++] = (int)(list & 7);
     return n;
 }
 
@@ -107,11 +94,14 @@ static int alphabeta_node(kalah_board b, int depth, int alpha, int beta,
         s->out_of_time = 1;
     if (s->out_of_time)
         return 0;               /* the whole search is thrown away */
-    int order[KALAH_PITS], n = order_moves(b, order);
+    /* Above the leaves, the most promising moves first; the leaves'
+     * parents take theirs in pit order, as ordering them would cost what
+     * it saves. */
+    unsigned moves = depth > 1 ? kalah_order_moves(b) : kalah_legal_moves(b);
     int top = b.to_move == KALAH_TOP, best = top ? -INF : INF;
-    for (int i = 0; i < n; i++) {
-        int v = alphabeta_node(kalah_play(b, order[i]), depth - 1, alpha,
-                               beta, s);
+    for (; moves != KALAH_NO_MOVE; moves >>= 3) {
+        int v = alphabeta_node(kalah_play(b, (int)(moves & 7)), depth - 1,
+                               alpha, beta, s);
         if (top) {
             best = v > best ? v : best;
             alpha = best > alpha ? best : alpha;
@@ -179,6 +169,15 @@ int kalah_alphabeta(kalah_board b, int depth, kalah_result *r)
         alphabeta_root(b, depth, -1, &s, r);
     r->nodes = s.nodes;
     return 0;
+}
+
+int kalah_alphabeta_window(kalah_board b, int depth, int alpha, int beta,
+                           uint64_t *nodes)
+{
+    search s = {0, 0, 0};
+    int v = alphabeta_node(b, depth, alpha, beta, &s);
+    *nodes += s.nodes;
+    return v;
 }
 
 int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,

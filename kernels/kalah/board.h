@@ -150,4 +150,48 @@ CLF_INLINE CLF_INT kalah_evaluate(kalah_board b)
     return 5 * stores + top - bottom;
 }
 
+/* A list of moves packed in a uint, 3 bits a move from the lowest bits,
+ * ended by KALAH_NO_MOVE: a search's stack frame keeps its node's moves
+ * still to try in one word. Take the next with `list & 7`, drop it with
+ * `list >>= 3`. */
+#define KALAH_NO_MOVE 7u
+
+/* b's legal moves in pit order. */
+CLF_INLINE CLF_UINT kalah_legal_moves(kalah_board b)
+{
+    CLF_UINT list = KALAH_NO_MOVE;
+    for (CLF_INT p = KALAH_PITS - 1; p >= 0; p--)
+        if (b.cells[kalah_pit_cell(b.to_move, p)])
+            list = list << 3 | (CLF_UINT)p;
+    return list;
+}
+
+/* b's legal moves, most promising first for the player to move: by the
+ * evaluation one ply on, from the mover's side, with 2 more for a move
+ * that keeps the turn; ties in pit order. What alpha-beta searches try
+ * first, on the host and on the device. */
+CLF_INLINE CLF_UINT kalah_order_moves(kalah_board b)
+{
+    CLF_INT value[KALAH_PITS], pit[KALAH_PITS], n = 0;
+    CLF_INT top = b.to_move == KALAH_TOP;
+    for (CLF_INT p = 0; p < KALAH_PITS; p++) {
+        if (!b.cells[kalah_pit_cell(b.to_move, p)])
+            continue;
+        kalah_board c = kalah_play(b, p);
+        CLF_INT v = (top ? kalah_evaluate(c) : -kalah_evaluate(c)) +
+                    (c.to_move == b.to_move ? 2 : 0);
+        CLF_INT i = n++;
+        for (; i > 0 && value[i - 1] < v; i--) {    /* insertion, stable */
+            value[i] = value[i - 1];
+            pit[i] = pit[i - 1];
+        }
+        value[i] = v;
+        pit[i] = p;
+    }
+    CLF_UINT list = KALAH_NO_MOVE;
+    while (n > 0)
+        list = list << 3 | (CLF_UINT)pit[--n];
+    return list;
+}
+
 #endif /* KALAH_BOARD_H */

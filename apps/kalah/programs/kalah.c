@@ -31,6 +31,7 @@ static const char usage[] =
     "  PLAYER: human, random, minimax[:DEPTH] (default 8 plies),\n"
     "          alphabeta[:DEPTH|:SECONDSs] (by depth, or by time per move),\n"
     "          gpu[:DEPTH|:SECONDSs] (the GPU minimax player, depth <= 14)\n"
+    "          gpuab[:DEPTH|:SECONDSs] (the GPU alpha-beta player)\n"
     "  cells 0-5 are bottom's pits, 6 its store, 7-12 top's pits, 13 its "
     "store;\n"
     "  moves are pits 1-6 of the player's side, as the board shows them.\n";
@@ -232,8 +233,8 @@ static int analyse(const options *o)
         kalah_player_parse(o->player, &p))
         return bad(clframe_last_error(), NULL);
     if (p.kind == KALAH_HUMAN || p.kind == KALAH_RANDOM)
-        return bad("analyse needs a searching player (minimax, alphabeta "
-                   "or gpu)", o->player);
+        return bad("analyse needs a searching player (minimax, alphabeta, "
+                   "gpu or gpuab)", o->player);
     kalah_result r;
     double t0 = clock_seconds();
     int rc = kalah_player_move(&p, b, &r);

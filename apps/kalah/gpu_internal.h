@@ -1,0 +1,68 @@
+/*
+ * gpu_internal.h: what the two GPU players share (gpu.c, the minimax
+ * player, and gpu_alphabeta.c, the alpha-beta player): the object that
+ * holds their device, kernels and buffers, and the host's walks that list
+ * the boards some plies below a node (the frontier the device searches)
+ * and take the node's value back from the frontier's scores.
+ */
+#ifndef APPS_KALAH_GPU_INTERNAL_H
+#define APPS_KALAH_GPU_INTERNAL_H
+
+#include "kalah.h"
+
+/* Boards, growing as they are listed. */
+typedef struct board_list {
+    kalah_board *boards;
+    size_t count, capacity;
+} board_list;
+
+struct task;                    /* gpu.c's subtrees of the host's plies */
+
+struct kalah_gpu {
+    clctx *ctx;
+    clkernel *kernel;           /* the minimax kernel, built at first use */
+    clkernel *ab_kernel;        /* the alpha-beta kernel, likewise */
+    int build_failed;           /* a kernel did not build: not tried again */
+    size_t group;               /* work-items per board (minimax) */
+    int most_plies;             /* device plies at most (minimax) */
+    int ab_host_depth;          /* alpha-beta: kalah_gpu_set_alphabeta_split */
+    int ab_device_plies;
+    board_list tasks_top;       /* the task roots, in order */
+    struct task *tasks;
+    board_list frontier;        /* the boards the device searches */
+    int *bounds;                /* and their bounds (alpha-beta) */
+    int *scores;                /* and their scores */
+    cl_uint *nodes;             /* and the boards each search visited */
+    size_t scored;              /* room in scores and nodes */
+    kalah_gpu_counts counts;    /* kalah_gpu_counts_of */
+};
+
+/* Launches search at most this many boards. */
+enum { KALAH_GPU_BATCH = 1 << 18 };
+
+/* The kernel `name` of `path` in *slot, built at the first call; NULL
+ * after a failed build, then and at every later call (clframe said why). */
+clkernel *kalah_gpu_kernel(kalah_gpu *g, clkernel **slot, const char *path,
+                           const char *name);
+/* The minimax kernel (search.cl: a work-group searches a board whole, up
+ * to KALAH_GPU_GROUP_PLIES plies), built at the first call. */
+#define KALAH_GPU_GROUP_PLIES 4
+clkernel *kalah_gpu_search_kernel(kalah_gpu *g);
+/* Room for `count` bounds, scores and node counts; 0 or
+ * CLFRAME_ERR_NO_MEMORY. */
+int kalah_gpu_make_room(kalah_gpu *g, size_t count);
+
+/* Appends b; 0, or -1 when out of memory (the caller says so). */
+int kalah_list_add(board_list *l, kalah_board b);
+/* The boards `plies` below b where the game goes on, in pit order, onto
+ * out; every board visited is counted in *nodes. 0, or -1 when out of
+ * memory. */
+int kalah_frontier_collect(kalah_board b, int plies, board_list *out,
+                           uint64_t *nodes);
+/* b's value from the scores of its frontier (as kalah_frontier_collect
+ * listed it), read from *next on: max or min upwards, finished games
+ * scored on the host. Fail-soft scores in one window give b's fail-soft
+ * value in that window. */
+int kalah_frontier_reduce(kalah_board b, int plies, const int **next);
+
+#endif /* APPS_KALAH_GPU_INTERNAL_H */
