@@ -202,6 +202,8 @@ MATMUL_BENCH ?= 256,512 3
 LAPLACE_BENCH ?= 200,1000 100 3
 # The Mankalah table's depths and runs (GPU machine: 4 13 3).
 KALAH_BENCH ?= 4 9 3
+# The Mankalah alpha-beta table's depths and runs (GPU machine: 10 16 3).
+KALAH_AB_BENCH ?= 6 10 3
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
@@ -211,6 +213,7 @@ bench: all
 	$(BIN)/bench-laplace $(LAPLACE_BENCH)
 	$(BIN)/bench-matmul $(MATMUL_BENCH)
 	$(BIN)/bench-kalah $(KALAH_BENCH)
+	$(BIN)/bench-kalah-alphabeta $(KALAH_AB_BENCH)
 
 # ---- the test runs ----------------------------------------------------------
 

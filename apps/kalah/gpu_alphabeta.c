@@ -1,28 +1,38 @@
 /*
  * gpu_alphabeta.c: the GPU alpha-beta player. The minimax player (gpu.c)
  * searches every node to its depth; alpha-beta reaches the same value from
- * a tiny part of them, so a CPU core out-searches a GPU at equal time.
- * This player prunes at every level: principal variation splitting (PV
- * splitting), the classic way to run alpha-beta in parallel.
+ * a tiny part of them, so one CPU core out-searches the GPU minimax at
+ * equal time. This player prunes at every level, by principal variation
+ * splitting (PV splitting), the classic way to run alpha-beta in parallel:
  *
- * At a node, its first move (the last iteration's best, else the most
- * promising by kalah_order_moves) is searched first, in the same way, and
- * gives a bound. The node's other moves are then searched together, in
- * one launch, each only for whether it beats the bound (a null window: a
- * "scout"): the host lists the boards a few plies below them, enough for
- * a launch of some LAUNCH_BOARDS boards, and the device searches each of
- * them alone with alpha-beta (kernels/kalah/alphabeta.cl). The host takes
- * each move's value back from its boards' values. The moves whose scout
- * says they may be better are searched again together, with the node's
- * whole window. Below HOST_DEPTH plies a launch costs more than the
- * host's own alpha-beta, which searches there.
+ *   - At a node, its first move (the last iteration's best, else the most
+ *     promising by kalah_order_moves) is searched first, in the same way,
+ *     with the node's window, and gives a bound.
+ *   - The node's other moves are then searched together, each only for
+ *     whether it beats the bound (a null window: a "scout"). Their boards
+ *     are listed on the host, as a tree, down to the plies the device
+ *     searches, and sent to the device in launches ("rounds"); the answers
+ *     go up the tree. The scouts expect not to beat the bound, and the
+ *     tree is listed as little as that answer needs: where one move
+ *     settles a node (a cut), the most promising move alone, the next only
+ *     if it fails; where every move must, all of them. Near the frontier
+ *     a node lists every move at once: a launch costs far more than a
+ *     board in it.
+ *   - A move whose scout says it may be better is searched again with the
+ *     window, by PV splitting.
  *
- * Scores are fail-soft in every window, so the host reduces the device's
- * values as it would its own; the root keeps minimax's tie-break (the
- * lowest pit among the best), so a search to a depth chooses minimax's
- * move with minimax's score. Deepening for a time per move abandons a
- * depth that runs out of time, as kalah_alphabeta_timed does, between
- * launches.
+ * The device searches each frontier board up to 4 plies by the minimax
+ * player's kernel (a work-group a board, exact values), deeper by
+ * kernels/kalah/alphabeta.cl (a work-item a board, alpha-beta). Where
+ * host_depth plies or fewer are left, the host's own alpha-beta searches
+ * instead (kalah_gpu_set_alphabeta_split chooses both).
+ *
+ * Scores are fail-soft in every window, so the host takes the device's
+ * values up the tree as it would its own; the root keeps minimax's
+ * tie-break (the lowest pit among the best: a lower pit than the best is
+ * scouted for equalling it), so a search to a depth chooses minimax's move
+ * with minimax's score. Deepening for a time per move abandons a depth
+ * that runs out of time, as kalah_alphabeta_timed does, between launches.
  */
 #include "gpu_internal.h"
 #include "common/clock.h"

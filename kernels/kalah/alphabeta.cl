@@ -1,11 +1,11 @@
 /*
- * kalah/alphabeta.cl: the bottom plies of the GPU alpha-beta player
- * (apps/kalah/gpu_alphabeta.c). Where the minimax player's kernel
- * (search.cl) spreads one board's tree over a work-group, here each
- * work-item searches one board of the host's frontier alone, depth first,
- * with alpha-beta pruning: the host hands over tens of thousands of boards
- * at a time, so the device is full without cooperation, and pruning cuts
- * far more work than a work-group's width could make up.
+ * kalah/alphabeta.cl: the device's part of the GPU alpha-beta player
+ * (apps/kalah/gpu_alphabeta.c) where it searches more than 4 plies below
+ * each board (up to 4, the minimax player's search.cl serves: a
+ * work-group spreads a board's whole tree over local memory). Deeper, a
+ * whole tree is too big for that, so here each work-item searches one
+ * board of the host's frontier alone, depth first, with alpha-beta
+ * pruning.
  *
  * Each board comes with a question from the host's search above: is its
  * value above a bound? A null window, (bound, bound + 1), so most boards
