@@ -34,8 +34,9 @@
 #include <string.h>
 
 #define KALAH_SEARCH_KERNELS "kernels/kalah/search.cl"
+#define KALAH_ALPHABETA_KERNELS "kernels/kalah/alphabeta.cl"
 
-enum { MAX_DEVICE_PLIES = KALAH_GPU_GROUP_PLIES, GROUP = 256, TASK_PLIES = 3,
+enum { MAX_DEVICE_PLIES = KALAH_GPU_GROUP_PLIES, GROUP = 256, AB_GROUP = 64, TASK_PLIES = 3,
        PARALLEL_PLIES = 2 };
 
 /* One subtree of the host's plies. */
@@ -111,7 +112,7 @@ clkernel *kalah_gpu_kernel(kalah_gpu *g, clkernel **slot, const char *path,
     return *slot;
 }
 
-clkernel *kalah_gpu_search_kernel(kalah_gpu *g)
+static clkernel *search_kernel(kalah_gpu *g)
 {
     clkernel *k = g->kernel;
     if (!k && (k = kalah_gpu_kernel(g, &g->kernel, KALAH_SEARCH_KERNELS,
@@ -251,6 +252,46 @@ static int collect_tasks(kalah_gpu *g, int plies, uint64_t *nodes)
                                  "memory for the frontier") : 0;
 }
 
+int kalah_gpu_launch(kalah_gpu *g, const kalah_board *boards,
+                     const int *bounds, size_t count, int plies, int *scores,
+                     cl_uint *nodes)
+{
+    int whole = plies <= KALAH_GPU_GROUP_PLIES;
+    clkernel *k = count == 0 ? NULL
+                  : whole ? search_kernel(g)
+                          : kalah_gpu_kernel(g, &g->ab_kernel,
+                                             KALAH_ALPHABETA_KERNELS,
+                                             "kalah_alphabeta");
+    if (count && !k)
+        return CLFRAME_ERR_BUILD;       /* clframe said why */
+    int rc = 0;
+    double t0 = clock_seconds();
+    for (size_t done = 0; done < count && rc == 0; done += KALAH_GPU_BATCH) {
+        cl_uint n = (cl_uint)(count - done < KALAH_GPU_BATCH
+                                  ? count - done : KALAH_GPU_BATCH);
+        g->counts.launches++;
+        g->counts.boards += n;
+        size_t group = whole ? g->group : AB_GROUP;
+        rc = clkernel_global(k, whole ? n * group
+                                      : (n + group - 1) / group * group);
+        if (rc == 0)
+            rc = clkernel_local(k, group);
+        clarg frontier = CLARG_TYPED("kalah_board", boards + done, n,
+                                     CLARG_TO_DEVICE);
+        if (rc == 0 && whole)
+            rc = clkernel_call(k, frontier, CLARG_OUT(scores + done, n),
+                               CLARG_OUT(nodes + done, n), CLARG(n),
+                               CLARG(plies));
+        else if (rc == 0)
+            rc = clkernel_call(k, frontier, CLARG_IN(bounds + done, n),
+                               CLARG_OUT(scores + done, n),
+                               CLARG_OUT(nodes + done, n), CLARG(n),
+                               CLARG(plies));
+    }
+    g->counts.seconds += clock_seconds() - t0;
+    return rc;
+}
+
 int kalah_gpu_make_room(kalah_gpu *g, size_t count)
 {
     if (count <= g->scored)
@@ -284,27 +325,8 @@ static int score_frontier(kalah_gpu *g, int plies, uint64_t *nodes)
             g->scores[i] = kalah_evaluate(g->frontier.boards[i]);
         return 0;
     }
-    clkernel *k = kalah_gpu_search_kernel(g);
-    if (!k)
-        return CLFRAME_ERR_BUILD;       /* clframe said why */
-    double t0 = clock_seconds();
-    for (size_t done = 0; done < count && rc == 0; done += KALAH_GPU_BATCH) {
-        cl_uint n = (cl_uint)(count - done < KALAH_GPU_BATCH
-                                  ? count - done : KALAH_GPU_BATCH);
-        g->counts.launches++;
-        g->counts.boards += n;
-        rc = clkernel_global(k, (size_t)n * g->group);
-        if (rc == 0)
-            rc = clkernel_local(k, g->group);
-        if (rc == 0)
-            rc = clkernel_call(k, CLARG_TYPED("kalah_board",
-                                              g->frontier.boards + done, n,
-                                              CLARG_TO_DEVICE),
-                               CLARG_OUT(g->scores + done, n),
-                               CLARG_OUT(g->nodes + done, n), CLARG(n),
-                               CLARG(plies));
-    }
-    g->counts.seconds += clock_seconds() - t0;
+    rc = kalah_gpu_launch(g, g->frontier.boards, NULL, count, plies,
+                          g->scores, g->nodes);
     for (size_t i = 0; i < count && rc == 0; i++)
         *nodes += g->nodes[i] - 1;      /* the frontier board is counted */
     return rc;

@@ -41,12 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KALAH_ALPHABETA_KERNELS "kernels/kalah/alphabeta.cl"
-
 enum {
     INF = INT_MAX,
     DEVICE_MAX_PLIES = 24,      /* alphabeta.cl's KALAH_AB_MAX_PLIES */
-    GROUP = 64,                 /* work-items per work-group */
     LINE = KALAH_MAX_DEPTH + 1
 };
 
@@ -246,46 +243,8 @@ static int launch(ab_search *s, int plies, size_t *count)
         }
     g->frontier.count = 0;
     *count = n;
-    /* Up to 4 plies, a work-group searches each board whole (search.cl):
-     * exact values, at once; deeper, a work-item searches each with
-     * alpha-beta (alphabeta.cl). */
-    int whole = plies <= KALAH_GPU_GROUP_PLIES;
-    clkernel *k = n == 0 ? NULL
-                  : whole ? kalah_gpu_search_kernel(g)
-                          : kalah_gpu_kernel(g, &g->ab_kernel,
-                                             KALAH_ALPHABETA_KERNELS,
-                                             "kalah_alphabeta");
-    if (n && !k)
-        return CLFRAME_ERR_BUILD;       /* clframe said why */
-    int rc = 0;
-    double t0 = clock_seconds();
-    for (size_t done = 0; done < n && rc == 0; done += KALAH_GPU_BATCH) {
-        cl_uint m = (cl_uint)(n - done < KALAH_GPU_BATCH ? n - done
-                                                         : KALAH_GPU_BATCH);
-        g->counts.launches++;
-        g->counts.boards += m;
-        size_t group = whole ? g->group : GROUP;
-        rc = clkernel_global(k, whole ? m * group
-                                      : (m + group - 1) / group * group);
-        if (rc == 0)
-            rc = clkernel_local(k, group);
-        if (rc == 0 && whole)
-            rc = clkernel_call(k, CLARG_TYPED("kalah_board",
-                                              g->frontier.boards + done, m,
-                                              CLARG_TO_DEVICE),
-                               CLARG_OUT(s->flight_scores + done, m),
-                               CLARG_OUT(g->nodes + done, m), CLARG(m),
-                               CLARG(plies));
-        else if (rc == 0)
-            rc = clkernel_call(k, CLARG_TYPED("kalah_board",
-                                              g->frontier.boards + done, m,
-                                              CLARG_TO_DEVICE),
-                               CLARG_IN(g->bounds + done, m),
-                               CLARG_OUT(s->flight_scores + done, m),
-                               CLARG_OUT(g->nodes + done, m), CLARG(m),
-                               CLARG(plies));
-    }
-    g->counts.seconds += clock_seconds() - t0;
+    int rc = kalah_gpu_launch(g, g->frontier.boards, g->bounds, n, plies,
+                              s->flight_scores, g->nodes);
     for (size_t i = 0; i < n && rc == 0; i++)
         s->nodes += g->nodes[i] - 1;    /* tree_add counted the board */
     return rc;

@@ -44,10 +44,17 @@ enum { KALAH_GPU_BATCH = 1 << 18 };
  * after a failed build, then and at every later call (clframe said why). */
 clkernel *kalah_gpu_kernel(kalah_gpu *g, clkernel **slot, const char *path,
                            const char *name);
-/* The minimax kernel (search.cl: a work-group searches a board whole, up
- * to KALAH_GPU_GROUP_PLIES plies), built at the first call. */
+/* scores[i] = boards[i]'s value `plies` deep, for i < count: exact up to
+ * KALAH_GPU_GROUP_PLIES plies (search.cl: a work-group searches a board's
+ * whole tree); deeper, fail-soft in the null window (bounds[i],
+ * bounds[i] + 1) (alphabeta.cl: a work-item searches a board by
+ * alpha-beta). nodes[i] = the boards its search visited, boards[i]
+ * included. In launches of at most KALAH_GPU_BATCH boards, counted in
+ * g->counts. 0 or a clframe code. */
 #define KALAH_GPU_GROUP_PLIES 4
-clkernel *kalah_gpu_search_kernel(kalah_gpu *g);
+int kalah_gpu_launch(kalah_gpu *g, const kalah_board *boards,
+                     const int *bounds, size_t count, int plies, int *scores,
+                     cl_uint *nodes);
 /* Room for `count` bounds, scores and node counts; 0 or
  * CLFRAME_ERR_NO_MEMORY. */
 int kalah_gpu_make_room(kalah_gpu *g, size_t count);
