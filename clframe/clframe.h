@@ -147,7 +147,6 @@ typedef struct clctx_stats {
     long live_objects;           /* buffers, events, programs, kernels alive */
     uint64_t cache_hits;         /* programs loaded from the binary cache */
     uint64_t cache_misses;       /* programs compiled (and then cached) */
-    uint64_t pool_reuses;        /* call buffers reused, not made (GPUs) */
 } clctx_stats;
 clctx_stats clctx_get_stats(clctx *ctx);
 

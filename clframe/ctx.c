@@ -317,7 +317,6 @@ clctx *clctx_new(const char *selector)
         free(ctx);
         return NULL;
     }
-    clf_pool_init(ctx);
     return ctx;
 }
 
@@ -362,7 +361,6 @@ void clctx_free(clctx *ctx)
         print_profile(ctx);
     clf_collect_events(ctx);
     clf_program_free_all(ctx);
-    clf_pool_free(ctx);
     clReleaseCommandQueue(ctx->queue);
     clReleaseContext(ctx->context);
     free(ctx->kprof);

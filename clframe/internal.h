@@ -8,8 +8,6 @@
 
 #include "clframe.h"
 
-#include <pthread.h>
-
 #include <stdarg.h>
 #include <sys/types.h>
 
@@ -64,8 +62,6 @@ enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ };
 
 typedef struct clf_program clf_program;   /* program.c: built programs */
 
-enum { CLF_POOL_SLOTS = 16 };   /* pool.c */
-
 struct clctx {
     cl_platform_id platform;
     cl_device_id device;
@@ -88,11 +84,6 @@ struct clctx {
     size_t npending, cappending;
     double transfer_ms[2];      /* profiled write, read time */
     uint64_t transfer_bytes[2]; /* profiled write, read bytes */
-    int pool_on;                /* pool.c: freed call buffers kept */
-    pthread_mutex_t pool_lock;
-    cl_mem pool[CLF_POOL_SLOTS];
-    size_t pool_bytes[CLF_POOL_SLOTS];
-    int pooled;
 };
 
 /* ctx NULL -> the default context (which may fail: then NULL). */
@@ -104,13 +95,6 @@ cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err);
 void clf_release_mem(clctx *ctx, cl_mem mem);
 void clf_release_event(clctx *ctx, cl_event ev);
 void clf_track(clctx *ctx, int delta);
-
-/* A kernel call's device buffer of at least `bytes`, from the context's
- * pool of freed ones when it has one (pool.c), and back to it. */
-void clf_pool_init(clctx *ctx);
-void clf_pool_free(clctx *ctx);
-cl_mem clf_take_buffer(clctx *ctx, size_t bytes, cl_int *err);
-void clf_give_buffer(clctx *ctx, cl_mem mem);
 
 /* Copies between a host array and a buffer, counting bytes and, when
  * profiling, keeping the event. blocking as in clEnqueueRead/WriteBuffer. */

@@ -402,7 +402,7 @@ static void release_made(clctx *ctx, call_buffers *b, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         if (b->mades[i])
-            clf_give_buffer(ctx, b->mems[i]);
+            clf_release_mem(ctx, b->mems[i]);
     if (b->mems != b->mem) {
         free(b->mems);
         free(b->mades);
@@ -418,7 +418,7 @@ static int set_arg(clkernel *k, unsigned i, const clarg *a, call_buffers *b)
         if (a->buffer) {
             b->mems[i] = a->buffer->mem;
         } else {
-            b->mems[i] = clf_take_buffer(ctx, bytes, &err);
+            b->mems[i] = clf_create_buffer(ctx, bytes, &err);
             if (err != CL_SUCCESS)
                 return clf_fail_cl(err, "clCreateBuffer", "clkernel_call(%s): "
                                    "argument %u, %zu bytes", k->name, i + 1,

@@ -2,8 +2,7 @@
  * test_kernel.c: calling kernels: 1-3 dimensions, offsets, local memory,
  * structs, enqueue chains; every kind of argument mismatch and size error
  * rejected with its message; build failures with their log; no OpenCL
- * object leaked over 1000 calls; call buffers reused from the pool; the
- * profile table and debug mode.
+ * object leaked over 1000 calls; the profile table and debug mode.
  */
 #include "support.h"
 
@@ -342,78 +341,6 @@ static clctx *ctx_with(const char *variable)
     return ctx;
 }
 
-/* b = a + k for n elements, on ctx, checked. */
-static void add_and_check(clctx *ctx, clkernel *k, int *a, int *b, int n,
-                          int add, int enqueue)
-{
-    for (int i = 0; i < n; i++)
-        a[i] = 7 * i + add;
-    ck_assert_cl(clkernel_global(k, (size_t)n));
-    if (enqueue)
-        ck_assert_cl(clkernel_enqueue(k, CLARG_IN(a, n), CLARG_OUT(b, n),
-                                      CLARG(add), CLARG(n)));
-    else
-        ck_assert_cl(clkernel_call(k, CLARG_IN(a, n), CLARG_OUT(b, n),
-                                   CLARG(add), CLARG(n)));
-    (void)ctx;
-}
-
-/* Arrays that change length from call to call, calls and chains of
- * enqueues, with the pool of call buffers on and off: every result right,
- * buffers reused only with the pool, none left to the program. */
-START_TEST(call_buffers_come_from_the_pool_when_it_is_on)
-{
-    enum { MOST = 5000 };
-    static int a[2][MOST], b[2][MOST];
-    static const int lengths[] = {1000, 300, 1000, 17, 4000, 300, 1, 5000};
-    const char *src = "__kernel void add(__global const int *a,"
-                      " __global int *b, int k, int n) {"
-                      " int i = get_global_id(0); if (i < n) b[i] = a[i] + k; }";
-    for (int on = 0; on < 2; on++) {
-        setenv("CLFRAME_BUFFER_POOL", on ? "1" : "0", 1);
-        clctx *ctx = clctx_new(NULL);
-        unsetenv("CLFRAME_BUFFER_POOL");
-        ck_assert_made(ctx);
-        clkernel *k = clkernel_source(ctx, src, "add", NULL);
-        ck_assert_made(k);
-        long before = clctx_get_stats(ctx).live_objects;
-        int count = (int)(sizeof lengths / sizeof *lengths);
-        for (int i = 0; i < count; i++) {
-            int n = lengths[i], m = lengths[count - 1 - i];
-            /* Two enqueues in a row: the second may reuse the first's
-             * buffers while the first is still queued. */
-            add_and_check(ctx, k, a[0], b[0], n, i, 1);
-            add_and_check(ctx, k, a[1], b[1], m, 100 + i, 1);
-            ck_assert_cl(clctx_finish(ctx));
-            for (int j = 0; j < n; j++)
-                ck_assert_int_eq(b[0][j], 7 * j + 2 * i);
-            for (int j = 0; j < m; j++)
-                ck_assert_int_eq(b[1][j], 7 * j + 2 * (100 + i));
-            add_and_check(ctx, k, a[0], b[0], m, i, 0);
-            for (int j = 0; j < m; j++)
-                ck_assert_int_eq(b[0][j], 7 * j + 2 * i);
-        }
-        clctx_stats stats = clctx_get_stats(ctx);
-        ck_assert_int_eq(stats.live_objects, before);
-        if (on)
-            ck_assert_uint_gt(stats.pool_reuses, 2 * (uint64_t)count);
-        else
-            ck_assert_uint_eq(stats.pool_reuses, 0);
-        clkernel_free(k);
-        clctx_free(ctx);
-    }
-    /* Debug mode gives every call fresh buffers. */
-    clctx *debug = ctx_with("CL_DEBUG");
-    clkernel *k = clkernel_source(debug, src, "add", NULL);
-    ck_assert_made(k);
-    for (int i = 0; i < 3; i++)
-        add_and_check(debug, k, a[0], b[0], 100, i, 0);
-    ck_assert_uint_eq(clctx_get_stats(debug).pool_reuses, 0);
-    clkernel_free(k);
-    clctx_free(debug);
-}
-END_TEST
-
 START_TEST(profile_table_at_the_end)
 {
     clctx *ctx = ctx_with("CLFRAME_PROFILE");
@@ -475,7 +402,6 @@ Suite *kernel_suite(void)
     suite_add_tcase(s, errors);
     TCase *resources = test_case("resources");
     tcase_add_test(resources, no_opencl_object_leaks_over_1000_calls);
-    tcase_add_test(resources, call_buffers_come_from_the_pool_when_it_is_on);
     tcase_add_test(resources, profile_table_at_the_end);
     tcase_add_test(resources, debug_mode_prints_build_logs);
     suite_add_tcase(s, resources);

@@ -10,10 +10,7 @@
  *     against clSetKernelArg x2 + clEnqueueNDRangeKernel (global 64, no
  *     event): the loop of kernels on device-resident data;
  *   - by clkernel_call, against the same raw calls + clFinish: the blocking
- *     form most users write (calls/10 of them, each waits for the device);
- *   - by clkernel_call on a fresh host array (CLARG_INOUT, 4 KB), against
- *     a buffer made, written, launched on, read and freed: what a call
- *     that is not on persistent buffers costs (calls/10 of them).
+ *     form most users write (calls/10 of them, each waits for the device).
  *
  * Only the host loop is timed (CLOCK_MONOTONIC); the queue drains afterwards,
  * outside the timed part. Raw and clframe runs alternate, in ABBA order, so
@@ -51,7 +48,6 @@ typedef struct bench {
     cl_kernel kernel;           /* clkernel_raw(k): the very same object */
     cl_mem mem;                 /* clarg_mem(&buf) */
     cl_command_queue queue;     /* clctx_queue(NULL) */
-    cl_context context;         /* clctx_context(NULL) */
     cl_int n;                   /* outside the global range: never writes */
 } bench;
 
@@ -146,52 +142,6 @@ static int raw_event_only_loop(const bench *b, long calls)
 static int raw_event_query_loop(const bench *b, long calls)
 {
     return raw_event_loop(b, calls, 1);
-}
-
-/* A call on a fresh array (1024 floats in and out), as most first
- * programs write it: raw OpenCL makes a buffer, copies in, launches,
- * copies out and frees the buffer each time; clframe's CLARG_INOUT does
- * the same, but takes the buffer from its pool on a GPU. */
-static int raw_array_call_loop(const bench *b, long calls)
-{
-    static const size_t global = GLOBAL_SIZE;
-    static float host[BUFFER_FLOATS];
-    size_t bytes = sizeof host;
-    for (long i = 0; i < calls; i++) {
-        cl_int err;
-        cl_mem mem = clCreateBuffer(b->context, CL_MEM_READ_WRITE, bytes, NULL,
-                                    &err);
-        if (err == CL_SUCCESS)
-            err = clEnqueueWriteBuffer(b->queue, mem, CL_FALSE, 0, bytes, host,
-                                       0, NULL, NULL);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(b->kernel, 0, sizeof mem, &mem);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(b->kernel, 1, sizeof b->n, &b->n);
-        if (err == CL_SUCCESS)
-            err = clEnqueueNDRangeKernel(b->queue, b->kernel, 1, NULL, &global,
-                                         NULL, 0, NULL, NULL);
-        if (err == CL_SUCCESS)
-            err = clEnqueueReadBuffer(b->queue, mem, CL_TRUE, 0, bytes, host, 0,
-                                      NULL, NULL);
-        if (mem)
-            clReleaseMemObject(mem);
-        if (err)
-            return err;
-    }
-    return 0;
-}
-
-static int clframe_array_call_loop(const bench *b, long calls)
-{
-    static float host[BUFFER_FLOATS];
-    for (long i = 0; i < calls; i++) {
-        int rc = clkernel_call(b->k, CLARG_INOUT(host, BUFFER_FLOATS),
-                               CLARG(b->n));
-        if (rc)
-            return rc;
-    }
-    return 0;
 }
 
 static int clframe_enqueue_loop(const bench *b, long calls)
@@ -346,7 +296,6 @@ static int bench_open(bench *b, float *host)
     b->kernel = clkernel_raw(b->k);
     b->mem = clarg_mem(&b->buf);
     b->queue = clctx_queue(NULL);
-    b->context = clctx_context(NULL);
     b->n = BUFFER_FLOATS;
     return rc;
 }
@@ -427,15 +376,6 @@ int main(int argc, char **argv)
         print_table("the same, also reading the event's start and end times",
                     "driver_event_query_ns_median", query_sides, blocking,
                     (int)runs, &res, 0);
-    if (rc == 0)
-        rc = compare(&b, raw_array_call_loop, clframe_array_call_loop,
-                     blocking, (int)runs, &res);
-    if (rc == 0)
-        print_table("blocking call on a fresh 4 KB array: clkernel_call with "
-                    "CLARG_INOUT vs clCreateBuffer + write + launch + read + "
-                    "clReleaseMemObject (clframe reuses buffers on GPUs)",
-                    "array_call_ns_median", sides, blocking, (int)runs, &res,
-                    0);
     bench_close(&b);
     return rc ? fail("a timed run", rc) : 0;
 }
