@@ -8,8 +8,9 @@
  * and invariants (48 stones, the opposing store untouched, the extra turn
  * exactly when the count reaches the own store) over thousands of random
  * moves. On the device, through clframe's generated shims: every hand case
- * again, byte for byte, and random positions compared with the host. And
- * the struct's layout on both sides.
+ * again, byte for byte, and random positions compared with the host. The
+ * move lists the searches share (legal pits in order, and by promise).
+ * And the struct's layout on both sides.
  */
 #include "support.h"
 
@@ -396,6 +397,72 @@ START_TEST(legal_moves_are_non_empty_own_pits_0_to_5_of_a_running_game)
 }
 END_TEST
 
+/* A packed move list (board.h) as pits; their count. */
+static int unpack_moves(unsigned list, int pits[KALAH_PITS + 1])
+{
+    int n = 0;
+    for (; list != KALAH_NO_MOVE && n <= KALAH_PITS; list >>= 3)
+        pits[n++] = (int)(list & 7);
+    return n;
+}
+
+/* What kalah_order_moves sorts by: the mover's view one ply on, 2 more for
+ * a kept turn (written out again here). */
+static int promise(kalah_board b, int pit)
+{
+    kalah_board c = kalah_play(b, pit);
+    int v = kalah_evaluate(c);
+    return (b.to_move == TOP ? v : -v) + (c.to_move == b.to_move ? 2 : 0);
+}
+
+/* kalah_legal_moves lists the legal pits in order; kalah_order_moves the
+ * same pits, most promising first, ties in pit order; on the opening and
+ * on random unfinished positions. */
+START_TEST(move_lists_hold_the_legal_pits_in_order_and_by_promise)
+{
+    int pits[KALAH_PITS + 1];
+    /* The opening: BOTTOM's pit 2 ends in its store (an extra turn). */
+    kalah_board b = kalah_start(BOTTOM);
+    ck_assert_int_eq(unpack_moves(kalah_legal_moves(b), pits), 6);
+    for (int p = 0; p < 6; p++)
+        ck_assert_int_eq(pits[p], p);
+    ck_assert_int_eq(unpack_moves(kalah_order_moves(b), pits), 6);
+    ck_assert_int_eq(pits[0], 2);
+    enum { CASES = 3000 };
+    static kalah_board boards[CASES];
+    static int played[CASES];
+    random_positions(boards, played, CASES, 5);
+    for (int i = 0; i < CASES; i++) {
+        b = boards[i];
+        if (kalah_game_over(b))
+            continue;               /* the searches never ask there */
+        int n = unpack_moves(kalah_legal_moves(b), pits), k = 0;
+        for (int p = 0; p < KALAH_PITS; p++)
+            if (kalah_is_legal(b, p)) {
+                ck_assert_msg(k < n && pits[k] == p, "legal moves of %s",
+                              show(&b));
+                k++;
+            }
+        ck_assert_int_eq(k, n);
+        int order[KALAH_PITS + 1], m = unpack_moves(kalah_order_moves(b),
+                                                    order);
+        ck_assert_int_eq(m, n);
+        int seen = 0;
+        for (int j = 0; j < m; j++) {
+            ck_assert_msg(kalah_is_legal(b, order[j]) &&
+                          !(seen & 1 << order[j]), "order of %s", show(&b));
+            seen |= 1 << order[j];
+            if (j > 0) {
+                int a = promise(b, order[j - 1]), c = promise(b, order[j]);
+                ck_assert_msg(a > c || (a == c && order[j - 1] < order[j]),
+                              "order of %s: pit %d (%d) before pit %d (%d)",
+                              show(&b), order[j - 1], a, order[j], c);
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(scores_side_stones_totals_heuristic_and_decisive_value)
 {
     for (int i = 0; i < SCORE_CASES; i++) {
@@ -490,7 +557,8 @@ END_TEST
 typedef struct shims {
     clctx *ctx;
     clfunction *start, *pit_cell, *store_cell, *side_stones, *game_over,
-        *is_legal, *play, *total, *heuristic, *evaluate;
+        *is_legal, *play, *total, *heuristic, *evaluate, *legal_moves,
+        *order_moves;
 } shims;
 
 /* The shim of one function of board.h, its prototype read from the file:
@@ -530,6 +598,10 @@ static shims shims_new(void)
                        "int kalah_heuristic(kalah_board b)");
     s.evaluate = shim(s.ctx, "kalah_evaluate",
                       "int kalah_evaluate(kalah_board b)");
+    s.legal_moves = shim(s.ctx, "kalah_legal_moves",
+                         "uint kalah_legal_moves(kalah_board b)");
+    s.order_moves = shim(s.ctx, "kalah_order_moves",
+                         "uint kalah_order_moves(kalah_board b)");
     return s;
 }
 
@@ -545,6 +617,8 @@ static void shims_free(shims *s)
     clfunction_free(s->total);
     clfunction_free(s->heuristic);
     clfunction_free(s->evaluate);
+    clfunction_free(s->legal_moves);
+    clfunction_free(s->order_moves);
     clctx_free(s->ctx);
 }
 
@@ -568,6 +642,14 @@ static int device_int(clfunction *f, kalah_board b, int with_arg, int arg)
                                      CLARG((cl_int)arg)));
     else
         ck_assert_cl(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b)));
+    return got;
+}
+
+/* The device's uint f(kalah_board b): the move lists. */
+static unsigned device_moves(clfunction *f, kalah_board b)
+{
+    cl_uint got = 0xdeadbeef;
+    ck_assert_cl(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b)));
     return got;
 }
 
@@ -684,6 +766,10 @@ START_TEST(device_agrees_with_host_on_random_positions)
         ck_assert_msg(device_int(s.evaluate, b, 0, 0) == kalah_evaluate(b),
                       "evaluate of %s: device %d, host %d", show(&b),
                       device_int(s.evaluate, b, 0, 0), kalah_evaluate(b));
+        ck_assert_msg(device_moves(s.legal_moves, b) == kalah_legal_moves(b),
+                      "legal_moves of %s", show(&b));
+        ck_assert_msg(device_moves(s.order_moves, b) == kalah_order_moves(b),
+                      "order_moves of %s", show(&b));
         int q = (int)(test_random(&seed) % 8) - 1;
         illegal += !kalah_is_legal(b, q);
         ck_assert_msg(device_int(s.is_legal, b, 1, q) == kalah_is_legal(b, q),
@@ -718,6 +804,7 @@ Suite *kalah_board_suite(void)
     tcase_add_test(host, no_capture_opposite_empty_or_on_the_opponents_side);
     tcase_add_test(host, legal_moves_are_non_empty_own_pits_0_to_5_of_a_running_game);
     tcase_add_test(host, scores_side_stones_totals_heuristic_and_decisive_value);
+    tcase_add_test(host, move_lists_hold_the_legal_pits_in_order_and_by_promise);
     tcase_add_test(host, random_games_keep_48_stones_and_the_turn_rule);
     suite_add_tcase(s, host);
     TCase *device = test_case("device");

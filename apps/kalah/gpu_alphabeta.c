@@ -93,7 +93,7 @@ static int no_memory(ab_search *s)
     return -1;
 }
 
-/* ---- the scouts' tree ----------------------------------------------------- */
+/* ---- the scouts' tree ---------------------------------------------------- */
 
 static void expand(ab_search *s, int x);
 
@@ -283,7 +283,7 @@ static void scout_together(ab_search *s, const kalah_board *boards,
         values[i] = s->tree[i].value;
 }
 
-/* ---- principal variation splitting ---------------------------------------- */
+/* ---- principal variation splitting --------------------------------------- */
 
 /* b's moves into order[], most promising first, but `first` (the last
  * iteration's choice here) before all if it is one; their count. */

@@ -82,7 +82,7 @@ int kalah_alphabeta_window(kalah_board b, int depth, int alpha, int beta,
 int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
                           kalah_result *r);
 
-/* ---- the GPU minimax player (gpu.c) ---------------------------------------- */
+/* ---- the GPU minimax player (gpu.c) -------------------------------------- */
 
 /* The seed's layered search: the host searches the top plies, the device
  * (kernels/kalah/search.cl) the bottom 4 from every board of the host's
@@ -107,7 +107,7 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
 int kalah_gpu_search_timed(kalah_gpu *g, kalah_board b, double seconds,
                            int max_depth, kalah_result *r);
 
-/* ---- the GPU alpha-beta player (gpu_alphabeta.c) -------------------------- */
+/* ---- the GPU alpha-beta player (gpu_alphabeta.c) ------------------------- */
 
 /* Alpha-beta above the device and on it: the host splits the search at
  * its principal variation, and the device searches the other moves'

@@ -67,7 +67,8 @@ int main(int argc, char **argv)
            clctx_describe(clctx_default()));
     printf("| depth | alphabeta s | gpuab s | split (host depth, device "
            "plies) | alphabeta / gpuab | alphabeta nodes | gpuab nodes | "
-           "same move and score |\n|---:|---:|---:|---|---:|---:|---:|:---:|\n");
+           "same move and score |\n"
+           "|---:|---:|---:|---|---:|---:|---:|:---:|\n");
     for (int depth = (int)first; depth <= (int)last && rc == 0; depth++) {
         kalah_result ab, dev = {-1, 0, 0, 0};
         double ab_s = 0, dev_s = 0;
@@ -86,13 +87,14 @@ int main(int argc, char **argv)
                 break;
             kalah_gpu_counts c1 = kalah_gpu_counts_of(gpu);
             double searches = (double)runs + 1;     /* the warm-up too */
+            uint64_t launches = c1.launches - c0.launches;
             fprintf(stderr, "depth %d split %d,%d: %.4g s, %llu nodes, "
                     "%.0f launches of %.0f boards, %.3g s in them\n", depth,
                     splits[i][0], splits[i][1], s,
                     (unsigned long long)r.nodes,
-                    (double)(c1.launches - c0.launches) / searches,
+                    (double)launches / searches,
                     (double)(c1.boards - c0.boards) /
-                        (double)(c1.launches - c0.launches + !(c1.launches - c0.launches)),
+                        (double)(launches ? launches : 1),
                     (c1.seconds - c0.seconds) / searches);
             if (best < 0 || s < dev_s) {
                 dev = r;

@@ -156,7 +156,9 @@ CLF_INLINE CLF_INT kalah_evaluate(kalah_board b)
  * `list >>= 3`. */
 #define KALAH_NO_MOVE 7u
 
-/* b's legal moves in pit order. */
+/* b's legal moves in pit order, for a b whose game is not over (the
+ * searches know that already; a finished board lists its pits with
+ * stones). */
 CLF_INLINE CLF_UINT kalah_legal_moves(kalah_board b)
 {
     CLF_UINT list = KALAH_NO_MOVE;
@@ -166,7 +168,7 @@ CLF_INLINE CLF_UINT kalah_legal_moves(kalah_board b)
     return list;
 }
 
-/* b's legal moves, most promising first for the player to move: by the
+/* b's legal moves (b not over), most promising first for the mover: by the
  * evaluation one ply on, from the mover's side, with 2 more for a move
  * that keeps the turn; ties in pit order. What alpha-beta searches try
  * first, on the host and on the device. */
