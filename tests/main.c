@@ -199,6 +199,8 @@ int main(void)
     srunner_add_suite(sr, layout_suite());
     srunner_add_suite(sr, group_minmax_suite());
     srunner_add_suite(sr, group_shim_suite());
+    srunner_add_suite(sr, mwc64x_suite());
+    srunner_add_suite(sr, group_choose_suite());
     srunner_add_suite(sr, cache_suite());
     srunner_add_suite(sr, heat_world_suite());
     srunner_add_suite(sr, heat_step_suite());

@@ -1,0 +1,146 @@
+/*
+ * test_group_choose.c: choosing one candidate at random by a work-group
+ * (kernels/lib/group_choose.cl). Through clframe's generated group shims,
+ * against its host twin (the (r mod count)-th candidate in index order) on
+ * random masks of every length 1 to 300 (some edge lengths under valgrind
+ * and Oclgrind), several work-group sizes, empty and full masks, and draws at
+ * the ends of the range; every work-item gets the same answer. Then the
+ * statistics: many work-groups, each drawing r from its own MWC64X stream,
+ * choose among the same candidates about equally often.
+ */
+#include "support.h"
+#include "lib/mwc64x.h"
+
+#include <string.h>
+
+enum { MAX_N = 300 };
+
+static const char *lib = "kernels/lib/group_choose.cl";
+
+/* The host twin: the index of candidate number r mod count, -1 if none. */
+static int choose_host(const unsigned char *mask, int n, uint32_t r)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        count += mask[i] != 0;
+    if (count == 0)
+        return -1;
+    int k = (int)(r % (uint32_t)count);
+    for (int i = 0; i < n; i++)
+        if (mask[i] && k-- == 0)
+            return i;
+    return -1;
+}
+
+START_TEST(the_choice_is_the_host_twins_on_every_length)
+{
+    static const size_t groups[] = {1, 7, 64, 100, 256};
+    clfunction *f = clfunction_file(NULL, lib, "group_choose", NULL);
+    ck_assert_made(f);
+    unsigned char mask[MAX_N];
+    int scratch[256] = {0}, lengths[MAX_N], all[256];
+    int count = test_sweep_lengths(MAX_N, lengths);
+    uint32_t seed = 17;
+    /* Under valgrind and Oclgrind: two group sizes, a third of the edge
+     * lengths, two draws (each call is a simulated launch). */
+    int slow = test_memory_run();
+    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) {
+        if (slow && groups[g] != 7 && groups[g] != 100)
+            continue;
+        ck_assert_cl(clfunction_group(f, groups[g]));
+        ck_assert_cl(clfunction_group_results(f, 1));
+        for (int l = 0; l < count; l++) {
+            if (slow && l % 3 != 0)
+                continue;
+            int n = lengths[l];
+            /* Sparse, dense, empty and full masks in turn. */
+            int kind = l % 4;
+            for (int i = 0; i < n; i++)
+                mask[i] = kind == 2 ? 0 : kind == 3 ? 1
+                          : test_random(&seed) % (kind ? 2u : 9u) == 0;
+            uint32_t draws[] = {0, 1, 0xffffffffu, test_random(&seed)};
+            for (int d = slow ? 2 : 0; d < 4; d++) {
+                ck_assert_cl(clfunction_call(f, all, CLARG_IN(mask, n),
+                                             CLARG(n), CLARG(draws[d]),
+                                             CLARG_IN(scratch, groups[g])));
+                int want = choose_host(mask, n, draws[d]);
+                for (size_t i = 0; i < groups[g]; i++)
+                    ck_assert_msg(all[i] == want, "n=%d group=%zu r=%u item "
+                                  "%zu: %d, want %d", n, groups[g], draws[d],
+                                  i, all[i], want);
+            }
+        }
+    }
+    clfunction_free(f);
+}
+END_TEST
+
+/* Work-group g draws r from stream g and chooses among the same
+ * candidates; how often each is chosen. */
+START_TEST(draws_from_mwc64x_choose_every_candidate_about_equally)
+{
+    enum { N = 64, CANDIDATES = 10 };
+    const char *src =
+        "#include \"lib/group_choose.cl\"\n"
+        "#include \"lib/mwc64x.h\"\n"
+        "__kernel void choose(__global const uchar *mask, int n,\n"
+        "                     __global int *chosen, ulong seed) {\n"
+        "    __local uchar m[64];\n"
+        "    __local int scratch[64];\n"
+        "    __local uint r;\n"
+        "    int lid = get_local_id(0);\n"
+        "    m[lid] = mask[lid];\n"
+        "    if (lid == 0)\n"
+        "        r = mwc64x_draw(mwc64x_stream(seed, get_group_id(0)));\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    int c = group_choose(m, n, r, scratch);\n"
+        "    if (lid == 0)\n"
+        "        chosen[get_group_id(0)] = c;\n"
+        "}\n";
+    clctx *ctx = test_run_context();
+    clkernel *k = clkernel_source(ctx, src, "choose", NULL);
+    ck_assert_made(k);
+    unsigned char mask[N] = {0};
+    static const int where[CANDIDATES] = {0, 3, 4, 17, 30, 31, 32, 50, 62, 63};
+    for (int i = 0; i < CANDIDATES; i++)
+        mask[where[i]] = 1;
+    int groups = test_memory_run() ? 50 : 20000;
+    static int chosen[20000];
+    ck_assert_cl(clkernel_global(k, (size_t)groups * N));
+    ck_assert_cl(clkernel_local(k, N));
+    ck_assert_cl(clkernel_call(k, CLARG_IN(mask, N), CLARG((cl_int)N),
+                               CLARG_OUT(chosen, groups),
+                               CLARG((cl_ulong)2026)));
+    long times[N] = {0};
+    for (int g = 0; g < groups; g++) {
+        ck_assert_int_ge(chosen[g], 0);
+        ck_assert_msg(mask[chosen[g]], "group %d chose %d", g, chosen[g]);
+        /* The host twin with the same draw chose the same. */
+        ck_assert_int_eq(chosen[g],
+                         choose_host(mask, N, mwc64x_draw(mwc64x_stream(
+                                                  2026, (uint64_t)g))));
+        times[chosen[g]]++;
+    }
+    if (!test_memory_run()) {
+        /* Chi-square, 9 degrees of freedom: below 30 but with probability
+         * 1 - 4e-4. */
+        double expect = (double)groups / CANDIDATES, chi2 = 0;
+        for (int i = 0; i < CANDIDATES; i++)
+            chi2 += (times[where[i]] - expect) * (times[where[i]] - expect) /
+                    expect;
+        ck_assert_msg(chi2 < 30, "chi-square %.1f", chi2);
+    }
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+Suite *group_choose_suite(void)
+{
+    Suite *s = suite_create("group_choose");
+    TCase *tc = test_case("choose");
+    tcase_add_test(tc, the_choice_is_the_host_twins_on_every_length);
+    tcase_add_test(tc, draws_from_mwc64x_choose_every_candidate_about_equally);
+    suite_add_tcase(s, tc);
+    return s;
+}
