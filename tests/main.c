@@ -212,6 +212,7 @@ int main(void)
     srunner_add_suite(sr, kalah_board_suite());
     srunner_add_suite(sr, kalah_suite());
     srunner_add_suite(sr, societies_config_suite());
+    srunner_add_suite(sr, societies_phase1_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

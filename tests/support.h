@@ -24,6 +24,7 @@ Suite *group_minmax_suite(void);
 Suite *mwc64x_suite(void);
 Suite *group_choose_suite(void);
 Suite *societies_config_suite(void);
+Suite *societies_phase1_suite(void);
 Suite *cache_suite(void);
 Suite *heat_world_suite(void);
 Suite *heat_step_suite(void);

@@ -1,0 +1,97 @@
+/*
+ * phase1.c: the agents, and the C reference of phase 1 (resource
+ * extraction), which the device's version will be checked against draw
+ * for draw: the same formulas (kernels/societies/model.h), the same
+ * stream per agent (mwc64x.h) and the same choice among candidates
+ * (kernels/lib/group_choose.cl's rule: candidate number r mod count, in
+ * resource order).
+ */
+#include "societies.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int societies_agents_new(const societies_config *c, societies_agents *a)
+{
+    memset(a, 0, sizeof *a);
+    size_t cells = (size_t)c->agents * (size_t)c->resources;
+    a->agents = c->agents;
+    a->resources = c->resources;
+    a->units = calloc(cells, sizeof *a->units);
+    a->experience = calloc(cells, sizeof *a->experience);
+    a->rng = malloc((size_t)c->agents * sizeof *a->rng);
+    if (!a->units || !a->experience || !a->rng) {
+        societies_agents_free(a);
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory "
+                            "for %d agents of %d resources", c->agents,
+                            c->resources);
+    }
+    for (int i = 0; i < c->agents; i++)
+        a->rng[i] = mwc64x_stream(c->seed, (CLF_ULONG)i);
+    return 0;
+}
+
+void societies_agents_free(societies_agents *a)
+{
+    free(a->units);
+    free(a->experience);
+    free(a->rng);
+    memset(a, 0, sizeof *a);
+}
+
+int societies_phase1_agent(const societies_config *c, CLF_INT *units,
+                           CLF_INT *experience, mwc64x_state *rng,
+                           float *minutes)
+{
+    float gpm[SOCIETIES_MAX_RESOURCES];
+    unsigned char extracted[SOCIETIES_MAX_RESOURCES] = {0};
+    int n = c->resources, made = 0;
+    float used = 0.0f;
+    while (used < (float)c->minutes_per_day) {
+        float best = 0.0f;
+        for (int r = 0; r < n; r++) {
+            gpm[r] = societies_gain_per_minute(
+                c->utility_level[r], c->utility_root[r], units[r],
+                c->min_effort, c->max_effort, c->max_experience,
+                experience[r]);
+            best = gpm[r] > best ? gpm[r] : best;
+        }
+        /* The candidates, numbered in resource order; one draw. */
+        float floor = (1.0f - c->epsilon) * best;
+        int count = 0;
+        for (int r = 0; r < n; r++)
+            count += gpm[r] >= floor;
+        uint32_t k = mwc64x_draw(*rng) % (uint32_t)count;
+        *rng = mwc64x_step(*rng);
+        int chosen = 0;
+        while (gpm[chosen] < floor || k-- > 0)
+            chosen++;
+        used += societies_effort(c->min_effort, c->max_effort,
+                                 c->max_experience, experience[chosen]);
+        units[chosen]++;
+        experience[chosen]++;
+        extracted[chosen] = 1;
+        made++;
+    }
+    for (int r = 0; r < n; r++) {
+        if (!extracted[r])
+            experience[r] = experience[r] > c->idle_penalty
+                                ? experience[r] - c->idle_penalty : 0;
+        if (experience[r] > c->max_experience)
+            experience[r] = c->max_experience;
+    }
+    if (minutes)
+        *minutes = used;
+    return made;
+}
+
+long societies_phase1(const societies_config *c, societies_agents *a)
+{
+    long made = 0;
+    for (int i = 0; i < a->agents; i++) {
+        size_t at = (size_t)i * (size_t)a->resources;
+        made += societies_phase1_agent(c, a->units + at, a->experience + at,
+                                       &a->rng[i], NULL);
+    }
+    return made;
+}
