@@ -285,23 +285,6 @@ static void scout_together(ab_search *s, const kalah_board *boards,
 
 /* ---- principal variation splitting --------------------------------------- */
 
-/* b's moves into order[], most promising first, but `first` (the last
- * iteration's choice here) before all if it is one; their count. */
-static int order_moves(kalah_board b, int first, int order[KALAH_PITS])
-{
-    int n = 0;
-    for (unsigned list = kalah_order_moves(b); list != KALAH_NO_MOVE;
-         list >>= 3)
-        order[n++] = (int)(list & 7);
-    for (int i = 1; i < n; i++)
-        if (order[i] == first) {
-            memmove(order + 1, order, (size_t)i * sizeof *order);
-            order[0] = first;
-            break;
-        }
-    return n;
-}
-
 /* b's fail-soft value `depth` plies deep in (alpha, beta), `ply` plies
  * below the root; on_pv: b is on the last iteration's line. Its line of
  * best moves, as far as it is known, in line[0..*length): at the root,
@@ -314,7 +297,8 @@ static int pv_split(ab_search *s, kalah_board b, int depth, int ply,
         return kalah_alphabeta_window(b, depth, alpha, beta, &s->nodes);
     s->nodes++;
     on_pv = on_pv && ply < s->pv_length;
-    int order[KALAH_PITS], n = order_moves(b, on_pv ? s->pv[ply] : -1, order);
+    int order[KALAH_PITS], n = kalah_root_order(b, on_pv ? s->pv[ply] : -1,
+                                                order);
     if (n == 0)
         return kalah_evaluate(b);       /* not reached: b is not over */
     int top = b.to_move == KALAH_TOP, child[LINE], child_length;

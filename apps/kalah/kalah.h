@@ -69,6 +69,11 @@ int kalah_minimax(kalah_board b, int depth, kalah_result *r);
  * (by a one-ply look ahead): the same move and score as kalah_minimax,
  * from far fewer nodes. */
 int kalah_alphabeta(kalah_board b, int depth, kalah_result *r);
+/* b's moves into order[], most promising first (kalah_order_moves), but
+ * `first` (a previous search's choice; -1: none) before all if it is one
+ * of them: how the alpha-beta searches order a node they search again.
+ * Their count. */
+int kalah_root_order(kalah_board b, int first, int order[KALAH_PITS]);
 /* b's value to `depth` (0 to KALAH_MAX_DEPTH) if it lies strictly between
  * alpha and beta; otherwise a bound on the same side of the window
  * (fail-soft): the building block of the GPU alpha-beta player's host

@@ -72,13 +72,19 @@ int kalah_minimax(kalah_board b, int depth, kalah_result *r)
 
 /* ---- alpha-beta ---------------------------------------------------------- */
 
-/* b's moves, most promising first, into order[]; their count. */
-static int order_moves(kalah_board b, int order[KALAH_PITS])
+int kalah_root_order(kalah_board b, int first, int order[KALAH_PITS])
 {
     int n = 0;
     for (unsigned list = kalah_order_moves(b); list != KALAH_NO_MOVE;
          list >>= 3)
         order[n++] = (int)(list & 7);
+    for (int i = 1; i < n; i++)
+        if (order[i] == first) {
+            for (; i > 0; i--)
+                order[i] = order[i - 1];
+            order[0] = first;
+            break;
+        }
     return n;
 }
 
@@ -124,14 +130,7 @@ static int alphabeta_node(kalah_board b, int depth, int alpha, int beta,
 static void alphabeta_root(kalah_board b, int depth, int first, search *s,
                            kalah_result *r)
 {
-    int order[KALAH_PITS], n = order_moves(b, order);
-    for (int i = 0; i < n && first >= 0; i++)
-        if (order[i] == first) {
-            for (; i > 0; i--)
-                order[i] = order[i - 1];
-            order[0] = first;
-            break;
-        }
+    int order[KALAH_PITS], n = kalah_root_order(b, first, order);
     int top = b.to_move == KALAH_TOP;
     r->move = -1;
     s->nodes++;
