@@ -73,8 +73,8 @@ typedef struct ab_search {
     scout_node *tree;
     size_t tree_count, tree_capacity;
     int *sent;                  /* the tree nodes of g->frontier, in order */
-    int *flight;                /* ... and of the launch being answered */
-    int *flight_scores;
+    int *flight;                /* ... and of the launch being answered,
+                                 * whose scores are in g->scores */
     size_t sent_capacity;
 } ab_search;
 
@@ -194,10 +194,7 @@ static void expand(ab_search *s, int x)
             int *flight = realloc(s->flight, cap * sizeof *flight);
             if (flight)
                 s->flight = flight;
-            int *scores = realloc(s->flight_scores, cap * sizeof *scores);
-            if (scores)
-                s->flight_scores = scores;
-            if (!sent || !flight || !scores) {
+            if (!sent || !flight) {
                 no_memory(s);
                 return;
             }
@@ -229,8 +226,9 @@ static int settled(const ab_search *s, int x)
 }
 
 /* The device's values of the frontier boards, `plies` deep, each in the
- * null window of its bound; then the frontier is empty, the boards and
- * their scores in flight[] and flight_scores[]. */
+ * null window of its bound; then the frontier is empty, its nodes in
+ * flight[] and their scores in g->scores (which listing the next
+ * frontier does not write). */
 static int launch(ab_search *s, int plies, size_t *count)
 {
     kalah_gpu *g = s->g;
@@ -244,7 +242,7 @@ static int launch(ab_search *s, int plies, size_t *count)
     g->frontier.count = 0;
     *count = n;
     int rc = kalah_gpu_launch(g, g->frontier.boards, g->bounds, n, plies,
-                              s->flight_scores, g->nodes);
+                              g->scores, g->nodes);
     for (size_t i = 0; i < n && rc == 0; i++)
         s->nodes += g->nodes[i] - 1;    /* tree_add counted the board */
     return rc;
@@ -277,7 +275,7 @@ static void scout_together(ab_search *s, const kalah_board *boards,
         s->rc = launch(s, plies, &count);
         for (size_t i = 0; i < count && !s->rc; i++)
             if (!settled(s, s->flight[i]))
-                answer(s, s->flight[i], s->flight_scores[i]);
+                answer(s, s->flight[i], s->g->scores[i]);
     }
     for (int i = 0; i < n; i++)
         values[i] = s->tree[i].value;
@@ -394,7 +392,6 @@ static void search_free(ab_search *s)
     free(s->tree);
     free(s->sent);
     free(s->flight);
-    free(s->flight_scores);
 }
 
 static int check(const char *what, kalah_gpu *g, int depth,
