@@ -10,27 +10,13 @@
  */
 #include "support.h"
 #include "lib/mwc64x.h"
+#include "common/choose.h"
 
 #include <string.h>
 
 enum { MAX_N = 300 };
 
 static const char *lib = "kernels/lib/group_choose.cl";
-
-/* The host twin: the index of candidate number r mod count, -1 if none. */
-static int choose_host(const unsigned char *mask, int n, uint32_t r)
-{
-    int count = 0;
-    for (int i = 0; i < n; i++)
-        count += mask[i] != 0;
-    if (count == 0)
-        return -1;
-    int k = (int)(r % (uint32_t)count);
-    for (int i = 0; i < n; i++)
-        if (mask[i] && k-- == 0)
-            return i;
-    return -1;
-}
 
 START_TEST(the_choice_is_the_host_twins_on_every_length)
 {
@@ -63,7 +49,7 @@ START_TEST(the_choice_is_the_host_twins_on_every_length)
                 ck_assert_cl(clfunction_call(f, all, CLARG_IN(mask, n),
                                              CLARG(n), CLARG(draws[d]),
                                              CLARG_IN(scratch, groups[g])));
-                int want = choose_host(mask, n, draws[d]);
+                int want = group_choose_host(mask, n, draws[d]);
                 for (size_t i = 0; i < groups[g]; i++)
                     ck_assert_msg(all[i] == want, "n=%d group=%zu r=%u item "
                                   "%zu: %d, want %d", n, groups[g], draws[d],
@@ -117,7 +103,7 @@ START_TEST(draws_from_mwc64x_choose_every_candidate_about_equally)
         ck_assert_msg(mask[chosen[g]], "group %d chose %d", g, chosen[g]);
         /* The host twin with the same draw chose the same. */
         ck_assert_int_eq(chosen[g],
-                         choose_host(mask, N, mwc64x_draw(mwc64x_stream(
+                         group_choose_host(mask, N, mwc64x_draw(mwc64x_stream(
                                                   2026, (uint64_t)g))));
         times[chosen[g]]++;
     }

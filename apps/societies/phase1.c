@@ -7,6 +7,7 @@
  * resource order).
  */
 #include "societies.h"
+#include "common/choose.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,16 +57,12 @@ int societies_phase1_agent(const societies_config *c, CLF_INT *units,
                 experience[r]);
             best = gpm[r] > best ? gpm[r] : best;
         }
-        /* The candidates, numbered in resource order; one draw. */
-        float floor = (1.0f - c->epsilon) * best;
-        int count = 0;
+        /* The candidates, chosen among by one draw as the device does. */
+        unsigned char candidate[SOCIETIES_MAX_RESOURCES];
         for (int r = 0; r < n; r++)
-            count += gpm[r] >= floor;
-        uint32_t k = mwc64x_draw(*rng) % (uint32_t)count;
+            candidate[r] = gpm[r] >= (1.0f - c->epsilon) * best;
+        int chosen = group_choose_host(candidate, n, mwc64x_draw(*rng));
         *rng = mwc64x_step(*rng);
-        int chosen = 0;
-        while (gpm[chosen] < floor || k-- > 0)
-            chosen++;
         used += societies_effort(c->min_effort, c->max_effort,
                                  c->max_experience, experience[chosen]);
         units[chosen]++;
