@@ -140,7 +140,8 @@ $(eval $(call app,matmul,$(OPENMP_FLAGS),$(B)/libcommon.a))
 $(B)/apps/kalah/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
 $(eval $(call app,kalah,$(OPENMP_FLAGS),$(B)/libcommon.a))
 # Societies: the model is kernels/societies/model.h, shared with the device.
-$(eval $(call app,societies,,$(B)/libcommon.a))
+$(B)/apps/societies/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
+$(eval $(call app,societies,$(OPENMP_FLAGS),$(B)/libcommon.a))
 
 $(eval $(call program,clframe-info,clframe/tools/info))
 $(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libkalah.a $(B)/libimage.a $(B)/libcommon.a))

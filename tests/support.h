@@ -25,6 +25,8 @@ Suite *mwc64x_suite(void);
 Suite *group_choose_suite(void);
 Suite *societies_config_suite(void);
 Suite *societies_phase1_suite(void);
+Suite *societies_phase2_suite(void);
+Suite *societies_device_suite(void);
 Suite *cache_suite(void);
 Suite *heat_world_suite(void);
 Suite *heat_step_suite(void);

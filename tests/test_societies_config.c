@@ -26,6 +26,16 @@ START_TEST(defaults_pass_the_checks)
     /* A device whose work-groups are smaller than the resources. */
     ck_assert_fails(societies_config_check(&c, 8), CLFRAME_ERR_BAD_INPUT,
                     "resources must be 1 to");
+    /* Set directly, past what a file may say: the checks still hold. */
+    c.resources = 32;
+    c.menu_size = 17;
+    ck_assert_fails(societies_config_check(&c, 0), CLFRAME_ERR_BAD_INPUT,
+                    "menu_size must be 1 to resources, and at most 16");
+    c.menu_size = 16;
+    ck_assert_cl(societies_config_check(&c, 0));
+    c.agents = SOCIETIES_MAX_AGENTS + 1;
+    ck_assert_fails(societies_config_check(&c, 0), CLFRAME_ERR_BAD_INPUT,
+                    "agents must be 1 to 4194304");
 }
 END_TEST
 
@@ -78,6 +88,10 @@ START_TEST(bad_lines_are_named_with_their_number)
         {"min_effort = 5\nmax_effort = 2\n", "max_effort at least min_effort"},
         {"min_effort = 0\n", "min_effort must be above 0"},
         {"resources = 3\nmenu_size = 4\n", "menu_size must be 1 to resources"},
+        {"resources = 32\nmenu_size = 17\n", "t.conf:2: menu_size = 17: a "
+                                              "whole number from 1 to 16"},
+        {"agents = 4194305\n", "agents = 4194305: a whole number from 1 to "
+                                "4194304"},
         {"utility_level = 0\n", "every utility_level must be above 0"},
         {"utility_root = 0.5\n", "every utility_root must be at least 1"},
     };
@@ -147,8 +161,7 @@ START_TEST(kernels_are_built_with_the_values)
 }
 END_TEST
 
-/* got within `rel` of want. MU is a difference of two utilities: its
- * relative rounding error is theirs times U / MU (up to ~100 here). */
+/* got within `rel` of want. */
 static void near_rel(double got, double want, double rel, const char *what)
 {
     ck_assert_msg(fabs(got - want) <= rel * fabs(want) + 1e-7,
@@ -181,6 +194,19 @@ START_TEST(formulas_match_hand_computed_values)
     for (int x = 2; x <= 200; x++)
         ck_assert(societies_marginal_utility(1.5f, 2.5f, x) <
                   societies_marginal_utility(1.5f, 2.5f, x - 1));
+    /* MU of large holdings keeps a float's precision (as a difference of
+     * two powers in float, n 1.06, it was 2e-5 off at 1000 units and 1e-3
+     * at 100000). */
+    static const double roots[] = {1.06, 2, 3};
+    static const int holdings[] = {2, 10, 1000, 100000};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++) {
+            double n = roots[i], x = holdings[j];
+            near(societies_marginal_utility(1.5f, (float)n, holdings[j]),
+                 1.5 * (pow(x, 1 / (double)(float)n) -
+                        pow(x - 1, 1 / (double)(float)n)),
+                 "MU of large holdings");
+        }
 }
 END_TEST
 
@@ -206,7 +232,7 @@ START_TEST(device_formulas_match_the_host)
                                      CLARG(10.0f), CLARG((cl_int)100),
                                      CLARG((cl_int)e)));
         near_rel(got, societies_gain_per_minute(1.5f, 2.5f, e / 3, 1, 10,
-                                                100, e), 1e-3, "device GPM");
+                                                100, e), 1e-5, "device GPM");
     }
     clfunction_free(effort);
     clfunction_free(gpm);

@@ -6,7 +6,7 @@
  * out by hand; the idle penalty, not below 0, and the clamp to the maximum
  * experience; only candidates are extracted; the choice between equal
  * resources is even; the same seed gives the same society, another seed
- * another.
+ * another, and the OpenMP version the same one.
  */
 #include "support.h"
 #include "societies/societies.h"
@@ -38,9 +38,10 @@ START_TEST(the_days_minutes_are_the_efforts_of_its_units)
              * extracted with. */
             CLF_INT u0[64];
             memcpy(u0, units, sizeof u0);
-            float minutes;
+            societies_day day;
             int made = societies_phase1_agent(&c, units, experience, &rng,
-                                              &minutes);
+                                              &day);
+            float minutes = day.minutes;
             ck_assert_int_gt(made, 0);
             int total = 0;
             double efforts = 0;
@@ -115,7 +116,7 @@ START_TEST(equal_resources_are_chosen_evenly)
     c.epsilon = 0;
     societies_agents a;
     ck_assert_cl(societies_agents_new(&c, &a));
-    ck_assert_int_eq(societies_phase1(&c, &a), 4000);
+    ck_assert_int_eq(societies_phase1(&c, &a, 1), 4000);
     int first = 0;
     for (int i = 0; i < a.agents; i++)
         first += a.units[2 * i];
@@ -171,7 +172,8 @@ START_TEST(the_same_seed_gives_the_same_society)
     ck_assert_cl(societies_agents_new(&c, &a));
     ck_assert_cl(societies_agents_new(&c, &b));
     for (int day = 0; day < 3; day++)
-        ck_assert_int_eq(societies_phase1(&c, &a), societies_phase1(&c, &b));
+        ck_assert_int_eq(societies_phase1(&c, &a, 1),
+                         societies_phase1(&c, &b, 0));   /* OpenMP too */
     size_t cells = (size_t)c.agents * 16;
     ck_assert_mem_eq(a.units, b.units, cells * sizeof *a.units);
     ck_assert_mem_eq(a.experience, b.experience, cells * sizeof *a.units);
@@ -179,7 +181,7 @@ START_TEST(the_same_seed_gives_the_same_society)
     c.seed = 2;
     ck_assert_cl(societies_agents_new(&c, &b));
     for (int day = 0; day < 3; day++)
-        societies_phase1(&c, &b);
+        societies_phase1(&c, &b, 1);
     ck_assert(memcmp(a.units, b.units, cells * sizeof *a.units) != 0);
     societies_agents_free(&a);
     societies_agents_free(&b);

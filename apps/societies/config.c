@@ -42,12 +42,12 @@ typedef struct int_key {
 
 #define INT_KEY(field, lo, hi) {#field, offsetof(societies_config, field), lo, hi}
 static const int_key int_keys[] = {
-    INT_KEY(agents, 1, 100000000),
+    INT_KEY(agents, 1, SOCIETIES_MAX_AGENTS),
     INT_KEY(resources, 1, SOCIETIES_MAX_RESOURCES),
     INT_KEY(days, 0, 1000000),
     INT_KEY(minutes_per_day, 1, 1000000),
     INT_KEY(max_experience, 1, 1000000000),
-    INT_KEY(menu_size, 1, SOCIETIES_MAX_RESOURCES),
+    INT_KEY(menu_size, 1, SOCIETIES_MAX_MENU),
     INT_KEY(trades_per_pairing, 0, 1000000),
     INT_KEY(idle_penalty, 0, 1000000000),
 };
@@ -232,8 +232,9 @@ int societies_config_check(const societies_config *c, size_t max_resources)
     size_t most = max_resources && max_resources < SOCIETIES_MAX_RESOURCES
                       ? max_resources : SOCIETIES_MAX_RESOURCES;
     const char *why = NULL;
-    if (c->agents < 1)
-        why = "agents must be at least 1";
+    if (c->agents < 1 || c->agents > SOCIETIES_MAX_AGENTS)
+        why = "agents must be 1 to 4194304 (2^22: a random stream each, "
+              "societies.h)";
     else if (c->resources < 1 || (size_t)c->resources > most)
         why = "resources must be 1 to the device's work-group size (and at "
               "most 256)";
@@ -241,8 +242,10 @@ int societies_config_check(const societies_config *c, size_t max_resources)
         why = "days must be 0 or more and minutes_per_day at least 1";
     else if (c->max_experience < 1 || c->idle_penalty < 0)
         why = "max_experience must be at least 1, idle_penalty 0 or more";
-    else if (c->menu_size < 1 || c->menu_size > c->resources)
-        why = "menu_size must be 1 to resources";
+    else if (c->menu_size < 1 || c->menu_size > c->resources ||
+             c->menu_size > SOCIETIES_MAX_MENU)
+        why = "menu_size must be 1 to resources, and at most 16 (the device "
+              "keeps menu_size^2 offers in local memory)";
     else if (c->trades_per_pairing < 0)
         why = "trades_per_pairing must be 0 or more";
     else if (!(c->epsilon >= 0.0f && c->epsilon < 1.0f))
@@ -266,8 +269,8 @@ int societies_config_defines(const societies_config *c, char *buf,
                      "-DSOCIETIES_RESOURCES=%d -DSOCIETIES_MINUTES_PER_DAY=%d "
                      "-DSOCIETIES_MAX_EXPERIENCE=%d -DSOCIETIES_MENU_SIZE=%d "
                      "-DSOCIETIES_TRADES_PER_PAIRING=%d "
-                     "-DSOCIETIES_IDLE_PENALTY=%d -DSOCIETIES_EPSILON=%.9gf "
-                     "-DSOCIETIES_MIN_EFFORT=%.9gf -DSOCIETIES_MAX_EFFORT=%.9gf",
+                     "-DSOCIETIES_IDLE_PENALTY=%d -DSOCIETIES_EPSILON=%#.9gf "
+                     "-DSOCIETIES_MIN_EFFORT=%#.9gf -DSOCIETIES_MAX_EFFORT=%#.9gf",
                      c->resources, c->minutes_per_day, c->max_experience,
                      c->menu_size, c->trades_per_pairing, c->idle_penalty,
                      (double)c->epsilon, (double)c->min_effort,

@@ -3,7 +3,7 @@
  * its configuration struct and formulas are kernels/societies/model.h,
  * shared with the device). So far: the configuration, its defaults, its
  * file (key = value lines) and the definitions kernels are built with;
- * the agents and the C reference of phase 1.
+ * the agents and the C references of phase 1 and phase 2.
  */
 #ifndef APPS_SOCIETIES_H
 #define APPS_SOCIETIES_H
@@ -13,6 +13,13 @@
 #include "clframe.h"
 
 #include <stddef.h>
+#include <stdio.h>
+
+/* Agents: agent a draws from MWC64X stream a of the seed, the pairing
+ * (phase 2) from the last of the 2^23 streams mwc64x.h fits
+ * (SOCIETIES_PAIRING_STREAM below); 2^22 agents keep the two apart and
+ * leave the upper half of the streams free for later phases. */
+#define SOCIETIES_MAX_AGENTS (1 << 22)
 
 /* The defaults: 1000 agents, 16 resources, 10 days of 600 minutes, D 1
  * and n 2 for every resource, epsilon 0.05, maximum experience 100,
@@ -62,6 +69,17 @@ typedef struct societies_agents {
 int societies_agents_new(const societies_config *c, societies_agents *a);
 void societies_agents_free(societies_agents *a);
 
+/* What one agent's day of phase 1 was like. closest: how near the day
+ * came to a choice that rounding could turn, as a relative distance: the
+ * smallest of |GPM - threshold| / threshold over the resources that are
+ * not in the best resource's state, and of |minutes used - day| / day at
+ * each test of the day's end. A device whose pow and exp differ from the
+ * host's by less than that makes the same choices. */
+typedef struct societies_day {
+    float minutes;
+    float closest;
+} societies_day;
+
 /* Phase 1, resource extraction, for one agent and one day (the C
  * reference): while the day has minutes left, the agent extracts a unit
  * of a resource chosen uniformly at random (one draw of its stream) among
@@ -72,11 +90,117 @@ void societies_agents_free(societies_agents *a);
  * minutes end between minutes_per_day and minutes_per_day + max_effort.
  * At the end, each resource not extracted that day loses idle_penalty
  * experience (not below 0), and experience is clamped to max_experience.
- * The units extracted; the minutes used in *minutes. */
+ * The units extracted; *day (NULL: not wanted) says how the day went. */
 int societies_phase1_agent(const societies_config *c, CLF_INT *units,
                            CLF_INT *experience, mwc64x_state *rng,
-                           float *minutes);
-/* Phase 1 for every agent, one day; the units extracted in all. */
-long societies_phase1(const societies_config *c, societies_agents *a);
+                           societies_day *day);
+/* Phase 1 for every agent, one day, in `threads` OpenMP threads (1: the
+ * plain C reference; 0: OpenMP's default; the results are the same); the
+ * units extracted in all. */
+long societies_phase1(const societies_config *c, societies_agents *a,
+                      int threads);
+/* The OpenMP threads `threads` stands for (0: OpenMP's default; 1 in a
+ * build without OpenMP). */
+int societies_threads(int threads);
+
+/* ---- phase 2 (phase2.c) ------------------------------------------------- */
+
+/* The stream the pairings are drawn from: the last of the 2^23 streams
+ * mwc64x.h fits (agents use streams 0 to agents - 1, at most
+ * SOCIETIES_MAX_AGENTS - 1, so the two never meet). */
+#define SOCIETIES_PAIRING_STREAM (((CLF_ULONG)1 << 23) - 1)
+
+/* A day's pairing, drawn on the host: a random permutation of the agents
+ * 0 to agents - 1 into pairs[0..agents) (Fisher-Yates: for i from
+ * agents - 1 down to 1, swap i with j uniform in [0, i], j being a 64-bit
+ * number made of two draws of *rng, the first the high half, modulo
+ * i + 1, which leaves a bias below 2^-40). Pair p is agents pairs[2p]
+ * (A) and pairs[2p + 1] (B); with an odd number the last one sits out.
+ * *rng moves on, so the next day's pairing is another. */
+void societies_pairing(const societies_config *c, mwc64x_state *rng,
+                       CLF_INT *pairs);
+
+/* Phase 2, trading, for one pair (the C reference): up to
+ * trades_per_pairing rounds. In each, an agent's menu is its menu_size
+ * least valuable resources among those it holds (value: MU of the next
+ * unit; ascending, ties to the lower resource, group_smallest_k's order);
+ * every pair (i, j), A giving menu_a[i] and receiving menu_b[j], gets
+ * societies_best_offer (kernels/societies/model.h, which says the rule),
+ * and the trade made is the offer with the largest gain for A, ties to
+ * the lowest i * menu_size + j (the device's numbering, whatever the
+ * menus' lengths). A round with no offer ends the pairing. Both agents
+ * gain from every trade, and every resource is conserved. units_a and
+ * units_b are the two agents' holdings; returns the trades made. */
+int societies_trade_pair(const societies_config *c, CLF_INT *units_a,
+                         CLF_INT *units_b);
+
+/* Phase 2 for every pair of `pairs` (societies_pairing), one day, in
+ * `threads` OpenMP threads as societies_phase1; the trades made in all.
+ * The pairs are disjoint, so every thread count gives the same result. */
+long societies_phase2(const societies_config *c, societies_agents *a,
+                      const CLF_INT *pairs, int threads);
+
+/* ---- on a device (device.c) ------------------------------------------- */
+
+/* The agents on an OpenCL device: a work-group per agent, a work-item per
+ * resource, kernels built for one configuration. */
+typedef struct societies_device societies_device;
+
+/* Builds the kernels for c on ctx (NULL: the default) and copies the
+ * agents there, into *d; a stays the caller's, and is the host copy
+ * societies_device_read fills. 0, or a negative code (a configuration the
+ * device cannot run: more resources than its work-groups hold; a kernel
+ * that does not build; no memory). */
+int societies_device_new(clctx *ctx, const societies_config *c,
+                         societies_agents *a, societies_device **d);
+void societies_device_free(societies_device *d);
+
+/* Phase 1 for every agent, one day, as societies_phase1 does it; the
+ * units extracted, or a negative code. */
+long societies_device_phase1(societies_device *d);
+
+/* Copies the agents' units, experience and streams to the host copy. */
+int societies_device_read(societies_device *d);
+
+/* Phase 2 for every pair of `pairs`, as societies_phase2 does it; the
+ * trades made, or a negative code. */
+long societies_device_phase2(societies_device *d, const CLF_INT *pairs);
+
+/* ---- runs and their summaries (run.c) ----------------------------------- */
+
+/* A day of a run, summarised. units: the units an agent holds (of every
+ * resource together), quantiles by nearest rank: the least, the first
+ * quartile, the median, the third quartile and the most. */
+typedef struct societies_summary {
+    int day;                    /* 0: before the first */
+    double total_utility;       /* of every agent and resource */
+    long units[5];
+    long extracted, trades;     /* that day */
+    double phase1_s, phase2_s;  /* seconds, the pairing in phase 2's */
+} societies_summary;
+
+/* The summary's utility and quantiles for agents a. 0 or a code. */
+int societies_summarize(const societies_config *c, const societies_agents *a,
+                        societies_summary *s);
+
+/* Called after every day (day 0 first); a non-zero return stops the run
+ * and is its result. */
+typedef int (*societies_report)(const societies_summary *s, void *user);
+
+/* Runs c->days days, each phase 1 then phase 2 for every agent, where
+ * `where` says: "reference" (the C reference), "openmp" (its OpenMP
+ * version), or a device (a CLFRAME_DEVICE selector; NULL: the default).
+ * Every version gives the same society, up to near ties on a device. 0 or
+ * a negative code. */
+int societies_simulate(const societies_config *c, const char *where,
+                       societies_report report, void *user);
+
+/* The summary as CSV: a header line, then a line per day. */
+void societies_csv_header(FILE *out);
+void societies_csv_row(FILE *out, const societies_summary *s);
+
+/* Plots a run's CSV into a PNG with gnuplot: the quantiles of holdings
+ * and the total utility by day. 0, or CLFRAME_ERR_IO. */
+int societies_plot(const char *csv, const char *png);
 
 #endif /* APPS_SOCIETIES_H */

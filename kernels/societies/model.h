@@ -4,7 +4,8 @@
  * (clframe/shared.h's idiom): the configuration both sides read, with the
  * same layout, and the formulas of a day: the utility of holding units of
  * a resource, its marginal utility, the effort an extraction costs at an
- * experience, and the gain per minute that phase 1 maximises.
+ * experience, and the gain per minute that phase 1 maximises; phase 2's
+ * offer between two agents for one pair of resources.
  */
 #ifndef KERNELS_SOCIETIES_MODEL_H
 #define KERNELS_SOCIETIES_MODEL_H
@@ -15,16 +16,26 @@
 #define SOCIETIES_POW(x, y) pow((x), (y))
 #define SOCIETIES_EXP(x) exp(x)
 #define SOCIETIES_SQRT(x) sqrt(x)
+#define SOCIETIES_ROUND(x) round(x)
+#define SOCIETIES_EXPM1(x) expm1(x)
+#define SOCIETIES_LOG1P(x) log1p(x)
 #else
 #include <math.h>
 #define SOCIETIES_POW(x, y) powf((x), (y))
 #define SOCIETIES_EXP(x) expf(x)
 #define SOCIETIES_SQRT(x) sqrtf(x)
+#define SOCIETIES_ROUND(x) roundf(x)
+#define SOCIETIES_EXPM1(x) expm1f(x)
+#define SOCIETIES_LOG1P(x) log1pf(x)
 #endif
 
 /* A work-item per resource: at most the largest work-group a device has
  * (256 in the seed). */
 #define SOCIETIES_MAX_RESOURCES 256
+
+/* Phase 2: the device keeps menu_size^2 offers of a pair in local memory,
+ * so menus are short. */
+#define SOCIETIES_MAX_MENU 16
 
 typedef struct societies_config {
     CLF_INT agents;
@@ -56,17 +67,27 @@ CLF_INLINE CLF_FLOAT societies_utility(CLF_FLOAT level, CLF_FLOAT root,
                       : level * SOCIETIES_POW((CLF_FLOAT)units, 1.0f / root);
 }
 
-/* MU(x) = U(x) - U(x - 1): what the x-th unit adds. */
+/* MU(x) = U(x) - U(x - 1): what the x-th unit adds. Written as
+ * D x^(1/n) (1 - (1 - 1/x)^(1/n)), with expm1 and log1p, because the
+ * difference of two nearly equal powers loses most of a float's digits
+ * (at x = 1000, n = 1 about ten bits): then a host and a device whose pow
+ * differ by an ulp would disagree on values, and on choices, far more
+ * often than they need to. */
 CLF_INLINE CLF_FLOAT societies_marginal_utility(CLF_FLOAT level,
                                                 CLF_FLOAT root, CLF_INT units)
 {
-    return societies_utility(level, root, units) -
-           societies_utility(level, root, units - 1);
+    if (units <= 1)
+        return units == 1 ? level : 0.0f;
+    CLF_FLOAT x = (CLF_FLOAT)units, power = 1.0f / root;
+    return -level * SOCIETIES_POW(x, power) *
+           SOCIETIES_EXPM1(power * SOCIETIES_LOG1P(-1.0f / x));
 }
 
 /* Minutes to extract one unit at `experience` (a Gompertz curve): close
  * to max_effort without experience, falling to min_effort:
- * max - (max - min) exp(-2 sqrt(max) exp(-(max - min) e / max_experience)). */
+ * max - (max - min) exp(-2 sqrt(max) exp(-(max - min) e / max_experience)),
+ * computed as min - (max - min) expm1(...), the same value without the
+ * cancellation of max - (max - min) near min. */
 CLF_INLINE CLF_FLOAT societies_effort(CLF_FLOAT min_effort,
                                       CLF_FLOAT max_effort,
                                       CLF_INT max_experience,
@@ -75,8 +96,8 @@ CLF_INLINE CLF_FLOAT societies_effort(CLF_FLOAT min_effort,
     CLF_FLOAT span = max_effort - min_effort;
     CLF_FLOAT inner = SOCIETIES_EXP(-span * (CLF_FLOAT)experience /
                                     (CLF_FLOAT)max_experience);
-    return max_effort -
-           span * SOCIETIES_EXP(-2.0f * SOCIETIES_SQRT(max_effort) * inner);
+    return min_effort -
+           span * SOCIETIES_EXPM1(-2.0f * SOCIETIES_SQRT(max_effort) * inner);
 }
 
 /* Gain per minute of extracting one more unit of a resource held in
@@ -91,6 +112,128 @@ CLF_INLINE CLF_FLOAT societies_gain_per_minute(CLF_FLOAT level,
     return societies_marginal_utility(level, root, units + 1) /
            societies_effort(min_effort, max_effort, max_experience,
                             experience);
+}
+
+/* ---- phase 2: an offer between two agents --------------------------------
+ *
+ * A proposed trade between agent A and agent B: A gives give_units of
+ * resource `give` to B and receives receive_units of resource `receive`
+ * from B. gain_a, gain_b: the utility change of each. No trade is
+ * give_units = receive_units = 0 with gains 0. */
+typedef struct societies_offer {
+    CLF_INT give, receive;
+    CLF_INT give_units, receive_units;
+    CLF_FLOAT gain_a, gain_b;
+} societies_offer;
+
+CLF_STATIC_ASSERT_SIZE(societies_offer, 24);
+
+/* What a trade of whole lots between A and B depends on: the utility of
+ * g (A gives it) and of h (A receives it), both agents' holdings of them,
+ * and a lot: give_lot units of g for receive_lot units of h. */
+typedef struct societies_lots_ {
+    CLF_FLOAT level_g, root_g, level_h, root_h;
+    CLF_INT a_g, a_h, b_g, b_h;
+    CLF_INT give_lot, receive_lot;
+} societies_lots_;
+
+/* The utility change of A (side_b 0) or of B (side_b 1) when k lots are
+ * traded. Each as a sum of two differences: the utilities themselves can
+ * be large, and float would lose a small gain written as one difference
+ * of totals. */
+CLF_INLINE CLF_FLOAT societies_lots_gain_(societies_lots_ t, CLF_INT side_b,
+                                          CLF_INT k)
+{
+    CLF_INT g = k * t.give_lot, h = k * t.receive_lot;
+    if (side_b)
+        return (societies_utility(t.level_g, t.root_g, t.b_g + g) -
+                societies_utility(t.level_g, t.root_g, t.b_g)) +
+               (societies_utility(t.level_h, t.root_h, t.b_h - h) -
+                societies_utility(t.level_h, t.root_h, t.b_h));
+    return (societies_utility(t.level_g, t.root_g, t.a_g - g) -
+            societies_utility(t.level_g, t.root_g, t.a_g)) +
+           (societies_utility(t.level_h, t.root_h, t.a_h + h) -
+            societies_utility(t.level_h, t.root_h, t.a_h));
+}
+
+/* The largest k in [1, kmax] for which the test holds, 0 if it holds for
+ * none, by binary search: the test is true up to some k and false after,
+ * because both gains are concave in k (U is concave, the holdings affine
+ * in k). A's test (side_b 0): the k-th lot still raises A's gain, so the
+ * answer is where A's gain peaks. B's test (side_b 1): B still gains, so
+ * the answer is the most lots B accepts (a concave gain that is 0 at
+ * k = 0 and positive at some k is positive at every smaller k). */
+CLF_INLINE CLF_INT societies_lots_last_(societies_lots_ t, CLF_INT side_b,
+                                        CLF_INT kmax)
+{
+    CLF_INT lo = 0, hi = kmax;      /* the answer lies in [lo, hi] */
+    while (lo < hi) {
+        CLF_INT mid = hi - (hi - lo) / 2;       /* above lo */
+        CLF_FLOAT gain = societies_lots_gain_(t, side_b, mid);
+        CLF_FLOAT before = side_b ? 0.0f
+                                  : societies_lots_gain_(t, 0, mid - 1);
+        if (gain > before)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* A's best trade with B that gives resource `give` (g) and receives
+ * `receive` (h); a_g, a_h are A's units of g and h, b_g, b_h B's; level_*
+ * and root_* are D and n of g and h. The rule (phase 2 of
+ * ../shared/specs/societies.md leaves the exchange ratio and the
+ * quantity to us):
+ * - valuations are marginal utilities of the next unit: A would pay
+ *   vA = MU(h, a_h + 1) / MU(g, a_g + 1) units of g for one of h, B
+ *   would take vB = MU(h, b_h + 1) / MU(g, b_g + 1). Only vA > vB leaves
+ *   room for a trade both want (and give != receive);
+ * - the exchange ratio is their geometric mean, rho = sqrt(vA vB) units
+ *   of g per unit of h, which splits the room evenly on a log scale and
+ *   treats both agents alike. Trades are in whole lots: round(rho) of g
+ *   for 1 of h when rho >= 1, else 1 of g for round(1 / rho) of h;
+ * - the quantity is k lots, 1 <= k <= kmax (A can pay k lots of g, B k
+ *   lots of h): the k that maximises A's gain among those where B gains,
+ *   that is the smaller of where A's gain peaks and the most B accepts
+ *   (societies_lots_last_); the trade is made only if both gains are
+ *   then above 0.
+ * A marginal utility that float rounds to 0 gives an infinite or NaN
+ * valuation; a lot that is NaN or more than can be paid means no trade,
+ * so every case ends in an offer or none. */
+CLF_INLINE societies_offer societies_best_offer(
+    CLF_FLOAT level_g, CLF_FLOAT root_g, CLF_FLOAT level_h, CLF_FLOAT root_h,
+    CLF_INT give, CLF_INT receive, CLF_INT a_g, CLF_INT a_h, CLF_INT b_g,
+    CLF_INT b_h)
+{
+    societies_offer none = {give, receive, 0, 0, 0.0f, 0.0f};
+    CLF_FLOAT va = societies_marginal_utility(level_h, root_h, a_h + 1) /
+                   societies_marginal_utility(level_g, root_g, a_g + 1);
+    CLF_FLOAT vb = societies_marginal_utility(level_h, root_h, b_h + 1) /
+                   societies_marginal_utility(level_g, root_g, b_g + 1);
+    if (give == receive || !(va > vb))
+        return none;
+    CLF_FLOAT rho = SOCIETIES_SQRT(va * vb);
+    CLF_FLOAT give_lot = rho >= 1.0f ? SOCIETIES_ROUND(rho) : 1.0f;
+    CLF_FLOAT receive_lot = rho >= 1.0f ? 1.0f
+                                        : SOCIETIES_ROUND(1.0f / rho);
+    /* In float before any conversion: NaN and huge lots end here. */
+    if (!(give_lot >= 1.0f && give_lot <= (CLF_FLOAT)a_g &&
+          receive_lot >= 1.0f && receive_lot <= (CLF_FLOAT)b_h))
+        return none;
+    societies_lots_ t = {level_g, root_g, level_h, root_h, a_g, a_h,
+                         b_g, b_h, (CLF_INT)give_lot, (CLF_INT)receive_lot};
+    CLF_INT kmax = a_g / t.give_lot < b_h / t.receive_lot
+                       ? a_g / t.give_lot : b_h / t.receive_lot;
+    CLF_INT k_a = societies_lots_last_(t, 0, kmax);
+    CLF_INT k_b = societies_lots_last_(t, 1, kmax);
+    CLF_INT k = k_a < k_b ? k_a : k_b;
+    if (k < 1)
+        return none;
+    societies_offer offer = {give, receive, k * t.give_lot,
+                             k * t.receive_lot, societies_lots_gain_(t, 0, k),
+                             societies_lots_gain_(t, 1, k)};
+    return offer.gain_a > 0.0f && offer.gain_b > 0.0f ? offer : none;
 }
 
 #endif /* KERNELS_SOCIETIES_MODEL_H */

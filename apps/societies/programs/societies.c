@@ -1,0 +1,191 @@
+/*
+ * societies.c (bin/societies): runs the Societies simulation, phases 1
+ * (extraction) and 2 (trading) for every agent each day, on a device, the
+ * C reference or its OpenMP version, and writes a summary of every day as
+ * CSV, and as a PNG plot. Run with --help for the options.
+ */
+#include "societies/societies.h"
+#include "common/parse.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char USAGE[] =
+    "usage: societies [options]\n"
+    "  --config FILE     key = value settings (README: Societies); the\n"
+    "                    options below override them\n"
+    "  --days N          days to run (default 10)\n"
+    "  --agents A        agents (default 1000)\n"
+    "  --resources R     resources (default 16; at most 256 and the\n"
+    "                    device's work-group size)\n"
+    "  --seed S          random seed (default 1)\n"
+    "  --device WHERE    reference (the C reference), openmp, or a device:\n"
+    "                    gpu, cpu, P:D or part of a name (default: the\n"
+    "                    best device, or CLFRAME_DEVICE)\n"
+    "  --csv FILE        the summary of every day as CSV (default: stdout)\n"
+    "  --plot FILE.png   the summary plotted by gnuplot\n"
+    "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n";
+
+typedef struct options {
+    const char *config, *where, *csv, *plot;
+    const char *days, *agents, *resources, *seed;
+} options;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "societies: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s", USAGE);
+    return 2;
+}
+
+/* Fills o from argv; 0, or the exit status to leave with (-1: help). */
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    static const struct {
+        const char *name;
+        size_t offset;
+    } known[] = {
+        {"--config", offsetof(options, config)},
+        {"--device", offsetof(options, where)},
+        {"--csv", offsetof(options, csv)},
+        {"--plot", offsetof(options, plot)},
+        {"--days", offsetof(options, days)},
+        {"--agents", offsetof(options, agents)},
+        {"--resources", offsetof(options, resources)},
+        {"--seed", offsetof(options, seed)},
+    };
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        if (!strcmp(opt, "--help") || !strcmp(opt, "-h"))
+            return -1;
+        size_t k = 0, n = sizeof known / sizeof *known;
+        while (k < n && strcmp(opt, known[k].name))
+            k++;
+        if (k == n)
+            return usage_error("unknown option %s", opt);
+        if (i + 1 >= argc)
+            return usage_error("%s: a value is missing", opt);
+        *(const char **)((char *)o + known[k].offset) = argv[++i];
+    }
+    return 0;
+}
+
+/* Reads option --name's text, if given, into *value: a whole number in
+ * [lo, hi]. 0, or 2 after a message. */
+static int whole_number(const char *name, const char *text, unsigned long lo,
+                        unsigned long hi, unsigned long *value)
+{
+    if (!text || parse_uint(text, lo, hi, value))
+        return 0;
+    fprintf(stderr, "societies: --%s \"%s\" is not a whole number from %lu "
+            "to %lu\n", name, text, lo, hi);
+    return 2;
+}
+
+/* The configuration: defaults, the file, then the options. */
+static int configure(const options *o, societies_config *c)
+{
+    societies_config_default(c);
+    if (o->config && societies_config_read(o->config, c)) {
+        fprintf(stderr, "societies: %s\n", clframe_last_error());
+        return 1;
+    }
+    unsigned long days = (unsigned long)c->days;
+    unsigned long agents = (unsigned long)c->agents;
+    unsigned long resources = (unsigned long)c->resources;
+    unsigned long seed = (unsigned long)c->seed;
+    int status = whole_number("days", o->days, 0, 1000000, &days);
+    if (!status)
+        status = whole_number("agents", o->agents, 1, SOCIETIES_MAX_AGENTS,
+                              &agents);
+    if (!status)
+        status = whole_number("resources", o->resources, 1,
+                              SOCIETIES_MAX_RESOURCES, &resources);
+    if (!status)
+        status = whole_number("seed", o->seed, 0, ULONG_MAX, &seed);
+    if (status)
+        return status;
+    c->days = (CLF_INT)days;
+    c->agents = (CLF_INT)agents;
+    c->resources = (CLF_INT)resources;
+    c->seed = (CLF_ULONG)seed;
+    if (c->menu_size > c->resources)
+        c->menu_size = c->resources;        /* fewer resources asked for */
+    if (societies_config_check(c, 0)) {
+        fprintf(stderr, "societies: %s\n", clframe_last_error());
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct totals {
+    FILE *csv;
+    double phase1_s, phase2_s;
+} totals;
+
+static int write_day(const societies_summary *s, void *user)
+{
+    totals *t = user;
+    societies_csv_row(t->csv, s);
+    t->phase1_s += s->phase1_s;
+    t->phase2_s += s->phase2_s;
+    return ferror(t->csv) ? clframe_fail(CLFRAME_ERR_IO, "societies: "
+                                         "writing the CSV failed") : 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int status = parse_options(argc, argv, &o);
+    if (status == -1) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    societies_config c;
+    if (status || (status = configure(&o, &c)))
+        return status;
+
+    /* A plot without a CSV file of its own draws from a temporary one. */
+    char scratch[] = "/tmp/societies-XXXXXX";
+    const char *csv_path = o.csv;
+    if (o.plot && !csv_path) {
+        int fd = mkstemp(scratch);
+        if (fd < 0) {
+            perror("societies: a temporary CSV file");
+            return 1;
+        }
+        close(fd);
+        csv_path = scratch;
+    }
+    totals t = {csv_path ? fopen(csv_path, "w") : stdout, 0, 0};
+    if (!t.csv) {
+        perror(csv_path);
+        return 1;
+    }
+    societies_csv_header(t.csv);
+    int rc = societies_simulate(&c, o.where, write_day, &t);
+    if (t.csv != stdout && fclose(t.csv) != 0 && rc == 0)
+        rc = clframe_fail(CLFRAME_ERR_IO, "societies: writing %s failed",
+                          csv_path);
+    if (rc == 0 && o.plot)
+        rc = societies_plot(csv_path, o.plot);
+    if (csv_path == scratch)
+        remove(scratch);
+    if (rc) {
+        fprintf(stderr, "societies: %s\n", clframe_last_error());
+        return 1;
+    }
+    double pairs = (double)(c.agents / 2) * c.days;
+    fprintf(stderr, "societies: %d agents, %d resources, %d days on %s: "
+            "phase 1 %.3f s (%.4g agents/s), phase 2 %.3f s (%.4g pairs/s)\n",
+            c.agents, c.resources, c.days, o.where ? o.where : "the default "
+            "device", t.phase1_s, (double)c.agents * c.days / t.phase1_s,
+            t.phase2_s, pairs / t.phase2_s);
+    return 0;
+}

@@ -1,0 +1,183 @@
+/*
+ * run.c: the Societies host driver. It runs the days of a simulation,
+ * phase 1 then phase 2 for every agent, on the C reference, its OpenMP
+ * version or a device, and summarises each day: total utility, the
+ * quantiles of the units agents hold, the units extracted and the trades
+ * made; as CSV, and as a PNG plot drawn by gnuplot.
+ */
+#include "societies.h"
+#include "common/clock.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where a run happens: the C reference, its OpenMP version, a device. */
+typedef struct runner {
+    const societies_config *c;
+    societies_agents agents;
+    int threads;                    /* 1 reference, 0 OpenMP */
+    clctx *ctx;                     /* a device run's, or NULL */
+    societies_device *device;
+    mwc64x_state pairing;           /* the stream pairings are drawn from */
+    CLF_INT *pairs;
+} runner;
+
+static int compare_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+int societies_summarize(const societies_config *c, const societies_agents *a,
+                        societies_summary *s)
+{
+    long *held = malloc((size_t)a->agents * sizeof *held);
+    if (!held)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory "
+                            "for the summary of %d agents", a->agents);
+    double utility = 0;
+    for (int i = 0; i < a->agents; i++) {
+        const CLF_INT *units = a->units + (size_t)i * (size_t)a->resources;
+        held[i] = 0;
+        for (int r = 0; r < a->resources; r++) {
+            held[i] += units[r];
+            utility += societies_utility(c->utility_level[r],
+                                         c->utility_root[r], units[r]);
+        }
+    }
+    qsort(held, (size_t)a->agents, sizeof *held, compare_long);
+    s->total_utility = utility;
+    /* Nearest rank: quantile q is the agent at q (agents - 1). */
+    for (int q = 0; q < 5; q++)
+        s->units[q] = held[(size_t)((double)q / 4 * (a->agents - 1) + 0.5)];
+    free(held);
+    return 0;
+}
+
+void societies_csv_header(FILE *out)
+{
+    fputs("day,total_utility,units_min,units_q1,units_median,units_q3,"
+          "units_max,extracted,trades\n", out);
+}
+
+void societies_csv_row(FILE *out, const societies_summary *s)
+{
+    fprintf(out, "%d,%.6g,%ld,%ld,%ld,%ld,%ld,%ld,%ld\n", s->day,
+            s->total_utility, s->units[0], s->units[1], s->units[2],
+            s->units[3], s->units[4], s->extracted, s->trades);
+}
+
+/* Opens where ("reference", "openmp", or a device selector; NULL the
+ * default device) for c. */
+static int runner_open(runner *run, const societies_config *c,
+                       const char *where)
+{
+    memset(run, 0, sizeof *run);
+    run->c = c;
+    run->pairing = mwc64x_stream(c->seed, SOCIETIES_PAIRING_STREAM);
+    int rc = societies_config_check(c, 0);
+    if (rc == 0)
+        rc = societies_agents_new(c, &run->agents);
+    if (rc)
+        return rc;
+    run->pairs = malloc((size_t)c->agents * sizeof *run->pairs);
+    if (!run->pairs)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory");
+    if (where && !strcmp(where, "reference")) {
+        run->threads = 1;
+        return 0;
+    }
+    if (where && !strcmp(where, "openmp"))
+        return 0;
+    if (where && !(run->ctx = clctx_new(where)))
+        return CLFRAME_ERR_NO_DEVICE;
+    return societies_device_new(run->ctx, c, &run->agents, &run->device);
+}
+
+static void runner_close(runner *run)
+{
+    societies_device_free(run->device);
+    clctx_free(run->ctx);
+    societies_agents_free(&run->agents);
+    free(run->pairs);
+}
+
+/* One day: phase 1, the pairing, phase 2, timed. */
+static int runner_day(runner *run, societies_summary *s)
+{
+    const societies_config *c = run->c;
+    double start = clock_seconds();
+    s->extracted = run->device ? societies_device_phase1(run->device)
+                               : societies_phase1(c, &run->agents,
+                                                  run->threads);
+    if (s->extracted < 0)
+        return (int)s->extracted;
+    double middle = clock_seconds();
+    societies_pairing(c, &run->pairing, run->pairs);
+    s->trades = run->device
+                    ? societies_device_phase2(run->device, run->pairs)
+                    : societies_phase2(c, &run->agents, run->pairs,
+                                       run->threads);
+    if (s->trades < 0)
+        return (int)s->trades;
+    s->phase1_s = middle - start;
+    s->phase2_s = clock_seconds() - middle;
+    return 0;
+}
+
+int societies_simulate(const societies_config *c, const char *where,
+                       societies_report report, void *user)
+{
+    runner run;
+    int rc = runner_open(&run, c, where);
+    societies_summary s = {0};
+    for (int day = 0; rc == 0 && day <= c->days; day++) {
+        s.day = day;
+        if (day > 0)
+            rc = runner_day(&run, &s);
+        if (rc == 0 && run.device)
+            rc = societies_device_read(run.device);
+        if (rc == 0)
+            rc = societies_summarize(c, &run.agents, &s);
+        if (rc == 0 && report)
+            rc = report(&s, user);
+    }
+    runner_close(&run);
+    return rc;
+}
+
+int societies_plot(const char *csv, const char *png)
+{
+    if (strchr(csv, '\'') || strchr(png, '\''))
+        return clframe_fail(CLFRAME_ERR_IO, "societies: cannot plot %s into "
+                            "%s: a quote in a file name", csv, png);
+    FILE *gp = popen("gnuplot", "w");
+    if (!gp)
+        return clframe_fail(CLFRAME_ERR_IO, "societies: cannot run gnuplot: "
+                            "%s", strerror(errno));
+    fprintf(gp,
+            "set terminal pngcairo size 960,540\n"
+            "set output '%s'\n"
+            "set datafile separator ','\n"
+            "set key autotitle columnhead left top\n"
+            "set xlabel 'day'\n"
+            "set ylabel 'units an agent holds'\n"
+            "set y2label 'total utility'\n"
+            "set ytics nomirror\n"
+            "set y2tics\n"
+            "set title 'Societies: the holdings of agents (quantiles) and "
+            "total utility'\n"
+            "plot '%s' using 1:4:6 with filledcurves lc rgb '#c0d0f0' "
+            "title 'units, middle half', "
+            "'' using 1:5 with lines lw 2 title 'units, median', "
+            "'' using 1:2 axes x1y2 with lines lw 2 title 'total utility'\n",
+            png, csv);
+    int status = pclose(gp);
+    if (status != 0)
+        return clframe_fail(CLFRAME_ERR_IO, "societies: gnuplot failed (exit "
+                            "status %d) making %s from %s; is it installed "
+                            "(scripts/install-deps)?", status, png, csv);
+    return 0;
+}
