@@ -153,6 +153,7 @@ $(eval $(call program,bench-laplace,bench/laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(
 $(eval $(call program,bench-matmul,bench/matmul,$(OPENMP_FLAGS) -lclblast,$(B)/libmatmul.a $(B)/libcommon.a))
 $(eval $(call program,bench-kalah,bench/kalah,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
 $(eval $(call program,bench-kalah-alphabeta,bench/kalah-alphabeta,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
+$(eval $(call program,bench-societies,bench/societies,$(OPENMP_FLAGS),$(B)/libsocieties.a $(B)/libcommon.a))
 $(eval $(call program,planted-oob,tests/oclgrind))
 
 TEST_SRC := $(wildcard tests/*.c)
@@ -207,6 +208,10 @@ LAPLACE_BENCH ?= 200,1000 100 3
 KALAH_BENCH ?= 4 9 3
 # The Mankalah alpha-beta table's depths and runs (GPU machine: 10 16 3).
 KALAH_AB_BENCH ?= 6 10 3
+# The Societies table: agents, resources, days, runs, the reference's and
+# OpenMP's caps on agents (GPU machine: 1000,10000,100000,1000000
+# 16,64,256 3 3 2000 50000).
+SOCIETIES_BENCH ?= 1000,10000 16,64 3 3 2000 20000
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
@@ -217,6 +222,7 @@ bench: all
 	$(BIN)/bench-matmul $(MATMUL_BENCH)
 	$(BIN)/bench-kalah $(KALAH_BENCH)
 	$(BIN)/bench-kalah-alphabeta $(KALAH_AB_BENCH)
+	$(BIN)/bench-societies $(SOCIETIES_BENCH)
 
 # ---- the test runs ----------------------------------------------------------
 

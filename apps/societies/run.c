@@ -13,16 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where a run happens: the C reference, its OpenMP version, a device. */
-typedef struct runner {
+/* A run: its agents, and where its phases happen. */
+struct societies_run {
     const societies_config *c;
     societies_agents agents;
     int threads;                    /* 1 reference, 0 OpenMP */
-    clctx *ctx;                     /* a device run's, or NULL */
+    clctx *ctx;                     /* a device selector's, or NULL */
     societies_device *device;
     mwc64x_state pairing;           /* the stream pairings are drawn from */
     CLF_INT *pairs;
-} runner;
+    int day;                        /* days run */
+};
 
 static int compare_long(const void *a, const void *b)
 {
@@ -69,45 +70,54 @@ void societies_csv_row(FILE *out, const societies_summary *s)
             s->units[3], s->units[4], s->extracted, s->trades);
 }
 
-/* Opens where ("reference", "openmp", or a device selector; NULL the
- * default device) for c. */
-static int runner_open(runner *run, const societies_config *c,
+int societies_run_open(societies_run **out, const societies_config *c,
                        const char *where)
 {
-    memset(run, 0, sizeof *run);
-    run->c = c;
-    run->pairing = mwc64x_stream(c->seed, SOCIETIES_PAIRING_STREAM);
+    *out = NULL;
     int rc = societies_config_check(c, 0);
-    if (rc == 0)
-        rc = societies_agents_new(c, &run->agents);
     if (rc)
         return rc;
-    run->pairs = malloc((size_t)c->agents * sizeof *run->pairs);
-    if (!run->pairs)
+    societies_run *run = calloc(1, sizeof *run);
+    if (!run)
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory");
-    if (where && !strcmp(where, "reference")) {
+    run->c = c;
+    run->pairing = mwc64x_stream(c->seed, SOCIETIES_PAIRING_STREAM);
+    run->pairs = malloc((size_t)c->agents * sizeof *run->pairs);
+    rc = run->pairs ? societies_agents_new(c, &run->agents)
+                    : clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no "
+                                   "memory for %d agents", c->agents);
+    if (rc == 0 && where && !strcmp(where, "reference"))
         run->threads = 1;
-        return 0;
+    else if (rc == 0 && !(where && !strcmp(where, "openmp"))) {
+        if (where && !(run->ctx = clctx_new(where)))
+            rc = CLFRAME_ERR_NO_DEVICE;
+        if (rc == 0)
+            rc = societies_device_new(run->ctx, c, &run->agents,
+                                      &run->device);
     }
-    if (where && !strcmp(where, "openmp"))
-        return 0;
-    if (where && !(run->ctx = clctx_new(where)))
-        return CLFRAME_ERR_NO_DEVICE;
-    return societies_device_new(run->ctx, c, &run->agents, &run->device);
+    if (rc) {
+        societies_run_close(run);
+        return rc;
+    }
+    *out = run;
+    return 0;
 }
 
-static void runner_close(runner *run)
+void societies_run_close(societies_run *run)
 {
+    if (!run)
+        return;
     societies_device_free(run->device);
     clctx_free(run->ctx);
     societies_agents_free(&run->agents);
     free(run->pairs);
+    free(run);
 }
 
-/* One day: phase 1, the pairing, phase 2, timed. */
-static int runner_day(runner *run, societies_summary *s)
+int societies_run_day(societies_run *run, societies_summary *s)
 {
     const societies_config *c = run->c;
+    s->day = ++run->day;
     double start = clock_seconds();
     s->extracted = run->device ? societies_device_phase1(run->device)
                                : societies_phase1(c, &run->agents,
@@ -127,24 +137,33 @@ static int runner_day(runner *run, societies_summary *s)
     return 0;
 }
 
+int societies_run_summarize(societies_run *run, societies_summary *s)
+{
+    s->day = run->day;
+    int rc = run->device ? societies_device_read(run->device) : 0;
+    return rc ? rc : societies_summarize(run->c, &run->agents, s);
+}
+
+const societies_agents *societies_run_agents(societies_run *run)
+{
+    return &run->agents;
+}
+
 int societies_simulate(const societies_config *c, const char *where,
                        societies_report report, void *user)
 {
-    runner run;
-    int rc = runner_open(&run, c, where);
+    societies_run *run;
+    int rc = societies_run_open(&run, c, where);
     societies_summary s = {0};
     for (int day = 0; rc == 0 && day <= c->days; day++) {
-        s.day = day;
         if (day > 0)
-            rc = runner_day(&run, &s);
-        if (rc == 0 && run.device)
-            rc = societies_device_read(run.device);
+            rc = societies_run_day(run, &s);
         if (rc == 0)
-            rc = societies_summarize(c, &run.agents, &s);
+            rc = societies_run_summarize(run, &s);
         if (rc == 0 && report)
             rc = report(&s, user);
     }
-    runner_close(&run);
+    societies_run_close(run);
     return rc;
 }
 

@@ -190,10 +190,24 @@ typedef int (*societies_report)(const societies_summary *s, void *user);
 /* Runs c->days days, each phase 1 then phase 2 for every agent, where
  * `where` says: "reference" (the C reference), "openmp" (its OpenMP
  * version), or a device (a CLFRAME_DEVICE selector; NULL: the default).
- * Every version gives the same society, up to near ties on a device. 0 or
- * a negative code. */
+ * Every version gives the same society, up to near ties on a device.
+ * report sees day 0 (the start) to c->days. 0 or a negative code. */
 int societies_simulate(const societies_config *c, const char *where,
                        societies_report report, void *user);
+
+/* The same a day at a time, for programs that time or watch the days: a
+ * run of c (which must outlive it) where `where` says, its agents new. */
+typedef struct societies_run societies_run;
+int societies_run_open(societies_run **run, const societies_config *c,
+                       const char *where);
+void societies_run_close(societies_run *run);
+/* The next day: fills s's day, extracted, trades and phase times. */
+int societies_run_day(societies_run *run, societies_summary *s);
+/* Fills s's day, utility and quantiles from the agents as they are now
+ * (a device run copies them to the host first). */
+int societies_run_summarize(societies_run *run, societies_summary *s);
+/* The run's agents (a device run's as last summarised). */
+const societies_agents *societies_run_agents(societies_run *run);
 
 /* The summary as CSV: a header line, then a line per day. */
 void societies_csv_header(FILE *out);

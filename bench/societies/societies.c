@@ -1,0 +1,179 @@
+/*
+ * societies.c (bin/bench-societies): the Societies table of `make bench`.
+ * For each number of agents and of resources, `days` days of the
+ * simulation (the defaults, with epsilon 0.2 so that agents come to differ
+ * and trade) from new agents, by the C reference on one core, its OpenMP
+ * version and the device: agents per second in phase 1 (extraction) and
+ * pairs per second in phase 2 (trading, the host's pairing included),
+ * each the median of `runs` runs. The CPU versions' work per agent does
+ * not depend on the number of agents, so they run at most ref_cap and
+ * omp_cap agents (a million agents of 256 resources would take the
+ * reference hours); the table says when. Where the reference ran every
+ * agent, the device's society is checked against it: the same total
+ * utility up to near ties (1e-3).
+ *
+ * usage: bench-societies [agents=1000,10000] [resources=16,64]
+ *                        [days=3] [runs=3] [ref_cap=2000] [omp_cap=20000]
+ */
+#include "clframe.h"
+#include "common/median.h"
+#include "common/parse.h"
+#include "societies/societies.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_RUNS = 21, MAX_LIST = 16 };
+
+/* What one version did in a run. */
+typedef struct timing {
+    int agents;                     /* how many it ran */
+    double agents_per_s, pairs_per_s;
+    double utility;                 /* at the end */
+    long trades;
+} timing;
+
+/* `runs` runs of c where `where` says; the medians of the rates. */
+static int time_version(const societies_config *c, const char *where,
+                        int runs, timing *t)
+{
+    double phase1[MAX_RUNS], phase2[MAX_RUNS];
+    int rc = 0;
+    t->agents = c->agents;
+    t->trades = 0;
+    for (int i = 0; i < runs && rc == 0; i++) {
+        societies_run *run;
+        societies_summary s = {0};
+        phase1[i] = phase2[i] = 0;
+        long trades = 0;
+        rc = societies_run_open(&run, c, where);
+        for (int day = 0; rc == 0 && day < c->days; day++) {
+            rc = societies_run_day(run, &s);
+            phase1[i] += s.phase1_s;
+            phase2[i] += s.phase2_s;
+            trades += s.trades;
+        }
+        if (rc == 0)
+            rc = societies_run_summarize(run, &s);
+        societies_run_close(run);
+        t->utility = s.total_utility;
+        t->trades = trades;
+    }
+    if (rc)
+        return rc;
+    double days = c->days;
+    t->agents_per_s = c->agents * days / median_of(phase1, runs);
+    t->pairs_per_s = (c->agents / 2) * days / median_of(phase2, runs);
+    return 0;
+}
+
+/* A comma-separated list of whole numbers in [lo, hi]; its length, 0 if
+ * it is not one. */
+static int parse_list(const char *text, unsigned long lo, unsigned long hi,
+                      int *out)
+{
+    char word[32];
+    int n = 0;
+    while (*text && n < MAX_LIST) {
+        size_t len = strcspn(text, ",");
+        unsigned long v;
+        if (len == 0 || len >= sizeof word)
+            return 0;
+        memcpy(word, text, len);
+        word[len] = '\0';
+        if (!parse_uint(word, lo, hi, &v))
+            return 0;
+        out[n++] = (int)v;
+        text += len + (text[len] == ',');
+    }
+    return *text ? 0 : n;
+}
+
+static void print_rate(double rate)
+{
+    printf(" %.3g |", rate);
+}
+
+int main(int argc, char **argv)
+{
+    int agents[MAX_LIST] = {1000, 10000}, resources[MAX_LIST] = {16, 64};
+    int n_agents = 2, n_resources = 2;
+    unsigned long days = 3, runs = 3, ref_cap = 2000, omp_cap = 20000;
+    if ((argc > 1 && !(n_agents = parse_list(argv[1], 2, SOCIETIES_MAX_AGENTS,
+                                             agents))) ||
+        (argc > 2 && !(n_resources = parse_list(argv[2], 1,
+                                                SOCIETIES_MAX_RESOURCES,
+                                                resources))) ||
+        (argc > 3 && !parse_uint(argv[3], 1, 1000, &days)) ||
+        (argc > 4 && !parse_uint(argv[4], 1, MAX_RUNS, &runs)) ||
+        (argc > 5 && !parse_uint(argv[5], 2, SOCIETIES_MAX_AGENTS, &ref_cap)) ||
+        (argc > 6 && !parse_uint(argv[6], 2, SOCIETIES_MAX_AGENTS, &omp_cap)) ||
+        argc > 7) {
+        fprintf(stderr, "usage: bench-societies [agents=1000,10000] "
+                "[resources=16,64] [days=3] [runs=3] [ref_cap=2000] "
+                "[omp_cap=20000]\n");
+        return 2;
+    }
+    clctx *ctx = clctx_default();
+    if (!ctx) {
+        fprintf(stderr, "bench-societies: %s\n", clframe_last_error());
+        return 1;
+    }
+    printf("Societies, %lu days from new agents (defaults, epsilon 0.2); "
+           "median of %lu runs; OpenMP %d threads; device %s\n\n", days, runs,
+           societies_threads(0), clctx_describe(ctx));
+    printf("| agents | resources | phase 1 agents/s: reference | openmp | "
+           "device | device / reference | device / openmp | phase 2 pairs/s: "
+           "reference | openmp | device | device / reference | trades a "
+           "pair-day | device = reference |\n"
+           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+           ":---:|\n");
+    int rc = 0;
+    for (int i = 0; i < n_agents && rc == 0; i++)
+        for (int j = 0; j < n_resources && rc == 0; j++) {
+            societies_config c;
+            societies_config_default(&c);
+            c.agents = agents[i];
+            c.resources = resources[j];
+            c.days = (int)days;
+            c.epsilon = 0.2f;
+            if (c.menu_size > c.resources)
+                c.menu_size = c.resources;
+            timing ref, omp, dev;
+            societies_config small = c;
+            small.agents = c.agents < (int)ref_cap ? c.agents : (int)ref_cap;
+            rc = time_version(&small, "reference", (int)runs, &ref);
+            small.agents = c.agents < (int)omp_cap ? c.agents : (int)omp_cap;
+            if (rc == 0)
+                rc = time_version(&small, "openmp", (int)runs, &omp);
+            if (rc == 0)
+                rc = time_version(&c, NULL, (int)runs, &dev);
+            if (rc)
+                break;
+            printf("| %d | %d |", c.agents, c.resources);
+            print_rate(ref.agents_per_s);
+            print_rate(omp.agents_per_s);
+            print_rate(dev.agents_per_s);
+            printf(" %.1fx | %.1fx |", dev.agents_per_s / ref.agents_per_s,
+                   dev.agents_per_s / omp.agents_per_s);
+            print_rate(ref.pairs_per_s);
+            print_rate(omp.pairs_per_s);
+            print_rate(dev.pairs_per_s);
+            printf(" %.1fx | %.2f |", dev.pairs_per_s / ref.pairs_per_s,
+                   (double)dev.trades / (c.agents / 2) / c.days);
+            if (ref.agents < c.agents)
+                printf(" - (reference ran %d, OpenMP %d) |\n", ref.agents,
+                       omp.agents);
+            else
+                printf(" %s |\n", fabs(dev.utility - ref.utility) <=
+                                          1e-3 * ref.utility ? "yes" : "NO");
+            fflush(stdout);
+        }
+    if (rc) {
+        fprintf(stderr, "bench-societies: %s\n", clframe_last_error());
+        return 1;
+    }
+    return 0;
+}
