@@ -156,14 +156,17 @@ START_TEST(phase1_breaks_exact_ties_as_the_reference)
 }
 END_TEST
 
-/* The utility agent i of a holds. */
+/* The utility agent i of a holds, in double: a trade's gain can be
+ * below a float total's rounding. */
 static double utility_of(const societies_config *c, const societies_agents *a,
                          int i)
 {
     double u = 0;
-    for (int r = 0; r < c->resources; r++)
-        u += societies_utility(c->utility_level[r], c->utility_root[r],
-                               a->units[(size_t)i * (size_t)c->resources + r]);
+    for (int r = 0; r < c->resources; r++) {
+        CLF_INT x = a->units[(size_t)i * (size_t)c->resources + r];
+        u += x ? c->utility_level[r] * pow(x, 1 / (double)c->utility_root[r])
+               : 0;
+    }
     return u;
 }
 

@@ -88,8 +88,14 @@ START_TEST(best_offer_matches_hand_computed_values)
 }
 END_TEST
 
+/* U(x) = D x^(1/n) in double: the truth the float model is held to. */
+static double utility_exactly(float level, float root, int units)
+{
+    return units <= 0 ? 0 : level * pow(units, 1 / (double)root);
+}
+
 /* The gains of k lots of (gp of g for rp of h), as the rule defines them,
- * in double from the float utilities. */
+ * in double. */
 typedef struct lots {
     float dg, ng, dh, nh;
     int ag, ah, bg, bh;
@@ -97,18 +103,32 @@ typedef struct lots {
 
 static double gain_a(lots t, int give_units, int receive_units)
 {
-    return ((double)societies_utility(t.dg, t.ng, t.ag - give_units) -
-            societies_utility(t.dg, t.ng, t.ag)) +
-           ((double)societies_utility(t.dh, t.nh, t.ah + receive_units) -
-            societies_utility(t.dh, t.nh, t.ah));
+    return (utility_exactly(t.dg, t.ng, t.ag - give_units) -
+            utility_exactly(t.dg, t.ng, t.ag)) +
+           (utility_exactly(t.dh, t.nh, t.ah + receive_units) -
+            utility_exactly(t.dh, t.nh, t.ah));
 }
 
 static double gain_b(lots t, int give_units, int receive_units)
 {
-    return ((double)societies_utility(t.dg, t.ng, t.bg + give_units) -
-            societies_utility(t.dg, t.ng, t.bg)) +
-           ((double)societies_utility(t.dh, t.nh, t.bh - receive_units) -
-            societies_utility(t.dh, t.nh, t.bh));
+    return (utility_exactly(t.dg, t.ng, t.bg + give_units) -
+            utility_exactly(t.dg, t.ng, t.bg)) +
+           (utility_exactly(t.dh, t.nh, t.bh - receive_units) -
+            utility_exactly(t.dh, t.nh, t.bh));
+}
+
+/* The size of the two changes a gain sums (A's, or B's with side_b):
+ * float rounds each, so a gain is only as exact as they are large. */
+static double gain_size(lots t, int side_b, int give_units,
+                        int receive_units)
+{
+    int g = side_b ? t.bg : t.ag, h = side_b ? t.bh : t.ah;
+    int dg = side_b ? give_units : -give_units;
+    int dh = side_b ? -receive_units : receive_units;
+    return fabs(utility_exactly(t.dg, t.ng, g + dg) -
+                utility_exactly(t.dg, t.ng, g)) +
+           fabs(utility_exactly(t.dh, t.nh, h + dh) -
+                utility_exactly(t.dh, t.nh, h));
 }
 
 static float random_float(uint32_t *seed, float lo, float hi)
@@ -163,8 +183,13 @@ START_TEST(best_offer_is_the_best_quantity_both_accept)
             double ga = gain_a(l, o.give_units, o.receive_units);
             double gb = gain_b(l, o.give_units, o.receive_units);
             check_quietly(o.gain_a > 0 && o.gain_b > 0 &&
-                          fabs(o.gain_a - ga) < 1e-6 &&
-                          fabs(o.gain_b - gb) < 1e-6, "case %d: gains "
+                          fabs(o.gain_a - ga) <
+                              1e-6 * gain_size(l, 0, o.give_units,
+                                               o.receive_units) &&
+                          fabs(o.gain_b - gb) <
+                              1e-6 * gain_size(l, 1, o.give_units,
+                                               o.receive_units),
+                          "case %d: gains "
                           "%g %g, recomputed %g %g", t, (double)o.gain_a,
                           (double)o.gain_b, ga, gb);
         } else {
@@ -305,8 +330,8 @@ static double total_utility(const societies_config *c, const CLF_INT *u)
 {
     double sum = 0;
     for (int r = 0; r < c->resources; r++)
-        sum += societies_utility(c->utility_level[r], c->utility_root[r],
-                                 u[r]);
+        sum += utility_exactly(c->utility_level[r], c->utility_root[r],
+                               u[r]);
     return sum;
 }
 
@@ -533,7 +558,8 @@ END_TEST
 /* The device's offers against the host's on random inputs. pow, sqrt and
  * division may differ by a few ulps there, so a lot size or a quantity at
  * a rounding edge may differ: equal integers are required on almost all
- * inputs, and equal gains (relative 1e-4) wherever the integers agree. */
+ * inputs, and equal gains (to 1e-5 of the changes they sum) wherever the
+ * integers agree. */
 START_TEST(device_offers_match_the_host)
 {
     clctx *ctx = test_run_context();
@@ -568,10 +594,13 @@ START_TEST(device_offers_match_the_host)
             differ++;
             continue;
         }
+        lots l = {dg, ng, dh, nh, in[2], in[3], in[4], in[5]};
         ck_assert_msg(fabs(got.gain_a - want.gain_a) <=
-                          1e-4 * fabs(want.gain_a) + 1e-6 &&
+                          1e-5 * gain_size(l, 0, want.give_units,
+                                           want.receive_units) &&
                       fabs(got.gain_b - want.gain_b) <=
-                          1e-4 * fabs(want.gain_b) + 1e-6,
+                          1e-5 * gain_size(l, 1, want.give_units,
+                                           want.receive_units),
                       "case %d: gains %.9g %.9g, host %.9g %.9g", t,
                       (double)got.gain_a, (double)got.gain_b,
                       (double)want.gain_a, (double)want.gain_b);

@@ -19,6 +19,7 @@
 #define SOCIETIES_ROUND(x) round(x)
 #define SOCIETIES_EXPM1(x) expm1(x)
 #define SOCIETIES_LOG1P(x) log1p(x)
+#define SOCIETIES_FABS(x) fabs(x)
 #else
 #include <math.h>
 #define SOCIETIES_POW(x, y) powf((x), (y))
@@ -27,6 +28,7 @@
 #define SOCIETIES_ROUND(x) roundf(x)
 #define SOCIETIES_EXPM1(x) expm1f(x)
 #define SOCIETIES_LOG1P(x) log1pf(x)
+#define SOCIETIES_FABS(x) fabsf(x)
 #endif
 
 /* A work-item per resource: at most the largest work-group a device has
@@ -67,20 +69,36 @@ CLF_INLINE CLF_FLOAT societies_utility(CLF_FLOAT level, CLF_FLOAT root,
                       : level * SOCIETIES_POW((CLF_FLOAT)units, 1.0f / root);
 }
 
-/* MU(x) = U(x) - U(x - 1): what the x-th unit adds. Written as
- * D x^(1/n) (1 - (1 - 1/x)^(1/n)), with expm1 and log1p, because the
- * difference of two nearly equal powers loses most of a float's digits
- * (at x = 1000, n = 1 about ten bits): then a host and a device whose pow
- * differ by an ulp would disagree on values, and on choices, far more
- * often than they need to. */
+/* U(to) - U(from), holdings of 0 or more: a trade's or an extraction's
+ * worth. Written as D lo^(1/n) ((hi / lo)^(1/n) - 1) with expm1 and log1p
+ * (lo, hi the smaller and larger holding), because the difference of two
+ * nearly equal powers loses most of a float's digits (MU at 1000 units,
+ * n 1.06, was 2e-5 off): then a host and a device whose pow differ by an
+ * ulp would disagree on values, and on choices, far more often than they
+ * need to. */
+CLF_INLINE CLF_FLOAT societies_utility_change(CLF_FLOAT level, CLF_FLOAT root,
+                                              CLF_INT from, CLF_INT to)
+{
+    CLF_INT lo = from < to ? from : to, hi = from < to ? to : from;
+    CLF_FLOAT change;
+    if (lo <= 0)
+        change = societies_utility(level, root, hi);
+    else {
+        CLF_FLOAT power = 1.0f / root;
+        change = level * SOCIETIES_POW((CLF_FLOAT)lo, power) *
+                 SOCIETIES_EXPM1(power * SOCIETIES_LOG1P((CLF_FLOAT)(hi - lo) /
+                                                         (CLF_FLOAT)lo));
+    }
+    return from <= to ? change : -change;
+}
+
+/* MU(x) = U(x) - U(x - 1): what the x-th unit adds (0 for x <= 0). */
 CLF_INLINE CLF_FLOAT societies_marginal_utility(CLF_FLOAT level,
                                                 CLF_FLOAT root, CLF_INT units)
 {
-    if (units <= 1)
-        return units == 1 ? level : 0.0f;
-    CLF_FLOAT x = (CLF_FLOAT)units, power = 1.0f / root;
-    return -level * SOCIETIES_POW(x, power) *
-           SOCIETIES_EXPM1(power * SOCIETIES_LOG1P(-1.0f / x));
+    return units <= 0 ? 0.0f
+                      : societies_utility_change(level, root, units - 1,
+                                                 units);
 }
 
 /* Minutes to extract one unit at `experience` (a Gompertz curve): close
@@ -137,41 +155,51 @@ typedef struct societies_lots_ {
     CLF_INT give_lot, receive_lot;
 } societies_lots_;
 
+/* A float gain is a sum of two changes of opposite signs, each rounded:
+ * below this share of their sizes it may be a loss in exact arithmetic,
+ * so it does not count as a gain. */
+#define SOCIETIES_GAIN_NOISE 1e-6f
+
 /* The utility change of A (side_b 0) or of B (side_b 1) when k lots are
- * traded. Each as a sum of two differences: the utilities themselves can
- * be large, and float would lose a small gain written as one difference
- * of totals. */
+ * traded: the sum of the changes in g and in h, each computed without
+ * subtracting utilities (societies_utility_change). With `sure`, less
+ * the rounding it may hold (SOCIETIES_GAIN_NOISE): above 0 only if it is
+ * a gain beyond doubt. */
 CLF_INLINE CLF_FLOAT societies_lots_gain_(societies_lots_ t, CLF_INT side_b,
-                                          CLF_INT k)
+                                          CLF_INT k, CLF_INT sure)
 {
     CLF_INT g = k * t.give_lot, h = k * t.receive_lot;
-    if (side_b)
-        return (societies_utility(t.level_g, t.root_g, t.b_g + g) -
-                societies_utility(t.level_g, t.root_g, t.b_g)) +
-               (societies_utility(t.level_h, t.root_h, t.b_h - h) -
-                societies_utility(t.level_h, t.root_h, t.b_h));
-    return (societies_utility(t.level_g, t.root_g, t.a_g - g) -
-            societies_utility(t.level_g, t.root_g, t.a_g)) +
-           (societies_utility(t.level_h, t.root_h, t.a_h + h) -
-            societies_utility(t.level_h, t.root_h, t.a_h));
+    CLF_FLOAT in_g = side_b ? societies_utility_change(t.level_g, t.root_g,
+                                                       t.b_g, t.b_g + g)
+                            : societies_utility_change(t.level_g, t.root_g,
+                                                       t.a_g, t.a_g - g);
+    CLF_FLOAT in_h = side_b ? societies_utility_change(t.level_h, t.root_h,
+                                                       t.b_h, t.b_h - h)
+                            : societies_utility_change(t.level_h, t.root_h,
+                                                       t.a_h, t.a_h + h);
+    CLF_FLOAT size = SOCIETIES_FABS(in_g) + SOCIETIES_FABS(in_h);
+    CLF_FLOAT noise = sure ? SOCIETIES_GAIN_NOISE * size : 0.0f;
+    return in_g + in_h - noise;
 }
 
 /* The largest k in [1, kmax] for which the test holds, 0 if it holds for
  * none, by binary search: the test is true up to some k and false after,
  * because both gains are concave in k (U is concave, the holdings affine
  * in k). A's test (side_b 0): the k-th lot still raises A's gain, so the
- * answer is where A's gain peaks. B's test (side_b 1): B still gains, so
- * the answer is the most lots B accepts (a concave gain that is 0 at
- * k = 0 and positive at some k is positive at every smaller k). */
+ * answer is where A's gain peaks. B's test (side_b 1): B surely gains, so
+ * the answer is the most lots B accepts (a concave function that is 0 at
+ * k = 0 and positive at some k is positive at every smaller k; the sure
+ * gain is concave too, (1 - noise) times B's gain in g plus (1 + noise)
+ * times its loss in h). */
 CLF_INLINE CLF_INT societies_lots_last_(societies_lots_ t, CLF_INT side_b,
                                         CLF_INT kmax)
 {
     CLF_INT lo = 0, hi = kmax;      /* the answer lies in [lo, hi] */
     while (lo < hi) {
         CLF_INT mid = hi - (hi - lo) / 2;       /* above lo */
-        CLF_FLOAT gain = societies_lots_gain_(t, side_b, mid);
+        CLF_FLOAT gain = societies_lots_gain_(t, side_b, mid, side_b);
         CLF_FLOAT before = side_b ? 0.0f
-                                  : societies_lots_gain_(t, 0, mid - 1);
+                                  : societies_lots_gain_(t, 0, mid - 1, 0);
         if (gain > before)
             lo = mid;
         else
@@ -197,7 +225,7 @@ CLF_INLINE CLF_INT societies_lots_last_(societies_lots_ t, CLF_INT side_b,
  *   lots of h): the k that maximises A's gain among those where B gains,
  *   that is the smaller of where A's gain peaks and the most B accepts
  *   (societies_lots_last_); the trade is made only if both gains are
- *   then above 0.
+ *   then surely above 0 (beyond float's rounding: SOCIETIES_GAIN_NOISE).
  * A marginal utility that float rounds to 0 gives an infinite or NaN
  * valuation; a lot that is NaN or more than can be paid means no trade,
  * so every case ends in an offer or none. */
@@ -231,9 +259,12 @@ CLF_INLINE societies_offer societies_best_offer(
     if (k < 1)
         return none;
     societies_offer offer = {give, receive, k * t.give_lot,
-                             k * t.receive_lot, societies_lots_gain_(t, 0, k),
-                             societies_lots_gain_(t, 1, k)};
-    return offer.gain_a > 0.0f && offer.gain_b > 0.0f ? offer : none;
+                             k * t.receive_lot,
+                             societies_lots_gain_(t, 0, k, 0),
+                             societies_lots_gain_(t, 1, k, 0)};
+    return societies_lots_gain_(t, 0, k, 1) > 0.0f &&
+                   societies_lots_gain_(t, 1, k, 1) > 0.0f
+               ? offer : none;
 }
 
 #endif /* KERNELS_SOCIETIES_MODEL_H */
