@@ -144,7 +144,7 @@ $(B)/apps/societies/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
 $(eval $(call app,societies,$(OPENMP_FLAGS),$(B)/libcommon.a))
 
 $(eval $(call program,clframe-info,clframe/tools/info))
-$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libkalah.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libkalah.a $(B)/libsocieties.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-overhead,bench/overhead))
 $(eval $(call program,bench-cache,bench/cache))
 $(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))

@@ -107,13 +107,16 @@ START_TEST(streams_are_the_gap_apart_distinct_and_uniform)
 {
     enum { STREAMS = 2000, DRAWS = 200000, BINS = 16 };
     static uint64_t starts[STREAMS];
+    uint64_t gap = mwc64x_power(MWC64X_STREAM_GAP);
     for (int k = 0; k < STREAMS; k++) {
         mwc64x_state s = mwc64x_stream(7, (uint64_t)k);
         starts[k] = z_of(s);
         ck_assert_uint_ne(starts[k], 0);
-        if (k > 0)
-            ck_assert(same(s, mwc64x_skip(mwc64x_stream(7, (uint64_t)k - 1),
-                                          MWC64X_STREAM_GAP)));
+        if (k > 0) {
+            mwc64x_state before = mwc64x_stream(7, (uint64_t)k - 1);
+            ck_assert(same(s, mwc64x_skip(before, MWC64X_STREAM_GAP)));
+            ck_assert(same(s, mwc64x_jump(before, gap)));  /* the same */
+        }
         for (int j = 0; j < k; j++)
             ck_assert_uint_ne(starts[j], starts[k]);
     }

@@ -171,6 +171,9 @@ START_TEST(the_same_seed_gives_the_same_society)
     societies_agents a, b;
     ck_assert_cl(societies_agents_new(&c, &a));
     ck_assert_cl(societies_agents_new(&c, &b));
+    for (int i = 0; i < c.agents; i += 7)   /* agent i on stream i */
+        ck_assert(a.rng[i].x == mwc64x_stream(c.seed, (uint64_t)i).x &&
+                  a.rng[i].c == mwc64x_stream(c.seed, (uint64_t)i).c);
     for (int day = 0; day < 3; day++)
         ck_assert_int_eq(societies_phase1(&c, &a, 1),
                          societies_phase1(&c, &b, 0));   /* OpenMP too */

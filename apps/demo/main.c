@@ -26,6 +26,7 @@ static const struct {
     {"matmul", demo_matmul},
     {"laplace", demo_laplace},
     {"kalah gpu", demo_kalah},
+    {"societies", demo_societies},
 };
 
 enum { NDEMOS = sizeof demos / sizeof demos[0] };

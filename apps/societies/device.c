@@ -145,6 +145,11 @@ long societies_device_phase2(societies_device *d, const CLF_INT *pairs)
     return trades;
 }
 
+int societies_device_read_units(societies_device *d)
+{
+    return clarg_read(&d->units);
+}
+
 int societies_device_read(societies_device *d)
 {
     int rc = clarg_read(&d->units);

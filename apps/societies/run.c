@@ -35,25 +35,37 @@ int societies_summarize(const societies_config *c, const societies_agents *a,
                         societies_summary *s)
 {
     long *held = malloc((size_t)a->agents * sizeof *held);
-    if (!held)
+    double *utility = malloc((size_t)a->agents * sizeof *utility);
+    if (!held || !utility) {
+        free(held);
+        free(utility);
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory "
                             "for the summary of %d agents", a->agents);
-    double utility = 0;
+    }
+    /* Agents in parallel, their utilities added in order afterwards: the
+     * same total for any number of threads. */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
     for (int i = 0; i < a->agents; i++) {
         const CLF_INT *units = a->units + (size_t)i * (size_t)a->resources;
         held[i] = 0;
+        utility[i] = 0;
         for (int r = 0; r < a->resources; r++) {
             held[i] += units[r];
-            utility += societies_utility(c->utility_level[r],
-                                         c->utility_root[r], units[r]);
+            utility[i] += societies_utility(c->utility_level[r],
+                                            c->utility_root[r], units[r]);
         }
     }
+    s->total_utility = 0;
+    for (int i = 0; i < a->agents; i++)
+        s->total_utility += utility[i];
     qsort(held, (size_t)a->agents, sizeof *held, compare_long);
-    s->total_utility = utility;
     /* Nearest rank: quantile q is the agent at q (agents - 1). */
     for (int q = 0; q < 5; q++)
         s->units[q] = held[(size_t)((double)q / 4 * (a->agents - 1) + 0.5)];
     free(held);
+    free(utility);
     return 0;
 }
 
@@ -140,13 +152,8 @@ int societies_run_day(societies_run *run, societies_summary *s)
 int societies_run_summarize(societies_run *run, societies_summary *s)
 {
     s->day = run->day;
-    int rc = run->device ? societies_device_read(run->device) : 0;
+    int rc = run->device ? societies_device_read_units(run->device) : 0;
     return rc ? rc : societies_summarize(run->c, &run->agents, s);
-}
-
-const societies_agents *societies_run_agents(societies_run *run)
-{
-    return &run->agents;
 }
 
 int societies_simulate(const societies_config *c, const char *where,

@@ -159,8 +159,10 @@ void societies_device_free(societies_device *d);
  * units extracted, or a negative code. */
 long societies_device_phase1(societies_device *d);
 
-/* Copies the agents' units, experience and streams to the host copy. */
+/* Copies the agents' units, experience and streams to the host copy;
+ * or their units only, all a summary needs. */
 int societies_device_read(societies_device *d);
+int societies_device_read_units(societies_device *d);
 
 /* Phase 2 for every pair of `pairs`, as societies_phase2 does it; the
  * trades made, or a negative code. */
@@ -204,10 +206,8 @@ void societies_run_close(societies_run *run);
 /* The next day: fills s's day, extracted, trades and phase times. */
 int societies_run_day(societies_run *run, societies_summary *s);
 /* Fills s's day, utility and quantiles from the agents as they are now
- * (a device run copies them to the host first). */
+ * (a device run copies their units to the host first). */
 int societies_run_summarize(societies_run *run, societies_summary *s);
-/* The run's agents (a device run's as last summarised). */
-const societies_agents *societies_run_agents(societies_run *run);
 
 /* The summary as CSV: a header line, then a line per day. */
 void societies_csv_header(FILE *out);

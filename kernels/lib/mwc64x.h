@@ -81,15 +81,29 @@ CLF_INLINE CLF_ULONG mwc64x_pow_a_(CLF_ULONG d)
     return power;
 }
 
-/* The state `distance` steps after s. */
-CLF_INLINE mwc64x_state mwc64x_skip(mwc64x_state s, CLF_ULONG distance)
+/* A^d mod M: what mwc64x_jump multiplies by to move d steps. */
+CLF_INLINE CLF_ULONG mwc64x_power(CLF_ULONG d)
+{
+    return mwc64x_pow_a_(d);
+}
+
+/* The state d steps after s, given power = mwc64x_power(d): a program
+ * that makes many jumps of one distance (a stream per agent) computes the
+ * power once, and each jump is then one product mod M. */
+CLF_INLINE mwc64x_state mwc64x_jump(mwc64x_state s, CLF_ULONG power)
 {
     CLF_ULONG z = (CLF_ULONG)MWC64X_A * s.x + s.c;
-    z = mwc64x_mul_mod_(z % MWC64X_M, mwc64x_pow_a_(distance));
+    z = mwc64x_mul_mod_(z % MWC64X_M, power);
     mwc64x_state r;
     r.x = (CLF_UINT)(z / MWC64X_A);
     r.c = (CLF_UINT)(z % MWC64X_A);
     return r;
+}
+
+/* The state `distance` steps after s. */
+CLF_INLINE mwc64x_state mwc64x_skip(mwc64x_state s, CLF_ULONG distance)
+{
+    return mwc64x_jump(s, mwc64x_pow_a_(distance));
 }
 
 /* The first state of stream `stream` of `seed`: the seed picks a start
