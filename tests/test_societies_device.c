@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Closer calls than this may go either way on another device: the
  * values of model.h's formulas differ by a few ulps (1e-7 each) between
@@ -322,6 +323,64 @@ START_TEST(errors_name_the_problem)
 }
 END_TEST
 
+/* bin/societies: a CSV line a day, the same from the reference and
+ * OpenMP, a PNG plot; bad options exit 2, bad inputs 1, with a message. */
+START_TEST(the_program_writes_days_and_refuses_bad_input)
+{
+    const char *program = test_program("societies");
+    const char *ref = test_tmp_path("societies", "ref.csv");
+    const char *omp = test_tmp_path("societies", "omp.csv");
+    const char *png = test_tmp_path("societies", "days.png");
+    const char *conf = test_write_file("societies-bad.conf",
+                                       "days = 2\nwealth = 3\n");
+    ck_assert_int_eq(test_run("%s --days 3 --agents 51 --resources 5 "
+                              "--device reference --csv %s 2>/dev/null",
+                              program, ref), 0);
+    ck_assert_int_eq(test_run("%s --days 3 --agents 51 --resources 5 "
+                              "--device openmp --csv %s --plot %s "
+                              "2>/dev/null", program, omp, png), 0);
+    size_t size;
+    size_t other;
+    char *a = test_read_file(ref, &size), *b = test_read_file(omp, &other);
+    ck_assert(a && b);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_nonnull(strstr(a, "day,total_utility,units_min,"));
+    int lines = 0;
+    for (size_t i = 0; i < size; i++)
+        lines += a[i] == '\n';
+    ck_assert_int_eq(lines, 1 + 4);     /* the header, days 0 to 3 */
+    ck_assert_ptr_nonnull(strstr(a, "\n3,"));
+    free(a);
+    free(b);
+    char *image = test_read_file(png, &size);
+    ck_assert(image && size > 8 && memcmp(image, "\x89PNG", 4) == 0);
+    free(image);
+
+    static const char *bad_options[] = {
+        "--days x", "--frobnicate 1", "--agents", "--agents 0",
+        "--resources 300", "--agents 4194305", "--seed -1",
+    };
+    for (size_t i = 0; i < sizeof bad_options / sizeof *bad_options; i++)
+        ck_assert_msg(test_run("%s %s --device reference > /dev/null "
+                               "2>&1", program, bad_options[i]) == 2,
+                      "societies %s did not exit with 2", bad_options[i]);
+    const char *err = test_tmp_path("societies", "stderr");
+    ck_assert_int_eq(test_run("%s --config %s --csv %s 2> %s", program, conf,
+                              ref, err), 1);
+    char *message = test_read_file(err, &other);
+    ck_assert_ptr_nonnull(strstr(message, "societies-bad.conf:2: unknown "
+                                          "key \"wealth\""));
+    free(message);
+    ck_assert_int_eq(test_run("%s --config /nonexistent.conf 2>/dev/null",
+                              program), 1);
+    /* A device that is not there: a message, and no half-written CSV. */
+    remove(ref);
+    ck_assert_int_eq(test_run("%s --device no-such-device --csv %s "
+                              "2>/dev/null", program, ref), 1);
+    ck_assert_int_ne(access(ref, F_OK), 0);
+}
+END_TEST
+
 Suite *societies_device_suite(void)
 {
     Suite *s = suite_create("societies_device");
@@ -332,5 +391,8 @@ Suite *societies_device_suite(void)
     tcase_add_test(tc, runs_agree_day_by_day);
     tcase_add_test(tc, errors_name_the_problem);
     suite_add_tcase(s, tc);
+    TCase *program = test_case("program");
+    tcase_add_test(program, the_program_writes_days_and_refuses_bad_input);
+    suite_add_tcase(s, program);
     return s;
 }

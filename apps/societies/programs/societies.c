@@ -175,8 +175,9 @@ int main(int argc, char **argv)
                           csv_path);
     if (rc == 0 && o.plot)
         rc = societies_plot(csv_path, o.plot);
-    if (csv_path == scratch)
-        remove(scratch);
+    /* A failed run leaves no CSV that could pass for a whole one. */
+    if (csv_path && (csv_path == scratch || rc))
+        remove(csv_path);
     if (rc) {
         fprintf(stderr, "societies: %s\n", clframe_last_error());
         return 1;
