@@ -91,6 +91,9 @@ static int compare_phase1(const societies_config *c, int days)
     ck_assert_ptr_nonnull(closest);
     for (int i = 0; i < c->agents; i++)
         closest[i] = INFINITY;
+    ck_assert_cl(societies_device_read(d));     /* day 0: as made */
+    for (int i = 0; i < c->agents; i++)
+        ck_assert(same_agent(&ref, &dev, i));
     for (int day = 1; day <= days; day++) {
         long made = 0;
         for (int i = 0; i < c->agents; i++) {
@@ -126,7 +129,8 @@ static int compare_phase1(const societies_config *c, int days)
     return near;
 }
 
-/* Steps 0 to 3: day 0 is the agents as made, untouched by building. */
+/* Days 0 to 3 (day 0: the agents as made, untouched by building the
+ * kernels), on 1 to 256 resources. */
 START_TEST(phase1_is_the_references_draw_for_draw)
 {
     uint32_t seed = 11;
