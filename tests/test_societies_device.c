@@ -291,9 +291,11 @@ START_TEST(runs_agree_day_by_day)
         ck_assert(ref[day].total_utility == omp[day].total_utility);
         ck_assert_int_eq(ref[day].trades, omp[day].trades);
         ck_assert_mem_eq(ref[day].units, omp[day].units, sizeof ref->units);
-        /* The device: the same up to near ties. */
+        /* The device: the same up to near ties, after which agents
+         * follow other paths; seeds alone move the total by 0.2 % for
+         * 2000 agents (8 seeds, day 5), more for fewer. */
         ck_assert_msg(fabs(dev[day].total_utility - ref[day].total_utility) <=
-                          1e-3 * ref[day].total_utility,
+                          1e-2 * ref[day].total_utility,
                       "day %d: utility %g, the reference's %g", day,
                       dev[day].total_utility, ref[day].total_utility);
         ck_assert(labs(dev[day].extracted - ref[day].extracted) <=
@@ -340,9 +342,13 @@ START_TEST(the_program_writes_days_and_refuses_bad_input)
     ck_assert_int_eq(test_run("%s --days 3 --agents 51 --resources 5 "
                               "--device reference --csv %s 2>/dev/null",
                               program, ref), 0);
+    /* make test installs gnuplot; elsewhere a missing one is an error
+     * that keeps the CSV. */
+    int gnuplot = test_run("command -v gnuplot > /dev/null") == 0;
     ck_assert_int_eq(test_run("%s --days 3 --agents 51 --resources 5 "
                               "--device openmp --csv %s --plot %s "
-                              "2>/dev/null", program, omp, png), 0);
+                              "2>/dev/null", program, omp, png),
+                     gnuplot ? 0 : 1);
     size_t size;
     size_t other;
     char *a = test_read_file(ref, &size), *b = test_read_file(omp, &other);
@@ -356,9 +362,11 @@ START_TEST(the_program_writes_days_and_refuses_bad_input)
     ck_assert_ptr_nonnull(strstr(a, "\n3,"));
     free(a);
     free(b);
-    char *image = test_read_file(png, &size);
-    ck_assert(image && size > 8 && memcmp(image, "\x89PNG", 4) == 0);
-    free(image);
+    if (gnuplot) {
+        char *image = test_read_file(png, &size);
+        ck_assert(image && size > 8 && memcmp(image, "\x89PNG", 4) == 0);
+        free(image);
+    }
 
     static const char *bad_options[] = {
         "--days x", "--frobnicate 1", "--agents", "--agents 0",

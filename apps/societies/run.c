@@ -9,9 +9,11 @@
 #include "common/clock.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 /* A run: its agents, and where its phases happen. */
 struct societies_run {
@@ -177,12 +179,19 @@ int societies_simulate(const societies_config *c, const char *where,
 int societies_plot(const char *csv, const char *png)
 {
     if (strchr(csv, '\'') || strchr(png, '\''))
-        return clframe_fail(CLFRAME_ERR_IO, "societies: cannot plot %s into "
-                            "%s: a quote in a file name", csv, png);
+        return clframe_fail(CLFRAME_ERR_IO, "cannot plot %s into %s: a "
+                            "quote in a file name", csv, png);
+    /* A gnuplot that is not there exits at once: writing to it must be
+     * an error, not SIGPIPE's death of the program. */
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &before);
     FILE *gp = popen("gnuplot", "w");
-    if (!gp)
-        return clframe_fail(CLFRAME_ERR_IO, "societies: cannot run gnuplot: "
-                            "%s", strerror(errno));
+    if (!gp) {
+        sigaction(SIGPIPE, &before, NULL);
+        return clframe_fail(CLFRAME_ERR_IO, "cannot run gnuplot: %s",
+                            strerror(errno));
+    }
     fprintf(gp,
             "set terminal pngcairo size 960,540\n"
             "set output '%s'\n"
@@ -201,9 +210,12 @@ int societies_plot(const char *csv, const char *png)
             "'' using 1:2 axes x1y2 with lines lw 2 title 'total utility'\n",
             png, csv);
     int status = pclose(gp);
+    sigaction(SIGPIPE, &before, NULL);
     if (status != 0)
-        return clframe_fail(CLFRAME_ERR_IO, "societies: gnuplot failed (exit "
-                            "status %d) making %s from %s; is it installed "
-                            "(scripts/install-deps)?", status, png, csv);
-    return 0;
+        return clframe_fail(CLFRAME_ERR_IO, "gnuplot failed (%s %d) making "
+                            "%s from %s; is it installed "
+                            "(scripts/install-deps)?",
+                            WIFEXITED(status) ? "exit status" : "status",
+                            WIFEXITED(status) ? WEXITSTATUS(status) : status,
+                            png, csv);    return 0;
 }

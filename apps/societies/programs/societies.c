@@ -173,11 +173,14 @@ int main(int argc, char **argv)
     if (t.csv != stdout && fclose(t.csv) != 0 && rc == 0)
         rc = clframe_fail(CLFRAME_ERR_IO, "societies: writing %s failed",
                           csv_path);
-    if (rc == 0 && o.plot)
-        rc = societies_plot(csv_path, o.plot);
-    /* A failed run leaves no CSV that could pass for a whole one. */
-    if (csv_path && (csv_path == scratch || rc))
+    /* A failed run leaves no CSV that could pass for a whole one; a
+     * failed plot leaves the whole CSV. */
+    if (rc && csv_path)
         remove(csv_path);
+    else if (o.plot)
+        rc = societies_plot(csv_path, o.plot);
+    if (csv_path == scratch)
+        remove(scratch);
     if (rc) {
         fprintf(stderr, "societies: %s\n", clframe_last_error());
         return 1;
