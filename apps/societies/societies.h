@@ -1,9 +1,12 @@
 /*
- * societies.h: the Societies simulation on the host (issue 8; the model,
- * its configuration struct and formulas are kernels/societies/model.h,
- * shared with the device). So far: the configuration, its defaults, its
- * file (key = value lines) and the definitions kernels are built with;
- * the agents and the C references of phase 1 and phase 2.
+ * societies.h: the Societies simulation (../shared/specs/societies.md):
+ * its configuration (defaults, key = value files, the definitions kernels
+ * are built with; config.c), the agents and the C references of phase 1
+ * (extraction; phase1.c) and phase 2 (trading; phase2.c), with OpenMP
+ * versions, the same phases on a device (device.c,
+ * kernels/societies/phase*.cl), and runs of days with their summaries,
+ * CSV and plot (run.c). The model, its configuration struct and formulas
+ * are kernels/societies/model.h, shared with the device.
  */
 #ifndef APPS_SOCIETIES_H
 #define APPS_SOCIETIES_H
