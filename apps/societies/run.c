@@ -217,5 +217,6 @@ int societies_plot(const char *csv, const char *png)
                             "(scripts/install-deps)?",
                             WIFEXITED(status) ? "exit status" : "status",
                             WIFEXITED(status) ? WEXITSTATUS(status) : status,
-                            png, csv);    return 0;
+                            png, csv);
+    return 0;
 }
