@@ -251,10 +251,11 @@ START_TEST(phase2_keeps_resources_and_is_the_references)
     uint32_t seed = 23;
     static const struct {
         int resources, menu, rounds;
-    } cases[] = {{1, 1, 3}, {16, 4, 0}, {256, 16, 3}, {37, 16, 2},
-                 {2, 1, 1}, {16, 4, 3}, {64, 7, 3}};
+    } cases[] = {{1, 1, 3}, {16, 4, 0}, {16, 4, 3}, {256, 16, 3},
+                 {2, 1, 1}, {37, 16, 2}, {64, 7, 3}};
     int agents = test_memory_run() ? 7 : 801;
-    /* The first four under valgrind and Oclgrind (a build each). */
+    /* The first four under valgrind and Oclgrind (a build each; 16
+     * resources trade within three days, 256 do not). */
     size_t count = test_memory_run() ? 4 : sizeof cases / sizeof *cases;
     long traded = 0;
     for (size_t t = 0; t < count; t++) {
@@ -286,17 +287,22 @@ START_TEST(runs_agree_day_by_day)
     c.days = 4;
     c.epsilon = 0.2f;
     societies_summary ref[5], omp[5], dev[5];
+    long traded = 0;
     ck_assert_cl(societies_simulate(&c, "reference", keep_summary, ref));
     ck_assert_cl(societies_simulate(&c, "openmp", keep_summary, omp));
-    clctx *ctx = test_run_context();
-    /* NULL: the default device (a selector opens its own context). */
     ck_assert_cl(societies_simulate(&c, NULL, keep_summary, dev));
-    clctx_free(ctx);
     for (int day = 0; day <= c.days; day++) {
         ck_assert_int_eq(ref[day].day, day);
         ck_assert(ref[day].total_utility == omp[day].total_utility);
         ck_assert_int_eq(ref[day].trades, omp[day].trades);
         ck_assert_mem_eq(ref[day].units, omp[day].units, sizeof ref->units);
+        for (int q = 0; q < 4; q++)
+            ck_assert(ref[day].units[q] <= ref[day].units[q + 1] &&
+                      dev[day].units[q] <= dev[day].units[q + 1]);
+        traded += ref[day].trades;
+        /* Statistics need agents: not the handful of a memory run. */
+        if (test_memory_run())
+            continue;
         /* The device: the same up to near ties, after which agents
          * follow other paths; seeds alone move the total by 0.2 % for
          * 2000 agents (8 seeds, day 5), more for fewer. */
@@ -308,10 +314,8 @@ START_TEST(runs_agree_day_by_day)
                   ref[day].extracted / 100);
         ck_assert(labs(dev[day].trades - ref[day].trades) <=
                   ref[day].trades / 20 + 2);
-        for (int q = 0; q < 4; q++)
-            ck_assert(ref[day].units[q] <= ref[day].units[q + 1]);
     }
-    ck_assert_int_gt(ref[c.days].trades, 0);
+    ck_assert_int_gt(traded, 0);
 }
 END_TEST
 
