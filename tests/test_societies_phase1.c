@@ -197,7 +197,8 @@ Suite *societies_phase1_suite(void)
     TCase *tc = test_case("reference");
     tcase_add_test(tc, the_days_minutes_are_the_efforts_of_its_units);
     tcase_add_test(tc, one_resource_worked_out_by_hand);
-    tcase_add_test(tc, idle_resources_lose_experience_and_experience_is_clamped);
+    tcase_add_test(tc,
+                   idle_resources_lose_experience_and_experience_is_clamped);
     tcase_add_test(tc, equal_resources_are_chosen_evenly);
     tcase_add_test(tc, only_candidates_are_extracted);
     tcase_add_test(tc, the_same_seed_gives_the_same_society);

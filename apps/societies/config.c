@@ -40,7 +40,8 @@ typedef struct int_key {
     unsigned long lo, hi;
 } int_key;
 
-#define INT_KEY(field, lo, hi) {#field, offsetof(societies_config, field), lo, hi}
+#define INT_KEY(field, lo, hi) \
+    {#field, offsetof(societies_config, field), lo, hi}
 static const int_key int_keys[] = {
     INT_KEY(agents, 1, SOCIETIES_MAX_AGENTS),
     INT_KEY(resources, 1, SOCIETIES_MAX_RESOURCES),
@@ -270,7 +271,8 @@ int societies_config_defines(const societies_config *c, char *buf,
                      "-DSOCIETIES_MAX_EXPERIENCE=%d -DSOCIETIES_MENU_SIZE=%d "
                      "-DSOCIETIES_TRADES_PER_PAIRING=%d "
                      "-DSOCIETIES_IDLE_PENALTY=%d -DSOCIETIES_EPSILON=%#.9gf "
-                     "-DSOCIETIES_MIN_EFFORT=%#.9gf -DSOCIETIES_MAX_EFFORT=%#.9gf",
+                     "-DSOCIETIES_MIN_EFFORT=%#.9gf "
+                     "-DSOCIETIES_MAX_EFFORT=%#.9gf",
                      c->resources, c->minutes_per_day, c->max_experience,
                      c->menu_size, c->trades_per_pairing, c->idle_penalty,
                      (double)c->epsilon, (double)c->min_effort,

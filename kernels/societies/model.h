@@ -182,25 +182,37 @@ CLF_INLINE CLF_FLOAT societies_lots_gain_(societies_lots_ t, CLF_INT side_b,
     return in_g + in_h - noise;
 }
 
+/* What the k-th lot adds to A's gain: the changes in g and in h over that
+ * one lot, each computed directly. At A's peak this is near 0, and as the
+ * difference of two gains, each rounded to 1e-7 of its size, its sign
+ * was noise: host and device then stopped a lot apart. */
+CLF_INLINE CLF_FLOAT societies_lots_step_(societies_lots_ t, CLF_INT k)
+{
+    CLF_INT g = t.give_lot, h = t.receive_lot;
+    return societies_utility_change(t.level_g, t.root_g, t.a_g - (k - 1) * g,
+                                    t.a_g - k * g) +
+           societies_utility_change(t.level_h, t.root_h, t.a_h + (k - 1) * h,
+                                    t.a_h + k * h);
+}
+
 /* The largest k in [1, kmax] for which the test holds, 0 if it holds for
  * none, by binary search: the test is true up to some k and false after,
  * because both gains are concave in k (U is concave, the holdings affine
- * in k). A's test (side_b 0): the k-th lot still raises A's gain, so the
- * answer is where A's gain peaks. B's test (side_b 1): B surely gains, so
- * the answer is the most lots B accepts (a concave function that is 0 at
- * k = 0 and positive at some k is positive at every smaller k; the sure
- * gain is concave too, (1 - noise) times B's gain in g plus (1 + noise)
- * times its loss in h). */
+ * in k). A's test (side_b 0): the k-th lot still raises A's gain (its
+ * step), so the answer is where A's gain peaks. B's test (side_b 1): B
+ * surely gains, so the answer is the most lots B accepts (a concave
+ * function that is 0 at k = 0 and positive at some k is positive at every
+ * smaller k; the sure gain is concave too, (1 - noise) times B's gain in
+ * g plus (1 + noise) times its loss in h). */
 CLF_INLINE CLF_INT societies_lots_last_(societies_lots_ t, CLF_INT side_b,
                                         CLF_INT kmax)
 {
     CLF_INT lo = 0, hi = kmax;      /* the answer lies in [lo, hi] */
     while (lo < hi) {
         CLF_INT mid = hi - (hi - lo) / 2;       /* above lo */
-        CLF_FLOAT gain = societies_lots_gain_(t, side_b, mid, side_b);
-        CLF_FLOAT before = side_b ? 0.0f
-                                  : societies_lots_gain_(t, 0, mid - 1, 0);
-        if (gain > before)
+        CLF_FLOAT test = side_b ? societies_lots_gain_(t, 1, mid, 1)
+                                : societies_lots_step_(t, mid);
+        if (test > 0.0f)
             lo = mid;
         else
             hi = mid - 1;
