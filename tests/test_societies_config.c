@@ -185,7 +185,7 @@ START_TEST(formulas_match_hand_computed_values)
     near(societies_effort(1, 10, 100, 20), 6.836172229287337, "effort(20)");
     near(societies_effort(1, 10, 100, 100), 1.0070218685139007,
          "effort(100)");
-    near(societies_gain_per_minute(1, 2, 3, 1, 10, 100, 0),
+    near(societies_gain_per_minute(1, 2, 3, societies_effort(1, 10, 100, 0)),
          0.026838198160506067, "GPM(3 units, experience 0)");
     /* Experience only helps; more units only add less. */
     for (int e = 1; e <= 200; e++)
@@ -227,12 +227,11 @@ START_TEST(device_formulas_match_the_host)
         /* OpenCL allows pow and exp a few ulps (16 for pow). */
         near_rel(got, societies_effort(1, 10, 100, e), 1e-5,
                  "device effort");
+        cl_float minutes = societies_effort(1, 10, 100, e);
         ck_assert_cl(clfunction_call(gpm, &got, CLARG(1.5f), CLARG(2.5f),
-                                     CLARG((cl_int)(e / 3)), CLARG(1.0f),
-                                     CLARG(10.0f), CLARG((cl_int)100),
-                                     CLARG((cl_int)e)));
-        near_rel(got, societies_gain_per_minute(1.5f, 2.5f, e / 3, 1, 10,
-                                                100, e), 1e-5, "device GPM");
+                                     CLARG((cl_int)(e / 3)), CLARG(minutes)));
+        near_rel(got, societies_gain_per_minute(1.5f, 2.5f, e / 3, minutes),
+                 1e-5, "device GPM");
     }
     clfunction_free(effort);
     clfunction_free(gpm);

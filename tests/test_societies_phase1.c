@@ -145,11 +145,10 @@ START_TEST(only_candidates_are_extracted)
     for (int step = 0; step < 300; step++) {
         float gpm[8], best = 0;
         for (int r = 0; r < 8; r++) {
-            gpm[r] = societies_gain_per_minute(c.utility_level[r],
-                                               c.utility_root[r], units[r],
-                                               c.min_effort, c.max_effort,
-                                               c.max_experience,
-                                               experience[r]);
+            gpm[r] = societies_gain_per_minute(
+                c.utility_level[r], c.utility_root[r], units[r],
+                societies_effort(c.min_effort, c.max_effort,
+                                 c.max_experience, experience[r]));
             best = gpm[r] > best ? gpm[r] : best;
         }
         CLF_INT before[8];

@@ -54,12 +54,11 @@ static void value_resource(const societies_config *c, const CLF_INT *units,
                            const CLF_INT *experience, int r, float *gpm,
                            float *effort)
 {
-    gpm[r] = societies_gain_per_minute(c->utility_level[r],
-                                       c->utility_root[r], units[r],
-                                       c->min_effort, c->max_effort,
-                                       c->max_experience, experience[r]);
     effort[r] = societies_effort(c->min_effort, c->max_effort,
                                  c->max_experience, experience[r]);
+    gpm[r] = societies_gain_per_minute(c->utility_level[r],
+                                       c->utility_root[r], units[r],
+                                       effort[r]);
 }
 
 /* How far value v is from threshold t, relative to t. */

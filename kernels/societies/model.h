@@ -119,17 +119,14 @@ CLF_INLINE CLF_FLOAT societies_effort(CLF_FLOAT min_effort,
 }
 
 /* Gain per minute of extracting one more unit of a resource held in
- * `units` at `experience`: MU(units + 1) / effort(experience). */
+ * `units`, when a unit costs `effort` minutes (societies_effort, which
+ * phase 1 keeps anyway to count the day's minutes):
+ * MU(units + 1) / effort. */
 CLF_INLINE CLF_FLOAT societies_gain_per_minute(CLF_FLOAT level,
                                                CLF_FLOAT root, CLF_INT units,
-                                               CLF_FLOAT min_effort,
-                                               CLF_FLOAT max_effort,
-                                               CLF_INT max_experience,
-                                               CLF_INT experience)
+                                               CLF_FLOAT effort)
 {
-    return societies_marginal_utility(level, root, units + 1) /
-           societies_effort(min_effort, max_effort, max_experience,
-                            experience);
+    return societies_marginal_utility(level, root, units + 1) / effort;
 }
 
 /* ---- phase 2: an offer between two agents --------------------------------

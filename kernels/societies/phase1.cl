@@ -41,11 +41,9 @@ __kernel void societies_phase1(__global int *units, __global int *experience,
      * draws, with no need to share them. */
     mwc64x_state stream = rng[agent];
 
-    gpm[r] = societies_gain_per_minute(d, n, x, SOCIETIES_MIN_EFFORT,
-                                       SOCIETIES_MAX_EFFORT,
-                                       SOCIETIES_MAX_EXPERIENCE, e);
     effort[r] = societies_effort(SOCIETIES_MIN_EFFORT, SOCIETIES_MAX_EFFORT,
                                  SOCIETIES_MAX_EXPERIENCE, e);
+    gpm[r] = societies_gain_per_minute(d, n, x, effort[r]);
     /* used is the same in every work-item (the same sums in the same
      * order), so the loop and its barriers are uniform. */
     float used = 0.0f;
@@ -67,12 +65,10 @@ __kernel void societies_phase1(__global int *units, __global int *experience,
             x++;
             e++;
             extracted = 1;
-            gpm[r] = societies_gain_per_minute(d, n, x, SOCIETIES_MIN_EFFORT,
-                                               SOCIETIES_MAX_EFFORT,
-                                               SOCIETIES_MAX_EXPERIENCE, e);
             effort[r] = societies_effort(SOCIETIES_MIN_EFFORT,
                                          SOCIETIES_MAX_EFFORT,
                                          SOCIETIES_MAX_EXPERIENCE, e);
+            gpm[r] = societies_gain_per_minute(d, n, x, effort[r]);
         }
     }
     if (!extracted)
