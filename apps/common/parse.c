@@ -22,6 +22,26 @@ int parse_uint(const char *text, unsigned long lo, unsigned long hi,
     return 1;
 }
 
+int parse_uint_list(const char *text, unsigned long lo, unsigned long hi,
+                    unsigned long *values, int max)
+{
+    char word[32];
+    int count = 0;
+    while (count < max) {
+        size_t len = strcspn(text, ",");
+        if (len == 0 || len >= sizeof word)
+            return 0;
+        memcpy(word, text, len);
+        word[len] = '\0';
+        if (!parse_uint(word, lo, hi, &values[count++]))
+            return 0;
+        if (text[len] == '\0')
+            return count;
+        text += len + 1;
+    }
+    return 0;                       /* more than max */
+}
+
 int parse_float(const char *text, float *value)
 {
     if (text[0] == '\0' || text[0] == ' ' || text[0] == '\t')

@@ -17,6 +17,12 @@ int parse_uint(const char *text, unsigned long lo, unsigned long hi,
  * stored in *value. Reads in the current locale's LC_NUMERIC. */
 int parse_float(const char *text, float *value);
 
+/* "a,b,c": up to max whole numbers, each from lo to hi, into values; how
+ * many, or 0 if the text is empty, too long or has a word that is not one
+ * (the benchmarks' lists of sizes). */
+int parse_uint_list(const char *text, unsigned long lo, unsigned long hi,
+                    unsigned long *values, int max);
+
 /* 1 if text is "WxH" (an image size), each a whole number from 1 to max,
  * stored in *width and *height. */
 int parse_size(const char *text, unsigned long max, uint32_t *width,

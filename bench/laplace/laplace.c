@@ -26,6 +26,7 @@
 #include "../bandwidth.h"
 #include "common/median.h"
 #include "common/clock.h"
+#include "common/parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,31 +110,15 @@ static int bench_size(unsigned n, unsigned iterations, int runs,
     return rc;
 }
 
-/* "200,1000" into sizes; how many, or -1 if malformed. */
-static int parse_sizes(const char *text, unsigned *sizes)
-{
-    int count = 0;
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", text);
-    for (char *save, *s = strtok_r(copy, ",", &save); s;
-         s = strtok_r(NULL, ",", &save)) {
-        char *end;
-        unsigned long n = strtoul(s, &end, 10);
-        if (*end || n < 3 || n > 40000 || count == MAX_SIZES)
-            return -1;
-        sizes[count++] = (unsigned)n;
-    }
-    return count ? count : -1;
-}
-
 int main(int argc, char **argv)
 {
-    unsigned sizes[MAX_SIZES];
-    int nsizes = parse_sizes(argc > 1 ? argv[1] : "200,1000", sizes);
+    unsigned long sizes[MAX_SIZES];
+    int nsizes = parse_uint_list(argc > 1 ? argv[1] : "200,1000", 3, 40000,
+                                 sizes, MAX_SIZES);
     unsigned iterations = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10)
                                    : 100;
     int runs = argc > 3 ? atoi(argv[3]) : 3;
-    if (nsizes < 0 || iterations < 1 || runs < 1 || runs > MAX_RUNS ||
+    if (nsizes == 0 || iterations < 1 || runs < 1 || runs > MAX_RUNS ||
         argc > 4) {
         fprintf(stderr, "usage: bench-laplace [sizes=200,1000 (each 3..40000)"
                 "] [iterations=100] [runs=3 (1..%d)]\n", MAX_RUNS);
@@ -146,7 +131,7 @@ int main(int argc, char **argv)
     }
     unsigned biggest = 0;
     for (int i = 0; i < nsizes; i++)
-        biggest = sizes[i] > biggest ? sizes[i] : biggest;
+        biggest = sizes[i] > biggest ? (unsigned)sizes[i] : biggest;
     /* Big enough that the last-level cache cannot help. */
     size_t grid_bytes = (size_t)biggest * biggest * 4;
     size_t copy_bytes = grid_bytes < (256u << 20) ? (256u << 20)
@@ -165,7 +150,7 @@ int main(int argc, char **argv)
     printf("| grid | version | ms | iterations/s | eff. GB/s | of device | "
            "equal to ref |\n|---|---|---:|---:|---:|---:|:---:|\n");
     for (int i = 0; i < nsizes; i++) {
-        if (bench_size(sizes[i], iterations, runs, device_gbs)) {
+        if (bench_size((unsigned)sizes[i], iterations, runs, device_gbs)) {
             fprintf(stderr, "bench-laplace: %s\n", clframe_last_error());
             return 1;
         }

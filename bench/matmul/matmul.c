@@ -58,20 +58,6 @@ static int parse_rows(const char *text, int *wanted)
     return 1;
 }
 
-static int parse_sizes(const char *text, unsigned long *sizes)
-{
-    char buf[256];
-    int count = 0;
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        if (count == MAX_SIZES || !parse_uint(t, 1, 32768, &sizes[count]))
-            return 0;
-        count++;
-    }
-    return count;
-}
-
 typedef struct result {
     double call_ms, kernel_ms;  /* medians; kernel 0 when not measured */
     double max_rel;             /* against CLBlast, -1 when not compared */
@@ -179,7 +165,8 @@ static void print_row(uint32_t n, int row, const result *r, double flop)
 int main(int argc, char **argv)
 {
     unsigned long sizes[MAX_SIZES], runs = 3;
-    int nsizes = parse_sizes(argc > 1 ? argv[1] : "1024,2048", sizes);
+    int nsizes = parse_uint_list(argc > 1 ? argv[1] : "1024,2048", 1, 32768,
+                                 sizes, MAX_SIZES);
     int wanted[ROWS] = {0};
     const char *rows_text = argc > 3 ? argv[3] : "all";
     int rows_ok = !strcmp(rows_text, "all")

@@ -70,28 +70,6 @@ static int time_version(const societies_config *c, const char *where,
     return 0;
 }
 
-/* A comma-separated list of whole numbers in [lo, hi]; its length, 0 if
- * it is not one. */
-static int parse_list(const char *text, unsigned long lo, unsigned long hi,
-                      int *out)
-{
-    char word[32];
-    int n = 0;
-    while (*text && n < MAX_LIST) {
-        size_t len = strcspn(text, ",");
-        unsigned long v;
-        if (len == 0 || len >= sizeof word)
-            return 0;
-        memcpy(word, text, len);
-        word[len] = '\0';
-        if (!parse_uint(word, lo, hi, &v))
-            return 0;
-        out[n++] = (int)v;
-        text += len + (text[len] == ',');
-    }
-    return *text ? 0 : n;
-}
-
 static void print_rate(double rate)
 {
     printf(" %.3g |", rate);
@@ -99,14 +77,16 @@ static void print_rate(double rate)
 
 int main(int argc, char **argv)
 {
-    int agents[MAX_LIST] = {1000, 10000}, resources[MAX_LIST] = {16, 64};
+    unsigned long agents[MAX_LIST] = {1000, 10000};
+    unsigned long resources[MAX_LIST] = {16, 64};
     int n_agents = 2, n_resources = 2;
     unsigned long days = 3, runs = 3, ref_cap = 2000, omp_cap = 20000;
-    if ((argc > 1 && !(n_agents = parse_list(argv[1], 2, SOCIETIES_MAX_AGENTS,
-                                             agents))) ||
-        (argc > 2 && !(n_resources = parse_list(argv[2], 1,
-                                                SOCIETIES_MAX_RESOURCES,
-                                                resources))) ||
+    if ((argc > 1 && !(n_agents = parse_uint_list(argv[1], 2,
+                                                  SOCIETIES_MAX_AGENTS,
+                                                  agents, MAX_LIST))) ||
+        (argc > 2 && !(n_resources = parse_uint_list(argv[2], 1,
+                                                     SOCIETIES_MAX_RESOURCES,
+                                                     resources, MAX_LIST))) ||
         (argc > 3 && !parse_uint(argv[3], 1, 1000, &days)) ||
         (argc > 4 && !parse_uint(argv[4], 1, MAX_RUNS, &runs)) ||
         (argc > 5 && !parse_uint(argv[5], 2, SOCIETIES_MAX_AGENTS, &ref_cap)) ||
@@ -136,8 +116,8 @@ int main(int argc, char **argv)
         for (int j = 0; j < n_resources && rc == 0; j++) {
             societies_config c;
             societies_config_default(&c);
-            c.agents = agents[i];
-            c.resources = resources[j];
+            c.agents = (int)agents[i];
+            c.resources = (int)resources[j];
             c.days = (int)days;
             c.epsilon = 0.2f;
             if (c.menu_size > c.resources)
