@@ -152,7 +152,7 @@ int societies_device_read_units(societies_device *d)
 
 int societies_device_read(societies_device *d)
 {
-    int rc = clarg_read(&d->units);
+    int rc = societies_device_read_units(d);
     if (rc == 0)
         rc = clarg_read(&d->experience);
     if (rc == 0)

@@ -167,7 +167,8 @@ int societies_simulate(const societies_config *c, const char *where,
     for (int day = 0; rc == 0 && day <= c->days; day++) {
         if (day > 0)
             rc = societies_run_day(run, &s);
-        if (rc == 0)
+        /* A summary costs a read-back and a sort: only for a reader. */
+        if (rc == 0 && report)
             rc = societies_run_summarize(run, &s);
         if (rc == 0 && report)
             rc = report(&s, user);
