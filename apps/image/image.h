@@ -42,6 +42,12 @@ int image_png_save(const char *path, uint32_t width, uint32_t height,
 int image_png_load(const char *path, uint32_t *width, uint32_t *height,
                    uint8_t **rgba);
 
+/* The same, also telling whether the file had alpha: 1 for grey+alpha,
+ * RGBA, or a palette or colour key with transparency (a tRNS chunk),
+ * else 0 (its pixels' alpha is then 255). has_alpha may be NULL. */
+int image_png_load_alpha(const char *path, uint32_t *width, uint32_t *height,
+                         uint8_t **rgba, int *has_alpha);
+
 /* 1 if path's name ends in ext (".png"), in any case. */
 int image_path_has_extension(const char *path, const char *ext);
 

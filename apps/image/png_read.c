@@ -21,6 +21,7 @@
 /* What a load produces; filled in after setjmp, so kept out of its frame. */
 typedef struct png_load {
     uint32_t width, height;
+    int has_alpha;
     uint8_t *rgba;
     png_bytep *rows;
 } png_load;
@@ -40,12 +41,13 @@ static int read_image(png_structp png, png_infop info, png_load *load,
         return -1;
     }
     int type = png_get_color_type(png, info);
+    load->has_alpha = (type & PNG_COLOR_MASK_ALPHA) ||
+                      png_get_valid(png, info, PNG_INFO_tRNS);
     png_set_expand(png);                /* palette, low-bit grey, tRNS */
     png_set_strip_16(png);
     if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA)
         png_set_gray_to_rgb(png);
-    if (!(type & PNG_COLOR_MASK_ALPHA) &&
-        !png_get_valid(png, info, PNG_INFO_tRNS))
+    if (!load->has_alpha)
         png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
@@ -97,8 +99,16 @@ static int load_png(FILE *f, png_load *load, png_failure *failure)
 int image_png_load(const char *path, uint32_t *width, uint32_t *height,
                    uint8_t **rgba)
 {
+    return image_png_load_alpha(path, width, height, rgba, NULL);
+}
+
+int image_png_load_alpha(const char *path, uint32_t *width, uint32_t *height,
+                         uint8_t **rgba, int *has_alpha)
+{
     *rgba = NULL;
     *width = *height = 0;
+    if (has_alpha)
+        *has_alpha = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return clframe_fail(CLFRAME_ERR_IO, "%s: cannot open: %s", path,
@@ -123,5 +133,7 @@ int image_png_load(const char *path, uint32_t *width, uint32_t *height,
     *width = load.width;
     *height = load.height;
     *rgba = load.rgba;
+    if (has_alpha)
+        *has_alpha = load.has_alpha;
     return 0;
 }
