@@ -131,6 +131,11 @@ $(eval $(call gui_program,x11-screenshot,tests/gui))
 $(B)/apps/laplace/%.o: ALL_CFLAGS += $(OPENMP_FLAGS) -ffp-contract=off
 $(eval $(call app,laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
 
+# The blur's versions are compared with its reference byte for byte (all
+# integer arithmetic); the reference's OpenMP twin.
+$(B)/apps/blur/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
+$(eval $(call app,blur,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
+
 # Matrix multiplication: the C reference's OpenMP twin.
 $(B)/apps/matmul/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
 $(eval $(call app,matmul,$(OPENMP_FLAGS),$(B)/libcommon.a))
@@ -144,12 +149,13 @@ $(B)/apps/societies/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
 $(eval $(call app,societies,$(OPENMP_FLAGS),$(B)/libcommon.a))
 
 $(eval $(call program,clframe-info,clframe/tools/info))
-$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libkalah.a $(B)/libsocieties.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libblur.a $(B)/libkalah.a $(B)/libsocieties.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-overhead,bench/overhead))
 $(eval $(call program,bench-cache,bench/cache))
 $(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-raytracer,bench/raytracer,$(PNG_LIBS),$(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-laplace,bench/laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/liblaplace.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,bench-blur,bench/blur,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libblur.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-matmul,bench/matmul,$(OPENMP_FLAGS) -lclblast,$(B)/libmatmul.a $(B)/libcommon.a))
 $(eval $(call program,bench-kalah,bench/kalah,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
 $(eval $(call program,bench-kalah-alphabeta,bench/kalah-alphabeta,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
@@ -204,6 +210,10 @@ RAYTRACER_BENCH ?= 700x700 20
 MATMUL_BENCH ?= 256,512 3
 # The Laplace table's sizes, iterations and runs.
 LAPLACE_BENCH ?= 200,1000 100 3
+# The blur table's image sizes, passes, runs and the largest image (in
+# pixels) the C versions run on (GPU machine: 512x512,1920x1080,3840x2160,
+# 7680x4320 100 5 8294400).
+BLUR_BENCH ?= 512x512,1024x1024 20 3 1048576
 # The Mankalah table's depths and runs (GPU machine: 4 13 3).
 KALAH_BENCH ?= 4 9 3
 # The Mankalah alpha-beta table's depths and runs (GPU machine: 10 16 3).
@@ -219,6 +229,7 @@ bench: all
 	$(BIN)/bench-heat $(HEAT_BENCH)
 	$(BIN)/bench-raytracer $(RAYTRACER_BENCH)
 	$(BIN)/bench-laplace $(LAPLACE_BENCH)
+	$(BIN)/bench-blur $(BLUR_BENCH)
 	$(BIN)/bench-matmul $(MATMUL_BENCH)
 	$(BIN)/bench-kalah $(KALAH_BENCH)
 	$(BIN)/bench-kalah-alphabeta $(KALAH_AB_BENCH)

@@ -1,0 +1,139 @@
+/*
+ * blur.c: the blur's images (made, copied, read from and written to PNG),
+ * the versions by name, and blur_run, the one entry point, which checks
+ * the image once and hands it to a version.
+ */
+#include "blur.h"
+
+#include "image/image.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const version_names[BLUR_VERSION_COUNT] = {
+    [BLUR_REFERENCE] = "reference",
+    [BLUR_OPENMP] = "openmp",
+    [BLUR_SEED] = "seed",
+    [BLUR_DOUBLE] = "double",
+    [BLUR_FAST] = "fast",
+};
+
+const char *blur_version_name(blur_version v)
+{
+    return (unsigned)v < BLUR_VERSION_COUNT ? version_names[v] : "unknown";
+}
+
+int blur_version_parse(const char *text)
+{
+    for (int v = 0; v < BLUR_VERSION_COUNT && text; v++)
+        if (!strcmp(text, version_names[v]))
+            return v;
+    return -1;
+}
+
+int blur_version_uses_opencl(blur_version v)
+{
+    return v >= BLUR_SEED && v < BLUR_VERSION_COUNT;
+}
+
+/* ---- images -------------------------------------------------------------- */
+
+static int check_size(uint32_t width, uint32_t height)
+{
+    if (width == 0 || height == 0 ||
+        (uint64_t)width * height > BLUR_MAX_PIXELS)
+        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "blur: a %u x %u image; "
+                            "it must have 1 to %u pixels", width, height,
+                            BLUR_MAX_PIXELS);
+    return 0;
+}
+
+int blur_image_alloc(blur_image *img, uint32_t width, uint32_t height)
+{
+    memset(img, 0, sizeof *img);
+    int rc = check_size(width, height);
+    if (rc)
+        return rc;
+    img->rgba = calloc((size_t)width * height, 4);
+    if (!img->rgba)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "blur: no memory for a "
+                            "%u x %u image", width, height);
+    img->width = width;
+    img->height = height;
+    img->has_alpha = 1;
+    return 0;
+}
+
+void blur_image_free(blur_image *img)
+{
+    if (!img)
+        return;
+    free(img->rgba);
+    memset(img, 0, sizeof *img);
+}
+
+int blur_image_copy(blur_image *dst, const blur_image *src)
+{
+    int rc = blur_image_alloc(dst, src->width, src->height);
+    if (rc == 0) {
+        memcpy(dst->rgba, src->rgba, (size_t)src->width * src->height * 4);
+        dst->has_alpha = src->has_alpha;
+    }
+    return rc;
+}
+
+int blur_image_load(blur_image *img, const char *path)
+{
+    memset(img, 0, sizeof *img);
+    int rc = image_png_load_alpha(path, &img->width, &img->height,
+                                  &img->rgba, &img->has_alpha);
+    if (rc)
+        memset(img, 0, sizeof *img);
+    return rc;
+}
+
+/* Row y of an image without alpha, as RGB. */
+static void rgb_row(uint32_t y, uint8_t *out, void *ctx)
+{
+    const blur_image *img = ctx;
+    const uint8_t *in = img->rgba + (size_t)y * img->width * 4;
+    for (uint32_t x = 0; x < img->width; x++, in += 4, out += 3)
+        memcpy(out, in, 3);
+}
+
+static int write_png(FILE *f, void *ctx)
+{
+    const blur_image *img = ctx;
+    if (img->has_alpha)
+        return image_png_write(f, img->width, img->height, 4, img->rgba);
+    return image_png_write_rows(f, img->width, img->height, 3, rgb_row,
+                                (void *)img);
+}
+
+int blur_image_save(const char *path, const blur_image *img)
+{
+    int rc = check_size(img->width, img->height);
+    return rc ? rc : image_save(path, write_png, (void *)img);
+}
+
+/* ---- blurring ------------------------------------------------------------ */
+
+int blur_run(blur_image *img, unsigned passes, blur_version v, clctx *ctx,
+             blur_stats *stats)
+{
+    blur_stats ignored = {0};
+    if (!stats)
+        stats = &ignored;
+    *stats = (blur_stats){.want_kernel_time = stats->want_kernel_time};
+    if (!img || !img->rgba)
+        return clframe_fail(CLFRAME_ERR_USAGE, "blur: no image");
+    int rc = check_size(img->width, img->height);
+    if (rc)
+        return rc;
+    if (v == BLUR_REFERENCE || v == BLUR_OPENMP)
+        return blur_run_c(img, passes, v == BLUR_OPENMP);
+    if (blur_version_uses_opencl(v))
+        return blur_run_opencl(img, passes, v, ctx, stats);
+    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "blur: no version %d",
+                        (int)v);
+}

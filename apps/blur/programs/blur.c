@@ -1,0 +1,141 @@
+/*
+ * blur.c (bin/blur): blurs a PNG by passes of the four-neighbour average
+ * (apps/blur/blur.h has the rule) and writes it as a PNG, RGB or RGBA as
+ * the input was. Run with --help for the options.
+ */
+#include "blur/blur.h"
+#include "common/clock.h"
+#include "common/parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char USAGE[] =
+    "usage: blur IN.png OUT.png --passes N [options]\n"
+    "  --passes N        blur passes (0 copies the image)\n"
+    "  --version V       reference, openmp, seed, double, fast (default)\n"
+    "  --device WHERE    the OpenCL device: gpu, cpu, P:D or part of a\n"
+    "                    name (default: the best device, or CLFRAME_DEVICE)\n"
+    "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n";
+
+typedef struct options {
+    const char *in, *out, *where;
+    unsigned passes;
+    int have_passes;
+    blur_version version;
+} options;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "blur: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s", USAGE);
+    return 2;
+}
+
+/* One option and its value; 0, or the exit status to leave with. */
+static int parse_option(const char *opt, const char *val, options *o)
+{
+    unsigned long n;
+    int v;
+    if (!strcmp(opt, "--passes")) {
+        if (!parse_uint(val, 0, 1000000000ul, &n))
+            return usage_error("--passes \"%s\" is not a count", val);
+        o->passes = (unsigned)n;
+        o->have_passes = 1;
+    } else if (!strcmp(opt, "--version")) {
+        if ((v = blur_version_parse(val)) < 0)
+            return usage_error("--version \"%s\": expected reference, "
+                               "openmp, seed, double or fast", val);
+        o->version = (blur_version)v;
+    } else if (!strcmp(opt, "--device")) {
+        o->where = val;
+    } else {
+        return usage_error("unknown option %s", opt);
+    }
+    return 0;
+}
+
+/* Fills o from argv; 0, or the exit status to leave with (-1: help). */
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){.version = BLUR_FAST};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+            return -1;
+        if (strncmp(arg, "--", 2) != 0) {
+            if (o->out)
+                return usage_error("%s: only IN.png and OUT.png are named",
+                                   arg);
+            *(o->in ? &o->out : &o->in) = arg;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return usage_error("%s: a value is missing (or an unknown "
+                               "option)", arg);
+        int status = parse_option(arg, argv[++i], o);
+        if (status)
+            return status;
+    }
+    if (!o->out)
+        return usage_error("%s", "name the input and the output: IN.png "
+                           "OUT.png");
+    if (!o->have_passes)
+        return usage_error("%s", "how many passes? give --passes N");
+    return 0;
+}
+
+/* The device for an OpenCL version (NULL for the C ones): a new context
+ * for --device, else the default. 0, or 1 after a message. */
+static int open_device(const options *o, clctx **own, clctx **ctx)
+{
+    *own = *ctx = NULL;
+    if (!blur_version_uses_opencl(o->version))
+        return 0;
+    *ctx = *own = o->where ? clctx_new(o->where) : NULL;
+    if (!o->where)
+        *ctx = clctx_default();
+    if (*ctx)
+        return 0;
+    fprintf(stderr, "blur: %s\n", clframe_last_error());
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int status = parse_options(argc, argv, &o);
+    if (status == -1) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    if (status)
+        return status;
+    blur_image img;
+    if (blur_image_load(&img, o.in)) {
+        fprintf(stderr, "blur: %s\n", clframe_last_error());
+        return 1;
+    }
+    clctx *own, *ctx;
+    if (open_device(&o, &own, &ctx)) {
+        blur_image_free(&img);
+        return 1;
+    }
+    double t0 = clock_seconds();
+    int rc = blur_run(&img, o.passes, o.version, ctx, NULL);
+    double ms = (clock_seconds() - t0) * 1e3;
+    if (rc == 0)
+        rc = blur_image_save(o.out, &img);
+    if (rc)
+        fprintf(stderr, "blur: %s\n", clframe_last_error());
+    else
+        fprintf(stderr, "blur: %u x %u %s, %s on %s, %u passes, %.1f ms\n",
+                img.width, img.height, img.has_alpha ? "RGBA" : "RGB",
+                blur_version_name(o.version),
+                ctx ? clctx_device_name(ctx) : "the host", o.passes, ms);
+    blur_image_free(&img);
+    clctx_free(own);
+    return rc ? 1 : 0;
+}
