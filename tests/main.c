@@ -208,6 +208,7 @@ int main(void)
     srunner_add_suite(sr, raytracer_render_suite());
     srunner_add_suite(sr, raytracer_gtk_suite());
     srunner_add_suite(sr, laplace_suite());
+    srunner_add_suite(sr, blur_suite());
     srunner_add_suite(sr, matmul_suite());
     srunner_add_suite(sr, kalah_board_suite());
     srunner_add_suite(sr, kalah_suite());

@@ -34,6 +34,7 @@ Suite *raytracer_scene_suite(void);
 Suite *raytracer_render_suite(void);
 Suite *raytracer_gtk_suite(void);
 Suite *laplace_suite(void);
+Suite *blur_suite(void);
 Suite *matmul_suite(void);
 Suite *kalah_board_suite(void);
 Suite *kalah_suite(void);
