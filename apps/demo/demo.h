@@ -28,7 +28,7 @@ typedef struct demo_result {
 typedef int (*demo_run_fn)(demo_result *r);
 
 int demo_vadd(demo_result *r);
-int demo_blur2d(demo_result *r);
+int demo_blur(demo_result *r);
 int demo_heat(demo_result *r);
 int demo_raytracer(demo_result *r);
 int demo_matmul(demo_result *r);
@@ -57,6 +57,10 @@ void demo_poison(float *p, size_t n);
  * |want| (0: exactly), and sets r->ok and r->verdict. */
 void demo_compare(demo_result *r, const float *got, const float *want,
                   size_t n, double rel_tol);
+
+/* The same for bytes, which must be equal. */
+void demo_compare_bytes(demo_result *r, const uint8_t *got,
+                        const uint8_t *want, size_t n);
 
 /* Records "what: clframe_last_error()" as r->error and returns code (-1 if
  * 0), for `return demo_fail(r, rc, "...")` after a clframe call failed. */

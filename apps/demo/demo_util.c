@@ -53,6 +53,20 @@ void demo_compare(demo_result *r, const float *got, const float *want,
     snprintf(r->verdict, sizeof r->verdict, "ok");
 }
 
+void demo_compare_bytes(demo_result *r, const uint8_t *got,
+                        const uint8_t *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            r->ok = 0;
+            snprintf(r->verdict, sizeof r->verdict,
+                     "MISMATCH at %zu: got %u want %u", i, got[i], want[i]);
+            return;
+        }
+    r->ok = 1;
+    snprintf(r->verdict, sizeof r->verdict, "ok");
+}
+
 static int record_failure(demo_result *r, const char *what, const char *msg)
 {
     free(r->error);

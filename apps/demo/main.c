@@ -20,11 +20,11 @@ static const struct {
     demo_run_fn run;
 } demos[] = {
     {"vadd", demo_vadd},
-    {"blur2d", demo_blur2d},
     {"heat v6", demo_heat},
     {"raytracer bvh", demo_raytracer},
     {"matmul", demo_matmul},
     {"laplace", demo_laplace},
+    {"blur", demo_blur},
     {"kalah gpu", demo_kalah},
     {"societies", demo_societies},
 };
