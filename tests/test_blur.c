@@ -73,7 +73,8 @@ static void make_random_image(blur_image *img, uint32_t w, uint32_t h,
  * 64 tiles with a halo of 4), and a few tiles each way. */
 static const uint32_t sizes[][2] = {
     {1, 1}, {1, 9}, {9, 1}, {2, 2}, {3, 5}, {15, 16}, {16, 15}, {17, 17},
-    {31, 33}, {33, 31}, {37, 23}, {61, 9}, {56, 57}, {57, 56}, {113, 70},
+    {31, 33}, {33, 31}, {37, 23}, {61, 9}, {9, 61}, {56, 57}, {57, 56},
+    {113, 70},
     {200, 130}};
 /* Below, at and above the fast version's 4 passes per launch, 5 and 9
  * (not multiples of it), and the seed's 100. */
