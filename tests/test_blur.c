@@ -233,7 +233,7 @@ START_TEST(bad_images_and_names_are_refused)
 }
 END_TEST
 
-/* ---- the program ---------------------------------------------------------- */
+/* ---- the program --------------------------------------------------------- */
 
 static const char *tmp(const char *name)
 {

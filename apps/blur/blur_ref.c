@@ -47,7 +47,9 @@ static void blur_pass(const uint8_t *in, uint8_t *out, uint32_t w, uint32_t h,
                       int parallel)
 {
     (void)parallel;             /* without OpenMP every run is serial */
+#ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (parallel)
+#endif
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++)
             blur_pixel(in, out, w, h, x, y);

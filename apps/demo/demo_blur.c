@@ -74,7 +74,8 @@ int demo_blur(demo_result *r)
     rc = blur_device(r, &start, &got);
     if (rc)
         goto done;
-    demo_compare_bytes(r, got.rgba, want.rgba, (size_t)PICTURE_W * PICTURE_H * 4);
+    demo_compare_bytes(r, got.rgba, want.rgba,
+                       (size_t)PICTURE_W * PICTURE_H * 4);
     mkdir("build", 0777);
     mkdir("build/demo", 0777);
     if (blur_image_save(PICTURE_PNG, &got) == 0)

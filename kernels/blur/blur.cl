@@ -28,7 +28,7 @@ inline uint4 blur_round4(uint4 sum, uint count)
     return count == 4 ? (sum + 2) >> 2 : (sum + count / 2) / count;
 }
 
-/* ---- the seed's port ------------------------------------------------------ */
+/* ---- the seed's port ----------------------------------------------------- */
 
 /* One channel's new value at (x, y) of a w x h array. */
 inline int blur_seed_channel(__global const int *c, uint x, uint y, uint w,
@@ -82,7 +82,7 @@ __kernel void blur_seed_copy(__global int *r, __global int *g,
     b[i] = new_b[i];
 }
 
-/* ---- double buffering ----------------------------------------------------- */
+/* ---- double buffering ---------------------------------------------------- */
 
 /* One pass from in to out: 4 bytes read and 4 written per pixel (the
  * neighbours come from caches). */
