@@ -41,11 +41,17 @@ int md_plot_rates(const char *csv, const char *png)
             "set title 'Lennard-Jones molecular dynamics: a flat line "
             "scales as O(N)'\n"
             "versions = 'reference cells-host allpairs particle cell'\n"
-            "plot for [v in versions] '%s' using 1:(strcol(2) eq v ? $3 : "
-            "1/0) with linespoints lw 2 title v\n",
+            /* One version's rows each: a filtered-out row would break
+             * the line. */
+            "plot for [v in versions] sprintf(\"< grep ',%%s,' '%s'\", v) "
+            "using 1:3 with linespoints lw 2 title v\n",
             png, csv);
     int status = pclose(gp);
     sigaction(SIGPIPE, &before, NULL);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return clframe_fail(CLFRAME_ERR_IO, "gnuplot is not installed "
+                            "(scripts/install-deps); plot %s yourself",
+                            csv);
     if (status != 0)
         return clframe_fail(CLFRAME_ERR_IO, "gnuplot failed (%s %d) making "
                             "%s from %s; is it installed "
