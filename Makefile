@@ -147,9 +147,13 @@ $(eval $(call app,kalah,$(OPENMP_FLAGS),$(B)/libcommon.a))
 # Societies: the model is kernels/societies/model.h, shared with the device.
 $(B)/apps/societies/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
 $(eval $(call app,societies,$(OPENMP_FLAGS),$(B)/libcommon.a))
+# Molecular dynamics: the model is kernels/md/md_force.h, shared with the
+# device; the host cell list runs on OpenMP.
+$(B)/apps/md/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
+$(eval $(call app,md,$(OPENMP_FLAGS),$(B)/libcommon.a))
 
 $(eval $(call program,clframe-info,clframe/tools/info))
-$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libblur.a $(B)/libkalah.a $(B)/libsocieties.a $(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libblur.a $(B)/libkalah.a $(B)/libsocieties.a $(B)/libmd.a $(B)/libimage.a $(B)/libcommon.a))
 $(eval $(call program,bench-overhead,bench/overhead))
 $(eval $(call program,bench-cache,bench/cache))
 $(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))
@@ -160,6 +164,7 @@ $(eval $(call program,bench-matmul,bench/matmul,$(OPENMP_FLAGS) -lclblast,$(B)/l
 $(eval $(call program,bench-kalah,bench/kalah,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
 $(eval $(call program,bench-kalah-alphabeta,bench/kalah-alphabeta,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
 $(eval $(call program,bench-societies,bench/societies,$(OPENMP_FLAGS),$(B)/libsocieties.a $(B)/libcommon.a))
+$(eval $(call program,bench-md,bench/md,$(OPENMP_FLAGS),$(B)/libmd.a $(B)/libcommon.a))
 $(eval $(call program,planted-oob,tests/oclgrind))
 
 TEST_SRC := $(wildcard tests/*.c)
@@ -223,6 +228,11 @@ KALAH_AB_BENCH ?= 6 10 3
 # OpenMP's caps on agents (GPU machine: 1000,10000,100000,1000000
 # 16,64,256 3 3 2000 50000).
 SOCIETIES_BENCH ?= 1000,10000 16,64 3 3 2000 20000
+# The MD table: particle counts, steps, runs, and the caps on the host
+# all-pairs reference, the host cell list and the device's all pairs
+# (GPU machine: 1000,4000,16000,64000,256000,1000000,4000000 100 3 4000
+# 1000000 64000).
+MD_BENCH ?= 1000,4000,16000 10 3 2000 16000 16000
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
@@ -235,6 +245,7 @@ bench: all
 	$(BIN)/bench-kalah $(KALAH_BENCH)
 	$(BIN)/bench-kalah-alphabeta $(KALAH_AB_BENCH)
 	$(BIN)/bench-societies $(SOCIETIES_BENCH)
+	$(BIN)/bench-md $(MD_BENCH)
 
 # ---- the test runs ----------------------------------------------------------
 

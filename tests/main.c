@@ -216,6 +216,7 @@ int main(void)
     srunner_add_suite(sr, societies_phase1_suite());
     srunner_add_suite(sr, societies_phase2_suite());
     srunner_add_suite(sr, societies_device_suite());
+    srunner_add_suite(sr, md_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

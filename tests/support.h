@@ -38,6 +38,7 @@ Suite *blur_suite(void);
 Suite *matmul_suite(void);
 Suite *kalah_board_suite(void);
 Suite *kalah_suite(void);
+Suite *md_suite(void);
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \

@@ -35,6 +35,7 @@ int demo_matmul(demo_result *r);
 int demo_laplace(demo_result *r);
 int demo_kalah(demo_result *r);
 int demo_societies(demo_result *r);
+int demo_md(demo_result *r);
 
 /* ---- helpers (demo_util.c) ----------------------------------------------- */
 

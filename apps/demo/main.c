@@ -27,6 +27,7 @@ static const struct {
     {"blur", demo_blur},
     {"kalah gpu", demo_kalah},
     {"societies", demo_societies},
+    {"md particle", demo_md},
 };
 
 enum { NDEMOS = sizeof demos / sizeof demos[0] };
