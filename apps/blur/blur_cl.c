@@ -28,14 +28,13 @@
  * (fewer on devices with small groups).
  *
  * The tiled kernel: 64 x 64 tiles (2 x 16 KiB of local memory as
- * uchar4, in the 48 KiB every GPU gives a group) with a halo of HALO = 4,
+ * words, in the 48 KiB every GPU gives a group) with a halo of HALO = 4,
  * so 4 passes per launch. The halo trades extra work for fewer memory
  * passes: each launch recomputes (64 / 56)^2 = 1.31 times the output
  * block and moves 8 * 1.31 / 4 = 2.6 bytes per pixel and pass instead of
- * double's 8; a halo of 8 would cut that to 1.8 bytes but recompute 1.78
- * times, more than the memory saved is worth once local memory, not DRAM,
- * is the limit. The same shape as Laplace's tiles, whose halo of 4 was
- * the best measured there. */
+ * double's 8. On the H100 at 7680 x 4320 (bench/RESULTS.md) halos of 2,
+ * 6 and 8 were slower than 4 (a larger halo recomputes more, a smaller
+ * one goes to memory more often). */
 enum { GROUP_W = 32, GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64, HALO = 4 };
 
 unsigned blur_fast_passes_per_launch(void)
