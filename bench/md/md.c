@@ -98,10 +98,6 @@ static int time_version(const md_system *start, md_version v,
     }
     if (rc == 0)
         *seconds = median_of(t, runs);
-    if (rc == 0) {
-        md_sim_close(sim);
-        sim = NULL;
-    }
     md_sim_close(sim);
     md_system_free(&now);
     return rc;
@@ -130,10 +126,13 @@ static int bench_size(uint32_t n, unsigned steps, int runs, const caps *cap,
             *host_rate = rate;
             *host_n = n;
         }
-        printf("| %u | %s | %.4g | %.1f | %.2f%s | %s |\n", n,
-               md_version_name(version), rate, 1e9 / rate,
-               *host_rate > 0 ? rate / *host_rate : 0.0,
-               *host_n == n ? "" : "*", ok ? "yes" : "NO");
+        char ratio[32] = "-";           /* the host list never ran */
+        if (*host_rate > 0)
+            snprintf(ratio, sizeof ratio, "%.2f%s", rate / *host_rate,
+                     *host_n == n ? "" : "*");
+        printf("| %u | %s | %.4g | %.1f | %s | %s |\n", n,
+               md_version_name(version), rate, 1e9 / rate, ratio,
+               ok ? "yes" : "NO");
         fprintf(csv, "%u,%s,%.6g,%.6g\n", n, md_version_name(version), rate,
                 1e9 / rate);
         fflush(stdout);
@@ -200,8 +199,10 @@ int main(int argc, char **argv)
         perror(CSV);
         return 1;
     }
-    printf("\nx host: the ratio to cells-host (OpenMP) at the same N, or "
-           "(*) at N = %u, the largest it ran. Wrote %s\n", host_n, CSV);
+    if (host_n > 0)
+        printf("\nx host: the ratio to cells-host (OpenMP) at the same N, "
+               "or (*) at N = %u, the largest it ran.", host_n);
+    printf("\nWrote %s\n", CSV);
     if (md_plot_rates(CSV, PNG) == 0)
         printf("plotted %s\n", PNG);
     else
