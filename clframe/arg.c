@@ -114,6 +114,16 @@ int clarg_set_flags(clarg *a, unsigned flags)
     return 0;
 }
 
+int clarg_keep_on_device(clarg *a, clctx *ctx, int upload)
+{
+    int rc = clarg_persist(a, ctx);
+    if (rc == 0 && upload)
+        rc = clarg_write(a);
+    if (rc == 0)
+        rc = clarg_set_flags(a, CLARG_NO_COPY);
+    return rc;
+}
+
 static int check_persistent(const clarg *a, const char *fn)
 {
     if (!a || a->kind != CLARG_KIND_BUFFER || !a->buffer)

@@ -262,6 +262,12 @@ int clarg_persist(clarg *a, clctx *ctx);
 /* Changes the copy directions used by later calls with this clarg. */
 int clarg_set_flags(clarg *a, unsigned flags);
 
+/* The usual state of a simulation's arrays: clarg_persist on ctx, then
+ * clarg_write of the host array if `upload`, then CLARG_NO_COPY, so that
+ * calls move nothing and data moves only by clarg_read and clarg_write.
+ * 0 or a negative code. */
+int clarg_keep_on_device(clarg *a, clctx *ctx, int upload);
+
 /* Copies a persistent argument's device data to its host array (read) or
  * its host array to the device (write); blocking. 0 or a negative code. */
 int clarg_read(clarg *a);

@@ -251,6 +251,41 @@ START_TEST(persistent_data_stays_on_the_device_between_kernels)
 }
 END_TEST
 
+/* clarg_keep_on_device: uploaded or not, then no copies on calls. */
+START_TEST(kept_arguments_move_only_when_asked)
+{
+    int host[N], other[N];
+    for (int i = 0; i < N; i++) {
+        host[i] = i;
+        other[i] = POISON;
+    }
+    clkernel *twice = test_kernel(persist_source, "twice");
+    ck_assert_cl(clkernel_global(twice, N));
+    clarg p = CLARG_INOUT(host, N), q = CLARG_INOUT(other, N);
+    clctx_stats before = clctx_get_stats(NULL);
+    ck_assert_cl(clarg_keep_on_device(&p, NULL, 1));
+    ck_assert_cl(clarg_keep_on_device(&q, NULL, 0));
+    clctx_stats kept = clctx_get_stats(NULL);
+    ck_assert_uint_eq(kept.writes, before.writes + 1);  /* p's upload */
+    ck_assert_cl(clkernel_call(twice, p));
+    ck_assert_cl(clkernel_call(twice, p));
+    clctx_stats after = clctx_get_stats(NULL);
+    ck_assert_uint_eq(after.writes, kept.writes);
+    ck_assert_uint_eq(after.reads, kept.reads);
+    ck_assert_int_eq(host[3], 3);                /* nothing came back yet */
+    ck_assert_cl(clarg_read(&p));
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(host[i], 4 * i);
+    ck_assert_int_eq(other[0], POISON);          /* q was never written */
+    clarg s = CLARG(5);
+    ck_assert_fails(clarg_keep_on_device(&s, NULL, 1), CLFRAME_ERR_USAGE,
+                    "only an array argument");
+    clarg_release(&p);
+    clarg_release(&q);
+    clkernel_free(twice);
+}
+END_TEST
+
 START_TEST(read_write_and_swap_need_persistent_arguments)
 {
     int a[4], b[8];
@@ -335,6 +370,7 @@ Suite *arg_suite(void)
     suite_add_tcase(s, dirs);
     TCase *persist = test_case("persistent");
     tcase_add_test(persist, persistent_data_stays_on_the_device_between_kernels);
+    tcase_add_test(persist, kept_arguments_move_only_when_asked);
     tcase_add_test(persist, read_write_and_swap_need_persistent_arguments);
     tcase_add_loop_test(persist, swap_double_buffering_over_0_to_3_steps, 0, 4);
     suite_add_tcase(s, persist);

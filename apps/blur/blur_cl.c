@@ -121,17 +121,6 @@ static int choose_shapes(blur_dev *d)
     return 0;
 }
 
-/* Makes a persistent argument that moves data only when asked. */
-static int on_device(clarg *a, clctx *ctx, int write)
-{
-    int rc = clarg_persist(a, ctx);
-    if (rc == 0 && write)
-        rc = clarg_write(a);
-    if (rc == 0)
-        rc = clarg_set_flags(a, CLARG_NO_COPY);
-    return rc;
-}
-
 /* seed: the image split into R, G and B ints, on the device. */
 static int set_up_seed(blur_dev *d)
 {
@@ -149,9 +138,9 @@ static int set_up_seed(blur_dev *d)
     }
     int rc = 0;
     for (int c = 0; c < 3 && rc == 0; c++) {
-        rc = on_device(&d->chan[c], d->ctx, 1);
+        rc = clarg_keep_on_device(&d->chan[c], d->ctx, 1);
         if (rc == 0)        /* every pass writes all of it before a read */
-            rc = on_device(&d->fresh[c], d->ctx, 0);
+            rc = clarg_keep_on_device(&d->fresh[c], d->ctx, 0);
     }
     return rc;
 }
@@ -176,9 +165,9 @@ static int set_up(blur_dev *d)
     cl_uchar4 *pixels = (cl_uchar4 *)(void *)d->img->rgba;
     d->a = CLARG_INOUT(pixels, d->pixels);
     d->b = CLARG_INOUT(pixels, d->pixels);
-    rc = on_device(&d->a, d->ctx, 1);
+    rc = clarg_keep_on_device(&d->a, d->ctx, 1);
     if (rc == 0)            /* every launch writes all of it before a read */
-        rc = on_device(&d->b, d->ctx, 0);
+        rc = clarg_keep_on_device(&d->b, d->ctx, 0);
     return rc;
 }
 

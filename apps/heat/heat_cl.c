@@ -71,18 +71,6 @@ static int size_per_cell(heat_run *run, clkernel *k)
     return rc ? rc : clkernel_local(k, gw, gh);
 }
 
-/* Makes a a persistent argument that moves data only when asked, with
- * its host data copied to the device first if `write`. */
-static int on_device(clarg *a, clctx *ctx, int write)
-{
-    int rc = clarg_persist(a, ctx);
-    if (rc == 0 && write)
-        rc = clarg_write(a);
-    if (rc == 0)
-        rc = clarg_set_flags(a, CLARG_NO_COPY);
-    return rc;
-}
-
 /* ---- v3: the naive port -------------------------------------------------- */
 
 static int step_naive(heat_run *run, unsigned steps)
@@ -96,7 +84,7 @@ static int step_naive(heat_run *run, unsigned steps)
     clarg properties = CLARG_IN(world->properties, run->cells);
     int rc = k ? size_per_cell(run, k) : CLFRAME_ERR_BUILD;
     if (rc == 0)
-        rc = on_device(&properties, run->ctx, 1);
+        rc = clarg_keep_on_device(&properties, run->ctx, 1);
     for (unsigned t = 0; t < steps && rc == 0; t++) {
         rc = clkernel_call(k, CLARG(run->inner), CLARG(run->outer),
                            CLARG(world->w), CLARG(world->h), properties,
@@ -231,9 +219,9 @@ static int step_double_buffered(heat_run *run, unsigned steps, clkernel *k,
     heat_world *world = run->world;
     clarg cur = CLARG_INOUT(world->state, run->cells);
     clarg next = CLARG_INOUT(world->state, run->cells);
-    int rc = on_device(&cur, run->ctx, 1);
+    int rc = clarg_keep_on_device(&cur, run->ctx, 1);
     if (rc == 0)
-        rc = on_device(&next, run->ctx, 0);
+        rc = clarg_keep_on_device(&next, run->ctx, 0);
     for (unsigned done = 0; done < steps && rc == 0;) {
         cl_uint now = 1;
         if (per_launch == 0) {
@@ -288,7 +276,7 @@ static int step_persistent(heat_run *run, unsigned steps, heat_version v)
     if (rc == 0 && v != HEAT_V6_TILED)
         rc = size_per_cell(run, k);
     if (rc == 0)
-        rc = on_device(&flags, run->ctx, 1);
+        rc = clarg_keep_on_device(&flags, run->ctx, 1);
     if (rc == 0)
         rc = step_double_buffered(run, steps, k, flags, tile.halo);
     clarg_release(&flags);

@@ -140,17 +140,6 @@ static void account(laplace_dev *d, clkernel *k)
         d->stats->kernel_ms += clkernel_last_ms(k);
 }
 
-/* Makes a persistent argument that moves data only when asked. */
-static int on_device(clarg *a, clctx *ctx, int write)
-{
-    int rc = clarg_persist(a, ctx);
-    if (rc == 0 && write)
-        rc = clarg_write(a);
-    if (rc == 0)
-        rc = clarg_set_flags(a, CLARG_NO_COPY);
-    return rc;
-}
-
 /* Work-group shape and tile height for this device. */
 static int choose_shapes(laplace_dev *d)
 {
@@ -216,13 +205,13 @@ static int set_up(laplace_dev *d)
     d->a = CLARG_INOUT(g->phi, d->cells);
     d->b = CLARG_INOUT(g->phi, d->cells);
     d->changes = CLARG_INOUT(d->group_max, d->groups);
-    rc = on_device(&d->a, d->ctx, 1);
+    rc = clarg_keep_on_device(&d->a, d->ctx, 1);
     if (rc == 0)
-        rc = on_device(&d->b, d->ctx, 1);
+        rc = clarg_keep_on_device(&d->b, d->ctx, 1);
     if (rc == 0)
-        rc = on_device(&d->mask, d->ctx, 1);
+        rc = clarg_keep_on_device(&d->mask, d->ctx, 1);
     if (rc == 0)
-        rc = on_device(&d->changes, d->ctx, 0);
+        rc = clarg_keep_on_device(&d->changes, d->ctx, 0);
     return rc;
 }
 

@@ -104,15 +104,6 @@ static int build_kernels(md_device *d)
     return 0;
 }
 
-/* A persistent buffer that moves data only when asked. */
-static int on_device(clarg *a, clctx *ctx)
-{
-    int rc = clarg_persist(a, ctx);
-    if (rc == 0)
-        rc = clarg_set_flags(a, CLARG_NO_COPY);
-    return rc;
-}
-
 static int alloc_buffers(md_device *d)
 {
     size_t n = d->n, cells = (size_t)d->ncells;
@@ -140,7 +131,7 @@ static int alloc_buffers(md_device *d)
                     &d->cell_of, &d->counts, &d->starts};
     int rc = 0;
     for (size_t i = 0; i < sizeof all / sizeof *all && rc == 0; i++)
-        rc = on_device(all[i], d->ctx);
+        rc = clarg_keep_on_device(all[i], d->ctx, 0);
     return rc;
 }
 

@@ -21,18 +21,6 @@ struct societies_device {
     CLF_INT *trades;                /* per pair, from the last phase 2 */
 };
 
-/* Makes a a persistent argument holding its host data, moved only when
- * asked afterwards. */
-static int keep_on_device(clarg *a, clctx *ctx)
-{
-    int rc = clarg_persist(a, ctx);
-    if (rc == 0)
-        rc = clarg_write(a);
-    if (rc == 0)
-        rc = clarg_set_flags(a, CLARG_NO_COPY);
-    return rc;
-}
-
 /* Builds kernel `name` of `path` for the configuration into *k, in
  * work-groups of a work-item per resource, `items` groups. */
 static int build(societies_device *d, clkernel **k, const char *path,
@@ -93,7 +81,7 @@ int societies_device_new(clctx *ctx, const societies_config *c,
                    "societies_phase2", (size_t)(a->agents / 2));
     clarg *kept[] = {&d->units, &d->experience, &d->rng, &d->level, &d->root};
     for (size_t i = 0; rc == 0 && i < sizeof kept / sizeof *kept; i++)
-        rc = keep_on_device(kept[i], ctx);
+        rc = clarg_keep_on_device(kept[i], ctx, 1);
     if (rc) {
         societies_device_free(d);
         return rc;
