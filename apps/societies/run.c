@@ -7,13 +7,11 @@
  */
 #include "societies.h"
 #include "common/clock.h"
+#include "common/plot.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 /* A run: its agents, and where its phases happen. */
 struct societies_run {
@@ -179,45 +177,18 @@ int societies_simulate(const societies_config *c, const char *where,
 
 int societies_plot(const char *csv, const char *png)
 {
-    if (strchr(csv, '\'') || strchr(png, '\''))
-        return clframe_fail(CLFRAME_ERR_IO, "cannot plot %s into %s: a "
-                            "quote in a file name", csv, png);
-    /* A gnuplot that is not there exits at once: writing to it must be
-     * an error, not SIGPIPE's death of the program. */
-    struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGPIPE, &ignore, &before);
-    FILE *gp = popen("gnuplot", "w");
-    if (!gp) {
-        sigaction(SIGPIPE, &before, NULL);
-        return clframe_fail(CLFRAME_ERR_IO, "cannot run gnuplot: %s",
-                            strerror(errno));
-    }
-    fprintf(gp,
-            "set terminal pngcairo size 960,540\n"
-            "set output '%s'\n"
-            "set datafile separator ','\n"
-            "set key autotitle columnhead left top\n"
-            "set xlabel 'day'\n"
-            "set ylabel 'units an agent holds'\n"
-            "set y2label 'total utility'\n"
-            "set ytics nomirror\n"
-            "set y2tics\n"
-            "set title 'Societies: the holdings of agents (quantiles) and "
-            "total utility'\n"
-            "plot '%s' using 1:4:6 with filledcurves lc rgb '#c0d0f0' "
-            "title 'units, middle half', "
-            "'' using 1:5 with lines lw 2 title 'units, median', "
-            "'' using 1:2 axes x1y2 with lines lw 2 title 'total utility'\n",
-            png, csv);
-    int status = pclose(gp);
-    sigaction(SIGPIPE, &before, NULL);
-    if (status != 0)
-        return clframe_fail(CLFRAME_ERR_IO, "gnuplot failed (%s %d) making "
-                            "%s from %s; is it installed "
-                            "(scripts/install-deps)?",
-                            WIFEXITED(status) ? "exit status" : "status",
-                            WIFEXITED(status) ? WEXITSTATUS(status) : status,
-                            png, csv);
-    return 0;
+    return plot_csv_png(csv, png, 960, 540,
+        "set key autotitle columnhead left top\n"
+        "set xlabel 'day'\n"
+        "set ylabel 'units an agent holds'\n"
+        "set y2label 'total utility'\n"
+        "set ytics nomirror\n"
+        "set y2tics\n"
+        "set title 'Societies: the holdings of agents (quantiles) and "
+        "total utility'\n"
+        "plot '%s' using 1:4:6 with filledcurves lc rgb '#c0d0f0' "
+        "title 'units, middle half', "
+        "'' using 1:5 with lines lw 2 title 'units, median', "
+        "'' using 1:2 axes x1y2 with lines lw 2 title 'total utility'\n",
+        csv);
 }
