@@ -79,7 +79,7 @@ static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){.seed = 1, .version = MD_PARTICLE};
     int have_n = 0, have_steps = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {     /* an option and its value */
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return -1;
         if (i + 1 >= argc)
@@ -90,7 +90,6 @@ static int parse_options(int argc, char **argv, options *o)
         int rc = parse_option(argv[i], argv[i + 1], o);
         if (rc)
             return rc;
-        i++;
     }
     if (!have_n || !have_steps)
         return usage_error("%s", "give --particles N and --steps S");
