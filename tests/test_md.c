@@ -282,7 +282,8 @@ START_TEST(energy_and_momentum_are_conserved)
         worst = drift > worst ? drift : worst;
         /* A memory run's 2 steps from the lattice say nothing of drift
          * (the first steps' error is larger than the bound's average). */
-        ck_assert_msg(test_memory_run() || drift < DRIFT_BOUND, "%s: energy %.9g after %u steps, "
+        ck_assert_msg(test_memory_run() || drift < DRIFT_BOUND,
+                      "%s: energy %.9g after %u steps, "
                       "%.9g at the start: relative drift %.3g",
                       md_version_name(versions[_i]), md_energy_total(&e),
                       done + every, md_energy_total(&e0), drift);
