@@ -28,6 +28,63 @@ inline uint4 blur_round4(uint4 sum, uint count)
     return count == 4 ? (sum + 2) >> 2 : (sum + count / 2) / count;
 }
 
+#ifndef __ENDIAN_LITTLE__
+#error "the packed arithmetic takes a uchar4 as a uint, R in the low byte"
+#endif
+
+/* ---- one pixel's average, for blur_double and blur_tiled -----------------
+ *
+ * Pixels with four neighbours are averaged as packed words, two channels
+ * at a time in 16-bit lanes: a quarter of the instructions of unpacking
+ * to uint4. */
+
+/* Bytes 0 and 2 of a word (R and B of a pixel, or G and A after >> 8),
+ * each in a 16-bit lane where four of them add up without overflow. */
+#define BLUR_LANES 0x00FF00FFu
+
+/* The rounded average of four packed neighbours, with centre's alpha. */
+inline uint blur_four(uint left, uint right, uint up, uint down, uint centre)
+{
+    uint rb = (left & BLUR_LANES) + (right & BLUR_LANES) +
+              (up & BLUR_LANES) + (down & BLUR_LANES) + 0x00020002u;
+    uint ga = ((left >> 8) & BLUR_LANES) + ((right >> 8) & BLUR_LANES) +
+              ((up >> 8) & BLUR_LANES) + ((down >> 8) & BLUR_LANES) +
+              0x00020002u;
+    uint rgb = ((rb >> 2) & BLUR_LANES) | (((ga >> 2) & BLUR_LANES) << 8);
+    return (rgb & 0x00FFFFFFu) | (centre & 0xFF000000u);
+}
+
+/* Any pixel: the average of the neighbours it has, counted (for the
+ * image's border, where fewer than four are there). */
+inline uint blur_counted(uint left, uint right, uint up, uint down,
+                        uint centre, int has_left, int has_right,
+                        int has_up, int has_down)
+{
+    uint4 sum = 0;
+    uint count = 0;
+    if (has_left) {
+        sum += convert_uint4(as_uchar4(left));
+        count++;
+    }
+    if (has_right) {
+        sum += convert_uint4(as_uchar4(right));
+        count++;
+    }
+    if (has_up) {
+        sum += convert_uint4(as_uchar4(up));
+        count++;
+    }
+    if (has_down) {
+        sum += convert_uint4(as_uchar4(down));
+        count++;
+    }
+    if (count == 0)
+        return centre;
+    uint4 v = blur_round4(sum, count);
+    return as_uint((uchar4)((uchar)v.x, (uchar)v.y, (uchar)v.z,
+                            as_uchar4(centre).w));
+}
+
 /* ---- the seed's port ----------------------------------------------------- */
 
 /* One channel's new value at (x, y) of a w x h array. */
@@ -92,27 +149,19 @@ __kernel void blur_double(__global const uchar4 *in, __global uchar4 *out,
     uint x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    uint i = y * w + x, count = 0;
-    uint4 sum = 0;
-    if (x > 0) {
-        sum += convert_uint4(in[i - 1]);
-        count++;
-    }
-    if (x + 1 < w) {
-        sum += convert_uint4(in[i + 1]);
-        count++;
-    }
-    if (y > 0) {
-        sum += convert_uint4(in[i - w]);
-        count++;
-    }
-    if (y + 1 < h) {
-        sum += convert_uint4(in[i + w]);
-        count++;
-    }
-    uchar4 centre = in[i];
-    uint4 v = count ? blur_round4(sum, count) : convert_uint4(centre);
-    out[i] = (uchar4)((uchar)v.x, (uchar)v.y, (uchar)v.z, centre.w);
+    uint i = y * w + x;
+    int has_left = x > 0, has_right = x + 1 < w;
+    int has_up = y > 0, has_down = y + 1 < h;
+    uint left = has_left ? as_uint(in[i - 1]) : 0u;
+    uint right = has_right ? as_uint(in[i + 1]) : 0u;
+    uint up = has_up ? as_uint(in[i - w]) : 0u;
+    uint down = has_down ? as_uint(in[i + w]) : 0u;
+    uint centre = as_uint(in[i]);
+    out[i] = as_uchar4(has_left && has_right && has_up && has_down
+                           ? blur_four(left, right, up, down, centre)
+                           : blur_counted(left, right, up, down, centre,
+                                          has_left, has_right, has_up,
+                                          has_down));
 }
 
 /* ---- several passes per launch --------------------------------------------
@@ -160,57 +209,6 @@ __kernel void blur_double(__global const uchar4 *in, __global uchar4 *out,
 #if BLUR_OUT_W < 1 || BLUR_OUT_H < 1
 #error "the halo leaves no output block in the tile"
 #endif
-#ifndef __ENDIAN_LITTLE__
-#error "blur_tiled reads a uchar4 as a uint with R in the low byte"
-#endif
-
-/* Bytes 0 and 2 of a word (R and B of a pixel, or G and A after >> 8),
- * each in a 16-bit lane where four of them add up without overflow. */
-#define BLUR_LANES 0x00FF00FFu
-
-/* The rounded average of four packed neighbours, with centre's alpha. */
-inline uint blur_four(uint left, uint right, uint up, uint down, uint centre)
-{
-    uint rb = (left & BLUR_LANES) + (right & BLUR_LANES) +
-              (up & BLUR_LANES) + (down & BLUR_LANES) + 0x00020002u;
-    uint ga = ((left >> 8) & BLUR_LANES) + ((right >> 8) & BLUR_LANES) +
-              ((up >> 8) & BLUR_LANES) + ((down >> 8) & BLUR_LANES) +
-              0x00020002u;
-    uint rgb = ((rb >> 2) & BLUR_LANES) | (((ga >> 2) & BLUR_LANES) << 8);
-    return (rgb & 0x00FFFFFFu) | (centre & 0xFF000000u);
-}
-
-/* Any pixel: the average of the neighbours it has, counted (tiles that
- * the image's border crosses). */
-inline uint blur_counted(uint left, uint right, uint up, uint down,
-                        uint centre, int has_left, int has_right,
-                        int has_up, int has_down)
-{
-    uint4 sum = 0;
-    uint count = 0;
-    if (has_left) {
-        sum += convert_uint4(as_uchar4(left));
-        count++;
-    }
-    if (has_right) {
-        sum += convert_uint4(as_uchar4(right));
-        count++;
-    }
-    if (has_up) {
-        sum += convert_uint4(as_uchar4(up));
-        count++;
-    }
-    if (has_down) {
-        sum += convert_uint4(as_uchar4(down));
-        count++;
-    }
-    if (count == 0)
-        return centre;
-    uint4 v = blur_round4(sum, count);
-    return as_uint((uchar4)((uchar)v.x, (uchar)v.y, (uchar)v.z,
-                            as_uchar4(centre).w));
-}
-
 __kernel __attribute__((reqd_work_group_size(BLUR_GROUP_W, BLUR_GROUP_H, 1)))
 void blur_tiled(__global const uchar4 *in, __global uchar4 *out, uint w,
                 uint h, uint passes)
