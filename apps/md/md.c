@@ -189,6 +189,14 @@ int md_sim_cells(md_sim *sim, int *nc, int **starts, int **ids)
     return md_device_cells(sim->device, nc, starts, ids);
 }
 
+int md_sim_profile(md_sim *sim, unsigned steps, md_phase_ms *out)
+{
+    if (!sim->device)
+        return clframe_fail(CLFRAME_ERR_USAGE, "md_sim_profile: %s runs "
+                            "no kernels", md_version_name(sim->v));
+    return md_device_profile(sim->device, steps, out);
+}
+
 int md_run(md_system *s, unsigned steps, md_version v, clctx *ctx,
            md_energy *first, md_energy *last, double *seconds)
 {

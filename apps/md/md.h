@@ -109,6 +109,18 @@ int md_sim_energy(md_sim *sim, md_energy *e);
  * malloc'd, the caller frees them. */
 int md_sim_cells(md_sim *sim, int *nc, int **starts, int **ids);
 
+/* Where a device step's time goes: kernel event times in ms, summed over
+ * the steps profiled. The scan and the scatter are the cell lists' only
+ * (0 for allpairs); kick_drift includes the binning. */
+typedef struct md_phase_ms {
+    double kick_drift, scan, scatter, forces;
+} md_phase_ms;
+
+/* steps steps of a device version with every kernel timed by its event
+ * (each launch then waits, so such steps are slower than untimed ones:
+ * this says where the time goes, not how much there is). */
+int md_sim_profile(md_sim *sim, unsigned steps, md_phase_ms *out);
+
 /* One-shot: steps steps of version v from s, s updated; the energies at
  * the start and the end, and the steps' wall time, if wanted (NULL). */
 int md_run(md_system *s, unsigned steps, md_version v, clctx *ctx,
@@ -130,6 +142,7 @@ int md_device_step(md_device *d, unsigned steps);
 int md_device_finish(md_device *d);
 int md_device_read(md_device *d, md_system *out, double *pe);
 int md_device_cells(md_device *d, int *nc, int **starts, int **ids);
+int md_device_profile(md_device *d, unsigned steps, md_phase_ms *out);
 
 /* The benchmark's CSV (columns n, version, particle-steps/s, ns per
  * particle-step, with a header) drawn by gnuplot as particle-steps/s

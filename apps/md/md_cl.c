@@ -38,7 +38,16 @@ struct md_device {
     cl_float4 *pos4, *vel4, *force4, *cell_pos4;
     cl_float *pe_f;
     cl_int *cell_of_i, *counts_i, *starts_i;
+    int profiling;              /* every kernel timed, into phase */
+    md_phase_ms phase;
 };
+
+/* While profiling, adds k's last launch time (which waits) to *sum. */
+static void account(const md_device *d, clkernel *k, double *sum)
+{
+    if (d->profiling)
+        *sum += clkernel_last_ms(k);
+}
 
 /* The largest power of two up to limit. */
 static size_t power_of_two_below(size_t limit)
@@ -168,27 +177,35 @@ static int sort_into_cells(md_device *d)
 {
     int rc = clkernel_enqueue(d->scan, d->counts, d->starts,
                               CLARG(d->ncells));
-    if (rc == 0)
+    if (rc == 0) {
+        account(d, d->scan, &d->phase.scan);
         rc = clkernel_enqueue(d->scatter, d->pos, CLARG(d->n), d->cell_of,
                               d->starts, d->counts, d->cell_pos);
+    }
+    if (rc == 0)
+        account(d, d->scatter, &d->phase.scatter);
     return rc;
 }
 
 /* The forces, energies and a kick of v by half_dt f. */
 static int forces(md_device *d, cl_float half_dt)
 {
+    int rc;
     if (d->v == MD_ALLPAIRS)
-        return clkernel_enqueue(d->force, d->pos, CLARG(d->n),
-                                CLARG(d->box_f), d->vel, d->frc, d->pe,
-                                CLARG(half_dt));
-    if (d->v == MD_PARTICLE)
-        return clkernel_enqueue(d->force, d->cell_pos, d->cell_of,
-                                d->starts, CLARG(d->n), CLARG(d->nc),
-                                CLARG(d->box_f), d->vel, d->frc, d->pe,
-                                CLARG(half_dt));
-    return clkernel_enqueue(d->force, d->cell_pos, d->starts, CLARG(d->nc),
-                            CLARG(d->box_f), d->vel, d->frc, d->pe,
-                            CLARG(half_dt));
+        rc = clkernel_enqueue(d->force, d->pos, CLARG(d->n),
+                              CLARG(d->box_f), d->vel, d->frc, d->pe,
+                              CLARG(half_dt));
+    else if (d->v == MD_PARTICLE)
+        rc = clkernel_enqueue(d->force, d->cell_pos, d->cell_of, d->starts,
+                              CLARG(d->n), CLARG(d->nc), CLARG(d->box_f),
+                              d->vel, d->frc, d->pe, CLARG(half_dt));
+    else
+        rc = clkernel_enqueue(d->force, d->cell_pos, d->starts,
+                              CLARG(d->nc), CLARG(d->box_f), d->vel, d->frc,
+                              d->pe, CLARG(half_dt));
+    if (rc == 0)
+        account(d, d->force, &d->phase.forces);
+    return rc;
 }
 
 /* The first forces, with no kick. */
@@ -273,10 +290,14 @@ static int step(md_device *d)
                               CLARG(d->cells_per_length), CLARG(d->nc),
                               d->cell_of, d->counts);
         if (rc == 0)
+            account(d, d->kick_drift, &d->phase.kick_drift);
+        if (rc == 0)
             rc = sort_into_cells(d);
     } else {
         rc = clkernel_enqueue(d->kick_drift, d->pos, d->vel, d->frc,
                               CLARG(d->n), CLARG(dt), CLARG(d->box_f));
+        if (rc == 0)
+            account(d, d->kick_drift, &d->phase.kick_drift);
     }
     return rc ? rc : forces(d, 0.5f * dt);
 }
@@ -286,6 +307,23 @@ int md_device_step(md_device *d, unsigned steps)
     int rc = 0;
     for (unsigned t = 0; t < steps && rc == 0; t++)
         rc = step(d);
+    return rc;
+}
+
+int md_device_profile(md_device *d, unsigned steps, md_phase_ms *out)
+{
+    clkernel *all[] = {d->kick_drift, d->scan, d->scatter, d->force};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (all[i])
+            clkernel_set_timing(all[i], 1);
+    d->phase = (md_phase_ms){0};
+    d->profiling = 1;
+    int rc = md_device_step(d, steps);
+    d->profiling = 0;
+    *out = d->phase;
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (all[i])
+            clkernel_set_timing(all[i], 0);
     return rc;
 }
 

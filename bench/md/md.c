@@ -14,6 +14,10 @@
  * cell list at the same N, or at the largest N it ran (marked *): its
  * rate per particle does not depend on N.
  *
+ * The last four columns say where a device step's time goes: each
+ * kernel's event time over `steps` further steps, in ms per step (the
+ * scan and scatter rebuild the cell list; kick-drift bins too).
+ *
  * Writes bench/out/md.csv (N, version, particle-steps/s, ns per
  * particle-step) and, where gnuplot is installed, bench/out/md.png.
  *
@@ -70,10 +74,11 @@ static int host_truth(const md_system *start, const caps *cap,
 
 /* Version v from start: the median seconds of `runs` runs of `steps`
  * steps in *seconds, *ok whether it agreed with truth after the
- * warm-up. */
+ * warm-up, and for a device version, *phase: where the time of `steps`
+ * more steps went, each kernel timed by its event (ms per step). */
 static int time_version(const md_system *start, md_version v,
                         unsigned steps, int runs, const md_system *truth,
-                        double *seconds, int *ok)
+                        double *seconds, int *ok, md_phase_ms *phase)
 {
     md_sim *sim;
     md_system now;
@@ -98,6 +103,13 @@ static int time_version(const md_system *start, md_version v,
     }
     if (rc == 0)
         *seconds = median_of(t, runs);
+    if (rc == 0 && md_version_uses_opencl(v)) {
+        rc = md_sim_profile(sim, steps, phase);
+        phase->kick_drift /= steps;
+        phase->scan /= steps;
+        phase->scatter /= steps;
+        phase->forces /= steps;
+    }
     md_sim_close(sim);
     md_system_free(&now);
     return rc;
@@ -118,7 +130,9 @@ static int bench_size(uint32_t n, unsigned steps, int runs, const caps *cap,
             continue;
         double s;
         int ok;
-        rc = time_version(&start, version, steps, runs, &truth, &s, &ok);
+        md_phase_ms ms = {0};
+        rc = time_version(&start, version, steps, runs, &truth, &s, &ok,
+                          &ms);
         if (rc)
             break;
         double rate = (double)n * steps / s;
@@ -130,9 +144,13 @@ static int bench_size(uint32_t n, unsigned steps, int runs, const caps *cap,
         if (*host_rate > 0)
             snprintf(ratio, sizeof ratio, "%.2f%s", rate / *host_rate,
                      *host_n == n ? "" : "*");
-        printf("| %u | %s | %.4g | %.1f | %s | %s |\n", n,
+        char phases[96] = "- | - | - | -";  /* a host version */
+        if (md_version_uses_opencl(version))
+            snprintf(phases, sizeof phases, "%.4f | %.4f | %.4f | %.4f",
+                     ms.kick_drift, ms.scan, ms.scatter, ms.forces);
+        printf("| %u | %s | %.4g | %.1f | %s | %s | %s |\n", n,
                md_version_name(version), rate, 1e9 / rate, ratio,
-               ok ? "yes" : "NO");
+               ok ? "yes" : "NO", phases);
         fprintf(csv, "%u,%s,%.6g,%.6g\n", n, md_version_name(version), rate,
                 1e9 / rate);
         fflush(stdout);
@@ -185,7 +203,9 @@ int main(int argc, char **argv)
            clctx_describe(ctx), md_openmp_threads(), cap.ref, cap.host,
            cap.allpairs);
     printf("| N | version | particle-steps/s | ns per particle-step | "
-           "x host | agrees with host |\n|---:|---|---:|---:|---:|:---:|\n");
+           "x host | agrees with host | ms/step: kick-drift | scan | "
+           "scatter | forces |\n|---:|---|---:|---:|---:|:---:|---:|---:|"
+           "---:|---:|\n");
     double host_rate = 0.0;
     uint32_t host_n = 0;
     for (int i = 0; i < nsizes; i++)
