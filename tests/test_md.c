@@ -259,6 +259,27 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
 }
 END_TEST
 
+/* 70 000 particles are 17^3 = 4913 cells: more than the scan's group of
+ * at most 1024 work-items holds, so that its runs are several int4s long
+ * and end in a shorter tail. Not under the memory runs (size). */
+START_TEST(counting_sort_of_many_cells)
+{
+    if (test_memory_run())
+        return;
+    md_system start, now;
+    ck_assert_cl(md_system_init(&start, 70000, 9));
+    ck_assert_cl(md_system_copy(&now, &start));
+    ck_assert_int_eq(md_cells_per_side(start.box), 17);
+    clctx *own;
+    md_sim *sim = open_checked(&start, MD_PARTICLE, &own);
+    ck_assert_cl(md_sim_read(sim, &now));
+    assert_cells_sorted(sim, &now);
+    close_checked(sim, own);
+    md_system_free(&start);
+    md_system_free(&now);
+}
+END_TEST
+
 /* 1000 steps (2 under valgrind and Oclgrind): the energy at every
  * 100th within DRIFT_BOUND of the start's, momentum within
  * MOMENTUM_BOUND, every particle in the box. */
@@ -430,6 +451,7 @@ Suite *md_suite(void)
     tcase_add_loop_test(tc, versions_match_reference, 0, NSIZES);
     tcase_add_test(tc, cell_version_loops_over_chunks);
     tcase_add_test(tc, counting_sort_places_every_particle_in_its_cell);
+    tcase_add_test(tc, counting_sort_of_many_cells);
     tcase_add_loop_test(tc, energy_and_momentum_are_conserved, 0, 2);
     tcase_add_test(tc, particles_never_leave_the_box);
     tcase_add_test(tc, wrap_keeps_coordinates_inside);

@@ -80,16 +80,23 @@ __kernel void md_bin(__global const float4 *pos, uint n,
 /* One work-group of MD_SCAN_GROUP (a power of two): each work-item sums a
  * run of consecutive cells, the group scans those sums in local memory,
  * and each work-item writes its run's exclusive starts; starts[ncells] is
- * the total. A few hundred thousand cells take one pass over memory. */
+ * the total. A few hundred thousand cells take one pass over memory. The
+ * runs are a multiple of 4 cells long, read and written as int4s: a
+ * work-item's reads are not coalesced with its neighbours' (their runs
+ * lie apart), so each must fetch as much as it can at once. */
 __kernel void md_cell_scan(__global const int *counts, __global int *starts,
                            int ncells)
 {
     __local int sums[MD_SCAN_GROUP];
     int lid = get_local_id(0);
-    int per = (ncells + MD_SCAN_GROUP - 1) / MD_SCAN_GROUP;
+    int per = ((ncells + MD_SCAN_GROUP - 1) / MD_SCAN_GROUP + 3) & ~3;
     int lo = min(lid * per, ncells), hi = min(lo + per, ncells);
-    int own = 0;
-    for (int c = lo; c < hi; c++)
+    int own = 0, c;
+    for (c = lo; c + 4 <= hi; c += 4) {
+        int4 n = vload4(0, counts + c);
+        own += n.x + n.y + n.z + n.w;
+    }
+    for (; c < hi; c++)
         own += counts[c];
     sums[lid] = own;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -100,7 +107,13 @@ __kernel void md_cell_scan(__global const int *counts, __global int *starts,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     int offset = sums[lid] - own;
-    for (int c = lo; c < hi; c++) {
+    for (c = lo; c + 4 <= hi; c += 4) {
+        int4 n = vload4(0, counts + c);
+        int4 at = (int4)(0, n.x, n.x + n.y, n.x + n.y + n.z) + offset;
+        vstore4(at, 0, starts + c);
+        offset = at.w + n.w;
+    }
+    for (; c < hi; c++) {
         starts[c] = offset;
         offset += counts[c];
     }
