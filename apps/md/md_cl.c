@@ -22,8 +22,8 @@
 /* Work-group sizes: per particle (and all pairs' tile); the cell
  * version's (a warp: a cell holds about 15 particles at the state point)
  * and how many particles it stages per work-item; the scan's largest
- * (its one group takes 12 % of a 4M-particle step on the H100 at 256,
- * RESULTS.md: as many work-items as a group can have). */
+ * (its one group is the step's only serial part: as many work-items as
+ * the kernel may have, up to this). */
 enum { PARTICLE_GROUP = 64, CELL_GROUP = 32, STAGE_PER_ITEM = 16,
        SCAN_GROUP_MAX = 1024 };
 
@@ -73,8 +73,7 @@ static clkernel *build(md_device *d, const char *name, size_t items,
 {
     char options[256];
     snprintf(options, sizeof options, "-DMD_ALLPAIRS_GROUP=%zu "
-             "-DMD_SCAN_GROUP=%zu -DMD_CELL_GROUP=%zu -DMD_STAGE=%zu",
-             d->group, d->scan_group, d->cell_group,
+             "-DMD_CELL_GROUP=%zu -DMD_STAGE=%zu", d->group, d->cell_group,
              d->cell_group * STAGE_PER_ITEM);
     clkernel *k = clkernel_file(d->ctx, MD_KERNELS, name, options);
     if (!k)
@@ -88,6 +87,23 @@ static clkernel *build(md_device *d, const char *name, size_t items,
                clkernel_local(k, group) == 0) {
         return k;
     }
+    clkernel_free(k);
+    return NULL;
+}
+
+/* The scan: one group, as large as the kernel may have up to
+ * SCAN_GROUP_MAX (a power of two), its sums in local memory. */
+static clkernel *build_scan(md_device *d)
+{
+    clkernel *k = build(d, "md_cell_scan", 1, 1);
+    if (!k)
+        return NULL;
+    size_t most = clkernel_max_group_size(k);
+    d->scan_group = power_of_two_below(most < SCAN_GROUP_MAX ? most
+                                                             : SCAN_GROUP_MAX);
+    if (clkernel_global(k, d->scan_group) == 0 &&
+        clkernel_local(k, d->scan_group) == 0)
+        return k;
     clkernel_free(k);
     return NULL;
 }
@@ -106,7 +122,7 @@ static int build_kernels(md_device *d)
                          d->cell_group, d->cell_group);
     if (cells) {
         d->bin = build(d, "md_bin", d->n, d->group);
-        d->scan = build(d, "md_cell_scan", d->scan_group, d->scan_group);
+        d->scan = build_scan(d);
         d->scatter = build(d, "md_cell_scatter", d->n, d->group);
     }
     if (!d->kick_drift || !d->force ||
@@ -178,7 +194,8 @@ static int upload(md_device *d, const md_system *s)
 static int sort_into_cells(md_device *d)
 {
     int rc = clkernel_enqueue(d->scan, d->counts, d->starts,
-                              CLARG(d->ncells));
+                              CLARG(d->ncells),
+                              CLARG_LOCAL(d->scan_group * sizeof(cl_int)));
     if (rc == 0) {
         account(d, d->scan, &d->phase.scan);
         rc = clkernel_enqueue(d->scatter, d->pos, CLARG(d->n), d->cell_of,
@@ -246,8 +263,7 @@ int md_device_open(md_device **dp, const md_system *start, md_version v,
     d->group = power_of_two_below(max_group < PARTICLE_GROUP
                                       ? max_group : PARTICLE_GROUP);
     d->cell_group = cell_group_size(max_group);
-    d->scan_group = power_of_two_below(max_group < SCAN_GROUP_MAX
-                                           ? max_group : SCAN_GROUP_MAX);
+
     int rc = build_kernels(d);
     if (rc == 0)
         rc = alloc_buffers(d);

@@ -16,7 +16,7 @@
  * and one work-group per cell, staging the particles of the 27 cells in
  * local memory (the seed's second).
  *
- * Build options: MD_ALLPAIRS_GROUP, MD_SCAN_GROUP, MD_CELL_GROUP (local
+ * Build options: MD_ALLPAIRS_GROUP, MD_CELL_GROUP (local
  * sizes) and MD_STAGE (particles staged at a time by md_force_cell).
  */
 #include "md/md_force.h"
@@ -77,7 +77,8 @@ __kernel void md_bin(__global const float4 *pos, uint n,
         cell_of[i] = bin(pos[i], cells_per_length, nc, counts);
 }
 
-/* One work-group of MD_SCAN_GROUP (a power of two): each work-item sums a
+/* One work-group (a power of two in size, as large as the kernel may
+ * have, with sums as large in local memory): each work-item sums a
  * run of consecutive cells, the group scans those sums in local memory,
  * and each work-item writes its run's exclusive starts; starts[ncells] is
  * the total. A few hundred thousand cells take one pass over memory. The
@@ -85,11 +86,10 @@ __kernel void md_bin(__global const float4 *pos, uint n,
  * work-item's reads are not coalesced with its neighbours' (their runs
  * lie apart), so each must fetch as much as it can at once. */
 __kernel void md_cell_scan(__global const int *counts, __global int *starts,
-                           int ncells)
+                           int ncells, __local int *sums)
 {
-    __local int sums[MD_SCAN_GROUP];
-    int lid = get_local_id(0);
-    int per = ((ncells + MD_SCAN_GROUP - 1) / MD_SCAN_GROUP + 3) & ~3;
+    int lid = get_local_id(0), group = get_local_size(0);
+    int per = ((ncells + group - 1) / group + 3) & ~3;
     int lo = min(lid * per, ncells), hi = min(lo + per, ncells);
     int own = 0, c;
     for (c = lo; c + 4 <= hi; c += 4) {
@@ -100,7 +100,7 @@ __kernel void md_cell_scan(__global const int *counts, __global int *starts,
         own += counts[c];
     sums[lid] = own;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int d = 1; d < MD_SCAN_GROUP; d *= 2) {
+    for (int d = 1; d < group; d *= 2) {
         int left = lid >= d ? sums[lid - d] : 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         sums[lid] += left;
@@ -117,7 +117,7 @@ __kernel void md_cell_scan(__global const int *counts, __global int *starts,
         starts[c] = offset;
         offset += counts[c];
     }
-    if (lid == MD_SCAN_GROUP - 1)
+    if (lid == group - 1)
         starts[ncells] = sums[lid];
 }
 
