@@ -237,15 +237,20 @@ static void assert_cells_sorted(md_sim *sim, const md_system *now)
     free(ids);
 }
 
+/* Both cell versions, with the scan in one group (27 or 64 cells) and,
+ * through MD_SCAN_BLOCK=4, in blocks of 4 cells. */
 START_TEST(counting_sort_places_every_particle_in_its_cell)
 {
     static const md_version cell_versions[] = {MD_PARTICLE, MD_CELL};
     md_system start, now;
     ck_assert_cl(md_system_init(&start, test_memory_run() ? 357 : 863, 5));
     ck_assert_cl(md_system_copy(&now, &start));
-    for (int v = 0; v < 2; v++) {
+    for (int v = 0; v < 4; v++) {
         clctx *own;
-        md_sim *sim = open_checked(&start, cell_versions[v], &own);
+        if (v >= 2)
+            setenv("MD_SCAN_BLOCK", "4", 1);
+        md_sim *sim = open_checked(&start, cell_versions[v % 2], &own);
+        unsetenv("MD_SCAN_BLOCK");
         for (int round = 0; round < 3; round++) {
             ck_assert_cl(md_sim_read(sim, &now));
             assert_cells_sorted(sim, &now);
@@ -259,9 +264,8 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
 }
 END_TEST
 
-/* 70 000 particles are 17^3 = 4913 cells: more than the scan's group of
- * at most 1024 work-items holds, so that its runs are several int4s long
- * and end in a shorter tail. Not under the memory runs (size). */
+/* 70 000 particles are 17^3 = 4913 cells: 20 blocks of 256 for the
+ * scan, the last one part full. Not under the memory runs (size). */
 START_TEST(counting_sort_of_many_cells)
 {
     if (test_memory_run())

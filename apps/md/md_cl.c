@@ -9,7 +9,9 @@
  *
  * MD_CELL_GROUP=k (a power of two) sets the cell version's work-group
  * size, and its staging buffer to 16 k particles: the tests make both
- * small so that every cell needs several rounds.
+ * small so that every cell needs several rounds. MD_SCAN_BLOCK=k sets
+ * the cells in a block of the cell list's scan: the tests make it small
+ * so that a small box takes the scan of many blocks.
  */
 #include "md.h"
 
@@ -21,11 +23,11 @@
 
 /* Work-group sizes: per particle (and all pairs' tile); the cell
  * version's (a warp: a cell holds about 15 particles at the state point)
- * and how many particles it stages per work-item; the scan's largest
- * (its one group is the step's only serial part: as many work-items as
- * the kernel may have, up to this). */
+ * and how many particles it stages per work-item; the one-group scan's
+ * largest (as many work-items as the kernel may have, up to this), and
+ * the cells in a block of the longer scan (kernels/md/md.cl). */
 enum { PARTICLE_GROUP = 64, CELL_GROUP = 32, STAGE_PER_ITEM = 16,
-       SCAN_GROUP_MAX = 1024 };
+       SCAN_GROUP_MAX = 1024, SCAN_BLOCK = 256 };
 
 struct md_device {
     clctx *ctx;
@@ -34,12 +36,14 @@ struct md_device {
     double box;
     cl_float box_f, cells_per_length;
     cl_int nc, ncells;
-    size_t group, cell_group, scan_group;
-    clkernel *kick_drift, *bin, *scan, *scatter, *force;
+    size_t group, cell_group, scan_group, block, nblocks;
+    clkernel *kick_drift, *bin, *scan, *block_sums, *block_starts, *scatter,
+        *force;
     clarg pos, vel, frc, pe, cell_of, counts, starts, cell_pos;
+    clarg sums, sums_starts;    /* blocks' sums of counts and their starts */
     cl_float4 *pos4, *vel4, *force4, *cell_pos4;
     cl_float *pe_f;
-    cl_int *cell_of_i, *counts_i, *starts_i;
+    cl_int *cell_of_i, *counts_i, *starts_i, *sums_i, *sums_starts_i;
     int profiling;              /* every kernel timed, into phase */
     md_phase_ms phase;
 };
@@ -60,10 +64,14 @@ static size_t power_of_two_below(size_t limit)
     return p;
 }
 
-static size_t cell_group_size(size_t max_group)
+/* A power of two from the environment variable `name` (the tests set
+ * them small, to make loops and blocks run), else `fallback`; at most
+ * max_group. */
+static size_t group_size(const char *name, size_t fallback,
+                         size_t max_group)
 {
-    const char *env = getenv("MD_CELL_GROUP");
-    size_t g = env ? strtoul(env, NULL, 10) : CELL_GROUP;
+    const char *env = getenv(name);
+    size_t g = env ? strtoul(env, NULL, 10) : fallback;
     return power_of_two_below(g < 1 ? 1 : g > max_group ? max_group : g);
 }
 
@@ -125,8 +133,15 @@ static int build_kernels(md_device *d)
         d->scan = build_scan(d);
         d->scatter = build(d, "md_cell_scatter", d->n, d->group);
     }
+    if (d->nblocks > 1) {
+        d->block_sums = build(d, "md_block_sums", (size_t)d->ncells,
+                              d->block);
+        d->block_starts = build(d, "md_block_starts", (size_t)d->ncells,
+                                d->block);
+    }
     if (!d->kick_drift || !d->force ||
-        (cells && (!d->bin || !d->scan || !d->scatter)))
+        (cells && (!d->bin || !d->scan || !d->scatter)) ||
+        (d->nblocks > 1 && (!d->block_sums || !d->block_starts)))
         return CLFRAME_ERR_BUILD;       /* clframe said why */
     return 0;
 }
@@ -142,8 +157,11 @@ static int alloc_buffers(md_device *d)
     d->cell_of_i = calloc(n, sizeof *d->cell_of_i);
     d->counts_i = calloc(cells, sizeof *d->counts_i);
     d->starts_i = calloc(cells + 1, sizeof *d->starts_i);
+    d->sums_i = calloc(d->nblocks, sizeof *d->sums_i);
+    d->sums_starts_i = calloc(d->nblocks + 1, sizeof *d->sums_starts_i);
     if (!d->pos4 || !d->vel4 || !d->force4 || !d->cell_pos4 || !d->pe_f ||
-        !d->cell_of_i || !d->counts_i || !d->starts_i)
+        !d->cell_of_i || !d->counts_i || !d->starts_i || !d->sums_i ||
+        !d->sums_starts_i)
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "md: no memory for %u "
                             "particles' buffers", d->n);
     d->pos = CLARG_INOUT(d->pos4, n);
@@ -154,8 +172,11 @@ static int alloc_buffers(md_device *d)
     d->cell_of = CLARG_INOUT(d->cell_of_i, n);
     d->counts = CLARG_INOUT(d->counts_i, cells);
     d->starts = CLARG_INOUT(d->starts_i, cells + 1);
+    d->sums = CLARG_INOUT(d->sums_i, d->nblocks);
+    d->sums_starts = CLARG_INOUT(d->sums_starts_i, d->nblocks + 1);
     clarg *all[] = {&d->pos, &d->vel, &d->frc, &d->cell_pos, &d->pe,
-                    &d->cell_of, &d->counts, &d->starts};
+                    &d->cell_of, &d->counts, &d->starts, &d->sums,
+                    &d->sums_starts};
     int rc = 0;
     for (size_t i = 0; i < sizeof all / sizeof *all && rc == 0; i++)
         rc = clarg_keep_on_device(all[i], d->ctx, 0);
@@ -190,14 +211,42 @@ static int upload(md_device *d, const md_system *s)
     return rc;
 }
 
+/* The cells' starts from their counts: one scan, or for more than a
+ * block of cells, the blocks' sums, their scan and the blocks' scans. */
+static int scan_counts(md_device *d)
+{
+    clarg scan_scratch = CLARG_LOCAL(d->scan_group * sizeof(cl_int));
+    clarg block_scratch = CLARG_LOCAL(d->block * sizeof(cl_int));
+    if (d->nblocks <= 1) {
+        int rc = clkernel_enqueue(d->scan, d->counts, d->starts,
+                                  CLARG(d->ncells), scan_scratch);
+        if (rc == 0)
+            account(d, d->scan, &d->phase.scan);
+        return rc;
+    }
+    cl_int nblocks = (cl_int)d->nblocks;
+    int rc = clkernel_enqueue(d->block_sums, d->counts, CLARG(d->ncells),
+                              d->sums, block_scratch);
+    if (rc == 0) {
+        account(d, d->block_sums, &d->phase.scan);
+        rc = clkernel_enqueue(d->scan, d->sums, d->sums_starts,
+                              CLARG(nblocks), scan_scratch);
+    }
+    if (rc == 0) {
+        account(d, d->scan, &d->phase.scan);
+        rc = clkernel_enqueue(d->block_starts, d->counts, CLARG(d->ncells),
+                              d->sums_starts, d->starts, block_scratch);
+    }
+    if (rc == 0)
+        account(d, d->block_starts, &d->phase.scan);
+    return rc;
+}
+
 /* Counts are zero: sort the particles into their cells. */
 static int sort_into_cells(md_device *d)
 {
-    int rc = clkernel_enqueue(d->scan, d->counts, d->starts,
-                              CLARG(d->ncells),
-                              CLARG_LOCAL(d->scan_group * sizeof(cl_int)));
+    int rc = scan_counts(d);
     if (rc == 0) {
-        account(d, d->scan, &d->phase.scan);
         rc = clkernel_enqueue(d->scatter, d->pos, CLARG(d->n), d->cell_of,
                               d->starts, d->counts, d->cell_pos);
     }
@@ -262,7 +311,9 @@ int md_device_open(md_device **dp, const md_system *start, md_version v,
     size_t max_group = clctx_max_work_group_size(d->ctx);
     d->group = power_of_two_below(max_group < PARTICLE_GROUP
                                       ? max_group : PARTICLE_GROUP);
-    d->cell_group = cell_group_size(max_group);
+    d->cell_group = group_size("MD_CELL_GROUP", CELL_GROUP, max_group);
+    d->block = group_size("MD_SCAN_BLOCK", SCAN_BLOCK, max_group);
+    d->nblocks = ((size_t)d->ncells + d->block - 1) / d->block;
 
     int rc = build_kernels(d);
     if (rc == 0)
@@ -279,12 +330,15 @@ void md_device_close(md_device *d)
     if (!d)
         return;
     clarg *all[] = {&d->pos, &d->vel, &d->frc, &d->cell_pos, &d->pe,
-                    &d->cell_of, &d->counts, &d->starts};
+                    &d->cell_of, &d->counts, &d->starts, &d->sums,
+                    &d->sums_starts};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         clarg_release(all[i]);
     clkernel_free(d->kick_drift);
     clkernel_free(d->bin);
     clkernel_free(d->scan);
+    clkernel_free(d->block_sums);
+    clkernel_free(d->block_starts);
     clkernel_free(d->scatter);
     clkernel_free(d->force);
     free(d->pos4);
@@ -295,6 +349,8 @@ void md_device_close(md_device *d)
     free(d->cell_of_i);
     free(d->counts_i);
     free(d->starts_i);
+    free(d->sums_i);
+    free(d->sums_starts_i);
     free(d);
 }
 
@@ -330,7 +386,8 @@ int md_device_step(md_device *d, unsigned steps)
 
 int md_device_profile(md_device *d, unsigned steps, md_phase_ms *out)
 {
-    clkernel *all[] = {d->kick_drift, d->scan, d->scatter, d->force};
+    clkernel *all[] = {d->kick_drift, d->scan, d->block_sums,
+                       d->block_starts, d->scatter, d->force};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (all[i])
             clkernel_set_timing(all[i], 1);

@@ -5,7 +5,9 @@
  *
  *   md_kick_drift[_bin]  v += dt/2 f, x += dt v, wrapped into the box
  *                        (_bin also counts the particle into its cell);
- *   md_cell_scan         exclusive prefix sum of the counts: cell starts;
+ *   md_cell_scan         exclusive prefix sum of the counts: cell starts
+ *                        (with md_block_sums and md_block_starts when
+ *                        there are many cells);
  *   md_cell_scatter      each particle's position into its cell's range of
  *                        cell_pos, its index in w: a counting sort;
  *   md_force_*           the forces, each particle's potential energy, and
@@ -16,8 +18,8 @@
  * and one work-group per cell, staging the particles of the 27 cells in
  * local memory (the seed's second).
  *
- * Build options: MD_ALLPAIRS_GROUP, MD_CELL_GROUP (local
- * sizes) and MD_STAGE (particles staged at a time by md_force_cell).
+ * Build options: MD_ALLPAIRS_GROUP, MD_CELL_GROUP (local sizes) and
+ * MD_STAGE (particles staged at a time by md_force_cell).
  */
 #include "md/md_force.h"
 
@@ -77,48 +79,80 @@ __kernel void md_bin(__global const float4 *pos, uint n,
         cell_of[i] = bin(pos[i], cells_per_length, nc, counts);
 }
 
-/* One work-group (a power of two in size, as large as the kernel may
- * have, with sums as large in local memory): each work-item sums a
- * run of consecutive cells, the group scans those sums in local memory,
- * and each work-item writes its run's exclusive starts; starts[ncells] is
- * the total. A few hundred thousand cells take one pass over memory. The
- * runs are a multiple of 4 cells long, read and written as int4s: a
- * work-item's reads are not coalesced with its neighbours' (their runs
- * lie apart), so each must fetch as much as it can at once. */
-__kernel void md_cell_scan(__global const int *counts, __global int *starts,
-                           int ncells, __local int *sums)
+/* ---- the cells' starts: an exclusive prefix sum of their counts -------
+ *
+ * A list of at most a block of cells is scanned by md_cell_scan alone. A
+ * longer one (a 4M-particle box has 300 000 cells) in three launches:
+ * md_block_sums adds up each block, md_cell_scan scans those sums, and
+ * md_block_starts scans each block from its start. The middle one is a
+ * single work-group, but over a block's worth fewer numbers: a single
+ * group over all the cells took 12 % of a 4M-particle step on the H100
+ * (bench/RESULTS.md). */
+
+/* The exclusive prefix of x over the work-group (scratch: a local int per
+ * work-item); *total gets the group's sum. */
+static int group_exclusive_scan(int x, __local int *scratch, int *total)
 {
     int lid = get_local_id(0), group = get_local_size(0);
-    int per = ((ncells + group - 1) / group + 3) & ~3;
-    int lo = min(lid * per, ncells), hi = min(lo + per, ncells);
-    int own = 0, c;
-    for (c = lo; c + 4 <= hi; c += 4) {
-        int4 n = vload4(0, counts + c);
-        own += n.x + n.y + n.z + n.w;
-    }
-    for (; c < hi; c++)
-        own += counts[c];
-    sums[lid] = own;
+    scratch[lid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int d = 1; d < group; d *= 2) {
-        int left = lid >= d ? sums[lid - d] : 0;
+        int left = lid >= d ? scratch[lid - d] : 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        sums[lid] += left;
+        scratch[lid] += left;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    int offset = sums[lid] - own;
-    for (c = lo; c + 4 <= hi; c += 4) {
-        int4 n = vload4(0, counts + c);
-        int4 at = (int4)(0, n.x, n.x + n.y, n.x + n.y + n.z) + offset;
-        vstore4(at, 0, starts + c);
-        offset = at.w + n.w;
-    }
-    for (; c < hi; c++) {
+    int inclusive = scratch[lid];
+    *total = scratch[group - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);           /* scratch free again */
+    return inclusive - x;
+}
+
+/* One work-group (a power of two in size): each work-item sums a run of
+ * consecutive counts, the group scans those sums, and each work-item
+ * writes its run's exclusive starts; starts[n] is the total. */
+__kernel void md_cell_scan(__global const int *counts, __global int *starts,
+                           int n, __local int *scratch)
+{
+    int lid = get_local_id(0), group = get_local_size(0);
+    int per = (n + group - 1) / group;
+    int lo = min(lid * per, n), hi = min(lo + per, n);
+    int own = 0, total;
+    for (int c = lo; c < hi; c++)
+        own += counts[c];
+    int offset = group_exclusive_scan(own, scratch, &total);
+    for (int c = lo; c < hi; c++) {
         starts[c] = offset;
         offset += counts[c];
     }
     if (lid == group - 1)
-        starts[ncells] = sums[lid];
+        starts[n] = total;
+}
+
+/* Block g's sum of counts: one work-item a cell. */
+__kernel void md_block_sums(__global const int *counts, int ncells,
+                            __global int *sums, __local int *scratch)
+{
+    int c = get_global_id(0), total;
+    group_exclusive_scan(c < ncells ? counts[c] : 0, scratch, &total);
+    if (get_local_id(0) == 0)
+        sums[get_group_id(0)] = total;
+}
+
+/* The starts of block g's cells, from block_starts[g] (md_cell_scan of
+ * the block sums); the last cell's work-item writes the total. */
+__kernel void md_block_starts(__global const int *counts, int ncells,
+                              __global const int *block_starts,
+                              __global int *starts, __local int *scratch)
+{
+    int c = get_global_id(0), total;
+    int x = c < ncells ? counts[c] : 0;
+    int at = block_starts[get_group_id(0)] +
+             group_exclusive_scan(x, scratch, &total);
+    if (c < ncells)
+        starts[c] = at;
+    if (c == ncells - 1)
+        starts[ncells] = at + x;
 }
 
 /* Places particle i in its cell's range. Counting down leaves every count
