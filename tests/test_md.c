@@ -238,7 +238,7 @@ static void assert_cells_sorted(md_sim *sim, const md_system *now)
 }
 
 /* Both cell versions, with the scan in one group (27 or 64 cells) and,
- * through MD_SCAN_BLOCK=4, in blocks of 4 cells. */
+ * through MD_SCAN_BLOCK=1, by blocks of 1 cell (more than 16 blocks). */
 START_TEST(counting_sort_places_every_particle_in_its_cell)
 {
     static const md_version cell_versions[] = {MD_PARTICLE, MD_CELL};
@@ -248,7 +248,7 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
     for (int v = 0; v < 4; v++) {
         clctx *own;
         if (v >= 2)
-            setenv("MD_SCAN_BLOCK", "4", 1);
+            setenv("MD_SCAN_BLOCK", "1", 1);
         md_sim *sim = open_checked(&start, cell_versions[v % 2], &own);
         unsetenv("MD_SCAN_BLOCK");
         for (int round = 0; round < 3; round++) {
@@ -265,7 +265,8 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
 END_TEST
 
 /* 70 000 particles are 17^3 = 4913 cells: 20 blocks of 256 for the
- * scan, the last one part full. Not under the memory runs (size). */
+ * scan (more than 16: by blocks), the last one part full. Not under the
+ * memory runs (size). */
 START_TEST(counting_sort_of_many_cells)
 {
     if (test_memory_run())
