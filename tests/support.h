@@ -120,6 +120,12 @@ const char *test_tmp_path(const char *prefix, const char *name);
 /* The whole of a file (caller frees; a '\0' follows the data). */
 char *test_read_file(const char *path, size_t *size);
 
+/* Writes path as a w x h PNG of libpng colour type `type` at depth 8 from
+ * rows of bytes (channels per pixel, no padding); palette images get the
+ * palette black, white, red, green. Returns path. */
+const char *test_write_png(const char *path, uint32_t w, uint32_t h,
+                           int type, const uint8_t *pixels, int channels);
+
 /* A test case with a timeout long enough for first builds on PoCL. */
 TCase *test_case(const char *name);
 

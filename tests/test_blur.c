@@ -257,37 +257,18 @@ static const char *tmp(const char *name)
 }
 
 /* Writes a w x h PNG of libpng colour type `type` at depth 8 from random
- * bytes (channels per pixel); palette images get a 4-colour palette. */
+ * bytes (channels per pixel); palette images use 4 colours. */
 static const char *write_png(const char *name, uint32_t w, uint32_t h,
                              int type, int channels)
 {
-    const char *path = tmp(name);
     uint8_t *pixels = malloc((size_t)w * h * channels);
     ck_assert_ptr_nonnull(pixels);
     uint32_t s = w * 31 + h;
     for (size_t i = 0; i < (size_t)w * h * channels; i++)
         pixels[i] = (uint8_t)(type == PNG_COLOR_TYPE_PALETTE
                               ? test_random(&s) % 4 : test_random(&s));
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL,
-                                              NULL, NULL);
-    png_infop info = png_create_info_struct(png);
-    ck_assert(png && info);
-    png_init_io(png, f);
-    png_set_IHDR(png, info, w, h, 8, type, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (type == PNG_COLOR_TYPE_PALETTE) {
-        png_color palette[4] = {{0, 0, 0}, {255, 0, 0}, {0, 200, 90},
-                                {255, 255, 255}};
-        png_set_PLTE(png, info, palette, 4);
-    }
-    png_write_info(png, info);
-    for (uint32_t y = 0; y < h; y++)
-        png_write_row(png, pixels + (size_t)y * w * channels);
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    fclose(f);
+    const char *path = test_write_png(tmp(name), w, h, type, pixels,
+                                      channels);
     free(pixels);
     return path;
 }
