@@ -3,6 +3,8 @@
  */
 #include "parse.h"
 
+#include <stdio.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -71,4 +73,13 @@ int parse_size(const char *text, unsigned long max, uint32_t *width,
     *width = (uint32_t)w;
     *height = (uint32_t)h;
     return 1;
+}
+
+int parse_usage_error(const char *program, const char *usage,
+                      const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", program);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s", usage);
+    return 2;
 }

@@ -28,10 +28,7 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "blur: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", USAGE);
-    return 2;
+    return parse_usage_error("blur", USAGE, fmt, arg);
 }
 
 /* One option and its value; 0, or the exit status to leave with. */

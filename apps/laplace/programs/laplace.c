@@ -38,10 +38,7 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "laplace: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", USAGE);
-    return 2;
+    return parse_usage_error("laplace", USAGE, fmt, arg);
 }
 
 /* Fills o from argv; 0, or the exit status to leave with (-1: help). */

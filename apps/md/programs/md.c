@@ -36,10 +36,7 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "md: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", USAGE);
-    return 2;
+    return parse_usage_error("md", USAGE, fmt, arg);
 }
 
 /* One option with its value into o; 0 or 2. */

@@ -37,10 +37,7 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "societies: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", USAGE);
-    return 2;
+    return parse_usage_error("societies", USAGE, fmt, arg);
 }
 
 /* Fills o from argv; 0, or the exit status to leave with (-1: help). */
