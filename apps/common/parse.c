@@ -3,10 +3,9 @@
  */
 #include "parse.h"
 
-#include <stdio.h>
-
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
