@@ -1,15 +1,16 @@
 # clframe: one non-recursive GNU Make build.
 #
-#   make            library (build/libclframe.a, .so) and programs (bin/)
-#   make test       installs missing packages, builds, runs every Check suite,
-#                   then again under AddressSanitizer+UBSan, Oclgrind, valgrind
-#   make test-run   the suites alone (quick)
-#   make demo       installs missing packages, builds, runs the demo table
-#   make bench      benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
-#   make check-oclgrind  the suites under Oclgrind (bounds, races, uninitialized)
-#   make check-asan / check-valgrind
-#                   the test suite under AddressSanitizer+UBSan / memcheck
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make               the library (build/libclframe.a, .so) and every program (bin/)
+#   make test          installs missing packages, builds, runs every Check suite,
+#                      then again under AddressSanitizer+UBSan, Oclgrind, valgrind
+#   make test-run      every suite once, without the checked runs
+#   make test-clframe  the library's own suites alone (builds no app)
+#   make test-NAME     the suites of apps/NAME alone (test-heat, test-md, ...)
+#   make demo          installs missing packages, builds, runs the demo table
+#   make bench         benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
+#   make check-asan / check-oclgrind / check-valgrind
+#                      one checked run of every suite
+#   make install       PREFIX=/usr/local DESTDIR=  (the library alone)
 #   make clean
 #
 # CC=clang works as well as gcc. Objects go to build/, programs to bin/.
@@ -23,28 +24,47 @@ BIN     ?= bin
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-psabi -fPIC -pthread \
              -D_XOPEN_SOURCE=700 -DCL_TARGET_OPENCL_VERSION=120 \
-             -DCLFRAME_DATADIR='"$(PREFIX)/share/clframe"' \
-             -Iclframe -Ikernels -Iapps -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
+             -Iclframe -Iclframe/kernels -Iapps -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lOpenCL -lm -pthread
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-
-.PHONY: all test test-run demo demo-run bench install uninstall clean \
-        check-asan check-valgrind asan-run valgrind-run deps \
-        check-oclgrind oclgrind-run
+.PHONY: all test test-run demo demo-run bench install uninstall clean deps \
+        check-asan check-valgrind check-oclgrind asan-run valgrind-run \
+        oclgrind-run
 .DEFAULT_GOAL := all
 
-# ---- the library -----------------------------------------------------------
-
-LIB_SRC  := $(wildcard clframe/*.c)
-LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/embedded_sources.o
-KERNEL_SOURCES := $(shell find kernels shims -type f \( -name '*.cl' -o -name '*.h' \) 2>/dev/null | LC_ALL=C sort)
-
-$(B)/gen/embedded_sources.c: scripts/embed-sources $(KERNEL_SOURCES)
+$(B)/%.o: %.c
 	@mkdir -p $(@D)
-	scripts/embed-sources $@ kernels shims
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/gen/%.o: $(B)/gen/%.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# $(call embed,NAME,SYMBOL,ROOT,FOLDERS): $(B)/gen/NAME.o, the kernel sources
+# under ROOT/FOLDERS compiled in as the clframe_source table SYMBOL, each
+# keyed by its path from ROOT (scripts/embed-sources).
+define embed
+$(B)/gen/$(1).c: scripts/embed-sources $(shell find $(addprefix $(3)/,$(4)) -type f \( -name '*.cl' -o -name '*.h' \))
+	@mkdir -p $$(@D)
+	scripts/embed-sources $$@ $(2) $(3) $(4)
+endef
+
+# $(call link,PROGRAM,OBJECTS AND LIBRARIES,LINK FLAGS): bin/PROGRAM.
+define link
+$(BIN)/$(1): $(2) $(B)/libclframe.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $$+ $(3) $$(LDLIBS)
+PROGRAMS += $(BIN)/$(1)
+endef
+
+# ---- the library ---------------------------------------------------------------
+
+# Its device library (clframe/kernels: the shared host/device header, the
+# group functions, MWC64X) is compiled in, keyed as kernels include it.
+$(eval $(call embed,clframe/sources,clf_library_sources,clframe/kernels,.))
+LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard clframe/*.c)) $(B)/gen/clframe/sources.o
 
 $(B)/libclframe.a: $(LIB_OBJ)
 	rm -f $@
@@ -53,18 +73,80 @@ $(B)/libclframe.a: $(LIB_OBJ)
 $(B)/libclframe.so: $(LIB_OBJ)
 	$(CC) -shared -o $@ $^ $(LDLIBS)
 
-# ---- programs: one folder of .c files each ----------------------------------
+$(eval $(call link,clframe-info,$(B)/clframe/tools/info/info.o))
 
-# $(call program,name,folder,extra libs,app libraries)
-define program
-$(BIN)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(4) $(B)/libclframe.a
+# The library's benchmarks: bench/NAME.c is bin/bench-NAME, its kernels
+# (bench/kernels) compiled in.
+$(eval $(call embed,bench/sources,bench_kernel_sources,.,bench/kernels))
+$(foreach p,$(notdir $(basename $(wildcard bench/*.c))),\
+  $(eval $(call link,bench-$(p),$(B)/bench/$(p).o $(B)/gen/bench/sources.o)))
+
+# ---- tests ----------------------------------------------------------------------
+
+# Every test binary is made of a folder of Check suites with its main.c and
+# tests/support.c (what all suites share). The tests run on the CPU device
+# (PoCL) unless CLFRAME_DEVICE says otherwise, in a cache folder of their
+# own that the checked runs reuse (see tests/main.c).
+TEST_CFLAGS = $(CHECK_CFLAGS) -Itests
+TEST_CACHE  = $(CURDIR)/$(B)/test-cache
+TESTS :=
+
+# $(call test_binary,NAME,OBJECTS AND LIBRARIES,LINK FLAGS,PROGRAMS IT RUNS):
+# bin/test-NAME, and `make test-NAME` to run it.
+define test_binary
+$(BIN)/test-$(1): $(2) $(B)/tests/support.o $(B)/libclframe.a | $(4)
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $(3) $$(LDLIBS)
-PROGRAMS += $(BIN)/$(1)
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $(2) $(B)/tests/support.o $(B)/libclframe.a \
+	    $$(CHECK_LIBS) $(3) $$(LDLIBS)
+TESTS += $(1)
+.PHONY: test-$(1)
+test-$(1): export CLFRAME_DEVICE ?= cpu
+test-$(1): $(BIN)/test-$(1)
+	XDG_CACHE_HOME=$$(TEST_CACHE) $(BIN)/test-$(1)
+endef
+
+$(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
+$(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c)))))
+$(eval $(call link,planted-oob,$(B)/tests/oclgrind/planted_oob.o))
+
+# The installed library used as a user would: their own kernels/demo/vadd.cl
+# must not be shadowed by anything of clframe's (tests/install/check).
+.PHONY: test-install
+test-clframe: test-install
+test-install: export CLFRAME_DEVICE ?= cpu
+test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info
+	tests/install/check
+
+# ---- applications ---------------------------------------------------------------
+
+# An application in apps/NAME: its .c files are its library build/libNAME.a,
+# with apps/NAME/kernels compiled in as the table NAME_kernel_sources; each
+# apps/NAME/programs/P.c is the main of bin/P, each apps/NAME/bench/P.c of
+# bin/bench-P, and apps/NAME/tests holds the suites of bin/test-NAME.
+# $(call app,NAME,link flags,apps it uses)
+define app
+$(B)/apps/$(1)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
+$(if $(wildcard apps/$(1)/kernels),\
+  $(call embed,apps/$(1)/kernels,$(1)_kernel_sources,.,apps/$(1)/kernels))
+$(B)/lib$(1).a: $(patsubst %.c,$(B)/%.o,$(wildcard apps/$(1)/*.c)) \
+                $(if $(wildcard apps/$(1)/kernels),$(B)/gen/apps/$(1)/kernels.o)
+	rm -f $$@
+	ar rcs $$@ $$^
+APP_LIBS_$(1) := $(B)/lib$(1).a $(foreach u,$(3),$$(APP_LIBS_$(u)))
+APP_LDLIBS_$(1) := $(2) $(foreach u,$(3),$$(APP_LDLIBS_$(u)))
+APP_PROGRAMS_$(1) :=
+$(foreach p,$(notdir $(basename $(wildcard apps/$(1)/programs/*.c))),
+$(call link,$(p),$(B)/apps/$(1)/programs/$(p).o $$(APP_LIBS_$(1)),$$(APP_LDLIBS_$(1)))
+APP_PROGRAMS_$(1) += $(BIN)/$(p))
+$(foreach p,$(notdir $(basename $(wildcard apps/$(1)/bench/*.c))),
+$(call link,bench-$(p),$(B)/apps/$(1)/bench/$(p).o $$(APP_LIBS_$(1)),$$(APP_LDLIBS_$(1))))
+$(if $(wildcard apps/$(1)/tests/main.c),$(call test_binary,$(1),\
+  $(patsubst %.c,$(B)/%.o,$(wildcard apps/$(1)/tests/*.c)) \
+  $(if $(filter common,$(1)),,$(B)/apps/common/tests/testing.o) \
+  $$(APP_LIBS_$(1)),$$(APP_LDLIBS_$(1)),$$(APP_PROGRAMS_$(1))))
 endef
 
 # GUI programs need GTK 3; without it they are skipped with a one-line note.
-# $(call gui_program,name,folder,extra libs,app libraries)
 # A .pc file is not enough: a machine may have it without every header
 # (the GPU machine lacks cairo's), so gtk.h must also preprocess.
 GTK_CFLAGS := $(shell pkg-config --cflags gtk+-3.0 2>/dev/null)
@@ -76,30 +158,14 @@ ifeq ($(shell echo '$(HASH)include <gtk/gtk.h>' | $(CC) $(GTK_CFLAGS) -E -x c - 
 GTK_LIBS :=
 endif
 endif
-# (A conditional must not be inside the define: call expands the nested
-# eval before eval sees the conditional, so the rule was made regardless.)
+# $(call gui_program,PROGRAM,FOLDER,OBJECTS AND LIBRARIES,LINK FLAGS): bin/PROGRAM
+# from every .c in FOLDER. (A conditional must not be inside the define:
+# call expands the nested eval before eval sees the conditional.)
 gui_program = $(if $(GTK_LIBS),$(eval $(call gui_program_,$(1),$(2),$(3),$(4))),\
     $(info note: skipping $(1): GTK 3 is not installed or incomplete (install libgtk-3-dev)))
 define gui_program_
 $(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)): ALL_CFLAGS += $(GTK_CFLAGS)
-$(call program,$(1),$(2),$(GTK_LIBS) $(3),$(4))
-endef
-
-# An application: every .c in apps/NAME is its library build/libNAME.a, and
-# each apps/NAME/programs/PROG.c is the main of one program bin/PROG.
-# $(call app,name,extra libs,other app libraries it uses)
-define app
-$(B)/lib$(1).a: $(patsubst %.c,$(B)/%.o,$(wildcard apps/$(1)/*.c))
-	rm -f $$@
-	ar rcs $$@ $$^
-APP_LIBS += $(B)/lib$(1).a
-APP_LDLIBS += $(2)
-$(foreach p,$(notdir $(basename $(wildcard apps/$(1)/programs/*.c))),
-$(BIN)/$(p): $(B)/apps/$(1)/programs/$(p).o $(B)/lib$(1).a $(3) $(B)/libclframe.a
-	@mkdir -p $$(@D)
-	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $(2) $$(LDLIBS)
-PROGRAMS += $(BIN)/$(p)
-)
+$(call link,$(1),$(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(3),$(GTK_LIBS) $(4))
 endef
 
 # OpenMP for the CPU baselines; clang needs libomp-dev for it, or set
@@ -108,94 +174,64 @@ OPENMP_FLAGS ?= -fopenmp
 PNG_CFLAGS := $(shell pkg-config --cflags libpng 2>/dev/null)
 PNG_LIBS   := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng)
 
-# The heat reference must not fuse a*b+c (clang does by default, and with
-# -march=native GCC could too): its output is compared with the kernels'
-# bit for bit.
+# What the apps share: parsing, clocks, versions, errors, PNG files.
+$(B)/apps/common/%.o: ALL_CFLAGS += $(PNG_CFLAGS)
+$(eval $(call app,common,$(PNG_LIBS)))
+
+# The heat world. Its reference must not fuse a*b+c (clang does by default,
+# and with -march=native GCC could too): its output is compared with the
+# kernels' bit for bit.
 $(B)/apps/heat/%.o: ALL_CFLAGS += $(OPENMP_FLAGS) $(PNG_CFLAGS) -ffp-contract=off
-$(eval $(call app,heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
-
-# What several apps share: whole-word number parsing.
-$(eval $(call app,common))
-
-# PNG files for every app that reads or writes images.
-$(B)/apps/image/%.o: ALL_CFLAGS += $(PNG_CFLAGS)
-$(eval $(call app,image,$(PNG_LIBS)))
+$(eval $(call app,heat,$(OPENMP_FLAGS),common))
 
 # The raytracer's reference is compared with its kernels pixel by pixel.
+# Its window needs GTK; its test drives the window and screenshots it.
 $(B)/apps/raytracer/%.o: ALL_CFLAGS += -ffp-contract=off
-$(eval $(call app,raytracer,$(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
-$(eval $(call gui_program,raytracer-gtk,apps/raytracer/gtk,$(PNG_LIBS),$(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
-$(eval $(call gui_program,x11-screenshot,tests/gui))
+$(eval $(call app,raytracer,,common))
+$(call gui_program,raytracer-gtk,apps/raytracer/gtk,$(APP_LIBS_raytracer),$(APP_LDLIBS_raytracer))
+$(call gui_program,x11-screenshot,apps/raytracer/tests/gui)
+$(BIN)/test-raytracer: | $(filter %/raytracer-gtk %/x11-screenshot,$(PROGRAMS))
 
 # The Laplace reference is compared with its kernels bit for bit.
 $(B)/apps/laplace/%.o: ALL_CFLAGS += $(OPENMP_FLAGS) -ffp-contract=off
-$(eval $(call app,laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call app,laplace,$(OPENMP_FLAGS),common))
 
 # The blur's versions are compared with its reference byte for byte (all
 # integer arithmetic); the reference's OpenMP twin.
 $(B)/apps/blur/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
-$(eval $(call app,blur,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libimage.a $(B)/libcommon.a))
+$(eval $(call app,blur,$(OPENMP_FLAGS),common))
 
-# Matrix multiplication: the C reference's OpenMP twin.
+# Matrix multiplication: the C reference's OpenMP twin; CLBlast in the bench.
 $(B)/apps/matmul/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
-$(eval $(call app,matmul,$(OPENMP_FLAGS),$(B)/libcommon.a))
+$(eval $(call app,matmul,$(OPENMP_FLAGS),common))
+$(BIN)/bench-matmul: LDLIBS += -lclblast
 
-# Mankalah: the rules are kernels/kalah/board.h, shared with the device;
-# the GPU player's host walks run in parallel.
+# Mankalah: the GPU player's host walks run in parallel.
 $(B)/apps/kalah/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
-$(eval $(call app,kalah,$(OPENMP_FLAGS),$(B)/libcommon.a))
-# Societies: the model is kernels/societies/model.h, shared with the device.
+$(eval $(call app,kalah,$(OPENMP_FLAGS),common))
+
+# Societies: the reference's OpenMP twin.
 $(B)/apps/societies/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
-$(eval $(call app,societies,$(OPENMP_FLAGS),$(B)/libcommon.a))
-# Molecular dynamics: the model is kernels/md/md_force.h, shared with the
-# device; the host cell list runs on OpenMP.
+$(eval $(call app,societies,$(OPENMP_FLAGS),common))
+
+# Molecular dynamics: the host cell list runs on OpenMP.
 $(B)/apps/md/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
-$(eval $(call app,md,$(OPENMP_FLAGS),$(B)/libcommon.a))
+$(eval $(call app,md,$(OPENMP_FLAGS),common))
 
-$(eval $(call program,clframe-info,clframe/tools/info))
-$(eval $(call program,clframe-demo,apps/demo,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libraytracer.a $(B)/libmatmul.a $(B)/liblaplace.a $(B)/libblur.a $(B)/libkalah.a $(B)/libsocieties.a $(B)/libmd.a $(B)/libimage.a $(B)/libcommon.a))
-$(eval $(call program,bench-overhead,bench/overhead))
-$(eval $(call program,bench-cache,bench/cache))
-$(eval $(call program,bench-heat,bench/heat,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libheat.a $(B)/libimage.a $(B)/libcommon.a))
-$(eval $(call program,bench-raytracer,bench/raytracer,$(PNG_LIBS),$(B)/libraytracer.a $(B)/libimage.a $(B)/libcommon.a))
-$(eval $(call program,bench-laplace,bench/laplace,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/liblaplace.a $(B)/libimage.a $(B)/libcommon.a))
-$(eval $(call program,bench-blur,bench/blur,$(OPENMP_FLAGS) $(PNG_LIBS),$(B)/libblur.a $(B)/libimage.a $(B)/libcommon.a))
-$(eval $(call program,bench-matmul,bench/matmul,$(OPENMP_FLAGS) -lclblast,$(B)/libmatmul.a $(B)/libcommon.a))
-$(eval $(call program,bench-kalah,bench/kalah,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
-$(eval $(call program,bench-kalah-alphabeta,bench/kalah-alphabeta,$(OPENMP_FLAGS),$(B)/libkalah.a $(B)/libcommon.a))
-$(eval $(call program,bench-societies,bench/societies,$(OPENMP_FLAGS),$(B)/libsocieties.a $(B)/libcommon.a))
-$(eval $(call program,bench-md,bench/md,$(OPENMP_FLAGS),$(B)/libmd.a $(B)/libcommon.a))
-$(eval $(call program,planted-oob,tests/oclgrind))
-
-TEST_SRC := $(wildcard tests/*.c)
-TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
-$(TEST_OBJ): ALL_CFLAGS += $(CHECK_CFLAGS)
-# The tests run the programs too (bin/step_world ...), from the same tree.
-# The app libraries use one another (raytracer and heat use image): a group
-# lets the linker resolve them in any order.
-$(BIN)/test-clframe: $(TEST_OBJ) $(APP_LIBS) $(B)/libclframe.a | $(PROGRAMS)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) -Wl,--start-group $(APP_LIBS) \
-	    -Wl,--end-group $(B)/libclframe.a $(CHECK_LIBS) $(APP_LDLIBS) $(LDLIBS)
+# The demo table runs a small case of every app.
+$(eval $(call app,demo,,heat raytracer matmul laplace blur kalah societies md))
 
 all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
 
-$(B)/gen/%.o: $(B)/gen/%.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
-
-$(B)/%.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
-
-# ---- the two commands --------------------------------------------------------
+# ---- the two commands -------------------------------------------------------------
 
 deps:
 	@scripts/install-deps -q
 
 # Each runs install-deps first, then itself again, so that pkg-config looks
 # for Check (and GTK) only after they are installed. `make test` is every
-# check: the suites, then the same suites under the sanitizers, valgrind and
-# Oclgrind; `make test-run` is the quick first part alone.
+# check: the suites, then the same suites under the sanitizers, Oclgrind and
+# valgrind; `make test-run` is the quick first part alone.
 test: deps
 	@$(MAKE) --no-print-directory test-run asan-run oclgrind-run valgrind-run
 
@@ -206,6 +242,10 @@ demo-run: all
 	$(BIN)/clframe-info
 	@echo
 	$(BIN)/clframe-demo
+
+test-run: $(addprefix test-,$(TESTS))
+
+# ---- benchmarks -------------------------------------------------------------------
 
 # The heat table's world size, steps and runs (the GPU machine: 5000 1000 3).
 HEAT_BENCH ?= 1000 100 5
@@ -247,14 +287,7 @@ bench: all
 	$(BIN)/bench-societies $(SOCIETIES_BENCH)
 	$(BIN)/bench-md $(MD_BENCH)
 
-# ---- the test runs ----------------------------------------------------------
-
-# Tests run on the CPU device (PoCL) unless told otherwise; the demo and
-# the benchmarks use whatever device clframe chooses.
-test-run asan-run valgrind-run: export CLFRAME_DEVICE ?= cpu
-
-test-run: $(BIN)/test-clframe
-	$(BIN)/test-clframe
+# ---- the checked runs -------------------------------------------------------------
 
 check-asan: deps
 	@$(MAKE) --no-print-directory asan-run
@@ -262,40 +295,48 @@ check-asan: deps
 check-valgrind: deps
 	@$(MAKE) --no-print-directory valgrind-run
 
+check-oclgrind: deps
+	@$(MAKE) --no-print-directory oclgrind-run
+
+asan-run valgrind-run: export CLFRAME_DEVICE ?= cpu
+
 # A separate build tree, so a sanitized library never mixes with the normal.
 # The suppression files name only PoCL's and LLVM's own allocations.
 asan-run:
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin \
 	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	    build/asan/bin/test-clframe
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    CK_FORK=no build/asan/bin/test-clframe
+	    $(addprefix build/asan/bin/test-,$(TESTS))
+	set -e; for t in $(TESTS); do \
+	    ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	    XDG_CACHE_HOME=$(TEST_CACHE) CK_FORK=no build/asan/bin/test-$$t; done
 
-valgrind-run: $(BIN)/test-clframe
-	CLFRAME_TEST_SWEEP=edges CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full \
+valgrind-run: $(addprefix $(BIN)/test-,$(TESTS))
+	set -e; for t in $(TESTS); do \
+	    CLFRAME_TEST_SWEEP=edges XDG_CACHE_HOME=$(TEST_CACHE) CK_FORK=no \
+	    valgrind -q --error-exitcode=1 --leak-check=full \
 	    --show-leak-kinds=definite --errors-for-leak-kinds=definite \
-	    --suppressions=tests/valgrind.supp $(BIN)/test-clframe
+	    --suppressions=tests/valgrind.supp $(BIN)/test-$$t; done
 
 # Oclgrind simulates the device and reports out-of-bounds accesses, data
 # races and uninitialized values in kernels; a planted bug must be caught.
-check-oclgrind: deps
-	@$(MAKE) --no-print-directory oclgrind-run
+oclgrind-run: $(addprefix $(BIN)/test-,$(TESTS)) $(BIN)/planted-oob
+	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind \
+	    $(addprefix $(BIN)/test-,$(TESTS))
 
-oclgrind-run: $(BIN)/test-clframe $(BIN)/planted-oob
-	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind $(BIN)/test-clframe
+# ---- install ----------------------------------------------------------------------
 
-# ---- install -------------------------------------------------------------------
-
-install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+# The library alone: its archives, clframe.h, clframe-info, clframe.pc, and
+# its device library (compiled into it as well) for host code that shares
+# its headers: include/clframe/shared.h, share/clframe/kernels/.
+install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe
 	install -m 644 $(B)/libclframe.a $(B)/libclframe.so $(DESTDIR)$(PREFIX)/lib
-	install -d $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
-	install -m 644 kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
+	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(DESTDIR)$(PREFIX)/bin
-	cp -r kernels shims $(DESTDIR)$(PREFIX)/share/clframe/
+	cp -r clframe/kernels $(DESTDIR)$(PREFIX)/share/clframe/
 	sed -e 's|@PREFIX@|$(PREFIX)|' clframe/clframe.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
 

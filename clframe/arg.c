@@ -74,23 +74,23 @@ size_t clf_arg_bytes(const clarg *a)
 int clarg_persist(clarg *a, clctx *ctx)
 {
     if (!a || a->kind != CLARG_KIND_BUFFER)
-        return clf_fail(CLFRAME_ERR_USAGE, "clarg_persist: only an array "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: only an array "
                         "argument (CLARG_IN/OUT/INOUT/TYPED) can be persistent");
     if (!(ctx = clf_ctx(ctx)))
         return CLFRAME_ERR_NO_DEVICE;
     if (a->buffer) {
         if (a->buffer->ctx == ctx)
             return 0;
-        return clf_fail(CLFRAME_ERR_USAGE, "clarg_persist: the argument is "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: the argument is "
                         "already persistent on another context");
     }
     size_t bytes = clf_arg_bytes(a);
     if (bytes == (size_t)-1)
-        return clf_fail(CLFRAME_ERR_USAGE, "clarg_persist: %zu elements of "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: %zu elements of "
                         "%zu bytes overflow size_t", a->count, a->elem_size);
     clarg_buffer *b = malloc(sizeof *b);
     if (!b)
-        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clarg_persist: out of memory");
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clarg_persist: out of memory");
     cl_int err;
     b->ctx = ctx;
     b->bytes = bytes;
@@ -108,7 +108,7 @@ int clarg_persist(clarg *a, clctx *ctx)
 int clarg_set_flags(clarg *a, unsigned flags)
 {
     if (!a || (flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE)))
-        return clf_fail(CLFRAME_ERR_USAGE, "clarg_set_flags: flags must "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_set_flags: flags must "
                         "combine CLARG_TO_DEVICE and CLARG_FROM_DEVICE");
     a->flags = flags;
     return 0;
@@ -127,10 +127,10 @@ int clarg_keep_on_device(clarg *a, clctx *ctx, int upload)
 static int check_persistent(const clarg *a, const char *fn)
 {
     if (!a || a->kind != CLARG_KIND_BUFFER || !a->buffer)
-        return clf_fail(CLFRAME_ERR_USAGE, "%s: the argument is not "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument is not "
                         "persistent (call clarg_persist first)", fn);
     if (!a->host && a->buffer->bytes)
-        return clf_fail(CLFRAME_ERR_USAGE, "%s: the argument has no host "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument has no host "
                         "array to copy to or from", fn);
     return 0;
 }
@@ -156,10 +156,10 @@ int clarg_write(clarg *a)
 int clarg_swap(clarg *a, clarg *b)
 {
     if (!a || !b || !a->buffer || !b->buffer)
-        return clf_fail(CLFRAME_ERR_USAGE, "clarg_swap: both arguments must "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: both arguments must "
                         "be persistent (call clarg_persist first)");
     if (a->buffer->bytes != b->buffer->bytes || a->buffer->ctx != b->buffer->ctx)
-        return clf_fail(CLFRAME_ERR_USAGE, "clarg_swap: buffers of %zu and "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: buffers of %zu and "
                         "%zu bytes (or on two contexts) cannot be exchanged",
                         a->buffer->bytes, b->buffer->bytes);
     cl_mem t = a->buffer->mem;

@@ -61,15 +61,16 @@ const char *clframe_error_name(int code);
  * string is overwritten only by the next error in the same thread. */
 const char *clframe_last_error(void);
 
-/* Called with every error as it is raised (after clframe_last_error is set).
- * Returns the previous handler; NULL (the default) means "just return". Tests
- * and small programs can install one that prints and exits. */
-/* Raises an error the way clframe does (message, handler) and returns code:
- * applications built on clframe report their own failures (a corrupt input
- * file, a bad option) through the same channel, `return clframe_fail(...)`. */
+/* Raises an error the way clframe does: sets clframe_last_error() from a
+ * printf format, calls the handler, and returns code, so that a failure is
+ * `return clframe_fail(CLFRAME_ERR_USAGE, "...", ...)`. Code built on
+ * clframe (a helper around a kernel) may raise clframe's codes with it. */
 int clframe_fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Called with every error as it is raised (after clframe_last_error is set).
+ * Returns the previous handler; NULL (the default) means "just return". Tests
+ * and small programs can install one that prints and exits. */
 typedef void (*clframe_error_handler)(int code, const char *message);
 clframe_error_handler clframe_set_error_handler(clframe_error_handler handler);
 
@@ -291,13 +292,34 @@ cl_mem clarg_mem(const clarg *a);
 
 typedef struct clkernel clkernel;
 
+/* A kernel source compiled into a program, found by clkernel_file and by
+ * #include as if it were the file at path. scripts/embed-sources writes a
+ * table of them from a folder, keyed by each file's path. */
+typedef struct clframe_source {
+    const char *path;            /* "apps/heat/kernels/heat.cl" */
+    const char *text;
+    size_t length;               /* bytes of text, without a final '\0' */
+} clframe_source;
+
+/* Adds a table of sources, ended by an entry whose path is NULL, to those
+ * that clkernel_file finds (rule 3 above); adding the same table again does
+ * nothing. The table must outlive every lookup (a static array). Safe from
+ * any thread. 0 or a negative code. */
+int clframe_add_sources(const clframe_source *table);
+
 /* Builds the program holding kernel `name` and prepares it for calls.
- * path is looked up first among the sources embedded in the library at build
- * time (every .cl and .h under kernels/ and shims/, keyed by that path), then
- * from the current directory, each folder of CLFRAME_KERNEL_PATH (colon
- * separated) and the installed kernels folder. #include "..." lines are
- * expanded by clframe the same way (relative to the including file, then each
- * -I folder in options, then kernels/), so a build log names file and line.
+ * path is found by this rule, which #include "..." lines follow too:
+ *   1. the file on disk, relative to the current directory or absolute;
+ *      a path starting with /, ./ or ../ names a file on disk only;
+ *   2. the file in each folder of CLFRAME_KERNEL_PATH (colon separated);
+ *   3. the sources compiled into the program: the tables it added with
+ *      clframe_add_sources (the last added first), then clframe's own
+ *      device library ("clframe/shared.h", "lib/mwc64x.h", ...).
+ * So a user's own file always wins over a compiled-in one of the same
+ * name; when a compiled-in source is used, error messages say so, and so
+ * does stderr under CL_DEBUG=1. An #include is looked up relative to the
+ * including file, then in each -I folder in options, then in kernels/, then
+ * as written; clframe expands it itself, so a build log names file and line.
  * options are passed to the OpenCL compiler with -cl-kernel-arg-info added.
  * Returns NULL on error: a build failure's message holds the build log. */
 clkernel *clkernel_file(clctx *ctx, const char *path, const char *name,
@@ -429,8 +451,8 @@ const char *clfunction_prototype(clfunction *f);
 /* ------------------------------------------------------------------------ */
 
 /* A struct passed between host and device must have the same size and field
- * offsets on both sides; kernels/clframe/shared.h and docs/sharing.md show
- * how to write it once for both. These check it at run time on the device
+ * offsets on both sides; "clframe/shared.h" and docs/sharing.md show how to
+ * write it once for both. These check it at run time on the device
  * itself, whose compiler alone knows its layout.
  *
  * One field as the host laid it out: the member designator as offsetof

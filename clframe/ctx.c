@@ -44,7 +44,7 @@ static int list_devices(candidate **out)
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &np);
     if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0))
-        return clf_fail(CLFRAME_ERR_NO_PLATFORM,
+        return clframe_fail(CLFRAME_ERR_NO_PLATFORM,
             "no OpenCL platform is installed: install a driver, e.g. "
             "'apt-get install pocl-opencl-icd' for the CPU or your GPU "
             "vendor's OpenCL driver, then check with 'clinfo -l'");
@@ -69,7 +69,7 @@ static int list_devices(candidate **out)
         candidate *grown = realloc(list, sizeof *list * (size_t)(n + (int)nd));
         if (!grown) {
             free(list);
-            return clf_fail(CLFRAME_ERR_NO_MEMORY, "listing OpenCL devices");
+            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "listing OpenCL devices");
         }
         list = grown;
         for (cl_uint d = 0; d < nd; d++) {
@@ -90,7 +90,7 @@ static int list_devices(candidate **out)
     }
     if (n == 0) {
         free(list);
-        return clf_fail(CLFRAME_ERR_NO_DEVICE,
+        return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%u OpenCL platform(s) found but no device on any of them: "
             "check the driver with 'clinfo -l'", np);
     }
@@ -155,7 +155,7 @@ static int apply_selector(const candidate *c, int n, const char *sel,
     if (strcmp(sel, "gpu") == 0 || strcmp(sel, "GPU") == 0) {
         if ((i = first_of_type(c, n, CL_DEVICE_TYPE_GPU)) >= 0)
             return i;
-        return clf_fail(CLFRAME_ERR_NO_DEVICE,
+        return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%s asks for a GPU but there is none (devices: %s); use "
             "CLFRAME_DEVICE=cpu or install the GPU's OpenCL driver",
             source, devices);
@@ -163,7 +163,7 @@ static int apply_selector(const candidate *c, int n, const char *sel,
     if (strcmp(sel, "cpu") == 0 || strcmp(sel, "CPU") == 0) {
         if ((i = first_of_type(c, n, CL_DEVICE_TYPE_CPU)) >= 0)
             return i;
-        return clf_fail(CLFRAME_ERR_NO_DEVICE,
+        return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%s asks for a CPU device but there is none (devices: %s); "
             "install one with 'apt-get install pocl-opencl-icd'",
             source, devices);
@@ -172,17 +172,17 @@ static int apply_selector(const candidate *c, int n, const char *sel,
         for (i = 0; i < n; i++)
             if (c[i].pi == p && c[i].di == d)
                 return i;
-        return clf_fail(CLFRAME_ERR_NO_DEVICE,
+        return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%s names platform %u device %u, which does not exist "
             "(devices: %s)", source, p, d, devices);
     }
     if (sel[0] == '\0')
-        return clf_fail(CLFRAME_ERR_BAD_SELECTOR, "%s is empty: use gpu, cpu, "
+        return clframe_fail(CLFRAME_ERR_BAD_SELECTOR, "%s is empty: use gpu, cpu, "
                         "P:D or part of a device name", source);
     for (i = 0; i < n; i++)
         if (contains_nocase(c[i].name, sel))
             return i;
-    return clf_fail(CLFRAME_ERR_NO_DEVICE,
+    return clframe_fail(CLFRAME_ERR_NO_DEVICE,
         "%s: no device name contains \"%s\" (devices: %s); use gpu, cpu, "
         "P:D or part of a device name", source, sel, devices);
 }
@@ -226,7 +226,7 @@ static int choose_device(const candidate *c, int n, const char *selector,
     int hp = hpce_index("HPCE_SELECT_PLATFORM");
     int hd = hpce_index("HPCE_SELECT_DEVICE");
     if (hp == -2 || hd == -2)
-        return clf_fail(CLFRAME_ERR_BAD_SELECTOR,
+        return clframe_fail(CLFRAME_ERR_BAD_SELECTOR,
             "HPCE_SELECT_PLATFORM=%s HPCE_SELECT_DEVICE=%s: each must be a "
             "number (a platform or device index as clframe-info lists them)",
             getenv("HPCE_SELECT_PLATFORM") ? getenv("HPCE_SELECT_PLATFORM") : "",
@@ -273,7 +273,7 @@ clctx *clctx_new(const char *selector)
     clctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
         free(list);
-        clf_fail(CLFRAME_ERR_NO_MEMORY, "clctx_new: out of host memory");
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "clctx_new: out of host memory");
         return NULL;
     }
     const candidate *c = &list[i];

@@ -1,6 +1,6 @@
 /*
  * error.c: names of error codes and the last-error message. Every failure
- * in clframe goes through clf_fail, so the message a user sees always says
+ * in clframe goes through clframe_fail, so the message a user sees always says
  * which call failed, on what, and why, and an installed handler sees it too.
  */
 #include "internal.h"
@@ -90,7 +90,8 @@ static const struct {
     {-1139, "CL_INVALID_SYNC_POINT_WAIT_LIST_KHR"},
     {-1140, "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR"},
     {-1141, "CL_INVALID_MUTABLE_COMMAND_KHR"},
-    {-1142, "CL_INVALID_SEMAPHORE_KHR"},    {CLFRAME_ERR_NO_PLATFORM, "CLFRAME_ERR_NO_PLATFORM"},
+    {-1142, "CL_INVALID_SEMAPHORE_KHR"},
+    {CLFRAME_ERR_NO_PLATFORM, "CLFRAME_ERR_NO_PLATFORM"},
     {CLFRAME_ERR_NO_DEVICE, "CLFRAME_ERR_NO_DEVICE"},
     {CLFRAME_ERR_BAD_SELECTOR, "CLFRAME_ERR_BAD_SELECTOR"},
     {CLFRAME_ERR_NOT_FOUND, "CLFRAME_ERR_NOT_FOUND"},
@@ -148,15 +149,6 @@ static int raise_error(int code, const char *prefix, const char *fmt,
         strcat(last_error, cut);
     if (error_handler)
         error_handler(code, last_error);
-    return code;
-}
-
-int clf_fail(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    raise_error(code, "", fmt, ap);
-    va_end(ap);
     return code;
 }
 

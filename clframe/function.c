@@ -51,7 +51,7 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
     clfunction *f = calloc(1, sizeof *f);
     if (!f || !(f->origin = clf_strdup(origin)) ||
         !(f->options = clf_strdup(options ? options : ""))) {
-        clf_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", fname);
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", fname);
         free(source);
         clfunction_free(f);
         return NULL;
@@ -82,8 +82,10 @@ static clfunction *function_from(clctx *ctx, const char *caller,
                                  const char *fname, const char *options)
 {
     char *origin;
-    char *expanded = clf_source_open(&ctx, caller, from_file, text, fname,
-                                     options, &origin);
+    if (!(ctx = clf_ctx(ctx)))
+        return NULL;
+    char *expanded = clf_source_open(caller, from_file, text, fname, options,
+                                     ctx->debug, &origin);
     if (!expanded)
         return NULL;
     clfunction *f = function_new(ctx, expanded, origin, fname, options);
@@ -126,7 +128,7 @@ void clfunction_free(clfunction *f)
 int clfunction_proto(clfunction *f, const char *prototype)
 {
     if (!f || !prototype)
-        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_proto: NULL argument");
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_proto: NULL argument");
     clf_proto parsed;
     int rc = clf_proto_parse(f->source, prototype, f->proto.name, &parsed);
     if (rc)
@@ -142,7 +144,7 @@ int clfunction_proto(clfunction *f, const char *prototype)
 int clfunction_group(clfunction *f, size_t local_size)
 {
     if (!f)
-        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_group: NULL function");
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_group: NULL function");
     f->group = local_size;
     return 0;
 }
@@ -150,7 +152,7 @@ int clfunction_group(clfunction *f, size_t local_size)
 int clfunction_group_results(clfunction *f, int all)
 {
     if (!f)
-        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_group_results: NULL "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_group_results: NULL "
                         "function");
     f->all_results = all != 0;
     return 0;
@@ -332,7 +334,7 @@ static int build_shim(clfunction *f)
         clf_str_printf(&program, "%s\n%s", f->source, f->shim);
     if (!f->shim || program.failed) {
         free(program.data);
-        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", f->proto.name);
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", f->proto.name);
     }
     dump_shim(f, program.data);
     char name[200];
@@ -348,7 +350,7 @@ const char *clfunction_shim_source(clfunction *f)
     if (!f)
         return NULL;
     if (f->missing) {
-        clf_fail(CLFRAME_ERR_NOT_FOUND, "%s", f->missing);
+        clframe_fail(CLFRAME_ERR_NOT_FOUND, "%s", f->missing);
         return NULL;
     }
     if (!f->kernel && build_shim(f))
@@ -370,7 +372,7 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
 {
     const clf_param *p = &f->proto.params[i];
     if (a->kind == CLARG_KIND_NONE || a->kind == CLARG_KIND_LOCAL)
-        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument %u "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument %u "
                         "(%s) must be a value or an array (clframe makes any "
                         "__local copy itself)", f->proto.name, i + 1, p->name);
     if (!p->pointer) {
@@ -393,7 +395,7 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
         return mismatch(f, i, a, NULL);
     if (is_private_pointer(p) &&
         a->count * a->elem_size > PRIVATE_COPY_MAX_BYTES)
-        return clf_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_call(%s): argument "
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_call(%s): argument "
                         "%u (%s): a private copy of %zu bytes is more than "
                         "clframe allows (%d): make the parameter __global",
                         f->proto.name, i + 1, p->name, a->count * a->elem_size,
@@ -406,7 +408,7 @@ static int check_call(const clfunction *f, const char *ret_type, unsigned nargs,
 {
     const clf_proto *pr = &f->proto;
     if (nargs != pr->nparams)
-        return clf_fail(CLFRAME_ERR_ARG_COUNT, "clfunction_call(%s): %u "
+        return clframe_fail(CLFRAME_ERR_ARG_COUNT, "clfunction_call(%s): %u "
                         "argument%s given, the function takes %u: %s",
                         pr->name, nargs, nargs == 1 ? "" : "s", pr->nparams,
                         pr->text);
@@ -414,11 +416,11 @@ static int check_call(const clfunction *f, const char *ret_type, unsigned nargs,
     clf_param returned = {.pointer = 1};
     snprintf(returned.type, sizeof returned.type, "%s", pr->ret_type);
     if (ret_type && ret_type[0] && !pr->ret_type[0])
-        return clf_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
                         "function returns nothing: pass NULL as ret",
                         pr->name);
     if (ret_type && ret_type[0] && !clf_types_match(&returned, ret_type))
-        return clf_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
                         "function returns %s, but ret points to %s",
                         pr->name, pr->ret_type, ret_type);
     for (unsigned i = 0; i < nargs; i++) {
@@ -437,7 +439,7 @@ static int check_sizes(const clfunction *f, unsigned nargs, const clarg *args)
         const clf_param *p = &f->proto.params[i];
         size_t dev = f->device_size[i + 1];
         if (dev && args[i].elem_size != dev && strcmp(p->type, "void") != 0)
-            return clf_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): "
+            return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): "
                             "argument %u (%s): %s is %zu bytes on %s but %zu "
                             "on the host: host and device layouts differ",
                             f->proto.name, i + 1, p->name, p->type, dev,
@@ -489,13 +491,13 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
                          unsigned nargs, const clarg *args)
 {
     if (!f)
-        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_call: NULL function "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call: NULL function "
                         "(did clfunction_file or clfunction_source fail?)");
     if (nargs && !args)
-        return clf_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): NULL "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): NULL "
                         "argument list", f->proto.name);
     if (f->missing)
-        return clf_fail(CLFRAME_ERR_NOT_FOUND, "%s", f->missing);
+        return clframe_fail(CLFRAME_ERR_NOT_FOUND, "%s", f->missing);
     int rc = check_call(f, ret_type, nargs, args);
     if (rc == 0)
         rc = ensure_shim(f, nargs, args);
@@ -509,12 +511,12 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
     void *result = NULL;
     if (f->proto.ret_type[0] &&
         !(result = calloc(results, f->device_size[0] ? f->device_size[0] : 1)))
-        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clfunction_call(%s)",
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction_call(%s)",
                         f->proto.name);
     clarg *kargs = malloc(sizeof *kargs * (3 * (size_t)nargs + 2));
     if (!kargs) {
         free(result);
-        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clfunction_call(%s)",
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction_call(%s)",
                         f->proto.name);
     }
     unsigned n = shim_args(f, result, results, nargs, args, kargs);

@@ -13,11 +13,9 @@
 
 /* ---- errors (error.c) --------------------------------------------------- */
 
-/* Sets the last error message from a printf format, calls the handler, and
- * returns code so callers can write `return clf_fail(...)`. */
-int clf_fail(int code, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* As clf_fail for a failed OpenCL call: the message names the call and the
+/* Errors are raised with clframe_fail (clframe.h), which callers return:
+ * `return clframe_fail(...)`. */
+/* As clframe_fail for a failed OpenCL call: the message names the call and the
  * code ("clCreateBuffer (CL_OUT_OF_RESOURCES): <what>"). */
 int clf_fail_cl(cl_int code, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -224,30 +222,29 @@ int clf_write_atomic(const char *path, const clf_span *spans, int n);
 
 /* ---- sources (source.c) -------------------------------------------------- */
 
-/* One source file embedded at build time (build/gen/embedded_sources.c). */
-typedef struct clf_embedded_source {
-    const char *path;           /* "kernels/demo/vadd.cl" */
-    const char *text;
-    size_t length;
-} clf_embedded_source;
-extern const clf_embedded_source clf_embedded_sources[];
+/* clframe's own device sources ("clframe/shared.h", "lib/mwc64x.h"),
+ * compiled in from clframe/kernels (build/gen/clframe/sources.c). */
+extern const clframe_source clf_library_sources[];
 
 /* The text of the file at path, found as clkernel_file describes, with every
  * #include "..." expanded and #line markers so logs point at the real file.
  * options supplies -I folders. *resolved (if not NULL) gets where the file
- * was found. Caller frees both. NULL on error. */
-char *clf_source_load(const char *path, const char *options, char **resolved);
+ * was found and *embedded whether it is a source compiled into the program.
+ * Caller frees both strings. NULL on error. */
+char *clf_source_load(const char *path, const char *options, char **resolved,
+                      int *embedded);
 /* The same expansion for a source given as a string. */
 char *clf_source_expand(const char *text, const char *origin,
                         const char *options);
 
 /* What clkernel_file/_source and clfunction_file/_source share: checks
- * that text (a path when from_file, else a source) and name are given, opens
- * the default context if *ctx is NULL, and returns the expanded source with
- * *origin naming it ("kernels/x.cl", "source of vadd"). Caller frees both;
- * NULL (with the error raised) on failure. */
-char *clf_source_open(clctx **ctx, const char *caller, int from_file,
-                      const char *text, const char *name, const char *options,
+ * that text (a path when from_file, else a source) and name are given and
+ * returns the expanded source with *origin naming it for messages
+ * ("kernels/x.cl", "source of vadd", or a path with a note that the copy
+ * compiled into the program was used, which debug also prints). Caller
+ * frees both; NULL (with the error raised) on failure. */
+char *clf_source_open(const char *caller, int from_file, const char *text,
+                      const char *name, const char *options, int debug,
                       char **origin);
 
 /* A build log with "<kernel>:N:" locations (compilers that ignore #line,

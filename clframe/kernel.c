@@ -47,7 +47,7 @@ static int read_params(clkernel *k)
     k->nparams = n;
     k->params = calloc(n ? n : 1, sizeof *k->params);
     if (!k->params)
-        return clf_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
     k->have_info = 1;
     for (cl_uint i = 0; i < n; i++) {
         clf_param *p = &k->params[i];
@@ -62,7 +62,7 @@ static int read_params(clkernel *k)
             return 0;
         }
         if (raw_size >= sizeof raw)
-            return clf_fail(CLFRAME_ERR_USAGE, "kernel %s: the type of "
+            return clframe_fail(CLFRAME_ERR_USAGE, "kernel %s: the type of "
                             "parameter %u has a %zu-character name; clframe "
                             "checks names up to %zu", k->name, i + 1,
                             raw_size, sizeof raw - 1);
@@ -96,7 +96,7 @@ static int make_signature(clkernel *k)
     clf_str_printf(&s, ")");
     if (s.failed) {
         free(s.data);
-        return clf_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
     }
     k->signature = s.data;
     return 0;
@@ -135,7 +135,7 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
 {
     clkernel *k = calloc(1, sizeof *k);
     if (!k) {
-        clf_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", name);
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", name);
         return NULL;
     }
     k->ctx = ctx;
@@ -152,7 +152,7 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
         char names[1024];
         kernel_names(k->program, names, sizeof names);
         if (err == CL_INVALID_KERNEL_NAME)
-            clf_fail(CLFRAME_ERR_NOT_FOUND, "%s has no __kernel named \"%s\" "
+            clframe_fail(CLFRAME_ERR_NOT_FOUND, "%s has no __kernel named \"%s\" "
                      "(its kernels: %s)", origin, name, names);
         else
             clf_fail_cl(err, "clCreateKernel", "kernel %s in %s", name, origin);
@@ -174,8 +174,10 @@ static clkernel *kernel_from(clctx *ctx, const char *caller, int from_file,
                              const char *options)
 {
     char *origin;
-    char *expanded = clf_source_open(&ctx, caller, from_file, text, name,
-                                     options, &origin);
+    if (!(ctx = clf_ctx(ctx)))
+        return NULL;
+    char *expanded = clf_source_open(caller, from_file, text, name, options,
+                                     ctx->debug, &origin);
     if (!expanded)
         return NULL;
     clkernel *k = kernel_from_text(ctx, expanded, origin, name, options);
@@ -207,9 +209,9 @@ static int set_sizes(clkernel *k, unsigned dims, const size_t *sizes,
                      size_t *dst, const char *what)
 {
     if (!k)
-        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_%s: NULL kernel", what);
+        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_%s: NULL kernel", what);
     if (dims < 1 || dims > 3)
-        return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_%s(%s): %u sizes "
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_%s(%s): %u sizes "
                         "given, 1 to 3 expected", what, k->name, dims);
     memset(dst, 0, 3 * sizeof *dst);
     memcpy(dst, sizes, dims * sizeof *sizes);
@@ -259,25 +261,25 @@ size_t clkernel_max_group_size(clkernel *k)
 static int check_sizes(clkernel *k)
 {
     if (k->dims == 0)
-        return clf_fail(CLFRAME_ERR_NO_GLOBAL_SIZE, "clkernel_call(%s): no "
+        return clframe_fail(CLFRAME_ERR_NO_GLOBAL_SIZE, "clkernel_call(%s): no "
                         "global size: call clkernel_global(k, ...) first",
                         k->name);
     if (k->sizes_checked)
         return 0;
     for (unsigned d = 0; d < k->dims; d++)
         if (k->global[d] == 0)
-            return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): global "
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): global "
                             "size is 0 in dimension %u", k->name, d);
     if (k->has_local) {
         size_t most = clkernel_max_group_size(k), product = 1;
         for (unsigned d = 0; d < k->dims; d++) {
             size_t l = k->local[d];
             if (l == 0 || l > k->ctx->max_item[d])
-                return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
+                return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
                     "local size %zu in dimension %u: the device allows 1 to "
                     "%zu", k->name, l, d, k->ctx->max_item[d]);
             if (k->global[d] % l)
-                return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
+                return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
                     "global size %zu is not a multiple of local size %zu in "
                     "dimension %u: round the global size up and guard the "
                     "extra work-items in the kernel", k->name, k->global[d],
@@ -285,7 +287,7 @@ static int check_sizes(clkernel *k)
             product *= l;
         }
         if (product > most)
-            return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): a "
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): a "
                 "work-group of %zu work-items is more than this kernel can "
                 "run on %s (at most %zu)", k->name, product,
                 k->ctx->device_name, most);
@@ -306,24 +308,24 @@ static int mismatch(const clkernel *k, unsigned i, const clarg *a,
 static int check_arg(const clkernel *k, unsigned i, const clarg *a)
 {
     if (a->kind == CLARG_KIND_NONE)
-        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument %u is "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument %u is "
                         "an empty clarg (zeroed, or CLARG of a non-OpenCL "
                         "type)", k->name, i + 1);
     if (a->kind == CLARG_KIND_BUFFER) {
         if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE))
-            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u has unknown copy flags 0x%x", k->name, i + 1,
                             a->flags);
         if (!a->host && a->flags && a->count)
-            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u is a NULL host array with copy flags", k->name,
                             i + 1);
         if (clf_arg_bytes(a) == (size_t)-1)
-            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u: %zu elements overflow size_t", k->name, i + 1,
                             a->count);
         if (a->buffer && a->buffer->ctx != k->ctx)
-            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u is persistent on another context", k->name,
                             i + 1);
     }
@@ -346,7 +348,7 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
         if (a->kind != CLARG_KIND_LOCAL)
             return mismatch(k, i, a, "pass CLARG_LOCAL(bytes)");
         if (a->count == 0)
-            return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u (%s): CLARG_LOCAL(0) is not a valid size",
                             k->name, i + 1, p->name);
         return 0;
@@ -365,7 +367,7 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
 static int check_args(const clkernel *k, unsigned nargs, const clarg *args)
 {
     if (nargs != k->nparams)
-        return clf_fail(CLFRAME_ERR_ARG_COUNT, "clkernel_call(%s): %u "
+        return clframe_fail(CLFRAME_ERR_ARG_COUNT, "clkernel_call(%s): %u "
                         "argument%s given, the kernel takes %u: %s", k->name,
                         nargs, nargs == 1 ? "" : "s", k->nparams,
                         k->signature);
@@ -380,7 +382,7 @@ static int check_args(const clkernel *k, unsigned nargs, const clarg *args)
     /* Checked here because some drivers crash rather than fail (PoCL 3.1
      * asserts) when __local arguments outgrow the device's local memory. */
     if (local_bytes > k->ctx->local_mem)
-        return clf_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): CLARG_LOCAL "
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): CLARG_LOCAL "
                         "arguments ask for %llu bytes of __local memory; %s "
                         "has %llu", k->name, (unsigned long long)local_bytes,
                         k->ctx->device_name,
@@ -440,7 +442,7 @@ static int set_arg(clkernel *k, unsigned i, const clarg *a, call_buffers *b)
                              a->host ? a->host : a->value);
     }
     if (err == CL_INVALID_ARG_SIZE)
-        return clf_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
                         "(%s): %zu bytes given, which is not the size the "
                         "kernel's parameter has on %s: host and device layouts "
                         "of %s differ", k->name, i + 1,
@@ -527,10 +529,10 @@ static int finish_call(clkernel *k, int blocking, cl_event ev)
 static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
 {
     if (!k)
-        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call: NULL kernel (did "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call: NULL kernel (did "
                         "clkernel_file or clkernel_source fail?)");
     if (nargs && !args)
-        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): NULL argument "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): NULL argument "
                         "list", k->name);
     int rc = check_sizes(k);
     if (rc == 0)
@@ -547,7 +549,7 @@ static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
         if (!b.mems || !b.mades) {
             free(b.mems);
             free(b.mades);
-            return clf_fail(CLFRAME_ERR_NO_MEMORY, "clkernel_call(%s)", k->name);
+            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clkernel_call(%s)", k->name);
         }
     } else {
         memset(b.made, 0, nargs);
@@ -587,7 +589,7 @@ int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args)
 int clkernel_set_timing(clkernel *k, int on)
 {
     if (!k)
-        return clf_fail(CLFRAME_ERR_USAGE, "clkernel_set_timing: NULL kernel");
+        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_set_timing: NULL kernel");
     k->timing = on != 0;
     return 0;
 }

@@ -44,17 +44,17 @@ static int check_names(const char *include, const char *type,
                        const clframe_field *fields, unsigned nfields)
 {
     if (include && (!*include || strpbrk(include, "\"\n")))
-        return clf_fail(CLFRAME_ERR_USAGE, "clframe_check_layout: \"%s\" is "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clframe_check_layout: \"%s\" is "
                         "not a header path", include);
     if (!type || !is_type_name(type))
-        return clf_fail(CLFRAME_ERR_USAGE, "clframe_check_layout: \"%s\" is "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clframe_check_layout: \"%s\" is "
                         "not a type name", type ? type : "(null)");
     if (nfields && !fields)
-        return clf_fail(CLFRAME_ERR_USAGE, "clframe_check_layout(%s): %u "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clframe_check_layout(%s): %u "
                         "fields but no field table", type, nfields);
     for (unsigned i = 0; i < nfields; i++)
         if (!is_field_name(fields[i].name))
-            return clf_fail(CLFRAME_ERR_USAGE, "clframe_check_layout(%s): "
+            return clframe_fail(CLFRAME_ERR_USAGE, "clframe_check_layout(%s): "
                             "field %u, \"%s\", is not a member name", type,
                             i + 1, fields[i].name ? fields[i].name : "(null)");
     return 0;
@@ -92,14 +92,14 @@ static int run_probe(clctx *ctx, const char *include, const char *type,
 {
     char *source = probe_source(include, type, fields, nfields);
     if (!source)
-        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clframe_check_layout(%s)",
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clframe_check_layout(%s)",
                         type);
     clkernel *k = clkernel_source(ctx, source, PROBE_NAME, NULL);
     free(source);
     if (!k) {
         /* Keep the build log, but say first what was being built. */
         char *log = clf_strdup(clframe_last_error());
-        int rc = clf_fail(CLFRAME_ERR_BUILD, "checking the layout of %s%s%s: "
+        int rc = clframe_fail(CLFRAME_ERR_BUILD, "checking the layout of %s%s%s: "
                           "the probe that reports its device layout does not "
                           "compile (is %s declared there, and is every field "
                           "a member of it?): %s", type,
@@ -133,7 +133,7 @@ static int report(clctx *ctx, const char *type, size_t host_size,
     clf_str_printf(&s, " (write the struct once with the CLF_ types of "
                    "clframe/shared.h, a CLF_FLOAT3 for a float3, and pad it "
                    "explicitly: see docs/sharing.md)");
-    int rc = clf_fail(CLFRAME_ERR_ARG_TYPE, "%s",
+    int rc = clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s",
                       s.failed ? "layout differs between host and device"
                                : s.data);
     free(s.data);
@@ -151,7 +151,7 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
         return CLFRAME_ERR_NO_DEVICE;
     cl_ulong *device = calloc((size_t)nfields + 1, sizeof *device);
     if (!device)
-        return clf_fail(CLFRAME_ERR_NO_MEMORY, "clframe_check_layout(%s)",
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clframe_check_layout(%s)",
                         type);
     rc = run_probe(ctx, include, type, fields, nfields, device);
     int same = device[0] == host_size;

@@ -119,7 +119,7 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
 {
     char *options = full_options(ctx, user_options, 1);
     if (!options) {
-        clf_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
         return NULL;
     }
     cl_int err;
@@ -144,7 +144,7 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
     }
     if (!program) {
         if (err == CL_BUILD_PROGRAM_FAILURE)
-            clf_fail(CLFRAME_ERR_BUILD, "%s does not compile on %s "
+            clframe_fail(CLFRAME_ERR_BUILD, "%s does not compile on %s "
                      "(options: %s). Build log:\n%s", origin,
                      ctx->device_name, options, log ? log : "(none)");
         else
@@ -162,7 +162,7 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
 {
     char *opts = full_options(ctx, options, 1);
     if (!opts) {
-        clf_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
         return NULL;
     }
     for (clf_program *p = ctx->programs; p; p = p->next)
@@ -176,7 +176,7 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
     cl_program program = p && src ? build(ctx, source, origin, options) : NULL;
     if (!program) {
         if (!p || !src)
-            clf_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
+            clframe_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
         free(p);
         free(src);
         free(opts);

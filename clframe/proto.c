@@ -261,14 +261,14 @@ static int parse_param(const char *fname, unsigned index, const char *s,
         } else if (is_ident_char(w[0])) {
             word[words++] = w;
         } else {
-            return clf_fail(CLFRAME_ERR_USAGE, "%s: parameter %u: cannot read "
+            return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u: cannot read "
                             "\"%.*s\" (function pointers and the like are not "
                             "supported; use clfunction_proto)", fname,
                             index + 1, (int)(end - s), s);
         }
     }
     if (stars > 1)
-        return clf_fail(CLFRAME_ERR_USAGE, "%s: parameter %u: pointers to "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u: pointers to "
                         "pointers cannot be passed from the host", fname,
                         index + 1);
     p->pointer = stars == 1;
@@ -282,7 +282,7 @@ static int parse_param(const char *fname, unsigned index, const char *s,
         words == 2)
         type_words = 2;
     if (type_words == 0)
-        return clf_fail(CLFRAME_ERR_USAGE, "%s: parameter %u has no type",
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u has no type",
                         fname, index + 1);
     if (type_words < words)
         snprintf(p->name, sizeof p->name, "%s", word[words - 1]);
@@ -301,11 +301,11 @@ static int parse_param(const char *fname, unsigned index, const char *s,
     if (p->pointer && strcmp(p->type, "void") == 0 &&
         p->space != CL_KERNEL_ARG_ADDRESS_GLOBAL &&
         p->space != CL_KERNEL_ARG_ADDRESS_CONSTANT)
-        return clf_fail(CLFRAME_ERR_USAGE, "%s: parameter %u (%s) is a void "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u (%s) is a void "
                         "pointer outside __global memory: clframe cannot know "
                         "what to copy", fname, index + 1, p->name);
     if (!p->pointer && p->space != CL_KERNEL_ARG_ADDRESS_PRIVATE)
-        return clf_fail(CLFRAME_ERR_USAGE, "%s: parameter %u (%s) has an "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u (%s) has an "
                         "address space but is not a pointer", fname, index + 1,
                         p->name);
     p->size = p->pointer ? 0 : clf_builtin_size(p->type);
@@ -329,7 +329,7 @@ static int parse_params(const char *fname, const char *open, const char *close,
             depth--;
         if ((*p == ',' && depth == 0) || p == close) {
             if (out->nparams == CLF_MAX_PARAMS)
-                return clf_fail(CLFRAME_ERR_USAGE, "%s: more than %d "
+                return clframe_fail(CLFRAME_ERR_USAGE, "%s: more than %d "
                                 "parameters", fname, CLF_MAX_PARAMS);
             unsigned i = out->nparams;
             int rc = parse_param(fname, i, s, p, al, &out->params[i],
@@ -434,14 +434,14 @@ static int read_at(const char *clean, const char *name_at, const char *open,
     if (!return_type(start, name_at, ret, sizeof ret, &is_kernel))
         return 0;
     if (is_kernel)
-        return clf_fail(CLFRAME_ERR_USAGE, "%s is a __kernel: call it with "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s is a __kernel: call it with "
                         "clkernel_file / clkernel_call", fname);
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", fname);
     int ptr;
     clf_normalize_type(ret, out->ret_type, sizeof out->ret_type, &ptr);
     if (ptr)
-        return clf_fail(CLFRAME_ERR_USAGE, "%s returns a pointer, which means "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s returns a pointer, which means "
                         "nothing on the host: return a value", fname);
     const char *resolved = resolve_alias(al, out->ret_type);
     if (resolved != out->ret_type)
@@ -492,7 +492,7 @@ int clf_proto_parse(const char *source, const char *prototype,
     aliases *al = calloc(1, sizeof *al);
     int rc;
     if (!clean || !al) {
-        rc = clf_fail(CLFRAME_ERR_NO_MEMORY, "reading %s", fname);
+        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading %s", fname);
         goto done;
     }
     collect_aliases(clean, al);
@@ -501,13 +501,13 @@ int clf_proto_parse(const char *source, const char *prototype,
         clf_str_printf(&s, "%s;", prototype);
         clean_proto = s.data;
         if (!clean_proto) {
-            rc = clf_fail(CLFRAME_ERR_NO_MEMORY, "reading %s", fname);
+            rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading %s", fname);
             goto done;
         }
     }
     rc = find_in(prototype ? clean_proto : clean, fname, al, out);
     if (rc == 0)
-        rc = clf_fail(CLFRAME_ERR_NOT_FOUND, prototype
+        rc = clframe_fail(CLFRAME_ERR_NOT_FOUND, prototype
                       ? "\"%s\" is not a prototype of %s"
                       : "%sno prototype of %s found in the source (is it made "
                         "by a macro? then give it with clfunction_proto)",

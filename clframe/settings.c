@@ -114,12 +114,12 @@ int clctx_setting_get(clctx *ctx, const char *name, char *value, size_t size)
 int clctx_setting_put(clctx *ctx, const char *name, const char *value)
 {
     if (!ctx || !name || !value || !value_ok(value, strlen(value) + 1))
-        return clf_fail(CLFRAME_ERR_USAGE, "clctx_setting_put: needs a "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clctx_setting_put: needs a "
                         "context, a name and a value of one line of text "
                         "(got name %s, value \"%s\")", name ? name : "NULL",
                         value ? value : "NULL");
     if (clf_cache_switched_off())
-        return clf_fail(CLFRAME_ERR_USAGE, "clctx_setting_put(%s): settings "
+        return clframe_fail(CLFRAME_ERR_USAGE, "clctx_setting_put(%s): settings "
                         "are kept with the program cache, which "
                         "CLFRAME_CACHE=0 turns off", name);
     size_t key_len = 0;
@@ -131,14 +131,14 @@ int clctx_setting_put(clctx *ctx, const char *name, const char *value)
     clf_str_printf(&tail, "%s\n", value);
     int rc = 0;
     if (!key || !path || tail.failed) {
-        rc = clf_fail(CLFRAME_ERR_NO_MEMORY, "clctx_setting_put(%s): no "
+        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "clctx_setting_put(%s): no "
                       "memory, or no cache folder (HOME and XDG_CACHE_HOME "
                       "unset)", name);
     } else {
         const clf_span spans[] = {{key, key_len}, {tail.data, tail.len}};
         if (clf_make_dirs(dir, 0700) != 0 ||
             clf_write_atomic(path, spans, 2) != 0)
-            rc = clf_fail(CLFRAME_ERR_IO, "clctx_setting_put(%s): cannot "
+            rc = clframe_fail(CLFRAME_ERR_IO, "clctx_setting_put(%s): cannot "
                           "write %s: %s", name, path, strerror(errno));
     }
     free(tail.data);

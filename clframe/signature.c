@@ -123,7 +123,7 @@ int clf_arg_mismatch(const char *what, const char *name, const char *wants,
     char want[700], got[700];
     clf_describe_param(p, want, sizeof want);
     clf_describe_arg(a, got, sizeof got);
-    return clf_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u (%s): %s %s, "
+    return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u (%s): %s %s, "
                     "got %s%s%s", what, name, i + 1, p->name, wants, want, got,
                     advice ? "; " : "", advice ? advice : "");
 }

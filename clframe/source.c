@@ -2,33 +2,105 @@
  * source.c: finding kernel sources and expanding their #include lines.
  *
  * clframe hands the OpenCL compiler one complete text instead of letting it
- * search include folders itself, for two reasons: programs work from any
- * directory and after installation (every .cl under kernels/ and shims/ is
- * embedded in the library and found first), and clframe knows every byte that
- * went into a build. #line markers keep compiler messages pointing at the
- * file and line the user wrote.
+ * search include folders itself: it finds every file by one rule (a file on
+ * disk first, then CLFRAME_KERNEL_PATH, then the sources compiled into the
+ * program: clkernel_file in clframe.h), so programs work from any directory
+ * while a user's own file always wins, and clframe knows every byte that went
+ * into a build. #line markers keep compiler messages pointing at the file and
+ * line the user wrote.
  */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CLFRAME_DATADIR
-#define CLFRAME_DATADIR "/usr/local/share/clframe"
-#endif
+enum { MAX_INCLUDE_DEPTH = 32, MAX_SEARCH_DIRS = 16, MAX_SOURCE_TABLES = 64 };
 
-enum { MAX_INCLUDE_DEPTH = 32, MAX_SEARCH_DIRS = 16 };
+/* ---- sources compiled into the program ----------------------------------- */
 
-static const clf_embedded_source *find_embedded(const char *path)
+/* The tables added by clframe_add_sources; the library's own comes last. */
+static const clframe_source *source_tables[MAX_SOURCE_TABLES];
+static int source_table_count;
+static pthread_mutex_t source_tables_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int clframe_add_sources(const clframe_source *table)
 {
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    for (const clf_embedded_source *e = clf_embedded_sources; e->path; e++)
+    if (!table)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clframe_add_sources: NULL "
+                            "table");
+    int rc = 0, known = 0;
+    pthread_mutex_lock(&source_tables_lock);
+    for (int i = 0; i < source_table_count; i++)
+        known |= source_tables[i] == table;
+    if (!known && source_table_count == MAX_SOURCE_TABLES)
+        rc = clframe_fail(CLFRAME_ERR_USAGE, "clframe_add_sources: more "
+                          "than %d tables", MAX_SOURCE_TABLES);
+    else if (!known)
+        source_tables[source_table_count++] = table;
+    pthread_mutex_unlock(&source_tables_lock);
+    return rc;
+}
+
+static const clframe_source *find_in_table(const clframe_source *table,
+                                           const char *path)
+{
+    for (const clframe_source *e = table; e->path; e++)
         if (strcmp(e->path, path) == 0)
             return e;
     return NULL;
 }
+
+/* A relative path without "." and "dir/.." steps, so that an include
+ * relative to an embedded file ("apps/x/kernels/../common/y.h") finds its
+ * entry ("apps/x/common/y.h"). Caller frees; NULL if out of memory. */
+static char *normalize_path(const char *path)
+{
+    char *out = malloc(strlen(path) + 2);
+    if (!out)
+        return NULL;
+    size_t n = 0;                   /* the kept steps, each with its '/' */
+    int droppable = 0;              /* kept steps that are not ".." */
+    for (const char *p = path; *p; p += strspn(p, "/")) {
+        size_t len = strcspn(p, "/");
+        int dots = len == 2 && p[0] == '.' && p[1] == '.';
+        if (dots && droppable > 0) {
+            n--;
+            while (n > 0 && out[n - 1] != '/')
+                n--;
+            droppable--;
+        } else if (!(len == 1 && p[0] == '.')) {
+            memcpy(out + n, p, len);
+            n += len;
+            out[n++] = '/';
+            droppable += !dots;
+        }
+        p += len;
+    }
+    out[n ? n - 1 : 0] = '\0';
+    return out;
+}
+
+/* The embedded source at path: the tables added last first, then the
+ * library's own device sources. */
+static const clframe_source *find_embedded(const char *path)
+{
+    char *name = normalize_path(path);
+    if (!name)
+        return NULL;
+    const clframe_source *e = NULL;
+    pthread_mutex_lock(&source_tables_lock);
+    for (int i = source_table_count - 1; i >= 0 && !e; i--)
+        e = find_in_table(source_tables[i], name);
+    pthread_mutex_unlock(&source_tables_lock);
+    if (!e)
+        e = find_in_table(clf_library_sources, name);
+    free(name);
+    return e;
+}
+
+/* ---- the lookup ----------------------------------------------------------- */
 
 static char *join_path(const char *dir, const char *name)
 {
@@ -41,58 +113,71 @@ static char *join_path(const char *dir, const char *name)
     return s.data;
 }
 
-/* Looks path up: embedded table, as given (current directory or absolute),
- * each CLFRAME_KERNEL_PATH folder, the installed folder. Returns the text
- * and sets *where (both malloc'd), or NULL when found nowhere. */
-static char *find_source(const char *path, char **where)
+/* A path that names a file on disk and nothing else: absolute, or
+ * starting with ./ or ../. */
+static int names_a_file_only(const char *path)
 {
-    const clf_embedded_source *e = find_embedded(path);
-    if (e) {
-        *where = clf_strdup(e->path);
-        char *text = malloc(e->length + 1);
-        if (text) {
-            memcpy(text, e->text, e->length);
-            text[e->length] = '\0';
-        }
-        return text;
+    return path[0] == '/' || strncmp(path, "./", 2) == 0 ||
+           strncmp(path, "../", 3) == 0;
+}
+
+/* path in each folder of CLFRAME_KERNEL_PATH, in order; NULL if in none. */
+static char *find_on_kernel_path(const char *path, char **where)
+{
+    const char *kp = getenv("CLFRAME_KERNEL_PATH");
+    if (!kp || !*kp)
+        return NULL;
+    char *dirs = clf_strdup(kp), *save = NULL, *text = NULL;
+    for (char *dir = dirs ? strtok_r(dirs, ":", &save) : NULL; dir && !text;
+         dir = strtok_r(NULL, ":", &save)) {
+        char *full = join_path(dir, path);
+        if (full && (text = clf_read_file(full, NULL)))
+            *where = full;
+        else
+            free(full);
     }
+    free(dirs);
+    return text;
+}
+
+/* Looks path up as clkernel_file describes: on disk as given, in each
+ * CLFRAME_KERNEL_PATH folder, among the embedded sources. Returns the text
+ * and sets *where (both malloc'd) and *embedded, or NULL when found
+ * nowhere. */
+static char *find_source(const char *path, char **where, int *embedded)
+{
+    *embedded = 0;
     char *text = clf_read_file(path, NULL);
     if (text) {
         *where = clf_strdup(path);
         return text;
     }
-    if (path[0] == '/')
+    if (names_a_file_only(path))
         return NULL;
-    const char *kp = getenv("CLFRAME_KERNEL_PATH");
-    clf_str dirs = {0};
-    if (kp && *kp)
-        clf_str_printf(&dirs, "%s:", kp);
-    clf_str_printf(&dirs, "%s", CLFRAME_DATADIR);
-    if (dirs.failed) {
-        free(dirs.data);
+    if ((text = find_on_kernel_path(path, where)))
+        return text;
+    const clframe_source *e = find_embedded(path);
+    if (!e)
         return NULL;
+    *where = clf_strdup(e->path);
+    *embedded = 1;
+    text = malloc(e->length + 1);
+    if (text) {
+        memcpy(text, e->text, e->length);
+        text[e->length] = '\0';
     }
-    char *save = NULL;
-    for (char *dir = strtok_r(dirs.data, ":", &save); dir;
-         dir = strtok_r(NULL, ":", &save)) {
-        char *full = join_path(dir, path);
-        if (full && (text = clf_read_file(full, NULL))) {
-            *where = full;
-            break;
-        }
-        free(full);
-    }
-    free(dirs.data);
     return text;
 }
 
-/* The -I folders named in build options ("-I dir" or "-Idir"), then
- * kernels/, the folder every clframe program may include from. */
+/* Where an #include looks after the including file's folder: the -I
+ * folders named in build options ("-I dir" or "-Idir"), then kernels/,
+ * then "" (the name as written, which finds the library's own device
+ * sources: "clframe/shared.h", "lib/mwc64x.h"). */
 static int include_dirs(const char *options, char *dirs[MAX_SEARCH_DIRS])
 {
     int n = 0;
     const char *p = options ? options : "";
-    while ((p = strstr(p, "-I")) && n < MAX_SEARCH_DIRS - 1) {
+    while ((p = strstr(p, "-I")) && n < MAX_SEARCH_DIRS - 2) {
         if (p != options && p[-1] != ' ' && p[-1] != '\t') {
             p += 2;
             continue;
@@ -112,6 +197,7 @@ static int include_dirs(const char *options, char *dirs[MAX_SEARCH_DIRS])
         p += len;
     }
     dirs[n++] = clf_strdup("kernels");
+    dirs[n++] = clf_strdup("");
     return n;
 }
 
@@ -206,16 +292,17 @@ static void expand_include(expander *x, const char *inc, const char *from,
                            int depth, const char *line, size_t len)
 {
     char *where = NULL, *text = NULL;
+    int embedded;
     char *dir = dir_of(from);
     char *first = dir ? join_path(dir, inc) : NULL;
     if (first)
-        text = find_source(first, &where);
+        text = find_source(first, &where, &embedded);
     free(first);
     free(dir);
     for (int i = 0; !text && i < x->ndirs; i++) {
         char *candidate = join_path(x->dirs[i], inc);
         if (candidate)
-            text = find_source(candidate, &where);
+            text = find_source(candidate, &where, &embedded);
         free(candidate);
     }
     if (!text) {
@@ -232,7 +319,7 @@ static void expand_include(expander *x, const char *inc, const char *from,
 static void expand(expander *x, const char *text, const char *name, int depth)
 {
     if (depth > MAX_INCLUDE_DEPTH) {
-        x->error = clf_fail(CLFRAME_ERR_USAGE, "%s: #include nested more than "
+        x->error = clframe_fail(CLFRAME_ERR_USAGE, "%s: #include nested more than "
                             "%d deep (an include cycle?)", name,
                             MAX_INCLUDE_DEPTH);
         return;
@@ -268,7 +355,7 @@ char *clf_source_expand(const char *text, const char *origin,
     free_dirs(x.dirs, x.ndirs);
     free_dirs(x.once, x.nonce);
     if (x.out.failed && !x.error)
-        x.error = clf_fail(CLFRAME_ERR_NO_MEMORY, "expanding %s", origin);
+        x.error = clframe_fail(CLFRAME_ERR_NO_MEMORY, "expanding %s", origin);
     if (x.error) {
         free(x.out.data);
         return NULL;
@@ -276,16 +363,23 @@ char *clf_source_expand(const char *text, const char *origin,
     return x.out.data;
 }
 
-char *clf_source_load(const char *path, const char *options, char **resolved)
+char *clf_source_load(const char *path, const char *options, char **resolved,
+                      int *embedded)
 {
     char *where = NULL;
-    char *text = find_source(path, &where);
+    char *text = find_source(path, &where, embedded);
+    if (!text && names_a_file_only(path)) {
+        clframe_fail(CLFRAME_ERR_NOT_FOUND, "kernel source \"%s\" not found "
+                     "(a path starting with /, ./ or ../ names a file on disk "
+                     "only)", path);
+        return NULL;
+    }
     if (!text) {
         const char *kp = getenv("CLFRAME_KERNEL_PATH");
-        clf_fail(CLFRAME_ERR_NOT_FOUND, "kernel source \"%s\" not found: not "
-                 "embedded in clframe, not in the current directory, not in "
-                 "CLFRAME_KERNEL_PATH (%s), not in %s", path,
-                 kp ? kp : "unset", CLFRAME_DATADIR);
+        clframe_fail(CLFRAME_ERR_NOT_FOUND, "kernel source \"%s\" not found: "
+                     "not in the current directory, not in "
+                     "CLFRAME_KERNEL_PATH (%s), not among the sources compiled "
+                     "into the program", path, kp && *kp ? kp : "unset");
         return NULL;
     }
     char *expanded = clf_source_expand(text, where, options);
@@ -363,27 +457,44 @@ char *clf_source_map_log(const char *log, const char *expanded)
     return out.data ? out.data : clf_strdup("");
 }
 
-char *clf_source_open(clctx **ctx, const char *caller, int from_file,
-                      const char *text, const char *name, const char *options,
+char *clf_source_open(const char *caller, int from_file, const char *text,
+                      const char *name, const char *options, int debug,
                       char **origin)
 {
     *origin = NULL;
     if (!text || !name) {
-        clf_fail(CLFRAME_ERR_USAGE, "%s: the %s and the name must not be NULL",
-                 caller, from_file ? "path" : "source");
+        clframe_fail(CLFRAME_ERR_USAGE, "%s: the %s and the name must not be "
+                     "NULL", caller, from_file ? "path" : "source");
         return NULL;
     }
-    if (!(*ctx = clf_ctx(*ctx)))
-        return NULL;
-    if (from_file)
-        return clf_source_load(text, options, origin);
+    if (from_file) {
+        int embedded = 0;
+        char *where = NULL;
+        char *expanded = clf_source_load(text, options, &where, &embedded);
+        if (!expanded)
+            return NULL;
+        clf_str named = {0};
+        clf_str_printf(&named, "%s%s", where, embedded ? " (the copy compiled "
+                       "into the program: no such file here)" : "");
+        free(where);
+        if (named.failed) {
+            free(expanded);
+            free(named.data);
+            clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", caller, name);
+            return NULL;
+        }
+        if (embedded && debug)
+            fprintf(stderr, "clframe: %s: %s\n", caller, named.data);
+        *origin = named.data;
+        return expanded;
+    }
     clf_str where = {0};
     clf_str_printf(&where, "source of %s", name);
     char *expanded = where.failed ? NULL
                                   : clf_source_expand(text, where.data, options);
     if (!expanded) {
         if (where.failed)
-            clf_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", caller, name);
+            clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", caller, name);
         free(where.data);
         return NULL;
     }

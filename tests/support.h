@@ -1,7 +1,7 @@
 /*
- * support.h: what every Check suite of clframe shares: the suite
- * constructors the runner calls, and assertions that print clframe's own
- * error message when a call fails, so a red test says why.
+ * support.h: what every Check suite shares, the library's and the apps':
+ * the runner, assertions that print clframe's own error message when a call
+ * fails (so a red test says why), temporary files, programs, sweeps.
  */
 #ifndef CLFRAME_TEST_SUPPORT_H
 #define CLFRAME_TEST_SUPPORT_H
@@ -12,33 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-Suite *error_suite(void);
-Suite *ctx_suite(void);
-Suite *arg_suite(void);
-Suite *kernel_suite(void);
-Suite *source_suite(void);
-Suite *function_suite(void);
-Suite *layout_suite(void);
-Suite *group_shim_suite(void);
-Suite *group_minmax_suite(void);
-Suite *mwc64x_suite(void);
-Suite *group_choose_suite(void);
-Suite *societies_config_suite(void);
-Suite *societies_phase1_suite(void);
-Suite *societies_phase2_suite(void);
-Suite *societies_device_suite(void);
-Suite *cache_suite(void);
-Suite *heat_world_suite(void);
-Suite *heat_step_suite(void);
-Suite *raytracer_scene_suite(void);
-Suite *raytracer_render_suite(void);
-Suite *raytracer_gtk_suite(void);
-Suite *laplace_suite(void);
-Suite *blur_suite(void);
-Suite *matmul_suite(void);
-Suite *kalah_board_suite(void);
-Suite *kalah_suite(void);
-Suite *md_suite(void);
+/* Runs the suites that the NULL-ended list makes, in one runner (so a
+ * binary ends with one summary line), in a temporary folder removed at the
+ * end; the exit status for main: EXIT_SUCCESS if every test passed. */
+int test_main(Suite *(*const suites[])(void));
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
 #define ck_assert_cl(call)                                                 \
@@ -119,12 +96,6 @@ const char *test_tmp_path(const char *prefix, const char *name);
 
 /* The whole of a file (caller frees; a '\0' follows the data). */
 char *test_read_file(const char *path, size_t *size);
-
-/* Writes path as a w x h PNG of libpng colour type `type` at depth 8 from
- * rows of bytes (channels per pixel, no padding); palette images get the
- * palette black, white, red, green. Returns path. */
-const char *test_write_png(const char *path, uint32_t w, uint32_t h,
-                           int type, const uint8_t *pixels, int channels);
 
 /* A test case with a timeout long enough for first builds on PoCL. */
 TCase *test_case(const char *name);

@@ -1,6 +1,6 @@
 /*
  * test_group_choose.c: choosing one candidate at random by a work-group
- * (kernels/lib/group_choose.cl). Through clframe's generated group shims,
+ * (clframe/kernels/lib/group_choose.cl). Through clframe's generated group shims,
  * against its host twin (the (r mod count)-th candidate in index order) on
  * random masks of every length 1 to 300 (some edge lengths under valgrind
  * and Oclgrind), several work-group sizes, empty and full masks, and draws at
@@ -16,7 +16,7 @@
 
 enum { MAX_N = 300 };
 
-static const char *lib = "kernels/lib/group_choose.cl";
+static const char *lib = "lib/group_choose.cl";
 
 START_TEST(the_choice_is_the_host_twins_on_every_length)
 {

@@ -1,5 +1,5 @@
 /*
- * test_group_shim.c: the work-group max/min library (kernels/lib/
+ * test_group_shim.c: the work-group max/min library (clframe/kernels/lib/
  * group_minmax.cl) called through clframe's GENERATED group shims, against C,
  * on deterministic random arrays of every length from 1 to 256 and several
  * work-group sizes (edge lengths only under valgrind and Oclgrind: see
@@ -14,7 +14,7 @@
 
 enum { MAX_N = 256 };
 
-static const char *lib = "kernels/lib/group_minmax.cl";
+static const char *lib = "lib/group_minmax.cl";
 
 /* Values from a small range, so that ties are common. */
 static void fill(float *a, unsigned char *mask, int n, uint32_t seed)

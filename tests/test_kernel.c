@@ -18,7 +18,7 @@ START_TEST(vadd_from_a_file_with_a_rounded_up_global_size)
         b[i] = 0.5f * (float)i;
         c[i] = -1;
     }
-    clkernel *k = clkernel_file(NULL, "kernels/demo/vadd.cl", "vadd", NULL);
+    clkernel *k = clkernel_file(NULL, "tests/kernels/vadd.cl", "vadd", NULL);
     ck_assert_made(k);
     ck_assert_str_eq(clkernel_name(k), "vadd");
     ck_assert_uint_eq(clkernel_num_args(k), 4);
@@ -254,14 +254,14 @@ END_TEST
 
 START_TEST(unknown_kernel_and_file_are_named)
 {
-    ck_assert_ptr_null(clkernel_file(NULL, "kernels/demo/vadd.cl", "vsub", NULL));
+    ck_assert_ptr_null(clkernel_file(NULL, "tests/kernels/vadd.cl", "vsub", NULL));
     ck_assert_ptr_nonnull(strstr(clframe_last_error(),
-        "kernels/demo/vadd.cl has no __kernel named \"vsub\" (its kernels: vadd)"));
+        "tests/kernels/vadd.cl has no __kernel named \"vsub\" (its kernels: vadd)"));
     ck_assert_ptr_null(clkernel_file(NULL, "kernels/nope.cl", "f", NULL));
     ck_assert_ptr_nonnull(strstr(clframe_last_error(),
                                  "kernel source \"kernels/nope.cl\" not found"));
     ck_assert_ptr_null(clkernel_source(NULL, NULL, "f", NULL));
-    ck_assert_ptr_null(clkernel_file(NULL, "kernels/demo/vadd.cl", NULL, NULL));
+    ck_assert_ptr_null(clkernel_file(NULL, "tests/kernels/vadd.cl", NULL, NULL));
 }
 END_TEST
 

@@ -5,13 +5,13 @@
  * message naming the moved fields, and the shared versions pass; bad names,
  * unknown types and fields fail with the build log; the static asserts of
  * the shared header fail a device build; and one function written once in
- * kernels/clframe/sharing_example.h gives the same results from C and from
+ * docs/examples/sharing_example.h gives the same results from C and from
  * a kernel.
  */
 #include "support.h"
 
-#include "../kernels/clframe/shared.h"
-#include "../kernels/clframe/sharing_example.h"
+#include "clframe/shared.h"
+#include "../docs/examples/sharing_example.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,10 +150,10 @@ START_TEST(float3_written_once_with_clf_float3_passes)
     ck_assert_uint_eq(sizeof(GoodParticle), 32);
     const char *h = device_header("layout/good_particle.h", good_particle_h);
     ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, GoodParticle, pos, w));
-    /* The example header, by its path in the tree and as an include. */
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, "kernels/clframe/sharing_example.h",
+    /* The example header, by its path in the tree, both ways. */
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, "docs/examples/sharing_example.h",
                                       ClfParticle, pos, mass, kind, pad_));
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, "clframe/sharing_example.h",
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, "./docs/examples/sharing_example.h",
                                       ClfParticle, mass, pad_[1]));
 }
 END_TEST
@@ -290,7 +290,7 @@ END_TEST
 /* ---- one function, two compilers -------------------------------------------- */
 
 static const char *score_source =
-    "#include \"clframe/sharing_example.h\"\n"
+    "#include \"docs/examples/sharing_example.h\"\n"
     "__kernel void score_all(__global const ClfParticle *ps, int n,\n"
     "                        float3 target, __global float *scores,\n"
     "                        __global int *best) {\n"

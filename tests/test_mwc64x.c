@@ -1,5 +1,5 @@
 /*
- * test_mwc64x.c: the MWC64X generator of kernels/lib/mwc64x.h, one source
+ * test_mwc64x.c: the MWC64X generator of clframe/kernels/lib/mwc64x.h, one source
  * for host and device. On the host, against arithmetic written out again
  * here with 128-bit integers: a step is the multiply-with-carry, z = A x +
  * c is multiplied by A mod M at each step, a skip of d steps equals d steps
@@ -140,11 +140,11 @@ END_TEST
 START_TEST(device_functions_match_the_host)
 {
     clctx *ctx = test_run_context();
-    clfunction *stream = clfunction_file(ctx, "kernels/lib/mwc64x.h",
+    clfunction *stream = clfunction_file(ctx, "lib/mwc64x.h",
                                          "mwc64x_stream", NULL);
-    clfunction *step = clfunction_file(ctx, "kernels/lib/mwc64x.h",
+    clfunction *step = clfunction_file(ctx, "lib/mwc64x.h",
                                        "mwc64x_step", NULL);
-    clfunction *skip = clfunction_file(ctx, "kernels/lib/mwc64x.h",
+    clfunction *skip = clfunction_file(ctx, "lib/mwc64x.h",
                                        "mwc64x_skip", NULL);
     ck_assert_made(stream);
     ck_assert_made(step);

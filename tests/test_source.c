@@ -1,7 +1,8 @@
 /*
- * test_source.c: where kernel sources are found (embedded table, current
- * directory, CLFRAME_KERNEL_PATH, -I folders) and how #include lines are
- * expanded, with compiler messages still naming the right file and line.
+ * test_source.c: where kernel sources are found (the file on disk first,
+ * CLFRAME_KERNEL_PATH, then the sources compiled into the program, -I and
+ * kernels/ folders for includes) and how #include lines are expanded, with
+ * compiler messages still naming the right file and line.
  */
 #include "support.h"
 
@@ -24,19 +25,109 @@ static void check_add_n(clkernel *k)
     clkernel_free(k);
 }
 
-START_TEST(embedded_sources_work_from_any_directory)
+/* ---- sources compiled into the program -------------------------------------- */
+
+START_TEST(the_librarys_device_sources_work_from_any_directory)
 {
     ck_assert_int_eq(chdir("/"), 0);
-    clkernel *k = clkernel_file(NULL, "kernels/demo/vadd.cl", "vadd", NULL);
+    clfunction *f = clfunction_file(NULL, "lib/mwc64x.h", "mwc64x_step",
+                                    NULL);
+    ck_assert_made(f);
+    clfunction_free(f);
+    check_add_n(clkernel_source(NULL, "#include \"lib/mwc64x.h\"\n"
+        "__kernel void add_n(__global int *x, CLF_INT n)"
+        " { x[get_global_id(0)] += n; }\n", "add_n", NULL));
+}
+END_TEST
+
+/* A program's own table: a kernel including a header beside it, by a
+ * path that climbs out of its folder and back. */
+static const char sum_cl[] =
+    "#include \"../app/amount.h\"\n"
+    "__kernel void add_n(__global int *x, int n)"
+    " { x[get_global_id(0)] += AMOUNT(n); }\n";
+static const char amount_h[] = "#define AMOUNT(n) (n)\n";
+static const clframe_source app_sources[] = {
+    {"app/kernels/sum.cl", sum_cl, sizeof sum_cl - 1},
+    {"app/amount.h", amount_h, sizeof amount_h - 1},
+    {NULL, NULL, 0}};
+
+START_TEST(added_sources_work_from_any_directory_and_again)
+{
+    ck_assert_int_eq(chdir("/"), 0);
+    ck_assert_ptr_null(clkernel_file(NULL, "app/kernels/sum.cl", "add_n",
+                                     NULL));
+    ck_assert_cl(clframe_add_sources(app_sources));
+    ck_assert_cl(clframe_add_sources(app_sources));    /* no-op */
+    check_add_n(clkernel_file(NULL, "app/kernels/sum.cl", "add_n", NULL));
+    ck_assert_fails(clframe_add_sources(NULL), CLFRAME_ERR_USAGE, "NULL");
+}
+END_TEST
+
+/* The rule of clkernel_file: a user's file on disk always wins over a
+ * compiled-in source of the same path, and ./ names only the file. */
+static const char vadd_only[] =
+    "__kernel void vadd(__global const float *a, __global const float *b,\n"
+    "                   __global float *c, int n)\n"
+    "{ int i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }\n";
+static const clframe_source shadowed[] = {
+    {"kernels/demo/vadd.cl", vadd_only, sizeof vadd_only - 1},
+    {NULL, NULL, 0}};
+
+START_TEST(the_users_file_wins_over_a_compiled_in_one)
+{
+    ck_assert_cl(clframe_add_sources(shadowed));
+    test_write_file("user/kernels/demo/vadd.cl",
+        "__kernel void vadd(__global int *x, int n)"
+        " { x[get_global_id(0)] += n; }\n"
+        "__kernel void vmul(__global int *x, int n)"
+        " { x[get_global_id(0)] *= n; }\n");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/user", test_tmpdir());
+    ck_assert_int_eq(chdir(dir), 0);
+    const char *paths[] = {"kernels/demo/vadd.cl", "./kernels/demo/vadd.cl"};
+    for (int p = 0; p < 2; p++) {
+        clkernel *k = clkernel_file(NULL, paths[p], "vmul", NULL);
+        ck_assert_made(k);
+        int x[4] = {1, 2, 3, 4};
+        ck_assert_cl(clkernel_global(k, 4));
+        ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, 4), CLARG(3)));
+        ck_assert_int_eq(x[3], 12);
+        clkernel_free(k);
+    }
+
+    /* Elsewhere the compiled-in copy is used, and a message says so. */
+    ck_assert_int_eq(chdir("/"), 0);
+    ck_assert_ptr_null(clkernel_file(NULL, paths[0], "vmul", NULL));
+    ck_assert_msg(strstr(clframe_last_error(), "kernels/demo/vadd.cl (the "
+                         "copy compiled into the program: no such file "
+                         "here) has no __kernel named \"vmul\""),
+                  "message: %s", clframe_last_error());
+    ck_assert_ptr_null(clkernel_file(NULL, paths[1], "vadd", NULL));
+    ck_assert_msg(strstr(clframe_last_error(), "names a file on disk only"),
+                  "message: %s", clframe_last_error());
+}
+END_TEST
+
+/* Under CL_DEBUG=1 clframe says on stderr when it uses a compiled-in
+ * source. */
+START_TEST(debug_mode_says_when_a_compiled_in_source_is_used)
+{
+    ck_assert_cl(clframe_add_sources(app_sources));
+    ck_assert_int_eq(chdir("/"), 0);
+    setenv("CL_DEBUG", "1", 1);
+    clctx *ctx = clctx_new(NULL);
+    unsetenv("CL_DEBUG");
+    ck_assert_made(ctx);
+    capture_stderr_begin();
+    clkernel *k = clkernel_file(ctx, "app/kernels/sum.cl", "add_n", NULL);
+    char *said = capture_stderr_end();
     ck_assert_made(k);
+    ck_assert_msg(strstr(said, "clkernel_file: app/kernels/sum.cl (the copy "
+                         "compiled into the program"), "stderr: %s", said);
+    free(said);
     clkernel_free(k);
-    k = clkernel_file(NULL, "./kernels/demo/vadd.cl", "vadd", NULL);
-    ck_assert_made(k);
-    clkernel_free(k);
-    /* An include of an embedded file, found through kernels/. */
-    k = clkernel_source(NULL, "#include \"demo/vadd.cl\"\n", "vadd", NULL);
-    ck_assert_made(k);
-    clkernel_free(k);
+    clctx_free(ctx);
 }
 END_TEST
 
@@ -77,6 +168,18 @@ START_TEST(includes_relative_nested_and_by_dash_i)
     check_add_n(clkernel_source(NULL, "#include \"amount.h\"\n"
         "__kernel void add_n(__global int *x, int n)"
         " { x[get_global_id(0)] += AMOUNT(n); }\n", "add_n", opts));
+}
+END_TEST
+
+START_TEST(includes_fall_back_to_the_kernels_folder)
+{
+    test_write_file("proj/kernels/inc/amount.h", "#define AMOUNT(n) (n)\n");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/proj", test_tmpdir());
+    ck_assert_int_eq(chdir(dir), 0);
+    check_add_n(clkernel_source(NULL, "#include \"inc/amount.h\"\n"
+        "__kernel void add_n(__global int *x, int n)"
+        " { x[get_global_id(0)] += AMOUNT(n); }\n", "add_n", NULL));
 }
 END_TEST
 
@@ -139,7 +242,11 @@ Suite *source_suite(void)
     Suite *s = suite_create("sources");
     TCase *tc = test_case("resolution");
     tcase_add_checked_fixture(tc, remember_directory, return_to_directory);
-    tcase_add_test(tc, embedded_sources_work_from_any_directory);
+    tcase_add_test(tc, the_librarys_device_sources_work_from_any_directory);
+    tcase_add_test(tc, added_sources_work_from_any_directory_and_again);
+    tcase_add_test(tc, the_users_file_wins_over_a_compiled_in_one);
+    tcase_add_test(tc, debug_mode_says_when_a_compiled_in_source_is_used);
+    tcase_add_test(tc, includes_fall_back_to_the_kernels_folder);
     tcase_add_test(tc, files_from_the_current_directory_and_kernel_path);
     tcase_add_test(tc, includes_relative_nested_and_by_dash_i);
     tcase_add_test(tc, errors_in_included_files_name_file_and_line);

@@ -5,7 +5,7 @@
  */
 #include "blur.h"
 
-#include "image/image.h"
+#include "common/image.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define BLUR_KERNELS "kernels/blur/blur.cl"
+/* apps/blur/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source blur_kernel_sources[];
+#define BLUR_KERNELS "apps/blur/kernels/blur.cl"
 
 /* The per-pixel kernels' work-group: a warp-wide row, GROUP_H rows deep
  * (fewer on devices with small groups).
@@ -61,6 +63,8 @@ static clkernel *build(blur_dev *d, const char *name)
     snprintf(options, sizeof options, "-DBLUR_GROUP_W=%d -DBLUR_GROUP_H=%d "
              "-DBLUR_TILE_W=%d -DBLUR_TILE_H=%u -DBLUR_HALO=%d", GROUP_W,
              GROUP_H, TILE_W, d->tile_h, HALO);
+    if (clframe_add_sources(blur_kernel_sources))
+        return NULL;
     clkernel *k = clkernel_file(d->ctx, BLUR_KERNELS, name, options);
     if (k && d->stats->want_kernel_time)
         clkernel_set_timing(k, 1);

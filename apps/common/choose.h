@@ -1,5 +1,5 @@
 /*
- * choose.h: the host twin of kernels/lib/group_choose.cl: the index of
+ * choose.h: the host twin of clframe/kernels/lib/group_choose.cl: the index of
  * candidate number r mod count among mask[0..n) (set elements, in index
  * order), or -1 when none is set. The C references choose with it, so
  * that they make the device's choices; the tests hold the device to it.

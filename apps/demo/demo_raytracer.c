@@ -5,7 +5,7 @@
  */
 #include "demo.h"
 
-#include "image/image.h"
+#include "common/image.h"
 #include "raytracer/raytracer.h"
 
 #include <stdio.h>

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* apps/demo/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source demo_kernel_sources[];
+
 enum { VADD_N = 1000003, VADD_GROUP = 64 };
 
 static void vadd_ref(const float *a, const float *b, float *c, int n)
@@ -24,9 +27,11 @@ static void vadd_ref(const float *a, const float *b, float *c, int n)
 static int vadd_device(demo_result *r, const float *a, const float *b,
                        float *c, int n)
 {
-    clkernel *k = clkernel_file(NULL, "kernels/demo/vadd.cl", "vadd", NULL);
+    clkernel *k = clframe_add_sources(demo_kernel_sources) ? NULL
+                  : clkernel_file(NULL, "apps/demo/kernels/vadd.cl", "vadd",
+                                  NULL);
     if (!k)
-        return demo_fail(r, -1, "vadd: building kernels/demo/vadd.cl");
+        return demo_fail(r, -1, "vadd: building apps/demo/kernels/vadd.cl");
     clkernel_set_timing(k, 1);          /* for clkernel_last_ms */
     clkernel_global(k, clframe_round_up((size_t)n, VADD_GROUP));
     clkernel_local(k, VADD_GROUP);

@@ -5,7 +5,7 @@
  * (several steps per launch in local-memory tiles). Every version performs
  * the same float operations in the same order as the reference for every
  * cell, so their outputs are equal byte for byte (the kernels are built with
- * FP contraction off and correctly rounded division; see kernels/heat/).
+ * FP contraction off and correctly rounded division; see apps/heat/kernels/).
  */
 #ifndef HEAT_H
 #define HEAT_H

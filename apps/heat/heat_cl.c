@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HEAT_KERNELS "kernels/heat/heat.cl"
+/* apps/heat/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source heat_kernel_sources[];
+#define HEAT_KERNELS "apps/heat/kernels/heat.cl"
 
 /* v3-v5's work-group shape: a warp-wide row, a few rows deep. */
 enum { ROW_GROUP_W = 32, ROW_GROUP_H = 8 };
@@ -42,6 +44,8 @@ static clkernel *build(heat_run *run, const char *name, const char *defines)
     char options[256];
     snprintf(options, sizeof options, "%s %s",
              clctx_exact_fp_option(run->ctx), defines);
+    if (clframe_add_sources(heat_kernel_sources))
+        return NULL;
     clkernel *k = clkernel_file(run->ctx, HEAT_KERNELS, name, options);
     if (k && run->stats && run->stats->want_kernel_time)
         clkernel_set_timing(k, 1);

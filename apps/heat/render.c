@@ -10,7 +10,7 @@
 #include "world.h"
 
 #include "clframe.h"
-#include "image/image.h"
+#include "common/image.h"
 
 #include <errno.h>
 #include <stdlib.h>

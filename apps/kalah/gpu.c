@@ -1,7 +1,7 @@
 /*
  * gpu.c: the GPU minimax player's host side (the seed's layered search).
  * A search to `depth` plies gives the device the bottom `device_plies`
- * (kernels/kalah/search.cl: one work-group per board, 4 plies at most)
+ * (apps/kalah/kernels/search.cl: one work-group per board, 4 plies at most)
  * and keeps the top `host_plies = depth - device_plies` (at least 1, so
  * that the host chooses the move):
  *
@@ -33,8 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KALAH_SEARCH_KERNELS "kernels/kalah/search.cl"
-#define KALAH_ALPHABETA_KERNELS "kernels/kalah/alphabeta.cl"
+/* apps/kalah/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source kalah_kernel_sources[];
+#define KALAH_SEARCH_KERNELS "apps/kalah/kernels/search.cl"
+#define KALAH_ALPHABETA_KERNELS "apps/kalah/kernels/alphabeta.cl"
 
 enum { MAX_DEVICE_PLIES = KALAH_GPU_GROUP_PLIES, GROUP = 256, AB_GROUP = 64, TASK_PLIES = 3,
        PARALLEL_PLIES = 2 };
@@ -106,7 +108,8 @@ clkernel *kalah_gpu_kernel(kalah_gpu *g, clkernel **slot, const char *path,
                            const char *name)
 {
     if (!*slot && !g->build_failed) {
-        *slot = clkernel_file(g->ctx, path, name, NULL);
+        *slot = clframe_add_sources(kalah_kernel_sources) ? NULL
+                : clkernel_file(g->ctx, path, name, NULL);
         g->build_failed = !*slot;
     }
     return *slot;

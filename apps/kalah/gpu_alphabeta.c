@@ -23,7 +23,7 @@
  *
  * The device searches each frontier board up to 4 plies by the minimax
  * player's kernel (a work-group a board, exact values), deeper by
- * kernels/kalah/alphabeta.cl (a work-item a board, alpha-beta). Where
+ * apps/kalah/kernels/alphabeta.cl (a work-item a board, alpha-beta). Where
  * host_depth plies or fewer are left, the host's own alpha-beta searches
  * instead (kalah_gpu_set_alphabeta_split chooses both).
  *

@@ -1,6 +1,6 @@
 /*
  * kalah.h: Mankalah on the host, on top of the rules that the host and the
- * device share (kernels/kalah/board.h): boards as text, the searches, the
+ * device share (apps/kalah/kernels/board.h): boards as text, the searches, the
  * players behind one interface (the GPU minimax player among them), and
  * games between two of them.
  *
@@ -13,7 +13,7 @@
 #ifndef APPS_KALAH_H
 #define APPS_KALAH_H
 
-#include "kalah/board.h"
+#include "kalah/kernels/board.h"
 #include "clframe.h"
 
 #include <stdint.h>
@@ -90,7 +90,7 @@ int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
 /* ---- the GPU minimax player (gpu.c) -------------------------------------- */
 
 /* The seed's layered search: the host searches the top plies, the device
- * (kernels/kalah/search.cl) the bottom 4 from every board of the host's
+ * (apps/kalah/kernels/search.cl) the bottom 4 from every board of the host's
  * frontier, one work-group per board. The same move and score as
  * kalah_minimax to the same depth. */
 typedef struct kalah_gpu kalah_gpu;
@@ -117,7 +117,7 @@ int kalah_gpu_search_timed(kalah_gpu *g, kalah_board b, double seconds,
 /* Alpha-beta above the device and on it: the host splits the search at
  * its principal variation, and the device searches the other moves'
  * subtrees with alpha-beta, a board per work-item
- * (kernels/kalah/alphabeta.cl), tens of thousands at a launch. Uses the
+ * (apps/kalah/kernels/alphabeta.cl), tens of thousands at a launch. Uses the
  * same kalah_gpu object as the minimax player. The same move and score as
  * kalah_minimax to the same depth (0 to KALAH_MAX_DEPTH). */
 int kalah_gpu_alphabeta(kalah_gpu *g, kalah_board b, int depth,

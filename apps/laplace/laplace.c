@@ -6,7 +6,7 @@
 #include "laplace.h"
 
 #include "common/parse.h"
-#include "image/image.h"
+#include "common/image.h"
 
 #include <math.h>
 #include <stdio.h>

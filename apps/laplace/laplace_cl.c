@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LAPLACE_KERNELS "kernels/laplace/laplace.cl"
+/* apps/laplace/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source laplace_kernel_sources[];
+#define LAPLACE_KERNELS "apps/laplace/kernels/laplace.cl"
 
 /* The per-cell kernels' work-group: a warp-wide row, GROUP_H rows deep
  * (fewer on devices with small groups; a power of two, for the reduction).
@@ -81,6 +83,8 @@ static clkernel *build(laplace_dev *d, const char *name)
              "-DLAPLACE_ROWS=%d",
              clctx_exact_fp_option(d->ctx), GROUP_W * d->group_h, GROUP_W,
              GROUP_H, TILE_W, d->tile_h, HALO, COLUMN_ROWS);
+    if (clframe_add_sources(laplace_kernel_sources))
+        return NULL;
     clkernel *k = clkernel_file(d->ctx, LAPLACE_KERNELS, name, options);
     if (k && d->stats->want_kernel_time)
         clkernel_set_timing(k, 1);

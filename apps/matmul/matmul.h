@@ -2,7 +2,7 @@
  * matmul.h: C = A x B for row-major float matrices (A is m x k, B is k x n,
  * C is m x n), by every version of the seed's comparison and beyond: a
  * cache-blocked C reference, its OpenMP twin, and three OpenCL kernels
- * (kernels/matmul/matmul.cl): naive (one work-item per element of C, the
+ * (apps/matmul/kernels/matmul.cl): naive (one work-item per element of C, the
  * seed's), tiled (16 x 16 local-memory tiles, the seed's "shared memory"
  * version) and blocked (each work-item a TM x TN block of C in registers
  * from local tiles of depth TK, float4 global loads: the fast one).

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MATMUL_KERNELS "kernels/matmul/matmul.cl"
+/* apps/matmul/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source matmul_kernel_sources[];
+#define MATMUL_KERNELS "apps/matmul/kernels/matmul.cl"
 
 /* naive's and tiled's work-groups: the seed's 16 x 16. */
 enum { SEED_GROUP = 16 };
@@ -37,6 +39,8 @@ static clkernel *plan_build(matmul_plan *p)
         snprintf(options, sizeof options, "-DMM_TM=%u -DMM_TN=%u -DMM_TK=%u "
                  "-DMM_WG_X=%u -DMM_WG_Y=%u -DMM_PAD=%u", t->tm, t->tn, t->tk,
                  t->wx, t->wy, t->pad);
+    if (clframe_add_sources(matmul_kernel_sources))
+        return NULL;
     return clkernel_file(p->ctx, MATMUL_KERNELS, names[p->version], options);
 }
 

@@ -6,14 +6,14 @@
  * cell list, md_ref.c; all pairs, one work-item per particle over a cell
  * list, and one work-group per cell on the device, md_cl.c), runs of a
  * version through one interface (md.c), and the benchmark's plot
- * (md_plot.c). The model is kernels/md/md_force.h, shared with the
+ * (md_plot.c). The model is apps/md/kernels/md_force.h, shared with the
  * device. Functions return 0 or a negative clframe code with a message in
  * clframe_last_error().
  */
 #ifndef APPS_MD_H
 #define APPS_MD_H
 
-#include "md/md_force.h"
+#include "md/kernels/md_force.h"
 #include "clframe.h"
 
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /*
  * md_cl.c: the device versions of molecular dynamics on clframe (md.h,
- * kernels/md/md.cl). The state stays on the device between steps in
+ * apps/md/kernels/md.cl). The state stays on the device between steps in
  * persistent buffers; a step is two launches for allpairs (kick-drift,
  * forces with the second half-kick) and four for the cell lists
  * (kick-drift with binning, prefix sum, scatter, forces), all enqueued
@@ -19,13 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MD_KERNELS "kernels/md/md.cl"
+/* apps/md/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source md_kernel_sources[];
+#define MD_KERNELS "apps/md/kernels/md.cl"
 
 /* Work-group sizes: per particle (and all pairs' tile); the cell
  * version's (a warp: a cell holds about 15 particles at the state point)
  * and how many particles it stages per work-item; the one-group scan's
  * largest (as many work-items as the kernel may have, up to this), and
- * the cells in a block of the longer scan (kernels/md/md.cl). */
+ * the cells in a block of the longer scan (apps/md/kernels/md.cl). */
 enum { PARTICLE_GROUP = 64, CELL_GROUP = 32, STAGE_PER_ITEM = 16,
        SCAN_GROUP_MAX = 1024, SCAN_BLOCK = 256 };
 
@@ -88,6 +90,8 @@ static clkernel *build(md_device *d, const char *name, size_t items,
     snprintf(options, sizeof options, "-DMD_ALLPAIRS_GROUP=%zu "
              "-DMD_CELL_GROUP=%zu -DMD_STAGE=%zu", d->group, d->cell_group,
              d->cell_group * STAGE_PER_ITEM);
+    if (clframe_add_sources(md_kernel_sources))
+        return NULL;
     clkernel *k = clkernel_file(d->ctx, MD_KERNELS, name, options);
     if (!k)
         return NULL;

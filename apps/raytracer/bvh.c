@@ -1,6 +1,6 @@
 /*
  * bvh.c: the bounding volume hierarchy over a scene's spheres, built on the
- * host once per scene and walked by kernels/raytracer/render.cl.
+ * host once per scene and walked by apps/raytracer/kernels/render.cl.
  *
  * Top-down, splitting each node where the surface area heuristic says a
  * ray pays least, evaluated over 16 bins of the sphere centres along the

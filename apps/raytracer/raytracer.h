@@ -10,7 +10,7 @@
  * specular light unless something lies between it and the point (shadows);
  * a reflective surface mixes its own lit colour with what its mirror ray
  * sees, followed iteratively up to max_depth reflections, each hit lit and
- * shadowed like a primary one. kernels/raytracer/types.h has the structs.
+ * shadowed like a primary one. apps/raytracer/kernels/types.h has the structs.
  *
  * Every function that can fail returns 0 or a negative clframe code and
  * leaves a message (file, line, what was expected) in clframe_last_error().
@@ -19,7 +19,7 @@
 #define RAYTRACER_H
 
 #include "clframe.h"
-#include "raytracer/types.h"
+#include "raytracer/kernels/types.h"
 
 #include <stdint.h>
 #include <stdio.h>

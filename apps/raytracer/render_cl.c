@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RT_KERNELS "kernels/raytracer/render.cl"
+/* apps/raytracer/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source raytracer_kernel_sources[];
+#define RT_KERNELS "apps/raytracer/kernels/render.cl"
 
 /* 8 x 8 pixels per work-group: neighbouring rays take the same path
  * through the BVH, and 64 is a multiple of every GPU's SIMD width. */
@@ -138,9 +140,10 @@ rt_renderer *rt_renderer_create(clctx *ctx, const rt_scene *scene,
                        .lights = lights};
     /* Correctly rounded sqrt and division make the kernels' images the
      * reference's, to the bit on the devices tried. */
-    r->kernel = clkernel_file(ctx, RT_KERNELS, method == RT_METHOD_BVH
-                              ? "rt_render_bvh" : "rt_render_brute",
-                              clctx_exact_fp_option(ctx));
+    r->kernel = clframe_add_sources(raytracer_kernel_sources) ? NULL
+                : clkernel_file(ctx, RT_KERNELS, method == RT_METHOD_BVH
+                                ? "rt_render_bvh" : "rt_render_brute",
+                                clctx_exact_fp_option(ctx));
     if (!r->kernel || upload_scene(r) != 0) {
         rt_renderer_free(r);
         return NULL;

@@ -11,6 +11,9 @@
 
 #include <stdlib.h>
 
+/* apps/societies/kernels, compiled in (scripts/embed-sources). */
+extern const clframe_source societies_kernel_sources[];
+
 struct societies_device {
     clctx *ctx;
     societies_config config;
@@ -29,6 +32,8 @@ static int build(societies_device *d, clkernel **k, const char *path,
     char defines[512];
     int rc = societies_config_defines(&d->config, defines, sizeof defines);
     if (rc)
+        return rc;
+    if ((rc = clframe_add_sources(societies_kernel_sources)))
         return rc;
     if (!(*k = clkernel_file(d->ctx, path, name, defines)))
         return CLFRAME_ERR_BUILD;
@@ -74,10 +79,10 @@ int societies_device_new(clctx *ctx, const societies_config *c,
     if (!d->made || !d->trades)
         rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory");
     if (rc == 0)
-        rc = build(d, &d->phase1, "kernels/societies/phase1.cl",
+        rc = build(d, &d->phase1, "apps/societies/kernels/phase1.cl",
                    "societies_phase1", (size_t)a->agents);
     if (rc == 0 && a->agents >= 2)     /* no pair, no kernel to run */
-        rc = build(d, &d->phase2, "kernels/societies/phase2.cl",
+        rc = build(d, &d->phase2, "apps/societies/kernels/phase2.cl",
                    "societies_phase2", (size_t)(a->agents / 2));
     clarg *kept[] = {&d->units, &d->experience, &d->rng, &d->level, &d->root};
     for (size_t i = 0; rc == 0 && i < sizeof kept / sizeof *kept; i++)

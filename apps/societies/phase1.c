@@ -1,9 +1,9 @@
 /*
  * phase1.c: the agents, and the C reference of phase 1 (resource
  * extraction), which the device's version will be checked against draw
- * for draw: the same formulas (kernels/societies/model.h), the same
+ * for draw: the same formulas (apps/societies/kernels/model.h), the same
  * stream per agent (mwc64x.h) and the same choice among candidates
- * (kernels/lib/group_choose.cl's rule: candidate number r mod count, in
+ * (clframe/kernels/lib/group_choose.cl's rule: candidate number r mod count, in
  * resource order).
  */
 #include "societies.h"

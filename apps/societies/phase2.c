@@ -2,7 +2,7 @@
  * phase2.c: the C reference of phase 2 (trading), which the device's
  * version will be checked against: the pairing of the agents, drawn on
  * the host, and each pair's rounds of trades, with the offers of
- * kernels/societies/model.h and menus in group_smallest_k's order, so
+ * apps/societies/kernels/model.h and menus in group_smallest_k's order, so
  * that the device, building its menus with group_smallest_k, makes the
  * same trades.
  */

@@ -4,14 +4,14 @@
  * are built with; config.c), the agents and the C references of phase 1
  * (extraction; phase1.c) and phase 2 (trading; phase2.c), with OpenMP
  * versions, the same phases on a device (device.c,
- * kernels/societies/phase*.cl), and runs of days with their summaries,
+ * apps/societies/kernels/phase*.cl), and runs of days with their summaries,
  * CSV and plot (run.c). The model, its configuration struct and formulas
- * are kernels/societies/model.h, shared with the device.
+ * are apps/societies/kernels/model.h, shared with the device.
  */
 #ifndef APPS_SOCIETIES_H
 #define APPS_SOCIETIES_H
 
-#include "societies/model.h"
+#include "societies/kernels/model.h"
 #include "lib/mwc64x.h"
 #include "clframe.h"
 
@@ -128,7 +128,7 @@ void societies_pairing(const societies_config *c, mwc64x_state *rng,
  * least valuable resources among those it holds (value: MU of the next
  * unit; ascending, ties to the lower resource, group_smallest_k's order);
  * every pair (i, j), A giving menu_a[i] and receiving menu_b[j], gets
- * societies_best_offer (kernels/societies/model.h, which says the rule),
+ * societies_best_offer (apps/societies/kernels/model.h, which says the rule),
  * and the trade made is the offer with the largest gain for A, ties to
  * the lowest i * menu_size + j (the device's numbering, whatever the
  * menus' lengths). A round with no offer ends the pairing. Both agents

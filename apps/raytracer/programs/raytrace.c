@@ -5,7 +5,7 @@
  */
 #include "raytracer/raytracer.h"
 #include "common/parse.h"
-#include "image/image.h"
+#include "common/image.h"
 #include "common/clock.h"
 
 #include <errno.h>

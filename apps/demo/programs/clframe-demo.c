@@ -1,0 +1,88 @@
+/*
+ * clframe-demo.c (bin/clframe-demo): a table of small workloads run through
+ * clframe on the default device, each checked against plain C in the same
+ * process.
+ *
+ * It is both a smoke test for a new machine (does every row say "ok"?) and
+ * the shortest tour of the API: each demo_*.c file is one kernel called like
+ * a function. To add a row, write a demo_run_fn (see demo.h) in its own file
+ * and add it to the table below.
+ */
+#include "demo/demo.h"
+
+#include "clframe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    demo_run_fn run;
+} demos[] = {
+    {"vadd", demo_vadd},
+    {"heat v6", demo_heat},
+    {"raytracer bvh", demo_raytracer},
+    {"matmul", demo_matmul},
+    {"laplace", demo_laplace},
+    {"blur", demo_blur},
+    {"kalah gpu", demo_kalah},
+    {"societies", demo_societies},
+    {"md particle", demo_md},
+};
+
+enum { NDEMOS = sizeof demos / sizeof demos[0] };
+
+static void print_header(clctx *ctx)
+{
+    printf("clframe-demo on %s\n", clctx_device_name(ctx));
+    printf("(times in ms: kernel from its profiling event, call = host wall "
+           "time of clkernel_call\n with its copies; the second of %d calls, "
+           "the first warms up)\n\n", DEMO_CALLS);
+    printf("%-13s %-21s %-10s %10s %10s %10s\n", "name", "size", "result",
+           "kernel", "call", "C ref");
+}
+
+static void print_row(const char *name, const demo_result *r)
+{
+    if (r->error) {
+        printf("%-13s %-21s %-10s %10s %10s %10.3f\n", name, r->size,
+               r->verdict, "-", "-", r->ref_ms);
+        return;
+    }
+    char kernel[16] = "-";
+    if (r->kernel_ms >= 0)
+        snprintf(kernel, sizeof kernel, "%.3f", r->kernel_ms);
+    printf("%-13s %-21s %-10s %10s %10.3f %10.3f\n", name, r->size,
+           r->verdict, kernel, r->call_ms, r->ref_ms);
+}
+
+int main(void)
+{
+    clctx *ctx = clctx_default();
+    if (!ctx) {
+        fprintf(stderr, "clframe-demo: %s\n", clframe_last_error());
+        return 1;
+    }
+    print_header(ctx);
+    demo_result results[NDEMOS];
+    memset(results, 0, sizeof results);
+    int failures = 0;
+    for (int i = 0; i < NDEMOS; i++) {
+        demos[i].run(&results[i]);
+        print_row(demos[i].name, &results[i]);
+        failures += !results[i].ok;
+    }
+    for (int i = 0; i < NDEMOS; i++)
+        if (results[i].note[0])
+            printf("\n%s\n", results[i].note);
+    for (int i = 0; i < NDEMOS; i++) {
+        if (results[i].error)
+            fprintf(stderr, "\nclframe-demo: %s\n", results[i].error);
+        free(results[i].error);
+    }
+    if (failures)
+        fprintf(stderr, "\nclframe-demo: %d of %d rows failed\n", failures,
+                NDEMOS);
+    return failures ? 1 : 0;
+}

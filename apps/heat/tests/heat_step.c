@@ -1,0 +1,385 @@
+/*
+ * test_heat_step.c: every heat stepper (OpenMP and the OpenCL versions v3
+ * to v6) against the plain C reference, byte for byte: all of them evaluate
+ * each cell with the reference's operations in its order, so any difference
+ * at all is a bug. Inputs: the standard world at n = 10, 33, 100; random
+ * worlds with insulators and fixed cells inside, of sizes that are not
+ * multiples of any work-group or tile; steps 0 to 3, across v6's launches of
+ * 4 steps, and 50. Then the step_world programs: both formats, round trips,
+ * and bad arguments and inputs.
+ */
+#include "common/tests/testing.h"
+#include "heat/heat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const heat_version versions[] = {
+    HEAT_OPENMP, HEAT_V3_NAIVE, HEAT_V4_DOUBLE_BUFFERED, HEAT_V5_PACKED,
+    HEAT_V6_TILED};
+enum { NVERSIONS = sizeof versions / sizeof versions[0] };
+
+/* A w x h world with a border of insulators and fixed cells, and inside
+ * about 15 % insulators and 5 % fixed cells; random temperatures, some of
+ * them exactly 0 and 1, subnormal (a device that flushes them to zero
+ * would differ), or just below 1. */
+static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
+                              uint32_t seed)
+{
+    ck_assert_cl(heat_world_alloc(world, w, h, 0.1f + (seed % 7) * 0.05f));
+    uint32_t s = seed;
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            size_t i = (size_t)y * w + x;
+            uint32_t r = test_random(&s) % 100;
+            int border = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+            if (border)
+                world->properties[i] = r < 70 ? HEAT_CELL_INSULATOR
+                                              : HEAT_CELL_FIXED;
+            else
+                world->properties[i] = r < 15 ? HEAT_CELL_INSULATOR
+                                     : r < 20 ? HEAT_CELL_FIXED
+                                              : HEAT_CELL_NORMAL;
+            uint32_t t = test_random(&s) % 12;
+            world->state[i] = t == 0 ? 0.0f : t == 1 ? 1.0f
+                            : t == 2 ? 1e-40f       /* subnormal */
+                            : t == 3 ? 0.99999994f  /* the float below 1 */
+                            : (float)(test_random(&s) % 1000001) / 1e6f;
+        }
+    }
+    ck_assert_cl(heat_world_validate(world));
+}
+
+/* heat_step on the context test_run_context gives (a fresh one under
+ * Oclgrind); every kernel run here goes through this. */
+static int step_checked(heat_world *world, float dt, unsigned steps,
+                        heat_version v, heat_stats *stats)
+{
+    clctx *own = test_run_context();
+    int rc = heat_step(world, dt, steps, v, own, stats);
+    clctx_free(own);
+    return rc;
+}
+
+/* Steps copies of world with v and with the reference and asserts that the
+ * states are the same bytes, naming the first cell that differs. */
+static void assert_matches_reference(const heat_world *world, float dt,
+                                     unsigned steps, heat_version v,
+                                     const char *what)
+{
+    heat_world want, got;
+    ck_assert_cl(heat_world_copy(&want, world));
+    ck_assert_cl(heat_world_copy(&got, world));
+    ck_assert_cl(heat_step(&want, dt, steps, HEAT_REFERENCE, NULL, NULL));
+    int rc = step_checked(&got, dt, steps, v, NULL);
+    ck_assert_msg(rc == 0, "%s, %s, %u steps: %s", what,
+                  heat_version_name(v), steps, clframe_last_error());
+    size_t n = (size_t)world->w * world->h;
+    if (memcmp(want.state, got.state, n * sizeof(float)) != 0) {
+        size_t i = 0;
+        while (memcmp(&want.state[i], &got.state[i], sizeof(float)) == 0)
+            i++;
+        ck_abort_msg("%s (%u x %u), %s, %u steps: cell x=%zu y=%zu is %.9g, "
+                     "the reference has %.9g", what, world->w, world->h,
+                     heat_version_name(v), steps, i % world->w, i / world->w,
+                     got.state[i], want.state[i]);
+    }
+    ck_assert(memcmp(want.properties, got.properties, n * 4) == 0);
+    heat_world_free(&want);
+    heat_world_free(&got);
+}
+
+/* ---- the standard world ------------------------------------------------- */
+
+static const uint32_t standard_sizes[] = {10, 33, 100};
+static const unsigned standard_steps[] = {0, 1, 2, 3, 50};
+
+START_TEST(standard_world_matches_reference)
+{
+    uint32_t n = standard_sizes[_i];
+    if (test_memory_run() && n > 33)
+        return;                         /* the arithmetic is the plain run's */
+    heat_world world;
+    ck_assert_cl(heat_world_make_standard(&world, n, 0.1f));
+    char what[64];
+    snprintf(what, sizeof what, "standard world %u", n);
+    for (int v = 0; v < NVERSIONS; v++)
+        for (size_t s = 0; s < sizeof standard_steps / sizeof *standard_steps;
+             s++) {
+            if (test_memory_run() && standard_steps[s] > 3)
+                continue;
+            assert_matches_reference(&world, 0.1f, standard_steps[s],
+                                     versions[v], what);
+        }
+    heat_world_free(&world);
+}
+END_TEST
+
+/* ---- random worlds ---------------------------------------------------------- */
+
+/* Sizes around the work-groups (32 x 8) and v6's output blocks (120 x 40
+ * on big-local-memory devices): below, at, just past, several. */
+static const uint32_t random_sizes[][2] = {
+    {3, 3}, {4, 7}, {1, 1}, {2, 5}, {31, 33}, {37, 23}, {129, 5}, {5, 129},
+    {121, 41}, {130, 61}, {241, 83}};
+static const unsigned random_steps[] = {0, 1, 2, 3, 4, 5, 7, 9};
+
+START_TEST(random_worlds_match_reference)
+{
+    uint32_t w = random_sizes[_i][0], h = random_sizes[_i][1];
+    if (test_memory_run() && (size_t)w * h > 5000)
+        return;
+    heat_world world;
+    make_random_world(&world, w, h, 1234u + (uint32_t)_i);
+    for (int v = 0; v < NVERSIONS; v++)
+        for (size_t s = 0; s < sizeof random_steps / sizeof *random_steps; s++)
+            assert_matches_reference(&world, 0.25f + 0.5f * (float)(_i % 3),
+                                     random_steps[s], versions[v],
+                                     "random world");
+    heat_world_free(&world);
+}
+END_TEST
+
+/* A large time step makes inner small and contrib vary most; alpha*dt just
+ * under 4 is the most extreme the steppers accept. */
+START_TEST(extreme_time_steps_match_reference)
+{
+    heat_world world;
+    make_random_world(&world, 45, 19, 99);
+    world.alpha = 1.0f;
+    for (int v = 0; v < NVERSIONS; v++) {
+        assert_matches_reference(&world, 3.999f, 3, versions[v], "dt 3.999");
+        assert_matches_reference(&world, 0.0f, 2, versions[v], "dt 0");
+        assert_matches_reference(&world, 1e-30f, 2, versions[v], "dt 1e-30");
+    }
+    heat_world_free(&world);
+}
+END_TEST
+
+/* v6 divides by multiplying with a double reciprocal (apps/heat/kernels/heat.cl
+ * says why that is exact). Checked here on the host, whose double and float
+ * arithmetic is IEEE, for divisors as the steppers make them and dividends
+ * across the whole range a cell can hold, subnormals included. */
+START_TEST(reciprocal_division_is_correctly_rounded)
+{
+    uint32_t s = 7;
+    long checked = 0;
+    int rounds = test_memory_run() ? 20 : 400;
+    for (int round = 0; round < rounds; round++) {
+        float alpha = (float)(test_random(&s) % 1000 + 1) / 1000.0f;
+        float dt = (float)(test_random(&s) % 3999 + 1) / 1000.0f;
+        float inner, outer;
+        heat_coefficients(alpha, dt, &inner, &outer);
+        if (!(outer < 4))
+            continue;
+        float c = inner;
+        for (int k = 0; k <= 4; k++, c += outer) {
+            double r = 1.0 / (double)c;
+            for (int i = 0; i < 2000; i++) {
+                uint32_t bits = test_random(&s) << 8 ^ test_random(&s);
+                float acc;
+                bits %= 0x40a00000u;     /* 0 .. 5.0f: any acc of a cell */
+                memcpy(&acc, &bits, sizeof acc);
+                float want = acc / c, got = (float)((double)acc * r);
+                if (memcmp(&want, &got, sizeof want) != 0)
+                    ck_abort_msg("%a / %a: %a, by reciprocal %a", acc, c, want,
+                                 got);
+                checked++;
+            }
+        }
+    }
+    ck_assert_int_gt(checked, 1000);
+}
+END_TEST
+
+START_TEST(packed_flags_name_insulating_neighbours)
+{
+    heat_world world;
+    ck_assert_cl(heat_world_alloc(&world, 4, 4, 0.1f));
+    for (uint32_t i = 0; i < 16; i++)
+        world.properties[i] = HEAT_CELL_INSULATOR;
+    world.properties[1 * 4 + 1] = HEAT_CELL_NORMAL;
+    world.properties[1 * 4 + 2] = HEAT_CELL_NORMAL;
+    world.properties[2 * 4 + 1] = HEAT_CELL_FIXED;
+    world.properties[2 * 4 + 2] = HEAT_CELL_NORMAL;
+    /* (1,1): above and left insulate; below is fixed; right is normal. */
+    ck_assert_uint_eq(heat_packed_flags(&world, 1, 1),
+                      HEAT_PACKED_ABOVE | HEAT_PACKED_LEFT);
+    /* (2,2): below and right insulate. */
+    ck_assert_uint_eq(heat_packed_flags(&world, 2, 2),
+                      HEAT_PACKED_BELOW | HEAT_PACKED_RIGHT);
+    /* Fixed and insulating cells keep their flags alone. */
+    ck_assert_uint_eq(heat_packed_flags(&world, 1, 2), HEAT_CELL_FIXED);
+    ck_assert_uint_eq(heat_packed_flags(&world, 0, 0), HEAT_CELL_INSULATOR);
+    heat_world_free(&world);
+}
+END_TEST
+
+START_TEST(stats_count_launches_and_time_kernels)
+{
+    heat_world world;
+    ck_assert_cl(heat_world_make_standard(&world, 20, 0.1f));
+    heat_stats stats = {.want_kernel_time = 1};
+    ck_assert_cl(step_checked(&world, 0.1f, 10, HEAT_V4_DOUBLE_BUFFERED,
+                              &stats));
+    ck_assert_uint_eq(stats.launches, 10);
+    ck_assert_msg(stats.kernel_ms > 0, "kernel time %g", stats.kernel_ms);
+    ck_assert_cl(step_checked(&world, 0.1f, 10, HEAT_V6_TILED, &stats));
+    ck_assert_uint_eq(stats.launches, 3);     /* 4 + 4 + 2 steps */
+    ck_assert_cl(step_checked(&world, 0.1f, 0, HEAT_V6_TILED, &stats));
+    ck_assert_uint_eq(stats.launches, 0);
+    heat_world_free(&world);
+}
+END_TEST
+
+START_TEST(bad_worlds_and_steps_are_refused)
+{
+    heat_world world;
+    ck_assert_cl(heat_world_make_standard(&world, 10, 0.1f));
+    ck_assert_fails(heat_step(&world, 40.0f, 1, HEAT_V5_PACKED, NULL, NULL),
+                    CLFRAME_ERR_BAD_INPUT, "must be in [0, 4)");
+    ck_assert_fails(heat_step(&world, -0.1f, 1, HEAT_REFERENCE, NULL, NULL),
+                    CLFRAME_ERR_BAD_INPUT, "must be in [0, 4)");
+    ck_assert_fails(heat_step(&world, NAN, 1, HEAT_V6_TILED, NULL, NULL),
+                    CLFRAME_ERR_BAD_INPUT, "must be in [0, 4)");
+    world.properties[5] = HEAT_CELL_NORMAL;     /* a hole in the top border */
+    for (int v = 0; v < HEAT_VERSION_COUNT; v++)
+        ck_assert_int_eq(heat_step(&world, 0.1f, 1, (heat_version)v, NULL,
+                                   NULL), CLFRAME_ERR_BAD_INPUT);
+    ck_assert_fails(heat_step(&world, 0.1f, 1, HEAT_VERSION_COUNT, NULL, NULL),
+                    CLFRAME_ERR_BAD_INPUT, "x=5");
+    heat_world_free(&world);
+}
+END_TEST
+
+START_TEST(version_names_round_trip)
+{
+    for (int v = 0; v < HEAT_VERSION_COUNT; v++) {
+        ck_assert_int_eq(heat_version_parse(heat_version_name(v)), v);
+        ck_assert_int_eq(heat_version_parse(heat_version_program(v)), v);
+    }
+    ck_assert_int_eq(heat_version_parse("v7"), -1);
+    ck_assert_int_eq(heat_version_parse(NULL), -1);
+}
+END_TEST
+
+/* ---- the programs ----------------------------------------------------------- */
+
+static void assert_same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    char *da = test_read_file(a, &na), *db = test_read_file(b, &nb);
+    ck_assert_msg(na == nb && memcmp(da, db, na) == 0, "%s (%zu bytes) and "
+                  "%s (%zu bytes) differ", a, na, b, nb);
+    free(da);
+    free(db);
+}
+
+/* Runs a shell command line built from a format; returns its exit status. */
+static const char *tmp_path(const char *name)
+{
+    return test_tmp_path("heat-step", name);
+}
+
+START_TEST(programs_match_the_reference_program_in_both_formats)
+{
+    char make[4096];                /* kept: test_program's buffers turn */
+    snprintf(make, sizeof make, "%s", test_program("make_world"));
+    for (int binary = 0; binary <= 1; binary++) {
+        const char *want = tmp_path(binary ? "want.bin" : "want.txt");
+        ck_assert_int_eq(test_run("%s 33 0.1 %d | %s 0.1 3 %d > %s", make, binary,
+                             test_program("step_world"), binary, want), 0);
+        for (int v = HEAT_OPENMP; v < HEAT_VERSION_COUNT; v++) {
+            const char *got = tmp_path("got");
+            ck_assert_int_eq(test_run("%s 33 0.1 %d | %s 0.1 3 %d > %s", make,
+                                 binary, test_program(heat_version_program(v)),
+                                 binary, got), 0);
+            assert_same_file(want, got);
+        }
+    }
+}
+END_TEST
+
+START_TEST(text_binary_text_round_trip_is_exact)
+{
+    const char *text = tmp_path("world.txt"), *bin = tmp_path("world.bin");
+    const char *back = tmp_path("back.txt");
+    const char *step = test_program("step_world_v6_tiled");
+    /* 7 steps first, so the temperatures are not round numbers. */
+    ck_assert_int_eq(test_run("%s 40 0.1 | %s 0.1 7 > %s",
+                         test_program("make_world"), step, text), 0);
+    ck_assert_int_eq(test_run("%s 0.1 0 1 < %s > %s", step, text, bin), 0);
+    ck_assert_int_eq(test_run("%s 0.1 0 0 < %s > %s", step, bin, back), 0);
+    assert_same_file(text, back);
+}
+END_TEST
+
+START_TEST(programs_refuse_bad_arguments_and_worlds)
+{
+    const char *err = tmp_path("err"), *out = tmp_path("out");
+    const char *step = test_program("step_world_v5_packed_properties");
+    const char *world = tmp_path("w.txt");
+    ck_assert_int_eq(test_run("%s 10 > %s", test_program("make_world"), world), 0);
+    static const struct {
+        const char *args;
+        int status;
+        const char *message;
+    } cases[] = {
+        {"abc", 2, "dt \"abc\" is not a number"},
+        {"0.1 -1", 2, "steps \"-1\" is not a count"},
+        {"0.1 2x", 2, "steps \"2x\" is not a count"},
+        {"0.1 1 2", 2, "binary \"2\" must be 0 or 1"},
+        {"50 1", 1, "must be in [0, 4)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int status = test_run("%s %s < %s > %s 2> %s", step, cases[i].args, world,
+                         out, err);
+        ck_assert_msg(status == cases[i].status, "%s %s: exit status %d, "
+                      "expected %d", step, cases[i].args, status,
+                      cases[i].status);
+        size_t n;
+        char *text = test_read_file(err, &n);
+        ck_assert_msg(strstr(text, cases[i].message), "%s %s said: %s", step,
+                      cases[i].args, text);
+        free(text);
+        free(test_read_file(out, &n));
+        ck_assert_msg(n == 0, "%s %s wrote %zu bytes", step, cases[i].args, n);
+    }
+    /* A world cut short: an error naming the problem, and no output. */
+    ck_assert_int_eq(test_run("head -c 300 %s | %s > %s 2> %s", world, step, out,
+                         err), 1);
+    size_t n;
+    char *text = test_read_file(err, &n);
+    ck_assert_msg(strstr(text, "<stdin>"), "said: %s", text);
+    free(text);
+    free(test_read_file(out, &n));
+    ck_assert_int_eq(n, 0);
+}
+END_TEST
+
+Suite *heat_step_suite(void)
+{
+    Suite *s = suite_create("heat_step");
+    TCase *tc = test_case("against the reference");
+    tcase_add_loop_test(tc, standard_world_matches_reference, 0,
+                        sizeof standard_sizes / sizeof *standard_sizes);
+    tcase_add_loop_test(tc, random_worlds_match_reference, 0,
+                        sizeof random_sizes / sizeof *random_sizes);
+    tcase_add_test(tc, extreme_time_steps_match_reference);
+    tcase_add_test(tc, reciprocal_division_is_correctly_rounded);
+    tcase_add_test(tc, packed_flags_name_insulating_neighbours);
+    tcase_add_test(tc, stats_count_launches_and_time_kernels);
+    tcase_add_test(tc, bad_worlds_and_steps_are_refused);
+    tcase_add_test(tc, version_names_round_trip);
+    suite_add_tcase(s, tc);
+    /* The programs run as child processes, each opening Oclgrind's log
+     * anew if run under it, which would cut earlier reports: not there. */
+    TCase *programs = test_case("programs");
+    tcase_set_tags(programs, "no-oclgrind");
+    tcase_add_test(programs, programs_match_the_reference_program_in_both_formats);
+    tcase_add_test(programs, text_binary_text_round_trip_is_exact);
+    tcase_add_test(programs, programs_refuse_bad_arguments_and_worlds);
+    suite_add_tcase(s, programs);
+    return s;
+}

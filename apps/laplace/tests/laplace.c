@@ -1,0 +1,518 @@
+/*
+ * test_laplace.c: the Laplace solver (apps/laplace) and PNG reading
+ * (apps/common/png_read.c). Every version against the C reference bit for
+ * bit (all add in the reference's order): the seed's problem and random
+ * grids of odd sizes, iterations 0, 1, 2, 3 and 100; tolerance mode stops
+ * at the reference's iteration with its max change; convergence to known
+ * solutions (a uniform potential, a linear profile between two plates);
+ * errors; PNG masks and bad PNG files; and bin/laplace.
+ */
+#include "common/tests/testing.h"
+#include "common/image.h"
+#include "laplace/laplace.h"
+
+#include <math.h>
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const laplace_version versions[] = {LAPLACE_OPENMP, LAPLACE_SEED,
+                                           LAPLACE_DOUBLE, LAPLACE_FAST};
+enum { NVERSIONS = sizeof versions / sizeof versions[0] };
+
+/* laplace_solve on the context test_run_context gives (a fresh one under
+ * Oclgrind). */
+static int solve_checked(laplace_grid *g, const laplace_plan *plan,
+                         laplace_version v, laplace_stats *stats)
+{
+    if (!laplace_version_uses_opencl(v))
+        return laplace_solve(g, plan, v, NULL, stats);
+    clctx *own = test_run_context();
+    int rc = laplace_solve(g, plan, v, own, stats);
+    clctx_free(own);
+    return rc;
+}
+
+/* Solves copies of g with v and the reference; asserts equal bits, the
+ * same iteration count and max change. */
+static void assert_matches_reference(const laplace_grid *g,
+                                     const laplace_plan *plan,
+                                     laplace_version v, const char *what)
+{
+    laplace_grid want, got;
+    laplace_stats ws = {0}, gs = {0};
+    ck_assert_cl(laplace_grid_copy(&want, g));
+    ck_assert_cl(laplace_grid_copy(&got, g));
+    ck_assert_cl(laplace_solve(&want, plan, LAPLACE_REFERENCE, NULL, &ws));
+    int rc = solve_checked(&got, plan, v, &gs);
+    ck_assert_msg(rc == 0, "%s, %s: %s", what, laplace_version_name(v),
+                  clframe_last_error());
+    size_t n = (size_t)g->nx * g->ny;
+    if (memcmp(want.phi, got.phi, n * sizeof(float)) != 0) {
+        size_t i = 0;
+        while (memcmp(&want.phi[i], &got.phi[i], sizeof(float)) == 0)
+            i++;
+        ck_abort_msg("%s (%u x %u), %s, %u iterations: cell x=%zu y=%zu is "
+                     "%.9g, the reference has %.9g", what, g->nx, g->ny,
+                     laplace_version_name(v), plan->iterations, i % g->nx,
+                     i / g->nx, got.phi[i], want.phi[i]);
+    }
+    ck_assert_uint_eq(gs.iterations, ws.iterations);
+    ck_assert_uint_eq(gs.checks, ws.checks);
+    ck_assert_int_eq(gs.converged, ws.converged);
+    ck_assert_msg(memcmp(&gs.max_change, &ws.max_change, 4) == 0,
+                  "%s, %s: max change %.9g, the reference's %.9g", what,
+                  laplace_version_name(v), gs.max_change, ws.max_change);
+    laplace_grid_free(&want);
+    laplace_grid_free(&got);
+}
+
+/* A grid with a fixed border, about 10 % fixed cells inside and random
+ * potentials in [-1, 1] everywhere. */
+static void make_random_grid(laplace_grid *g, uint32_t nx, uint32_t ny,
+                             uint32_t seed)
+{
+    ck_assert_cl(laplace_grid_alloc(g, nx, ny));
+    uint32_t s = seed;
+    for (uint32_t y = 0; y < ny; y++)
+        for (uint32_t x = 0; x < nx; x++) {
+            size_t i = (size_t)y * nx + x;
+            int border = x == 0 || y == 0 || x == nx - 1 || y == ny - 1;
+            g->mask[i] = !border && test_random(&s) % 10 != 0;
+            g->phi[i] = (float)(test_random(&s) % 2000001) / 1e6f - 1.0f;
+        }
+    ck_assert_cl(laplace_grid_validate(g));
+}
+
+static const uint32_t sizes[][2] = {
+    {3, 3}, {5, 7}, {31, 17}, {65, 33}, {70, 130}, {129, 61}};
+static const unsigned counts[] = {0, 1, 2, 3, 100};
+enum { NSIZES = sizeof sizes / sizeof sizes[0],
+       NCOUNTS = sizeof counts / sizeof counts[0] };
+
+START_TEST(seed_problem_matches_reference)
+{
+    const uint32_t *n = sizes[_i];
+    if (test_memory_run() && n[0] * n[1] > 3000)
+        return;                     /* the arithmetic is the plain run's */
+    laplace_grid g;
+    ck_assert_cl(laplace_grid_make(&g, n[0], n[1], 0.5f, 1.0f, n[0] / 3,
+                                   n[1] / 4));
+    for (int v = 0; v < NVERSIONS; v++)
+        for (int c = 0; c < NCOUNTS; c++) {
+            if (test_memory_run() && counts[c] > 3)
+                continue;
+            laplace_plan plan = {counts[c], 0.0f, 1};
+            assert_matches_reference(&g, &plan, versions[v], "seed problem");
+        }
+    laplace_grid_free(&g);
+}
+END_TEST
+
+START_TEST(random_grids_match_reference)
+{
+    const uint32_t *n = sizes[_i];
+    if (test_memory_run() && n[0] * n[1] > 3000)
+        return;
+    laplace_grid g;
+    make_random_grid(&g, n[0], n[1], 1234 + _i);
+    for (int v = 0; v < NVERSIONS; v++)
+        for (int c = 0; c < NCOUNTS; c++) {
+            if (test_memory_run() && counts[c] > 3)
+                continue;
+            laplace_plan plan = {counts[c], 0.0f, 1};
+            assert_matches_reference(&g, &plan, versions[v], "random grid");
+        }
+    laplace_grid_free(&g);
+}
+END_TEST
+
+/* double's GPU kernels (LAPLACE_UPDATE=column, one cell wide and 4 rows
+ * deep; float4, four cells wide where nx is a multiple of 4 and the
+ * column one where not) against the reference on the CPU device too:
+ * grids narrower than, as wide as and wider than a float4, shorter than,
+ * equal to and longer than a column, at every count. */
+START_TEST(gpu_update_kernels_match_reference)
+{
+    static const uint32_t column_sizes[][2] = {
+        {3, 3}, {33, 8}, {17, 9}, {40, 23}, {7, 65}, {4, 4}, {8, 17},
+        {12, 9}, {132, 5},
+    };
+    static const char *const kinds[] = {"column", "float4"};
+    for (int w = 0; w < 2; w++) {
+        setenv("LAPLACE_UPDATE", kinds[w], 1);
+        for (size_t s = 0; s < sizeof column_sizes / sizeof *column_sizes;
+             s++) {
+            const uint32_t *n = column_sizes[s];
+            laplace_grid g;
+            make_random_grid(&g, n[0], n[1], 99 + (uint32_t)s);
+            for (int c = 0; c < NCOUNTS; c++) {
+                if (test_memory_run() && counts[c] > 3)
+                    continue;
+                laplace_plan plan = {counts[c], 0.0f, 1};
+                assert_matches_reference(&g, &plan, LAPLACE_DOUBLE,
+                                         kinds[w]);
+            }
+            laplace_grid_free(&g);
+        }
+    }
+    unsetenv("LAPLACE_UPDATE");
+}
+END_TEST
+
+START_TEST(tolerance_stops_where_the_reference_does)
+{
+    uint32_t nx = test_memory_run() ? 12 : 45, ny = test_memory_run() ? 9 : 38;
+    laplace_grid g;
+    make_random_grid(&g, nx, ny, 77);
+    /* Converging at a check, capped off a check, and every iteration. */
+    static const laplace_plan plans[] = {
+        {100000, 1e-4f, 7}, {50, 1e-30f, 8}, {100000, 1e-3f, 1}};
+    for (size_t p = 0; p < sizeof plans / sizeof *plans; p++)
+        for (int v = 0; v < NVERSIONS; v++)
+            assert_matches_reference(&g, &plans[p], versions[v], "tolerance");
+    laplace_stats s = {0};
+    ck_assert_cl(laplace_solve(&g, &plans[0], LAPLACE_REFERENCE, NULL, &s));
+    ck_assert(s.converged && s.max_change < 1e-4f);
+    ck_assert_uint_eq(s.iterations % 7, 0);
+    ck_assert_cl(laplace_solve(&g, &plans[1], LAPLACE_REFERENCE, NULL, &s));
+    ck_assert_uint_eq(s.iterations, 50);
+    ck_assert_uint_eq(s.checks, 6);             /* at 8, 16, ..., 48 */
+    laplace_grid_free(&g);
+}
+END_TEST
+
+START_TEST(uniform_potential_is_exact)
+{
+    laplace_grid g;
+    ck_assert_cl(laplace_grid_make(&g, 19, 14, 3.0f, 3.0f, 5, 4));
+    for (size_t i = 0; i < 19 * 14; i++)
+        g.phi[i] = 3.0f;                /* already the solution: stays */
+    laplace_plan plan = {test_memory_run() ? 5 : 100, 0.0f, 1};
+    for (int v = 0; v < NVERSIONS; v++) {
+        laplace_grid got;
+        ck_assert_cl(laplace_grid_copy(&got, &g));
+        ck_assert_cl(solve_checked(&got, &plan, versions[v], NULL));
+        for (size_t i = 0; i < 19 * 14; i++)
+            ck_assert_msg(got.phi[i] == 3.0f, "%s: cell %zu is %.9g",
+                          laplace_version_name(versions[v]), i, got.phi[i]);
+        laplace_grid_free(&got);
+    }
+    /* From 0 inside, it converges to 3 everywhere. */
+    for (size_t i = 0; i < 19 * 14; i++)
+        g.phi[i] = g.mask[i] ? 0.0f : 3.0f;
+    laplace_plan tol = {100000, 1e-7f, 10};
+    laplace_stats s = {0};
+    ck_assert_cl(solve_checked(&g, &tol, test_memory_run() ? LAPLACE_REFERENCE
+                                                          : LAPLACE_FAST, &s));
+    ck_assert(s.converged);
+    for (size_t i = 0; i < 19 * 14; i++)
+        ck_assert_msg(fabsf(g.phi[i] - 3.0f) < 1e-5f, "cell %zu is %.9g", i,
+                      g.phi[i]);
+    laplace_grid_free(&g);
+}
+END_TEST
+
+START_TEST(two_plates_give_a_linear_profile)
+{
+    /* Left column 1, right column 5, top and bottom rows linear between
+     * them: the solution is linear in x. Within 1e-4 after convergence to
+     * a change below 1e-8 on a 16 x 10 grid. */
+    enum { NX = 16, NY = 10 };
+    laplace_grid g;
+    ck_assert_cl(laplace_grid_make(&g, NX, NY, 0.0f, 0.0f, 0, 0));
+    for (uint32_t y = 0; y < NY; y++)
+        for (uint32_t x = 0; x < NX; x++) {
+            size_t i = (size_t)y * NX + x;
+            if (!g.mask[i])
+                g.phi[i] = 1.0f + 4.0f * (float)x / (NX - 1);
+        }
+    laplace_plan plan = {200000, 1e-8f, 10};
+    laplace_stats s = {0};
+    ck_assert_cl(solve_checked(&g, &plan, test_memory_run()
+                               ? LAPLACE_REFERENCE : LAPLACE_DOUBLE, &s));
+    ck_assert(s.converged);
+    for (uint32_t y = 0; y < NY; y++)
+        for (uint32_t x = 0; x < NX; x++) {
+            float want = 1.0f + 4.0f * (float)x / (NX - 1);
+            float got = g.phi[(size_t)y * NX + x];
+            ck_assert_msg(fabsf(got - want) < 1e-4f, "x=%u y=%u: %.7g, the "
+                          "linear profile has %.7g", x, y, got, want);
+        }
+    laplace_grid_free(&g);
+}
+END_TEST
+
+START_TEST(stats_count_launches)
+{
+    laplace_grid g;
+    ck_assert_cl(laplace_grid_make(&g, 20, 20, 0.0f, 1.0f, 4, 4));
+    laplace_plan plan = {10, 0.0f, 1};
+    laplace_stats s = {.want_kernel_time = 1};
+    ck_assert_cl(solve_checked(&g, &plan, LAPLACE_SEED, &s));
+    ck_assert_uint_eq(s.launches, 20);          /* update + copy each */
+    ck_assert_cl(solve_checked(&g, &plan, LAPLACE_DOUBLE, &s));
+    ck_assert_uint_eq(s.launches, 10);
+    ck_assert_cl(solve_checked(&g, &plan, LAPLACE_FAST, &s));
+    ck_assert_uint_eq(s.launches, 3);           /* 4 + 4 + 2 */
+    ck_assert_msg(s.kernel_ms > 0, "kernel time %g", s.kernel_ms);
+    laplace_grid_free(&g);
+}
+END_TEST
+
+START_TEST(bad_grids_and_plans_are_refused)
+{
+    laplace_grid g;
+    ck_assert_fails(laplace_grid_make(&g, 2, 10, 0, 1, 0, 0),
+                    CLFRAME_ERR_BAD_INPUT, "from 3 to");
+    ck_assert_fails(laplace_grid_make(&g, 10, 10, 0, 1, 9, 2),
+                    CLFRAME_ERR_BAD_INPUT, "does not fit");
+    ck_assert_fails(laplace_grid_make(&g, 10, 10, NAN, 1, 2, 2),
+                    CLFRAME_ERR_BAD_INPUT, "boundary potential");
+    ck_assert_fails(laplace_grid_make(&g, 10, 10, 0, 1e35f, 2, 2),
+                    CLFRAME_ERR_BAD_INPUT, "object potential");
+    ck_assert_cl(laplace_grid_make(&g, 10, 10, 0, 1, 2, 2));
+    laplace_plan plan = {1, 0.0f, 1}, bad = {1, -1.0f, 1}, zero = {1, 1.f, 0};
+    ck_assert_fails(laplace_solve(&g, &bad, LAPLACE_DOUBLE, NULL, NULL),
+                    CLFRAME_ERR_BAD_INPUT, "tolerance");
+    ck_assert_fails(laplace_solve(&g, &zero, LAPLACE_DOUBLE, NULL, NULL),
+                    CLFRAME_ERR_BAD_INPUT, "tolerance");
+    ck_assert_fails(laplace_solve(&g, &plan, LAPLACE_VERSION_COUNT, NULL,
+                                  NULL), CLFRAME_ERR_BAD_INPUT, "no version");
+    g.mask[3] = 1;                              /* a hole in the border */
+    for (int v = 0; v < LAPLACE_VERSION_COUNT; v++)
+        ck_assert_fails(laplace_solve(&g, &plan, (laplace_version)v, NULL,
+                                      NULL), CLFRAME_ERR_BAD_INPUT, "x=3 y=0");
+    g.mask[3] = 0;
+    g.phi[55] = INFINITY;
+    ck_assert_fails(laplace_solve(&g, &plan, LAPLACE_FAST, NULL, NULL),
+                    CLFRAME_ERR_BAD_INPUT, "x=5 y=5");
+    laplace_grid_free(&g);
+}
+END_TEST
+
+START_TEST(names_and_object_sizes_parse)
+{
+    for (int v = 0; v < LAPLACE_VERSION_COUNT; v++)
+        ck_assert_int_eq(laplace_version_parse(laplace_version_name(v)), v);
+    ck_assert_int_eq(laplace_version_parse("v7"), -1);
+    ck_assert_int_eq(laplace_version_parse(NULL), -1);
+    uint32_t w, h;
+    ck_assert(laplace_object_parse("40x30", 100, 50, &w, &h));
+    ck_assert(w == 40 && h == 30);
+    ck_assert(laplace_object_parse("0.25x0.5", 100, 50, &w, &h));
+    ck_assert(w == 25 && h == 25);
+    ck_assert(laplace_object_parse("0x0", 100, 50, &w, &h));
+    ck_assert(w == 0 && h == 0);
+    ck_assert(!laplace_object_parse("99x3", 100, 50, &w, &h));
+    ck_assert(!laplace_object_parse("1.5x0.5", 100, 50, &w, &h));
+    ck_assert(!laplace_object_parse("10", 100, 50, &w, &h));
+    ck_assert(!laplace_object_parse("ax3", 100, 50, &w, &h));
+}
+END_TEST
+
+/* ---- PNG files -------------------------------------------------------------- */
+
+/* Writes a PNG of any libpng colour type at depth 8 from rows of bytes. */
+static const char *write_png(const char *name, uint32_t w, uint32_t h,
+                             int type, const uint8_t *pixels, int channels)
+{
+    return test_write_png(test_tmp_path("laplace", name), w, h, type, pixels,
+                          channels);
+}
+
+START_TEST(png_of_every_kind_loads_as_rgba)
+{
+    /* 3 x 2: black, white, mid grey / white, black, white. */
+    const uint8_t grey[] = {0, 255, 128, 255, 0, 255};
+    const uint8_t index[] = {0, 1, 1, 1, 0, 1};
+    uint8_t rgba[24];
+    for (int i = 0; i < 6; i++)
+        rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = grey[i],
+        rgba[4 * i + 3] = i == 5 ? 7 : 255;
+    const char *paths[] = {
+        write_png("grey.png", 3, 2, PNG_COLOR_TYPE_GRAY, grey, 1),
+        write_png("palette.png", 3, 2, PNG_COLOR_TYPE_PALETTE, index, 1),
+        write_png("rgba.png", 3, 2, PNG_COLOR_TYPE_RGBA, rgba, 4)};
+    for (int p = 0; p < 3; p++) {
+        uint32_t w, h;
+        uint8_t *px;
+        ck_assert_cl(image_png_load(paths[p], &w, &h, &px));
+        ck_assert(w == 3 && h == 2);
+        for (int i = 0; i < 6; i++) {
+            uint8_t want = p == 1 ? (index[i] ? 255 : 0) : grey[i];
+            ck_assert_msg(px[4 * i] == want && px[4 * i + 1] == want &&
+                          px[4 * i + 2] == want, "%s pixel %d: %u, want %u",
+                          paths[p], i, px[4 * i], want);
+            ck_assert_uint_eq(px[4 * i + 3], p == 2 && i == 5 ? 7 : 255);
+        }
+        free(px);
+    }
+}
+END_TEST
+
+START_TEST(bad_png_files_are_refused)
+{
+    uint32_t w, h;
+    uint8_t *px;
+    const char *not_png = test_write_file("laplace-not.png", "hello, world");
+    ck_assert_fails(image_png_load(not_png, &w, &h, &px),
+                    CLFRAME_ERR_BAD_INPUT, "not a PNG");
+    ck_assert_ptr_null(px);
+    ck_assert_fails(image_png_load(test_tmp_path("laplace", "missing.png"),
+                                   &w, &h, &px), CLFRAME_ERR_IO, "missing.png");
+    /* A real PNG cut short, and one with its image data scrambled. */
+    uint8_t grey[64 * 64];
+    for (int i = 0; i < 64 * 64; i++)
+        grey[i] = (uint8_t)(i * 7);
+    const char *good = write_png("good.png", 64, 64, PNG_COLOR_TYPE_GRAY,
+                                 grey, 1);
+    size_t n;
+    char *data = test_read_file(good, &n);
+    const char *cut = test_tmp_path("laplace", "cut.png");
+    FILE *f = fopen(cut, "wb");
+    fwrite(data, 1, n / 2, f);
+    fclose(f);
+    ck_assert_fails(image_png_load(cut, &w, &h, &px), CLFRAME_ERR_BAD_INPUT,
+                    "cut.png");
+    ck_assert_ptr_null(px);
+    for (size_t i = 60; i < n - 20; i++)
+        data[i] ^= 0x5a;
+    const char *bad = test_tmp_path("laplace", "corrupt.png");
+    f = fopen(bad, "wb");
+    fwrite(data, 1, n, f);
+    fclose(f);
+    ck_assert_fails(image_png_load(bad, &w, &h, &px), CLFRAME_ERR_BAD_INPUT,
+                    "corrupt.png");
+    free(data);
+}
+END_TEST
+
+START_TEST(png_mask_makes_the_grid)
+{
+    /* 5 x 4 grey: a dark pixel at (2, 1) and (1, 2), a dark border pixel. */
+    const uint8_t grey[] = {0, 255, 255, 255, 255,
+                            255, 255, 10, 255, 255,
+                            255, 100, 200, 255, 255,
+                            255, 255, 255, 255, 255};
+    const char *path = write_png("mask.png", 5, 4, PNG_COLOR_TYPE_GRAY, grey,
+                                 1);
+    laplace_grid g;
+    ck_assert_cl(laplace_grid_from_png(&g, path, 2.0f, 7.0f));
+    ck_assert(g.nx == 5 && g.ny == 4);
+    ck_assert_cl(laplace_grid_validate(&g));
+    ck_assert(g.mask[0] == 0 && g.phi[0] == 2.0f);     /* border wins */
+    ck_assert(g.mask[7] == 0 && g.phi[7] == 7.0f);
+    ck_assert(g.mask[11] == 0 && g.phi[11] == 7.0f);
+    ck_assert(g.mask[6] == 1 && g.mask[12] == 1 && g.mask[8] == 1);
+    laplace_grid_free(&g);
+}
+END_TEST
+
+/* ---- the program ----------------------------------------------------------- */
+
+static const char *tmp(const char *name)
+{
+    return test_tmp_path("laplace", name);
+}
+
+START_TEST(program_matches_the_library_and_writes_files)
+{
+    const char *raw = tmp("out.raw"), *png = tmp("out.png");
+    ck_assert_int_eq(test_run("%s --size 37x23 --object 9x5 --boundary 0.5 "
+                              "--object-potential 2 --iterations 30 --version "
+                              "double -o %s --png %s 2>/dev/null",
+                              test_program("laplace"), raw, png), 0);
+    laplace_grid g;
+    ck_assert_cl(laplace_grid_make(&g, 37, 23, 0.5f, 2.0f, 9, 5));
+    laplace_plan plan = {30, 0.0f, 1};
+    ck_assert_cl(laplace_solve(&g, &plan, LAPLACE_REFERENCE, NULL, NULL));
+    size_t n;
+    char *data = test_read_file(raw, &n);
+    ck_assert_uint_eq(n, 37 * 23 * 4);
+    ck_assert(memcmp(data, g.phi, n) == 0);     /* little-endian host */
+    free(data);
+    uint32_t w, h;
+    uint8_t *px;
+    ck_assert_cl(image_png_load(png, &w, &h, &px));
+    ck_assert(w == 37 && h == 23);
+    free(px);
+    /* A mask from that PNG: its grey conductor pixels are dark. */
+    ck_assert_int_eq(test_run("%s --mask %s --tolerance 1e-3 --check-every 5 "
+                              "--iterations 5000 -o %s 2>/dev/null",
+                              test_program("laplace"), png, raw), 0);
+    laplace_grid_free(&g);
+}
+END_TEST
+
+START_TEST(program_refuses_bad_arguments)
+{
+    const char *out = tmp("bad.raw"), *err = tmp("err");
+    const char *not_png = test_write_file("laplace-text.png", "text");
+    static const struct {
+        const char *args;
+        int status;
+        const char *message;
+    } cases[] = {
+        {"--size 10", 2, "is not NXxNY"},
+        {"--size 2x10", 2, "3 or more"},
+        {"--object 20x2 --size 10x10", 2, "--object \"20x2\""},
+        {"--iterations -1", 2, "not a count"},
+        {"--tolerance 0", 2, "above 0"},
+        {"--check-every 0", 2, "--check-every"},
+        {"--version v9", 2, "expected reference"},
+        {"--boundary x", 2, "not a number"},
+        {"--frobnicate 1", 2, "unknown option"},
+        {"--object-potential 1e36", 1, "object potential"},
+        {"--mask /nonexistent/m.png", 1, "/nonexistent/m.png"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        remove(out);
+        int status = test_run("%s %s -o %s 2> %s", test_program("laplace"),
+                              cases[i].args, out, err);
+        ck_assert_msg(status == cases[i].status, "%s: exit status %d, "
+                      "expected %d", cases[i].args, status, cases[i].status);
+        size_t n;
+        char *text = test_read_file(err, &n);
+        ck_assert_msg(strstr(text, cases[i].message), "%s said: %s",
+                      cases[i].args, text);
+        free(text);
+        ck_assert_msg(test_run("test -e %s", out) != 0, "%s left %s",
+                      cases[i].args, out);
+    }
+    ck_assert_int_eq(test_run("%s --mask %s -o %s 2> %s",
+                              test_program("laplace"), not_png, out, err), 1);
+    ck_assert_int_eq(test_run("%s --size 9x9 2> %s", test_program("laplace"),
+                              err), 2);             /* no output named */
+    ck_assert_int_eq(test_run("%s --help > %s", test_program("laplace"), err),
+                     0);
+}
+END_TEST
+
+Suite *laplace_suite(void)
+{
+    Suite *s = suite_create("laplace");
+    TCase *tc = test_case("against the reference");
+    tcase_add_loop_test(tc, seed_problem_matches_reference, 0, NSIZES);
+    tcase_add_loop_test(tc, random_grids_match_reference, 0, NSIZES);
+    tcase_add_test(tc, gpu_update_kernels_match_reference);
+    tcase_add_test(tc, tolerance_stops_where_the_reference_does);
+    tcase_add_test(tc, uniform_potential_is_exact);
+    tcase_add_test(tc, two_plates_give_a_linear_profile);
+    tcase_add_test(tc, stats_count_launches);
+    tcase_add_test(tc, bad_grids_and_plans_are_refused);
+    tcase_add_test(tc, names_and_object_sizes_parse);
+    suite_add_tcase(s, tc);
+    TCase *png = test_case("png");
+    tcase_add_test(png, png_of_every_kind_loads_as_rgba);
+    tcase_add_test(png, bad_png_files_are_refused);
+    tcase_add_test(png, png_mask_makes_the_grid);
+    suite_add_tcase(s, png);
+    /* Child processes would reopen Oclgrind's log: not under it. */
+    TCase *programs = test_case("program");
+    tcase_set_tags(programs, "no-oclgrind");
+    tcase_add_test(programs, program_matches_the_library_and_writes_files);
+    tcase_add_test(programs, program_refuses_bad_arguments);
+    suite_add_tcase(s, programs);
+    return s;
+}

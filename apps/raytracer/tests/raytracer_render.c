@@ -1,0 +1,604 @@
+/*
+ * test_raytracer_render.c: the raytracer's renderers against each other.
+ * The OpenCL kernels (brute force and BVH) must give the C reference's
+ * image on the shipped scenes, on the seed's 1000-sphere scene and on odd
+ * image sizes; purpose-built scenes check shadows and reflections against
+ * values worked out by hand; the BVH is checked for structure; bin/raytrace
+ * is run for its files, its fps line and its errors.
+ */
+#include "common/tests/testing.h"
+#include "raytracer/raytracer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+/* A renderer on the context test_run_context gives (a fresh one under
+ * Oclgrind). */
+typedef struct device_render {
+    clctx *own;
+    rt_renderer *r;
+} device_render;
+
+static device_render render_open(const rt_scene *scene, rt_method method)
+{
+    device_render d = {test_run_context(), NULL};
+    d.r = rt_renderer_create(d.own, scene, method);
+    ck_assert_made(d.r);
+    return d;
+}
+
+static void render_close(device_render *d)
+{
+    rt_renderer_free(d->r);
+    clctx_free(d->own);
+}
+
+static uint8_t *render_device(const rt_scene *scene, const rt_view *view,
+                              rt_method method, uint32_t w, uint32_t h)
+{
+    uint8_t *pixels = malloc((size_t)w * h * 4);
+    ck_assert_ptr_nonnull(pixels);
+    device_render d = render_open(scene, method);
+    ck_assert_cl(rt_renderer_render(d.r, view, w, h, RT_PIXELS_RGBA, pixels));
+    render_close(&d);
+    return pixels;
+}
+
+static uint8_t *render_reference(const rt_scene *scene, const rt_view *view,
+                                 uint32_t w, uint32_t h)
+{
+    uint8_t *pixels = malloc((size_t)w * h * 4);
+    ck_assert_ptr_nonnull(pixels);
+    ck_assert_cl(rt_render_reference(scene, view, w, h, pixels));
+    return pixels;
+}
+
+/* Images agree when every channel of every pixel is within 2 levels, but
+ * for at most 0.2 % of the pixels (and at least 1): a ray that grazes a
+ * sphere's silhouette may hit on one device and miss on another when their
+ * last bits of sqrt or pow differ, and then its whole colour changes. On
+ * PoCL the images are in fact identical. */
+static void assert_images_agree(const uint8_t *a, const uint8_t *b,
+                                uint32_t w, uint32_t h, const char *what)
+{
+    size_t pixels = (size_t)w * h, off = 0, first_off = 0;
+    int worst = 0;
+    for (size_t i = 0; i < pixels; i++) {
+        int diff = 0;
+        for (int c = 0; c < 4; c++) {
+            int d = abs(a[4 * i + c] - b[4 * i + c]);
+            diff = d > diff ? d : diff;
+        }
+        if (diff > 2 && off++ == 0)
+            first_off = i;
+        worst = diff > worst ? diff : worst;
+    }
+    size_t allowed = pixels / 500 > 1 ? pixels / 500 : 1;
+    ck_assert_msg(off <= allowed, "%s: %zu of %zu pixels differ by more than "
+                  "2 (at most %zu may), the first at (%zu, %zu); largest "
+                  "difference %d", what, off, pixels, allowed,
+                  first_off % w, first_off / w, worst);
+}
+
+static void assert_not_flat(const uint8_t *p, uint32_t w, uint32_t h)
+{
+    size_t differ = 0;
+    for (size_t i = 1; i < (size_t)w * h; i++)
+        differ += memcmp(p + 4 * i, p, 3) != 0;
+    ck_assert_msg(differ > (size_t)w * h / 10, "the image is nearly one "
+                  "colour (%zu of %u pixels differ from the first)", differ,
+                  w * h);
+}
+
+static const char *scene_path(const char *name)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "apps/raytracer/scenes/%s", name);
+    return path;
+}
+
+static void load_text(rt_scene *scene, const char *text)
+{
+    ck_assert_cl(rt_scene_parse(scene, text, "test scene"));
+}
+
+/* ---- reference against kernels ---------------------------------------------- */
+
+/* Both kernels against the reference on scene's own camera; the picture
+ * must not be one colour, or the comparison would prove little. */
+static void assert_kernels_match_reference(const rt_scene *scene, uint32_t w,
+                                           uint32_t h)
+{
+    uint8_t *want = render_reference(scene, &scene->camera, w, h);
+    assert_not_flat(want, w, h);
+    for (int m = RT_METHOD_BRUTE_FORCE; m <= RT_METHOD_BVH; m++) {
+        uint8_t *got = render_device(scene, &scene->camera, m, w, h);
+        assert_images_agree(want, got, w, h, rt_method_name(m));
+        free(got);
+    }
+    free(want);
+}
+
+static const char *const small_scenes[] = {"simple.txt", "mirrors.txt",
+                                           "shadows.txt"};
+
+START_TEST(shipped_scenes_match_reference)
+{
+    rt_scene scene;
+    ck_assert_cl(rt_scene_load_file(&scene, scene_path(small_scenes[_i])));
+    if (test_memory_run())
+        assert_kernels_match_reference(&scene, 12, 9);
+    else
+        assert_kernels_match_reference(&scene, 96, 72);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+START_TEST(seed_scene_matches_reference)
+{
+    rt_scene scene;
+    ck_assert_cl(rt_scene_generate(&scene, test_memory_run() ? 40 : 1000));
+    uint32_t size = test_memory_run() ? 8 : 48;
+    assert_kernels_match_reference(&scene, size, size);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* Sizes that are not multiples of the 8 x 8 work-group, down to one pixel,
+ * and every reflection depth from 0 to 3. */
+START_TEST(odd_sizes_and_depths_match_reference)
+{
+    static const uint32_t sizes[][2] = {{1, 1}, {7, 5}, {9, 17}, {33, 2}};
+    rt_scene scene;
+    ck_assert_cl(rt_scene_load_file(&scene, scene_path("mirrors.txt")));
+    for (int depth = 0; depth <= 3; depth++) {
+        scene.max_depth = depth;
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+            uint32_t w = sizes[s][0], h = sizes[s][1];
+            uint8_t *want = render_reference(&scene, &scene.camera, w, h);
+            uint8_t *got = render_device(&scene, &scene.camera, RT_METHOD_BVH,
+                                         w, h);
+            assert_images_agree(want, got, w, h, "bvh, odd size");
+            free(want);
+            free(got);
+        }
+        if (test_memory_run())
+            break;
+    }
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* Random spheres, some overlapping, some inside others, some far away: the
+ * BVH kernel must see what the brute-force kernel sees. */
+START_TEST(bvh_matches_brute_force_on_random_scenes)
+{
+    uint32_t seed = 77 + (uint32_t)_i;
+    uint32_t n = test_memory_run() ? 30 : 3000, size = test_memory_run() ? 8 : 40;
+    rt_scene scene;
+    ck_assert_cl(rt_scene_generate(&scene, 1));
+    cl_float4 *spheres = realloc(scene.spheres, n * sizeof *spheres);
+    cl_int *materials = realloc(scene.sphere_material, n * sizeof *materials);
+    ck_assert(spheres && materials);
+    scene.spheres = spheres, scene.sphere_material = materials;
+    scene.n_spheres = n;
+    for (uint32_t i = 0; i < n; i++) {
+        float x = (float)test_random(&seed) / (1 << 24) * 60 - 30;
+        float y = (float)test_random(&seed) / (1 << 24) * 20;
+        float z = (float)test_random(&seed) / (1 << 24) * 60 - 30;
+        float r = 0.05f + (float)test_random(&seed) / (1 << 24) *
+                  (i % 50 == 0 ? 6.0f : 1.0f);
+        spheres[i] = (cl_float4){{x, y, z, r}};
+        materials[i] = (cl_int)(test_random(&seed) % scene.n_materials);
+    }
+    uint8_t *brute = render_device(&scene, &scene.camera,
+                                   RT_METHOD_BRUTE_FORCE, size, size);
+    uint8_t *bvh = render_device(&scene, &scene.camera, RT_METHOD_BVH, size,
+                                 size);
+    assert_not_flat(bvh, size, size);
+    assert_images_agree(brute, bvh, size, size, "bvh against brute force");
+    free(brute);
+    free(bvh);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* ---- shadows and reflections, by hand ------------------------------------------- */
+
+/* The camera looks straight down at a grey plane. A sphere at (3, 1, 0)
+ * stands between the light at (6, 2, 0) and the origin, so the centre
+ * pixel sees the plane in shadow: ambient light only. */
+static const char shadow_scene[] =
+    "camera position 0 10 0 look_at 0 0 0 up 0 0 1 fov 30\n"
+    "ambient 0.3\n"
+    "material grey colour 0.5 0.5 0.5\n"
+    "material red colour 1 0 0\n"
+    "light position 6 2 0\n"
+    "plane normal 0 1 0 offset 0 material grey\n"
+    "sphere centre 3 1 0 radius 0.5 material red\n";
+
+static void centre_pixel(const rt_scene *scene, rt_method method,
+                         uint8_t out[4], int on_device)
+{
+    uint32_t size = 5;              /* odd: one pixel looks at the centre */
+    uint8_t *p = on_device
+        ? render_device(scene, &scene->camera, method, size, size)
+        : render_reference(scene, &scene->camera, size, size);
+    memcpy(out, p + 4 * (2 * size + 2), 4);
+    free(p);
+}
+
+static void assert_centre_pixel(const rt_scene *scene, int r, int g, int b)
+{
+    for (int where = 0; where < 3; where++) {
+        uint8_t px[4];
+        centre_pixel(scene, where == 2 ? RT_METHOD_BVH : RT_METHOD_BRUTE_FORCE,
+                     px, where > 0);
+        ck_assert_msg(px[0] == r && px[1] == g && px[2] == b && px[3] == 255,
+                      "%s: centre pixel (%d, %d, %d, %d), expected (%d, %d, "
+                      "%d, 255)", where == 0 ? "reference" : where == 1
+                      ? "brute" : "bvh", px[0], px[1], px[2], px[3], r, g, b);
+    }
+}
+
+START_TEST(shadowed_point_gets_only_ambient_light)
+{
+    rt_scene scene;
+    load_text(&scene, shadow_scene);
+    /* 0.5 * 0.3 = 0.15 -> 38 (0.15 * 255 + 0.5 = 38.75, truncated) */
+    assert_centre_pixel(&scene, 38, 38, 38);
+    /* Without the sphere the light reaches it at cosine 2/sqrt(40):
+     * 0.5 * (0.3 + 0.316228) = 0.308114 -> 79. */
+    scene.n_spheres = 0;
+    assert_centre_pixel(&scene, 79, 79, 79);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* The camera at y = 5 looks down at a mirror plane; straight above it a
+ * dark red sphere's underside is lit by a light at (3, 4, 0) under it
+ * (cosine 0.8). The centre ray reflects off the mirror up to the sphere. */
+static const char mirror_scene[] =
+    "camera position 0 5 0 look_at 0 0 0 up 0 0 1 fov 20\n"
+    "ambient 0.1\n"
+    "depth 1\n"
+    "material mirror colour 0 0 0 reflect 1\n"
+    "material red colour 0.5 0 0\n"
+    "material black colour 0 0 0\n"
+    "light position 3 4 0\n"
+    "plane normal 0 1 0 offset 0 material mirror\n"
+    "sphere centre 0 10 0 radius 2 material red\n";
+
+START_TEST(reflections_are_lit_and_shadowed)
+{
+    rt_scene scene;
+    load_text(&scene, mirror_scene);
+    /* Depth 1: the sphere's underside, 0.5 * (0.1 + 0.8) = 0.45 -> 115. */
+    assert_centre_pixel(&scene, 115, 0, 0);
+    /* Depth 0: the mirror is the last surface, shown as its own colour. */
+    scene.max_depth = 0;
+    assert_centre_pixel(&scene, 0, 0, 0);
+    rt_scene_free(&scene);
+
+    /* A black sphere between the light and the underside, off the ray's
+     * path, leaves the reflected point in shadow: ambient only,
+     * 0.5 * 0.1 = 0.05 -> 13. */
+    char shadowed[sizeof mirror_scene + 64];
+    snprintf(shadowed, sizeof shadowed, "%s%s", mirror_scene,
+             "sphere centre 1.5 6 0 radius 0.5 material black\n");
+    load_text(&scene, shadowed);
+    assert_centre_pixel(&scene, 13, 0, 0);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* A half mirror mixes its own colour with the reflection's. */
+START_TEST(partial_reflection_mixes_colours)
+{
+    rt_scene scene;
+    load_text(&scene, mirror_scene);
+    rt_material *mirror = &scene.materials[0];
+    mirror->colour = (cl_float4){{1, 1, 1, 0}};
+    mirror->reflectivity = 0.5f;
+    /* The plane at the centre: light at distance 5, cosine 0.8; its own
+     * colour 1 * (0.1 + 0.8) = 0.9 weighs 0.5, the sphere's 0.45 weighs
+     * 0.5: red 0.675 -> 172, green and blue 0.45 -> 115. */
+    assert_centre_pixel(&scene, 172, 115, 115);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+START_TEST(moving_the_light_changes_the_image_as_the_reference_does)
+{
+    rt_scene scene;
+    ck_assert_cl(rt_scene_load_file(&scene, scene_path("shadows.txt")));
+    ck_assert_uint_gt(scene.n_lights, 0);
+    uint32_t w = 24, h = 18;
+    device_render d = render_open(&scene, RT_METHOD_BVH);
+    uint8_t *before = malloc(w * h * 4), *after = malloc(w * h * 4);
+    ck_assert_cl(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
+                                    before));
+    float moved[3] = {scene.lights[0].position.s[0] + 5,
+                      scene.lights[0].position.s[1] + 3,
+                      scene.lights[0].position.s[2] - 4};
+    ck_assert_cl(rt_renderer_move_light(d.r, 0, moved));
+    ck_assert_cl(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
+                                    after));
+    ck_assert_msg(memcmp(before, after, w * h * 4) != 0, "moving the light "
+                  "changed nothing");
+    for (int a = 0; a < 3; a++)
+        scene.lights[0].position.s[a] = moved[a];
+    uint8_t *want = render_reference(&scene, &scene.camera, w, h);
+    assert_images_agree(want, after, w, h, "after moving the light");
+    ck_assert_fails(rt_renderer_move_light(d.r, scene.n_lights, moved),
+                    CLFRAME_ERR_BAD_INPUT, "light");
+    render_close(&d);
+    free(before), free(after), free(want);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* BGRA is RGBA with red and blue exchanged, for the GUI's cairo surface. */
+START_TEST(bgra_order_swaps_red_and_blue)
+{
+    rt_scene scene;
+    ck_assert_cl(rt_scene_load_file(&scene, scene_path("simple.txt")));
+    uint32_t w = 16, h = 12;
+    device_render d = render_open(&scene, RT_METHOD_BVH);
+    uint8_t *rgba = malloc(w * h * 4), *bgra = malloc(w * h * 4);
+    ck_assert_cl(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
+                                    rgba));
+    ck_assert_cl(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_BGRA,
+                                    bgra));
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        ck_assert(rgba[4 * i] == bgra[4 * i + 2] &&
+                  rgba[4 * i + 1] == bgra[4 * i + 1] &&
+                  rgba[4 * i + 2] == bgra[4 * i] && bgra[4 * i + 3] == 255);
+    render_close(&d);
+    free(rgba), free(bgra);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* ---- the camera, the BVH, errors ------------------------------------------------ */
+
+START_TEST(pan_and_dolly_move_along_the_view)
+{
+    rt_view v = {{0, 0, -10}, {0, 0, 0}, {0, 1, 0}, 60};
+    rt_view_dolly(&v, 4);
+    ck_assert_float_eq_tol(v.position[2], -6, 1e-6);
+    ck_assert_float_eq_tol(v.look_at[2], 4, 1e-6);
+    rt_view_pan(&v, 2, 3);
+    /* Looking along +z with y up, right is cross(forward, up) = -x. */
+    ck_assert_float_eq_tol(v.position[0], -2, 1e-6);
+    ck_assert_float_eq_tol(v.position[1], 3, 1e-6);
+    ck_assert_float_eq_tol(v.look_at[1], 3, 1e-6);
+    ck_assert_float_eq_tol(v.position[2], -6, 1e-6);
+}
+END_TEST
+
+static void check_bvh_node(const rt_bvh *bvh, uint32_t node, int *seen,
+                           uint32_t depth)
+{
+    ck_assert_uint_lt(node, bvh->n_nodes);
+    ck_assert_uint_le(depth, RT_BVH_MAX_DEPTH);
+    const rt_bvh_node *n = &bvh->nodes[node];
+    if (n->count > 0) {
+        for (int i = n->first; i < n->first + n->count; i++) {
+            ck_assert(i >= 0 && (uint32_t)i < bvh->n_spheres && !seen[i]);
+            seen[i] = 1;
+            cl_float4 s = bvh->spheres[i];
+            for (int a = 0; a < 3; a++)
+                ck_assert(s.s[a] - s.s[3] >= n->lo.s[a] &&
+                          s.s[a] + s.s[3] <= n->hi.s[a]);
+        }
+        return;
+    }
+    for (int c = 0; c < 2; c++) {
+        const rt_bvh_node *child = &bvh->nodes[n->first + c];
+        for (int a = 0; a < 3; a++)
+            ck_assert(child->lo.s[a] >= n->lo.s[a] &&
+                      child->hi.s[a] <= n->hi.s[a]);
+        check_bvh_node(bvh, (uint32_t)n->first + c, seen, depth + 1);
+    }
+}
+
+/* Every sphere in exactly one leaf, inside its box; every box inside its
+ * parent's; no deeper than the device's stack; and coincident spheres
+ * (which no split can separate) still make a valid tree. */
+START_TEST(bvh_holds_every_sphere_once_inside_its_boxes)
+{
+    rt_scene scene;
+    ck_assert_cl(rt_scene_generate(&scene, 5000));
+    for (int coincide = 0; coincide <= 1; coincide++) {
+        if (coincide)
+            for (uint32_t i = 0; i < 300; i++)
+                scene.spheres[i] = scene.spheres[0];
+        rt_bvh bvh;
+        ck_assert_cl(rt_bvh_build(&bvh, scene.spheres, scene.sphere_material,
+                                  scene.n_spheres));
+        int *seen = calloc(bvh.n_spheres, sizeof *seen);
+        check_bvh_node(&bvh, 0, seen, 1);
+        for (uint32_t i = 0; i < bvh.n_spheres; i++)
+            ck_assert_msg(seen[i], "sphere %u is in no leaf", i);
+        ck_assert_uint_le(bvh.depth, RT_BVH_MAX_DEPTH);
+        ck_assert_uint_le(bvh.n_nodes, 2 * bvh.n_spheres - 1);
+        free(seen);
+        rt_bvh_free(&bvh);
+    }
+    rt_bvh empty;
+    ck_assert_fails(rt_bvh_build(&empty, NULL, NULL, 0), CLFRAME_ERR_BAD_INPUT,
+                    "at least one sphere");
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* A scene with no spheres renders its background and planes on both
+ * kernels (their sphere arrays are then one unused element). */
+START_TEST(scene_without_spheres_renders)
+{
+    rt_scene scene;
+    load_text(&scene, "background 0.2 0.4 0.6\nmaterial g colour 1 1 1\n"
+                      "light position 0 5 0\n"
+                      "plane normal 0 1 0 offset -1 material g\n");
+    uint8_t *want = render_reference(&scene, &scene.camera, 8, 8);
+    for (int m = RT_METHOD_BRUTE_FORCE; m <= RT_METHOD_BVH; m++) {
+        uint8_t *got = render_device(&scene, &scene.camera, m, 8, 8);
+        assert_images_agree(want, got, 8, 8, rt_method_name(m));
+        free(got);
+    }
+    ck_assert_int_eq(want[0], 51);  /* the top row sees the sky: 0.2 */
+    free(want);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+START_TEST(bad_frames_and_scenes_are_refused)
+{
+    rt_scene scene;
+    ck_assert_cl(rt_scene_load_file(&scene, scene_path("simple.txt")));
+    uint8_t px[4 * 4];
+    rt_view v = scene.camera;
+    ck_assert_fails(rt_render_reference(&scene, &v, 0, 2, px),
+                    CLFRAME_ERR_BAD_INPUT, "0 x 2");
+    v.fov_degrees = 180;
+    ck_assert_fails(rt_render_reference(&scene, &v, 2, 2, px),
+                    CLFRAME_ERR_BAD_INPUT, "field of view");
+    v = scene.camera;
+    memcpy(v.look_at, v.position, sizeof v.look_at);
+    ck_assert_fails(rt_render_reference(&scene, &v, 2, 2, px),
+                    CLFRAME_ERR_BAD_INPUT, "coincide");
+    ck_assert_uint_gt(scene.n_spheres, 0);
+    scene.sphere_material[0] = (cl_int)scene.n_materials;
+    ck_assert_ptr_null(rt_renderer_create(NULL, &scene, RT_METHOD_BVH));
+    ck_assert_msg(strstr(clframe_last_error(), "sphere 0 has material"),
+                  "%s", clframe_last_error());
+    ck_assert_ptr_null(rt_renderer_create(NULL, &scene, (rt_method)7));
+    ck_assert_int_eq(rt_method_parse("bvh"), RT_METHOD_BVH);
+    ck_assert_int_eq(rt_method_parse("brute"), RT_METHOD_BRUTE_FORCE);
+    ck_assert_int_eq(rt_method_parse("fast"), -1);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+START_TEST(shared_structs_have_the_device_layout)
+{
+    const char *h = "apps/raytracer/kernels/types.h";
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_material, colour,
+                                      reflectivity, specular, shininess));
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_plane, normal_offset,
+                                      material));
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_light, position, colour));
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_bvh_node, lo, hi, first,
+                                      count));
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_frame, origin, forward,
+                                      right, up, background, ambient, width,
+                                      height, max_depth, n_spheres, n_planes,
+                                      n_lights, pixel_order));
+}
+END_TEST
+
+/* ---- bin/raytrace ------------------------------------------------------------------ */
+
+static const char *tmp_path(const char *name)
+{
+    return test_tmp_path("raytrace", name);
+}
+
+START_TEST(raytrace_writes_a_png_and_reports_frames)
+{
+    const char *png = tmp_path("out.png"), *log = tmp_path("log");
+    ck_assert_int_eq(test_run("%s %s -o %s --size 31x17 --frames 3 > %s",
+                         test_program("raytrace"), scene_path("simple.txt"),
+                         png, log), 0);
+    size_t size;
+    char *data = test_read_file(png, &size);
+    ck_assert_msg(size > 8 && memcmp(data, "\x89PNG", 4) == 0, "not a PNG");
+    free(data);
+    char *text = test_read_file(log, &size);
+    ck_assert_msg(strstr(text, "31x17") && strstr(text, "frames/s") &&
+                  strstr(text, "wrote"), "%s", text);
+    free(text);
+    /* The reference through the program: the same image as the kernel's. */
+    const char *ref = tmp_path("ref.png");
+    ck_assert_int_eq(test_run("%s --generate 20 --size 16x16 --method reference "
+                         "-o %s --save %s > /dev/null",
+                         test_program("raytrace"), ref,
+                         tmp_path("scene.txt")), 0);
+    rt_scene saved;
+    ck_assert_cl(rt_scene_load_file(&saved, tmp_path("scene.txt")));
+    ck_assert_uint_eq(saved.n_spheres, 20);
+    rt_scene_free(&saved);
+}
+END_TEST
+
+START_TEST(raytrace_refuses_bad_arguments_without_output)
+{
+    const char *png = tmp_path("never.png"), *err = tmp_path("err");
+    const char *bad[][2] = {
+        {"--size 0x5", "bad value '0x5' for --size"},
+        {"--size 7", "bad value '7' for --size"},
+        {"--camera 1,2,3", "bad value '1,2,3' for --camera"},
+        {"--method fast", "bad value 'fast' for --method"},
+        {"--frames -1", "bad value '-1' for --frames"},
+        {"--bogus 1", "unknown option --bogus"},
+        {"--camera 0,0,0,0,0,0", "coincide"},
+        {"--camera 0,1,-5,0,0,0,0", "field of view"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_ne(test_run("%s %s -o %s %s 2> %s",
+                             test_program("raytrace"),
+                             scene_path("simple.txt"), png, bad[i][0], err),
+                         0);
+        size_t size;
+        char *text = test_read_file(err, &size);
+        ck_assert_msg(strstr(text, bad[i][1]), "%s: stderr was: %s",
+                      bad[i][0], text);
+        free(text);
+        ck_assert_msg(access(png, F_OK) != 0, "%s left %s", bad[i][0], png);
+    }
+    ck_assert_int_ne(test_run("%s %s -o %s 2> %s", test_program("raytrace"),
+                         tmp_path("missing.txt"), png, err), 0);
+    size_t size;
+    char *text = test_read_file(err, &size);
+    ck_assert_msg(strstr(text, "missing.txt"), "%s", text);
+    free(text);
+    ck_assert_int_ne(test_run("%s 2> %s", test_program("raytrace"), err), 0);
+}
+END_TEST
+
+Suite *raytracer_render_suite(void)
+{
+    Suite *s = suite_create("raytracer_render");
+    TCase *tc = test_case("kernels");
+    tcase_add_loop_test(tc, shipped_scenes_match_reference, 0,
+                        sizeof small_scenes / sizeof *small_scenes);
+    tcase_add_test(tc, seed_scene_matches_reference);
+    tcase_add_test(tc, odd_sizes_and_depths_match_reference);
+    tcase_add_loop_test(tc, bvh_matches_brute_force_on_random_scenes, 0, 3);
+    tcase_add_test(tc, shadowed_point_gets_only_ambient_light);
+    tcase_add_test(tc, reflections_are_lit_and_shadowed);
+    tcase_add_test(tc, partial_reflection_mixes_colours);
+    tcase_add_test(tc, moving_the_light_changes_the_image_as_the_reference_does);
+    tcase_add_test(tc, bgra_order_swaps_red_and_blue);
+    tcase_add_test(tc, scene_without_spheres_renders);
+    tcase_add_test(tc, bad_frames_and_scenes_are_refused);
+    tcase_add_test(tc, shared_structs_have_the_device_layout);
+    suite_add_tcase(s, tc);
+
+    TCase *host = test_case("host");
+    tcase_add_test(host, pan_and_dolly_move_along_the_view);
+    tcase_add_test(host, bvh_holds_every_sphere_once_inside_its_boxes);
+    suite_add_tcase(s, host);
+
+    TCase *programs = test_case("programs");
+    tcase_set_tags(programs, "no-oclgrind");
+    tcase_add_test(programs, raytrace_writes_a_png_and_reports_frames);
+    tcase_add_test(programs, raytrace_refuses_bad_arguments_without_output);
+    suite_add_tcase(s, programs);
+    return s;
+}

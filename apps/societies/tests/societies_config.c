@@ -1,0 +1,255 @@
+/*
+ * test_societies_config.c: the Societies configuration and formulas
+ * (apps/societies/config.c, apps/societies/kernels/model.h). Defaults that pass
+ * the checks; a file with comments, spaces and per-resource lists; every
+ * kind of bad line refused with its name and line number, and every range
+ * check; files that cannot be read; the build definitions, seen by a
+ * kernel built with them. The formulas against values worked out by hand
+ * (Python, double precision) on the host, and the device's through
+ * generated shims within float rounding.
+ */
+#include "common/tests/testing.h"
+#include "societies/societies.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+START_TEST(defaults_pass_the_checks)
+{
+    societies_config c;
+    societies_config_default(&c);
+    ck_assert_cl(societies_config_check(&c, 256));
+    ck_assert_int_eq(c.resources, 16);
+    ck_assert_int_eq(c.minutes_per_day, 600);
+    ck_assert(c.utility_level[255] == 1.0f && c.utility_root[0] == 2.0f);
+    /* A device whose work-groups are smaller than the resources. */
+    ck_assert_fails(societies_config_check(&c, 8), CLFRAME_ERR_BAD_INPUT,
+                    "resources must be 1 to");
+    /* Set directly, past what a file may say: the checks still hold. */
+    c.resources = 32;
+    c.menu_size = 17;
+    ck_assert_fails(societies_config_check(&c, 0), CLFRAME_ERR_BAD_INPUT,
+                    "menu_size must be 1 to resources, and at most 16");
+    c.menu_size = 16;
+    ck_assert_cl(societies_config_check(&c, 0));
+    c.agents = SOCIETIES_MAX_AGENTS + 1;
+    ck_assert_fails(societies_config_check(&c, 0), CLFRAME_ERR_BAD_INPUT,
+                    "agents must be 1 to 4194304");
+}
+END_TEST
+
+START_TEST(a_file_sets_values_and_lists)
+{
+    const char *text =
+        "# a small society\n"
+        "\n"
+        "  agents = 2000  \n"
+        "resources=4\n"
+        "days = 3\n"
+        "epsilon = 0.1\n"
+        "utility_level = 1 2 3 4.5\n"
+        "utility_root = 3\n"
+        "seed = 18446744073709551615\n"
+        "menu_size = 2\n";
+    societies_config c;
+    societies_config_default(&c);
+    ck_assert_cl(societies_config_parse(text, "small.conf", &c));
+    ck_assert_int_eq(c.agents, 2000);
+    ck_assert_int_eq(c.resources, 4);
+    ck_assert_int_eq(c.days, 3);
+    ck_assert(c.epsilon == 0.1f);
+    ck_assert(c.utility_level[0] == 1.0f && c.utility_level[3] == 4.5f);
+    ck_assert(c.utility_root[0] == 3.0f && c.utility_root[3] == 3.0f);
+    ck_assert(c.seed == 18446744073709551615ull);
+    ck_assert_int_eq(c.menu_size, 2);
+    ck_assert_int_eq(c.minutes_per_day, 600);       /* the default kept */
+}
+END_TEST
+
+START_TEST(bad_lines_are_named_with_their_number)
+{
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"agents = 10\n\nwealth = 3\n", "t.conf:3: unknown key \"wealth\""},
+        {"agents 10\n", "t.conf:1: \"agents 10\" is not key = value"},
+        {"agents =\n", "t.conf:1: agents: a key and a value are needed"},
+        {"# c\nresources = 257\n", "t.conf:2: resources = 257: a whole "
+                                   "number from 1 to 256"},
+        {"days = -1\n", "t.conf:1: days = -1"},
+        {"agents = 10x\n", "t.conf:1: agents = 10x"},
+        {"epsilon = nan\n", "t.conf:1: epsilon = nan: a number"},
+        {"seed = -3\n", "t.conf:1: seed = -3"},
+        {"resources = 4\nutility_level = 1 2 3\n",
+         "t.conf:2: utility_level lists 3 values for 4 resources"},
+        {"utility_root = 2 x\n", "t.conf:1: utility_root: finite numbers"},
+        {"epsilon = 1.5\n", "epsilon must be at least 0 and below 1"},
+        {"min_effort = 5\nmax_effort = 2\n", "max_effort at least min_effort"},
+        {"min_effort = 0\n", "min_effort must be above 0"},
+        {"resources = 3\nmenu_size = 4\n", "menu_size must be 1 to resources"},
+        {"resources = 32\nmenu_size = 17\n", "t.conf:2: menu_size = 17: a "
+                                              "whole number from 1 to 16"},
+        {"agents = 4194305\n", "agents = 4194305: a whole number from 1 to "
+                                "4194304"},
+        {"utility_level = 0\n", "every utility_level must be above 0"},
+        {"utility_root = 0.5\n", "every utility_root must be at least 1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        societies_config c;
+        societies_config_default(&c);
+        ck_assert_fails(societies_config_parse(bad[i].text, "t.conf", &c),
+                        CLFRAME_ERR_BAD_INPUT, bad[i].says);
+    }
+}
+END_TEST
+
+START_TEST(files_are_read_or_refused)
+{
+    const char *path = test_tmp_path("societies", "ok.conf");
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("agents = 7\nresources = 2\nmenu_size = 1\n", f);
+    fclose(f);
+    societies_config c;
+    societies_config_default(&c);
+    ck_assert_cl(societies_config_read(path, &c));
+    ck_assert_int_eq(c.agents, 7);
+    ck_assert_fails(societies_config_read(test_tmp_path("societies",
+                                                        "missing.conf"), &c),
+                    CLFRAME_ERR_IO, "missing.conf: cannot read it");
+    const char *binary = test_tmp_path("societies", "nul.conf");
+    f = fopen(binary, "wb");
+    ck_assert_ptr_nonnull(f);
+    fwrite("agents = 1\0\n", 1, 12, f);
+    fclose(f);
+    ck_assert_fails(societies_config_read(binary, &c), CLFRAME_ERR_BAD_INPUT,
+                    "not a text file");
+}
+END_TEST
+
+/* A kernel built with the definitions sees the configuration's values. */
+START_TEST(kernels_are_built_with_the_values)
+{
+    societies_config c;
+    societies_config_default(&c);
+    c.resources = 37;
+    c.epsilon = 0.3f;
+    c.max_effort = 12.5f;
+    char defines[512];
+    ck_assert_cl(societies_config_defines(&c, defines, sizeof defines));
+    ck_assert_ptr_nonnull(strstr(defines, "-DSOCIETIES_RESOURCES=37 "));
+    ck_assert_fails(societies_config_defines(&c, defines, 20),
+                    CLFRAME_ERR_BAD_SIZE, "do not fit");
+    ck_assert_cl(societies_config_defines(&c, defines, sizeof defines));
+    clctx *ctx = test_run_context();
+    clkernel *k = clkernel_source(
+        ctx, "__kernel void seen(__global int *i, __global float *f) {\n"
+             "    i[0] = SOCIETIES_RESOURCES; i[1] = SOCIETIES_MENU_SIZE;\n"
+             "    f[0] = SOCIETIES_EPSILON; f[1] = SOCIETIES_MAX_EFFORT;\n"
+             "}\n", "seen", defines);
+    ck_assert_made(k);
+    cl_int ints[2] = {0, 0};
+    cl_float floats[2] = {0, 0};
+    ck_assert_cl(clkernel_global(k, 1));
+    ck_assert_cl(clkernel_call(k, CLARG_OUT(ints, 2), CLARG_OUT(floats, 2)));
+    ck_assert_int_eq(ints[0], 37);
+    ck_assert_int_eq(ints[1], c.menu_size);
+    ck_assert(floats[0] == 0.3f && floats[1] == 12.5f);
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+/* got within `rel` of want. */
+static void near_rel(double got, double want, double rel, const char *what)
+{
+    ck_assert_msg(fabs(got - want) <= rel * fabs(want) + 1e-7,
+                  "%s: %.9g, want %.9g", what, got, want);
+}
+
+/* The host's float formulas against double-precision values. */
+static void near(double got, double want, const char *what)
+{
+    near_rel(got, want, 1e-5, what);
+}
+
+START_TEST(formulas_match_hand_computed_values)
+{
+    near(societies_utility(1, 2, 4), 2.0, "U(4), D 1, n 2");
+    near(societies_utility(1, 2, 0), 0.0, "U(0)");
+    near(societies_marginal_utility(1, 2, 4), 0.2679491924311228, "MU(4)");
+    near(societies_marginal_utility(2, 3, 8), 0.17413763445522212,
+         "MU(8), D 2, n 3");
+    near(societies_effort(1, 10, 100, 0), 9.983874134494814, "effort(0)");
+    near(societies_effort(1, 10, 100, 20), 6.836172229287337, "effort(20)");
+    near(societies_effort(1, 10, 100, 100), 1.0070218685139007,
+         "effort(100)");
+    near(societies_gain_per_minute(1, 2, 3, societies_effort(1, 10, 100, 0)),
+         0.026838198160506067, "GPM(3 units, experience 0)");
+    /* Experience only helps; more units only add less. */
+    for (int e = 1; e <= 200; e++)
+        ck_assert(societies_effort(1, 10, 100, e) <=
+                  societies_effort(1, 10, 100, e - 1));
+    for (int x = 2; x <= 200; x++)
+        ck_assert(societies_marginal_utility(1.5f, 2.5f, x) <
+                  societies_marginal_utility(1.5f, 2.5f, x - 1));
+    /* MU of large holdings keeps a float's precision (as a difference of
+     * two powers in float, n 1.06, it was 2e-5 off at 1000 units and 1e-3
+     * at 100000). */
+    static const double roots[] = {1.06, 2, 3};
+    static const int holdings[] = {2, 10, 1000, 100000};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++) {
+            double n = roots[i], x = holdings[j];
+            near(societies_marginal_utility(1.5f, (float)n, holdings[j]),
+                 1.5 * (pow(x, 1 / (double)(float)n) -
+                        pow(x - 1, 1 / (double)(float)n)),
+                 "MU of large holdings");
+        }
+}
+END_TEST
+
+START_TEST(device_formulas_match_the_host)
+{
+    clctx *ctx = test_run_context();
+    const char *model = "apps/societies/kernels/model.h";
+    clfunction *effort = clfunction_file(ctx, model, "societies_effort",
+                                         NULL);
+    clfunction *gpm = clfunction_file(ctx, model, "societies_gain_per_minute",
+                                      NULL);
+    ck_assert_made(effort);
+    ck_assert_made(gpm);
+    for (int e = 0; e <= 100; e += test_memory_run() ? 50 : 7) {
+        cl_float got;
+        ck_assert_cl(clfunction_call(effort, &got, CLARG(1.0f), CLARG(10.0f),
+                                     CLARG((cl_int)100), CLARG((cl_int)e)));
+        /* OpenCL allows pow and exp a few ulps (16 for pow). */
+        near_rel(got, societies_effort(1, 10, 100, e), 1e-5,
+                 "device effort");
+        cl_float minutes = societies_effort(1, 10, 100, e);
+        ck_assert_cl(clfunction_call(gpm, &got, CLARG(1.5f), CLARG(2.5f),
+                                     CLARG((cl_int)(e / 3)), CLARG(minutes)));
+        near_rel(got, societies_gain_per_minute(1.5f, 2.5f, e / 3, minutes),
+                 1e-5, "device GPM");
+    }
+    clfunction_free(effort);
+    clfunction_free(gpm);
+    clctx_free(ctx);
+}
+END_TEST
+
+Suite *societies_config_suite(void)
+{
+    Suite *s = suite_create("societies_config");
+    TCase *tc = test_case("config");
+    tcase_add_test(tc, defaults_pass_the_checks);
+    tcase_add_test(tc, a_file_sets_values_and_lists);
+    tcase_add_test(tc, bad_lines_are_named_with_their_number);
+    tcase_add_test(tc, files_are_read_or_refused);
+    tcase_add_test(tc, kernels_are_built_with_the_values);
+    tcase_add_test(tc, formulas_match_hand_computed_values);
+    tcase_add_test(tc, device_formulas_match_the_host);
+    suite_add_tcase(s, tc);
+    return s;
+}

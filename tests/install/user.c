@@ -1,0 +1,31 @@
+/*
+ * user.c: a user's program built against the installed library
+ * (tests/install/check): it calls the vmul of its own kernels/demo/vadd.cl
+ * and checks every product; exit status 0 if all are right.
+ */
+#include <clframe.h>
+#include <stdio.h>
+
+int main(void)
+{
+    enum { N = 1000 };
+    float a[N], b[N], c[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i, b[i] = 0.5f;
+    clkernel *vmul = clkernel_file(NULL, "kernels/demo/vadd.cl", "vmul", NULL);
+    if (!vmul || clkernel_global(vmul, N) ||
+        clkernel_call(vmul, CLARG_IN(a, N), CLARG_IN(b, N), CLARG_OUT(c, N),
+                      CLARG(N))) {
+        fprintf(stderr, "user: %s\n", clframe_last_error());
+        return 1;
+    }
+    clkernel_free(vmul);
+    for (int i = 0; i < N; i++)
+        if (c[i] != 0.5f * (float)i) {
+            fprintf(stderr, "user: c[%d] = %g, want %g\n", i, c[i], 0.5 * i);
+            return 1;
+        }
+    printf("user: vmul of its own kernels/demo/vadd.cl on %s: ok\n",
+           clctx_device_name(NULL));
+    return 0;
+}

@@ -1,0 +1,200 @@
+/*
+ * support.c: what every Check suite shares (support.h): the library's and
+ * each app's, so that every test binary is its suites and a short main.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int saved_stderr = -1;
+static FILE *capture_file;
+
+void capture_stderr_begin(void)
+{
+    fflush(stderr);
+    capture_file = tmpfile();
+    ck_assert_ptr_nonnull(capture_file);
+    saved_stderr = dup(2);
+    dup2(fileno(capture_file), 2);
+}
+
+char *capture_stderr_end(void)
+{
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    long size = ftell(capture_file);
+    char *text = calloc(1, (size_t)(size > 0 ? size : 0) + 1);
+    rewind(capture_file);
+    if (size > 0 && fread(text, 1, (size_t)size, capture_file) != (size_t)size)
+        text[0] = '\0';
+    fclose(capture_file);
+    return text;
+}
+
+const char *test_tmpdir(void)
+{
+    static char dir[64];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/clframe-test-%d", (int)getpid());
+        mkdir(dir, 0700);
+    }
+    return dir;
+}
+
+const char *test_write_file(const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", test_tmpdir(), name);
+    for (char *p = path + strlen(test_tmpdir()) + 1; (p = strchr(p, '/')); p++) {
+        *p = '\0';
+        mkdir(path, 0700);
+        *p = '/';
+    }
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+uint32_t test_random(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+clctx *test_run_context(void)
+{
+    clctx *ctx = clctx_default();
+    ck_assert_made(ctx);
+    if (!strstr(clctx_device_name(ctx), "Oclgrind"))
+        return NULL;
+    ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    return ctx;
+}
+
+int test_run(const char *fmt, ...)
+{
+    char command[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(command, sizeof command, fmt, ap);
+    va_end(ap);
+    ck_assert_msg(n >= 0 && (size_t)n < sizeof command, "command too long");
+    int status = system(command);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char *test_tmp_path(const char *prefix, const char *name)
+{
+    static char paths[8][1024];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s-%s", test_tmpdir(), prefix, name);
+    return p;
+}
+
+char *test_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    ck_assert_msg(n >= 0, "cannot tell the size of %s", path);
+    char *data = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_msg(fread(data, 1, (size_t)n, f) == (size_t)n, "cannot read %s",
+                  path);
+    data[n] = '\0';
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+clkernel *test_kernel(const char *source, const char *name)
+{
+    clkernel *k = clkernel_source(NULL, source, name, NULL);
+    ck_assert_made(k);
+    return k;
+}
+
+int test_sweep_lengths(int max, int *out)
+{
+    static const int edges[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32,
+                                33, 63, 64, 65, 99, 100, 101, 127, 128, 129,
+                                255, 256, 257, 1000, 1023, 1024, 1025};
+    int n = 0;
+    if (test_memory_run()) {
+        for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+            if (edges[i] <= max)
+                out[n++] = edges[i];
+    } else {
+        for (int len = 1; len <= max; len++)
+            out[n++] = len;
+    }
+    return n;
+}
+
+int test_memory_run(void)
+{
+    const char *sweep = getenv("CLFRAME_TEST_SWEEP");
+    return sweep && strcmp(sweep, "edges") == 0;
+}
+
+const char *test_program(const char *name)
+{
+    static char paths[4][4096];     /* a few may be in use at once */
+    static int next;
+    char *path = paths[next++ % 4];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof paths[0] - 1);
+    ck_assert_msg(n > 0, "cannot find the test runner's own path");
+    path[n] = '\0';
+    char *slash = strrchr(path, '/');
+    snprintf(slash + 1, sizeof paths[0] - (size_t)(slash + 1 - path), "%s",
+             name);
+    ck_assert_msg(access(path, X_OK) == 0, "%s is not built", path);
+    return path;
+}
+
+TCase *test_case(const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, 300);
+    return tc;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+
+int test_main(Suite *(*const suites[])(void))
+{
+    test_tmpdir();                  /* made once here, shared by the forks */
+    /* The suites build with clframe's binary cache off: test sources named
+     * after this run's temporary folder would fill the user's cache, and on
+     * PoCL storing a binary compiles every kernel again. The cache suite
+     * turns it on, in folders of its own. */
+    setenv("CLFRAME_CACHE", "0", 0);
+    SRunner *sr = srunner_create(suites[0]());
+    for (int i = 1; suites[i]; i++)
+        srunner_add_suite(sr, suites[i]());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    nftw(test_tmpdir(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
