@@ -223,6 +223,15 @@ $(eval $(call app,demo,,heat raytracer matmul laplace blur kalah societies md))
 
 all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
 
+# The apps' files that use no OpenCL (those not including clframe.h) must
+# build without it: they compile here with clframe/ off the include path.
+PLAIN_C := $(shell grep -L '"clframe.h"' $(wildcard apps/*/*.c apps/*/programs/*.c))
+.PHONY: test-plain-c
+test-plain-c:
+	@$(foreach f,$(PLAIN_C),$(CC) $(filter-out -Iclframe -MMD -MP,$(ALL_CFLAGS)) \
+	    $(OPENMP_FLAGS) $(PNG_CFLAGS) -fsyntax-only $(f) &&) true
+	@echo "test-plain-c: $(words $(PLAIN_C)) files of the apps build without clframe.h"
+
 # ---- the two commands -------------------------------------------------------------
 
 deps:
@@ -243,7 +252,7 @@ demo-run: all
 	@echo
 	$(BIN)/clframe-demo
 
-test-run: $(addprefix test-,$(TESTS))
+test-run: test-plain-c $(addprefix test-,$(TESTS))
 
 # ---- benchmarks -------------------------------------------------------------------
 

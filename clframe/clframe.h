@@ -46,8 +46,7 @@ enum {
     CLFRAME_ERR_BAD_SIZE       = -9009, /* work sizes the device cannot run */
     CLFRAME_ERR_USAGE          = -9010, /* NULL object, bad flags, ... */
     CLFRAME_ERR_NO_MEMORY      = -9011, /* host allocation failed */
-    CLFRAME_ERR_IO             = -9012, /* a file could not be read */
-    CLFRAME_ERR_BAD_INPUT      = -9013  /* an app's input is malformed */
+    CLFRAME_ERR_IO             = -9012  /* a file could not be read */
 };
 
 /* Name of any OpenCL 1.0-3.0 error code, common extension code, or clframe

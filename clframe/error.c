@@ -103,7 +103,6 @@ static const struct {
     {CLFRAME_ERR_USAGE, "CLFRAME_ERR_USAGE"},
     {CLFRAME_ERR_NO_MEMORY, "CLFRAME_ERR_NO_MEMORY"},
     {CLFRAME_ERR_IO, "CLFRAME_ERR_IO"},
-    {CLFRAME_ERR_BAD_INPUT, "CLFRAME_ERR_BAD_INPUT"},
 };
 
 const char *clframe_error_name(int code)

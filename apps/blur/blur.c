@@ -4,6 +4,7 @@
  * the image once and hands it to a version.
  */
 #include "blur.h"
+#include "common/error.h"
 
 #include "common/image.h"
 
@@ -42,9 +43,9 @@ static int check_size(uint32_t width, uint32_t height)
 {
     if (width == 0 || height == 0 ||
         (uint64_t)width * height > BLUR_MAX_PIXELS)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "blur: a %u x %u image; "
-                            "it must have 1 to %u pixels", width, height,
-                            BLUR_MAX_PIXELS);
+        return app_fail(APP_ERR_BAD_INPUT, "blur: a %u x %u image; "
+                        "it must have 1 to %u pixels", width, height,
+                        BLUR_MAX_PIXELS);
     return 0;
 }
 
@@ -56,8 +57,8 @@ int blur_image_alloc(blur_image *img, uint32_t width, uint32_t height)
         return rc;
     img->rgba = calloc((size_t)width * height, 4);
     if (!img->rgba)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "blur: no memory for a "
-                            "%u x %u image", width, height);
+        return app_fail(APP_ERR_NO_MEMORY, "blur: no memory for a "
+                        "%u x %u image", width, height);
     img->width = width;
     img->height = height;
     img->has_alpha = 1;
@@ -126,7 +127,7 @@ int blur_run(blur_image *img, unsigned passes, blur_version v, clctx *ctx,
         stats = &ignored;
     *stats = (blur_stats){.want_kernel_time = stats->want_kernel_time};
     if (!img || !img->rgba)
-        return clframe_fail(CLFRAME_ERR_USAGE, "blur: no image");
+        return app_fail(APP_ERR_USAGE, "blur: no image");
     int rc = check_size(img->width, img->height);
     if (rc)
         return rc;
@@ -134,6 +135,6 @@ int blur_run(blur_image *img, unsigned passes, blur_version v, clctx *ctx,
         return blur_run_c(img, passes, v == BLUR_OPENMP);
     if (blur_version_uses_opencl(v))
         return blur_run_opencl(img, passes, v, ctx, stats);
-    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "blur: no version %d",
-                        (int)v);
+    return app_fail(APP_ERR_BAD_INPUT, "blur: no version %d",
+                    (int)v);
 }

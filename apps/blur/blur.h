@@ -15,14 +15,15 @@
  * A pixel with no neighbours (a 1 x 1 image) keeps its value. Alpha is
  * never blurred: it is copied unchanged. All arithmetic is exact, so every
  * version gives the reference's bytes. Functions return 0 or a negative
- * clframe code with a message in clframe_last_error().
+ * code with a message in app_last_error().
  */
 #ifndef BLUR_H
 #define BLUR_H
 
-#include "clframe.h"
-
 #include <stdint.h>
+
+/* clframe's context (clframe.h), which the OpenCL versions run on. */
+typedef struct clctx clctx;
 
 /* A width x height image as 8-bit RGBA, row by row, whatever the file
  * held; has_alpha says whether the file had alpha, so that it is written

@@ -18,6 +18,8 @@
  * stays on the device in persistent buffers.
  */
 #include "blur.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,9 +109,9 @@ static int choose_shapes(blur_dev *d)
     while (GROUP_W * d->group_h > max_group && d->group_h > 1)
         d->group_h /= 2;
     if (GROUP_W * d->group_h > max_group)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "blur: %s runs "
-                            "work-groups of at most %zu; %d are needed",
-                            clctx_device_name(d->ctx), max_group, GROUP_W);
+        return app_fail(APP_ERR_DEVICE, "blur: %s runs "
+                        "work-groups of at most %zu; %d are needed",
+                        clctx_device_name(d->ctx), max_group, GROUP_W);
     cl_ulong local = clctx_local_mem_size(d->ctx);
     d->tile_h = TILE_MAX_H;
     while (d->tile_h > 2 * HALO + GROUP_H &&
@@ -117,11 +119,11 @@ static int choose_shapes(blur_dev *d)
         d->tile_h -= GROUP_H;
     if (d->v == BLUR_FAST && ((cl_ulong)2 * TILE_W * d->tile_h * 4 > local ||
                               GROUP_W * GROUP_H > max_group))
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "blur fast: %s has too "
-                            "little local memory (%lu bytes) or too small "
-                            "work-groups (%zu) for its tiles",
-                            clctx_device_name(d->ctx), (unsigned long)local,
-                            max_group);
+        return app_fail(APP_ERR_DEVICE, "blur fast: %s has too "
+                        "little local memory (%lu bytes) or too small "
+                        "work-groups (%zu) for its tiles",
+                        clctx_device_name(d->ctx), (unsigned long)local,
+                        max_group);
     return 0;
 }
 
@@ -130,9 +132,9 @@ static int set_up_seed(blur_dev *d)
 {
     d->planes = malloc(3 * d->pixels * sizeof *d->planes);
     if (!d->planes)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "blur: no memory for a "
-                            "%u x %u image's channels", d->img->width,
-                            d->img->height);
+        return app_fail(APP_ERR_NO_MEMORY, "blur: no memory for a "
+                        "%u x %u image's channels", d->img->width,
+                        d->img->height);
     for (int c = 0; c < 3; c++) {
         cl_int *plane = d->planes + c * d->pixels;
         for (size_t i = 0; i < d->pixels; i++)
@@ -255,8 +257,8 @@ int blur_run_opencl(blur_image *img, unsigned passes, blur_version v,
                     clctx *ctx, blur_stats *stats)
 {
     if (!blur_version_uses_opencl(v))
-        return clframe_fail(CLFRAME_ERR_USAGE, "blur_run_opencl: version %d "
-                            "is not an OpenCL version", (int)v);
+        return app_fail(APP_ERR_USAGE, "blur_run_opencl: version %d "
+                        "is not an OpenCL version", (int)v);
     blur_stats ignored = {0};
     blur_dev d = {
         .ctx = ctx ? ctx : clctx_default(),

@@ -4,6 +4,7 @@
  * Double-buffered: each pass reads one copy and writes the other.
  */
 #include "blur.h"
+#include "common/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +63,8 @@ int blur_run_c(blur_image *img, unsigned passes, int parallel)
         return 0;
     uint8_t *other = malloc(bytes);
     if (!other)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "blur: no memory for a "
-                            "%u x %u image", img->width, img->height);
+        return app_fail(APP_ERR_NO_MEMORY, "blur: no memory for a "
+                        "%u x %u image", img->width, img->height);
     uint8_t *cur = img->rgba, *next = other;
     for (unsigned p = 0; p < passes; p++) {
         blur_pass(cur, next, img->width, img->height, parallel);

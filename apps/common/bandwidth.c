@@ -2,6 +2,7 @@
  * bandwidth.c: the device's copy bandwidth for the benchmarks (bandwidth.h).
  */
 #include "bandwidth.h"
+#include "error.h"
 
 #include "clframe.h"
 #include "median.h"
@@ -45,7 +46,7 @@ double bench_copy_bandwidth(size_t bytes, int runs, const char *program)
     clkernel_free(k);
     free(host);
     if (rc) {
-        fprintf(stderr, "%s: copy kernel: %s\n", program, clframe_last_error());
+        fprintf(stderr, "%s: copy kernel: %s\n", program, app_last_error());
         return 0;
     }
     return 2.0 * (double)(n * 16) / (median_of(ms, runs) * 1e6);

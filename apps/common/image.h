@@ -4,8 +4,8 @@
  * file written beside its target and renamed over it only once complete,
  * so a reader never sees half an image and a failure leaves no file.
  *
- * Functions return 0 or a negative clframe code with a message in
- * clframe_last_error() that names the file.
+ * Functions return 0 or a negative code with a message in
+ * app_last_error() that names the file.
  */
 #ifndef APPS_IMAGE_H
 #define APPS_IMAGE_H
@@ -38,7 +38,7 @@ int image_png_save(const char *path, uint32_t width, uint32_t height,
  * palette, RGB, with or without alpha, 1 to 16 bits), as 8-bit RGBA: *rgba
  * gets width * height * 4 bytes, rows top to bottom, that the caller
  * frees. A missing file, one that is not a PNG, or a corrupt or truncated
- * one is CLFRAME_ERR_IO or CLFRAME_ERR_BAD_INPUT, with *rgba NULL. */
+ * one is APP_ERR_IO or APP_ERR_BAD_INPUT, with *rgba NULL. */
 int image_png_load(const char *path, uint32_t *width, uint32_t *height,
                    uint8_t **rgba);
 

@@ -2,8 +2,7 @@
  * plot.c: gnuplot through a pipe (plot.h).
  */
 #include "plot.h"
-
-#include "clframe.h"
+#include "error.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -16,8 +15,8 @@ int plot_csv_png(const char *csv, const char *png, int width, int height,
                  const char *fmt, ...)
 {
     if (strchr(csv, '\'') || strchr(png, '\''))
-        return clframe_fail(CLFRAME_ERR_IO, "cannot plot %s into %s: a "
-                            "quote in a file name", csv, png);
+        return app_fail(APP_ERR_IO, "cannot plot %s into %s: a "
+                        "quote in a file name", csv, png);
     /* A gnuplot that is not there exits at once: writing to it must be
      * an error, not SIGPIPE's death of the program. */
     struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
@@ -26,8 +25,8 @@ int plot_csv_png(const char *csv, const char *png, int width, int height,
     FILE *gp = popen("gnuplot 2>/dev/null", "w");
     if (!gp) {
         sigaction(SIGPIPE, &before, NULL);
-        return clframe_fail(CLFRAME_ERR_IO, "cannot run gnuplot: %s",
-                            strerror(errno));
+        return app_fail(APP_ERR_IO, "cannot run gnuplot: %s",
+                        strerror(errno));
     }
     fprintf(gp, "set terminal pngcairo size %d,%d\n"
                 "set output '%s'\n"
@@ -39,13 +38,13 @@ int plot_csv_png(const char *csv, const char *png, int width, int height,
     int status = pclose(gp);
     sigaction(SIGPIPE, &before, NULL);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        return clframe_fail(CLFRAME_ERR_IO, "cannot draw %s: gnuplot is "
-                            "not installed (scripts/install-deps); %s has "
-                            "the data", png, csv);
+        return app_fail(APP_ERR_IO, "cannot draw %s: gnuplot is "
+                        "not installed (scripts/install-deps); %s has "
+                        "the data", png, csv);
     if (status != 0)
-        return clframe_fail(CLFRAME_ERR_IO, "gnuplot failed (%s %d) making "
-                            "%s from %s", WIFEXITED(status) ? "exit status"
-                            : "status", WIFEXITED(status) ?
-                            WEXITSTATUS(status) : status, png, csv);
+        return app_fail(APP_ERR_IO, "gnuplot failed (%s %d) making "
+                        "%s from %s", WIFEXITED(status) ? "exit status"
+                        : "status", WIFEXITED(status) ?
+                        WEXITSTATUS(status) : status, png, csv);
     return 0;
 }

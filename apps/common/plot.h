@@ -10,7 +10,7 @@
 /* Runs gnuplot with a width x height PNG terminal writing png and CSV
  * input (comma-separated), then the commands made from fmt and its
  * arguments (which name the CSV file). Paths with a quote are refused, as
- * gnuplot's strings are quoted. 0, or CLFRAME_ERR_IO with a message that
+ * gnuplot's strings are quoted. 0, or APP_ERR_IO with a message that
  * names png and csv and says when gnuplot is not installed. */
 int plot_csv_png(const char *csv, const char *png, int width, int height,
                  const char *fmt, ...)

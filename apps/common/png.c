@@ -5,8 +5,7 @@
  */
 #include "image.h"
 #include "png_failure.h"
-
-#include "clframe.h"
+#include "error.h"
 
 #include <errno.h>
 #include <png.h>
@@ -66,17 +65,17 @@ int image_png_write_rows(FILE *f, uint32_t width, uint32_t height,
                          int channels, image_row_fn *row, void *ctx)
 {
     if (channels != 3 && channels != 4)
-        return clframe_fail(CLFRAME_ERR_USAGE, "PNG: %d channels; 3 (RGB) "
-                            "or 4 (RGBA) are written", channels);
+        return app_fail(APP_ERR_USAGE, "PNG: %d channels; 3 (RGB) "
+                        "or 4 (RGBA) are written", channels);
     if (width == 0 || height == 0 || width > PNG_UINT_31_MAX / 4 ||
         height > PNG_UINT_31_MAX)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "an image of %u x %u "
-                            "pixels cannot be a PNG", width, height);
+        return app_fail(APP_ERR_BAD_INPUT, "an image of %u x %u "
+                        "pixels cannot be a PNG", width, height);
     png_job job = {width, height, channels, row, ctx,
                    malloc((size_t)channels * width)};
     if (!job.row)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "PNG: out of memory for "
-                            "a row of %u pixels", width);
+        return app_fail(APP_ERR_NO_MEMORY, "PNG: out of memory for "
+                        "a row of %u pixels", width);
     png_failure failure = {""};
     int rc = png_write_job(f, &job, &failure);
     free(job.row);
@@ -84,8 +83,8 @@ int image_png_write_rows(FILE *f, uint32_t width, uint32_t height,
         snprintf(failure.message, sizeof failure.message, "%s",
                  strerror(errno)), rc = -1;
     if (rc != 0)
-        return clframe_fail(CLFRAME_ERR_IO, "writing the PNG image failed: "
-                            "%s", failure.message);
+        return app_fail(APP_ERR_IO, "writing the PNG image failed: "
+                        "%s", failure.message);
     return 0;
 }
 

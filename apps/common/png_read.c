@@ -6,8 +6,7 @@
  */
 #include "image.h"
 #include "png_failure.h"
-
-#include "clframe.h"
+#include "error.h"
 
 #include <errno.h>
 #include <png.h>
@@ -111,14 +110,14 @@ int image_png_load_alpha(const char *path, uint32_t *width, uint32_t *height,
         *has_alpha = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot open: %s", path,
-                            strerror(errno));
+        return app_fail(APP_ERR_IO, "%s: cannot open: %s", path,
+                        strerror(errno));
     uint8_t signature[8];
     size_t got = fread(signature, 1, sizeof signature, f);
     if (got != sizeof signature || png_sig_cmp(signature, 0, 8) != 0) {
         fclose(f);
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: not a PNG file (no "
-                            "PNG signature)", path);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: not a PNG file (no "
+                        "PNG signature)", path);
     }
     png_load load = {0};
     png_failure failure = {""};
@@ -127,8 +126,8 @@ int image_png_load_alpha(const char *path, uint32_t *width, uint32_t *height,
     free(load.rows);
     if (rc != 0) {
         free(load.rgba);
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: unreadable PNG: %s",
-                            path, failure.message);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: unreadable PNG: %s",
+                        path, failure.message);
     }
     *width = load.width;
     *height = load.height;

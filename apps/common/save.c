@@ -4,8 +4,7 @@
  * file systems) and renamed over the target once closed without error.
  */
 #include "image.h"
-
-#include "clframe.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -60,21 +59,21 @@ int image_save(const char *path, image_write_fn *write, void *ctx)
     char *tmp;
     FILE *f = open_temporary(path, &tmp);
     if (!f)
-        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot create a temporary "
-                            "file in its folder: %s", path, strerror(errno));
+        return app_fail(APP_ERR_IO, "%s: cannot create a temporary "
+                        "file in its folder: %s", path, strerror(errno));
     int rc = write(f, ctx);
     if (rc != 0) {
         /* Copied out first: the new message is written over the old. */
         char why[400];
-        snprintf(why, sizeof why, "%s", clframe_last_error());
-        rc = clframe_fail(rc, "%s: %s", path, why);
+        snprintf(why, sizeof why, "%s", app_last_error());
+        rc = app_fail(rc, "%s: %s", path, why);
     }
     if (fclose(f) != 0 && rc == 0)
-        rc = clframe_fail(CLFRAME_ERR_IO, "%s: writing the image failed: %s",
-                          path, strerror(errno));
+        rc = app_fail(APP_ERR_IO, "%s: writing the image failed: %s",
+                      path, strerror(errno));
     if (rc == 0 && rename(tmp, path) != 0)
-        rc = clframe_fail(CLFRAME_ERR_IO, "%s: cannot move the finished "
-                          "image into place: %s", path, strerror(errno));
+        rc = app_fail(APP_ERR_IO, "%s: cannot move the finished "
+                      "image into place: %s", path, strerror(errno));
     if (rc != 0)
         unlink(tmp);
     free(tmp);

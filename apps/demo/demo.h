@@ -63,7 +63,7 @@ void demo_compare(demo_result *r, const float *got, const float *want,
 void demo_compare_bytes(demo_result *r, const uint8_t *got,
                         const uint8_t *want, size_t n);
 
-/* Records "what: clframe_last_error()" as r->error and returns code (-1 if
+/* Records "what: app_last_error()" as r->error and returns code (-1 if
  * 0), for `return demo_fail(r, rc, "...")` after a clframe call failed. */
 int demo_fail(demo_result *r, int code, const char *what);
 

@@ -5,6 +5,7 @@
  * byte for byte with the C reference and written to a PNG.
  */
 #include "demo.h"
+#include "common/error.h"
 
 #include "blur/blur.h"
 
@@ -83,7 +84,7 @@ int demo_blur(demo_result *r)
                  PICTURE_PNG);
     else
         snprintf(r->note, sizeof r->note, "blur: no picture: %s",
-                 clframe_last_error());
+                 app_last_error());
 done:
     blur_image_free(&start);
     blur_image_free(&want);

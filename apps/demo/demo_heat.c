@@ -6,6 +6,7 @@
  * along the slalom track in that many steps to make a picture.
  */
 #include "demo.h"
+#include "common/error.h"
 
 #include "heat/heat.h"
 
@@ -66,7 +67,7 @@ int demo_heat(demo_result *r)
                  "in %s", HEAT_PNG);
     else
         snprintf(r->note, sizeof r->note, "heat: no picture: %s",
-                 clframe_last_error());
+                 app_last_error());
 done:
     heat_world_free(&start);
     heat_world_free(&want);

@@ -5,6 +5,7 @@
  * compared bit for bit with the C reference and drawn to a PNG.
  */
 #include "demo.h"
+#include "common/error.h"
 
 #include "laplace/laplace.h"
 
@@ -67,7 +68,7 @@ int demo_laplace(demo_result *r)
                  "in %s", LAPLACE_PNG);
     else
         snprintf(r->note, sizeof r->note, "laplace: no picture: %s",
-                 clframe_last_error());
+                 app_last_error());
 done:
     laplace_grid_free(&start);
     laplace_grid_free(&want);

@@ -4,6 +4,7 @@
  * with the plain C reference pixel by pixel and written to a PNG.
  */
 #include "demo.h"
+#include "common/error.h"
 
 #include "common/image.h"
 #include "raytracer/raytracer.h"
@@ -44,7 +45,7 @@ static int render_device(demo_result *r, const rt_scene *scene,
 {
     rt_renderer *renderer = rt_renderer_create(NULL, scene, RT_METHOD_BVH);
     if (!renderer)
-        return demo_fail(r, CLFRAME_ERR_BAD_INPUT, "raytracer: setting up");
+        return demo_fail(r, APP_ERR_BAD_INPUT, "raytracer: setting up");
     rt_renderer_set_timing(renderer, 1);
     int rc = 0;
     for (int call = 0; call < DEMO_CALLS && rc == 0; call++) {
@@ -96,7 +97,7 @@ int demo_raytracer(demo_result *r)
                      "1000 shows it in a window)", RT_PNG);
         else
             snprintf(r->note, sizeof r->note, "raytracer: no picture: %s",
-                     clframe_last_error());
+                     app_last_error());
     }
     rt_scene_free(&scene);
     free(want), free(got);

@@ -4,8 +4,8 @@
  * a row's verdict.
  */
 #include "demo.h"
+#include "common/error.h"
 
-#include "clframe.h"
 #include "common/clock.h"
 
 #include <math.h>
@@ -80,7 +80,7 @@ static int record_failure(demo_result *r, const char *what, const char *msg)
 
 int demo_fail(demo_result *r, int code, const char *what)
 {
-    record_failure(r, what, clframe_last_error());
+    record_failure(r, what, app_last_error());
     return code ? code : -1;
 }
 

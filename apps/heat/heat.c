@@ -3,6 +3,7 @@
  * entry point that checks its input once and hands it to a version.
  */
 #include "heat.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <string.h>
@@ -47,7 +48,7 @@ int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
               clctx *ctx, heat_stats *stats)
 {
     if (!world || !world->properties || !world->state)
-        return clframe_fail(CLFRAME_ERR_USAGE, "heat_step: no world");
+        return app_fail(APP_ERR_USAGE, "heat_step: no world");
     /* The border check in validate is what keeps every version in bounds. */
     int rc = heat_world_validate(world);
     if (rc)
@@ -57,9 +58,9 @@ int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
     /* outer >= 4 makes inner <= 0: a cell then takes more heat than it
      * has, and a walled-in cell divides 0 by 0. */
     if (!isfinite(dt) || !(outer >= 0 && outer < 4))
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "heat: dt = %g with alpha "
-                            "= %g gives alpha*dt = %g; it must be in [0, 4)",
-                            dt, world->alpha, outer);
+        return app_fail(APP_ERR_BAD_INPUT, "heat: dt = %g with alpha "
+                        "= %g gives alpha*dt = %g; it must be in [0, 4)",
+                        dt, world->alpha, outer);
     if (stats) {
         stats->kernel_ms = 0;
         stats->launches = 0;
@@ -71,8 +72,8 @@ int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
         return heat_step_openmp(world, dt, steps);
     default:
         if (!heat_version_uses_opencl(v))
-            return clframe_fail(CLFRAME_ERR_USAGE, "heat_step: unknown "
-                                "version %d", (int)v);
+            return app_fail(APP_ERR_USAGE, "heat_step: unknown "
+                            "version %d", (int)v);
         return heat_step_opencl(world, dt, steps, v, ctx, stats);
     }
 }

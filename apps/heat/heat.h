@@ -10,8 +10,10 @@
 #ifndef HEAT_H
 #define HEAT_H
 
-#include "clframe.h"
 #include "world.h"
+
+/* clframe's context (clframe.h), which the OpenCL versions run on. */
+typedef struct clctx clctx;
 
 typedef enum heat_version {
     HEAT_REFERENCE = 0,     /* plain C, one thread: the reference */
@@ -49,7 +51,7 @@ void heat_coefficients(float alpha, float dt, float *inner, float *outer);
 
 /* The reference and OpenMP steppers (heat_ref.c), also used directly by
  * tests and the benchmark. world->state may be replaced by another array
- * of the same size. 0, or CLFRAME_ERR_NO_MEMORY. */
+ * of the same size. 0, or APP_ERR_NO_MEMORY. */
 int heat_step_reference(heat_world *world, float dt, unsigned steps);
 int heat_step_openmp(heat_world *world, float dt, unsigned steps);
 /* Threads heat_step_openmp uses (1 when built without OpenMP). */

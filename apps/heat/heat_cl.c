@@ -14,6 +14,8 @@
  *       is read and written once per launch instead of once per step.
  */
 #include "heat.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +84,8 @@ static int step_naive(heat_run *run, unsigned steps)
     heat_world *world = run->world;
     float *buffer = malloc(run->cells * sizeof *buffer);
     if (!buffer)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "heat v3: no memory for "
-                            "a %u x %u state", world->w, world->h);
+        return app_fail(APP_ERR_NO_MEMORY, "heat v3: no memory for "
+                        "a %u x %u state", world->w, world->h);
     clkernel *k = build(run, "heat_step_naive", "");
     clarg properties = CLARG_IN(world->properties, run->cells);
     int rc = k ? size_per_cell(run, k) : CLFRAME_ERR_BUILD;
@@ -134,8 +136,8 @@ static void *pack_flags(const heat_world *world, size_t bytes_per_cell)
     size_t cells = (size_t)world->w * world->h;
     unsigned char *flags = malloc(cells * bytes_per_cell);
     if (!flags) {
-        clframe_fail(CLFRAME_ERR_NO_MEMORY, "heat: no memory for %u x %u "
-                     "packed flags", world->w, world->h);
+        app_fail(APP_ERR_NO_MEMORY, "heat: no memory for %u x %u "
+                 "packed flags", world->w, world->h);
         return NULL;
     }
     for (uint32_t y = 0; y < world->h; y++)
@@ -169,10 +171,10 @@ static int choose_tile(clctx *ctx, heat_tile *t)
             t->w % TILE_GROUP_W || t->h % TILE_GROUP_H || t->w == 0 ||
             t->h == 0 || t->halo == 0 || 2 * t->halo >= t->w ||
             2 * t->halo >= t->h)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "HEAT_V6_TILE=%s: "
-                                "expected WxHxHALO, W a multiple of %d, H of "
-                                "%d, and 2*HALO less than both", env,
-                                TILE_GROUP_W, TILE_GROUP_H);
+            return app_fail(APP_ERR_BAD_INPUT, "HEAT_V6_TILE=%s: "
+                            "expected WxHxHALO, W a multiple of %d, H of "
+                            "%d, and 2*HALO less than both", env,
+                            TILE_GROUP_W, TILE_GROUP_H);
     } else {
         t->w = TILE_W;
         t->halo = TILE_HALO;
@@ -183,13 +185,13 @@ static int choose_tile(clctx *ctx, heat_tile *t)
     }
     if ((cl_ulong)2 * t->w * t->h * sizeof(float) > local ||
         TILE_GROUP_W * TILE_GROUP_H > clctx_max_work_group_size(ctx))
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "heat v6: %ux%u tiles need "
-                            "%zu bytes of local memory and work-groups of %d; "
-                            "%s has %lu bytes and groups of %zu", t->w, t->h,
-                            (size_t)2 * t->w * t->h * sizeof(float),
-                            TILE_GROUP_W * TILE_GROUP_H,
-                            clctx_device_name(ctx), (unsigned long)local,
-                            clctx_max_work_group_size(ctx));
+        return app_fail(APP_ERR_DEVICE, "heat v6: %ux%u tiles need "
+                        "%zu bytes of local memory and work-groups of %d; "
+                        "%s has %lu bytes and groups of %zu", t->w, t->h,
+                        (size_t)2 * t->w * t->h * sizeof(float),
+                        TILE_GROUP_W * TILE_GROUP_H,
+                        clctx_device_name(ctx), (unsigned long)local,
+                        clctx_max_work_group_size(ctx));
     return 0;
 }
 
@@ -269,7 +271,7 @@ static int step_persistent(heat_run *run, unsigned steps, heat_version v)
         flags = CLARG_IN((uint8_t *)packed, run->cells);
     }
     if (rc == 0 && v != HEAT_V4_DOUBLE_BUFFERED && !packed)
-        rc = CLFRAME_ERR_NO_MEMORY;
+        rc = APP_ERR_NO_MEMORY;
     clkernel *k = NULL;
     if (rc == 0) {
         k = v == HEAT_V4_DOUBLE_BUFFERED ? build(run, "heat_step_naive", "")
@@ -309,7 +311,7 @@ int heat_step_opencl(heat_world *world, float dt, unsigned steps,
     case HEAT_V6_TILED:
         return step_persistent(&run, steps, v);
     default:
-        return clframe_fail(CLFRAME_ERR_USAGE, "heat_step_opencl: version "
-                            "%d is not an OpenCL version", (int)v);
+        return app_fail(APP_ERR_USAGE, "heat_step_opencl: version "
+                        "%d is not an OpenCL version", (int)v);
     }
 }

@@ -7,6 +7,7 @@
  * become an FMA (the kernels turn contraction off too).
  */
 #include "heat.h"
+#include "common/error.h"
 
 #include <stdlib.h>
 #ifdef _OPENMP
@@ -65,8 +66,8 @@ static int step_with(heat_world *world, float dt, unsigned steps, int parallel)
     size_t n = (size_t)world->w * world->h;
     float *buffer = malloc(n * sizeof *buffer);
     if (!buffer)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "heat: no memory for a "
-                            "%u x %u scratch state", world->w, world->h);
+        return app_fail(APP_ERR_NO_MEMORY, "heat: no memory for a "
+                        "%u x %u scratch state", world->w, world->h);
     float inner, outer;
     heat_coefficients(world->alpha, dt, &inner, &outer);
     float *in = world->state, *out = buffer;

@@ -8,8 +8,8 @@
  * never sees half an image and a failure leaves no file behind.
  */
 #include "world.h"
+#include "common/error.h"
 
-#include "clframe.h"
 #include "common/image.h"
 
 #include <errno.h>
@@ -84,13 +84,13 @@ static int write_bmp(const heat_world *world, FILE *f)
     uint64_t image_bytes = stride * world->h;
     if (world->w > INT32_MAX || world->h > INT32_MAX ||
         image_bytes > UINT32_MAX - BMP_HEADER_BYTES)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "a world of %u x %u cells "
-                            "is too large for a BMP image (4 GiB at most)",
-                            world->w, world->h);
+        return app_fail(APP_ERR_BAD_INPUT, "a world of %u x %u cells "
+                        "is too large for a BMP image (4 GiB at most)",
+                        world->w, world->h);
     uint8_t *row = calloc(1, (size_t)stride);  /* the padding stays 0 */
     if (!row)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "BMP: out of memory for a "
-                            "row of %llu bytes", (unsigned long long)stride);
+        return app_fail(APP_ERR_NO_MEMORY, "BMP: out of memory for a "
+                        "row of %llu bytes", (unsigned long long)stride);
     uint8_t header[BMP_HEADER_BYTES];
     bmp_header(header, world->w, world->h, (uint32_t)image_bytes);
     int ok = fwrite(header, 1, sizeof header, f) == sizeof header;
@@ -100,8 +100,8 @@ static int write_bmp(const heat_world *world, FILE *f)
     }
     free(row);
     if (!ok)
-        return clframe_fail(CLFRAME_ERR_IO, "writing the BMP image failed: "
-                            "%s", strerror(errno));
+        return app_fail(APP_ERR_IO, "writing the BMP image failed: "
+                        "%s", strerror(errno));
     return 0;
 }
 
@@ -142,19 +142,19 @@ int heat_world_render_stream(const heat_world *world, FILE *f,
 {
     if (!world || !world->properties || !world->state || world->w == 0 ||
         world->h == 0)
-        return clframe_fail(CLFRAME_ERR_USAGE,
-                            "heat_world_render: the world is empty");
+        return app_fail(APP_ERR_USAGE,
+                        "heat_world_render: the world is empty");
     if (format && strcasecmp(format, "bmp") == 0) {
         int rc = write_bmp(world, f);
         if (rc == 0 && (fflush(f) != 0 || ferror(f)))
-            return clframe_fail(CLFRAME_ERR_IO, "writing the BMP image "
-                                "failed: %s", strerror(errno));
+            return app_fail(APP_ERR_IO, "writing the BMP image "
+                            "failed: %s", strerror(errno));
         return rc;
     }
     if (format && strcasecmp(format, "png") == 0)
         return write_png(world, f);
-    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "unknown image format '%s': "
-                        "accepted are bmp and png", format ? format : "(null)");
+    return app_fail(APP_ERR_BAD_INPUT, "unknown image format '%s': "
+                    "accepted are bmp and png", format ? format : "(null)");
 }
 
 typedef struct render_job {
@@ -172,8 +172,8 @@ int heat_world_render(const heat_world *world, const char *path)
 {
     const char *format = format_of_path(path);
     if (!format)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: unknown image type; "
-                            "the file name must end in .bmp or .png", path);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: unknown image type; "
+                        "the file name must end in .bmp or .png", path);
     render_job job = {world, format};
     return image_save(path, write_render_job, &job);
 }

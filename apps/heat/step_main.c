@@ -8,6 +8,7 @@
  */
 #include "heat.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -24,6 +25,7 @@ static int usage(const char *program, FILE *to)
 
 int heat_step_main(int argc, char **argv, heat_version v)
 {
+    app_follow_clframe_errors();
     const char *program = heat_version_program(v);
     float dt = 0.1f;
     unsigned long steps = 1, binary = 0;
@@ -53,11 +55,11 @@ int heat_step_main(int argc, char **argv, heat_version v)
     if (rc == 0)
         rc = heat_world_save(&world, stdout, (int)binary);
     if (rc == 0 && fflush(stdout) != 0)
-        rc = clframe_fail(CLFRAME_ERR_IO, "writing to stdout: %s",
-                          strerror(errno));
+        rc = app_fail(APP_ERR_IO, "writing to stdout: %s",
+                      strerror(errno));
     heat_world_free(&world);
     if (rc) {
-        fprintf(stderr, "%s: %s\n", program, clframe_last_error());
+        fprintf(stderr, "%s: %s\n", program, app_last_error());
         return 1;
     }
     return 0;

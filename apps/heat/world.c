@@ -14,8 +14,7 @@
  * at a fraction of printf's cost.
  */
 #include "world.h"
-
-#include "clframe.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <math.h>
@@ -42,21 +41,21 @@ int heat_world_alloc(heat_world *world, uint32_t w, uint32_t h, float alpha)
 {
     memset(world, 0, sizeof *world);
     if (w == 0 || h == 0)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT,
-                            "heat world of %u x %u cells: both sizes must "
-                            "be positive", w, h);
+        return app_fail(APP_ERR_BAD_INPUT,
+                        "heat world of %u x %u cells: both sizes must "
+                        "be positive", w, h);
     size_t cells = cell_count(w, h);
     if (cells == 0)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT,
-                            "heat world of %u x %u cells is too large: its "
-                            "arrays would not fit in memory", w, h);
+        return app_fail(APP_ERR_BAD_INPUT,
+                        "heat world of %u x %u cells is too large: its "
+                        "arrays would not fit in memory", w, h);
     world->properties = calloc(cells, sizeof *world->properties);
     world->state = calloc(cells, sizeof *world->state);
     if (!world->properties || !world->state) {
         heat_world_free(world);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY,
-                            "heat world of %u x %u cells: out of memory for "
-                            "two arrays of %zu bytes", w, h, cells * 4);
+        return app_fail(APP_ERR_NO_MEMORY,
+                        "heat world of %u x %u cells: out of memory for "
+                        "two arrays of %zu bytes", w, h, cells * 4);
     }
     world->w = w;
     world->h = h;
@@ -115,9 +114,9 @@ int heat_world_make_standard(heat_world *world, uint32_t n, float alpha)
 {
     if (n < 3) {
         memset(world, 0, sizeof *world);
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT,
-                            "standard heat world of size %u: n must be at "
-                            "least 3 (the sink sits on row n-3)", n);
+        return app_fail(APP_ERR_BAD_INPUT,
+                        "standard heat world of size %u: n must be at "
+                        "least 3 (the sink sits on row n-3)", n);
     }
     int rc = heat_world_alloc(world, n, n, alpha);
     if (rc != 0)
@@ -175,27 +174,27 @@ int heat_world_validate(const heat_world *world)
 {
     if (!world || !world->properties || !world->state || world->w == 0 ||
         world->h == 0)
-        return clframe_fail(CLFRAME_ERR_USAGE,
-                            "heat world: empty (no cells or no arrays)");
+        return app_fail(APP_ERR_USAGE,
+                        "heat world: empty (no cells or no arrays)");
     if (!isfinite(world->alpha) || world->alpha < 0.0f)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT,
-                            "heat world: alpha %g is not a finite number "
-                            ">= 0", world->alpha);
+        return app_fail(APP_ERR_BAD_INPUT,
+                        "heat world: alpha %g is not a finite number "
+                        ">= 0", world->alpha);
     for (uint32_t y = 0; y < world->h; y++) {
         for (uint32_t x = 0; x < world->w; x++) {
             size_t i = (size_t)y * world->w + x;
             const char *why = flags_problem(world->properties[i], x, y,
                                             world->w, world->h);
             if (why)
-                return clframe_fail(CLFRAME_ERR_BAD_INPUT,
-                                    "heat world: flag value %u at x=%u, "
-                                    "y=%u %s", world->properties[i], x, y,
-                                    why);
+                return app_fail(APP_ERR_BAD_INPUT,
+                                "heat world: flag value %u at x=%u, "
+                                "y=%u %s", world->properties[i], x, y,
+                                why);
             why = temperature_problem(world->state[i]);
             if (why)
-                return clframe_fail(CLFRAME_ERR_BAD_INPUT,
-                                    "heat world: temperature %g at x=%u, "
-                                    "y=%u %s", world->state[i], x, y, why);
+                return app_fail(APP_ERR_BAD_INPUT,
+                                "heat world: temperature %g at x=%u, "
+                                "y=%u %s", world->state[i], x, y, why);
         }
     }
     return 0;
@@ -302,15 +301,15 @@ static const char *token_shown(reader *r)
 static int input_ended(reader *r, const char *what)
 {
     if (ferror(r->f))
-        return clframe_fail(CLFRAME_ERR_IO, "%s: reading failed at byte "
-                            "offset %llu: %s", r->name, r->offset,
-                            strerror(errno));
+        return app_fail(APP_ERR_IO, "%s: reading failed at byte "
+                        "offset %llu: %s", r->name, r->offset,
+                        strerror(errno));
     if (r->offset == 0)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: empty input; "
-                            "expected a heat world starting with %s or %s",
-                            r->name, text_header, binary_header);
-    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: input ends "
-                        "where %s should be", r->name, r->line, what);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: empty input; "
+                        "expected a heat world starting with %s or %s",
+                        r->name, text_header, binary_header);
+    return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: input ends "
+                    "where %s should be", r->name, r->line, what);
 }
 
 /* Parses a token of decimal digits into *value (saturating at
@@ -348,13 +347,13 @@ static int read_size(reader *r, const char *what, uint32_t *size)
         return input_ended(r, what);
     uint64_t v;
     if (!parse_digits(r->token, r->token_len, &v))
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: expected "
-                            "the %s, a positive integer, found '%s'",
-                            r->name, r->token_line, what, token_shown(r));
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
+                        "the %s, a positive integer, found '%s'",
+                        r->name, r->token_line, what, token_shown(r));
     if (v == 0 || v > UINT32_MAX)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: %s %s is "
-                            "not a positive integer below 2^32", r->name,
-                            r->token_line, what, token_shown(r));
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: %s %s is "
+                        "not a positive integer below 2^32", r->name,
+                        r->token_line, what, token_shown(r));
     *size = (uint32_t)v;
     return 0;
 }
@@ -370,26 +369,26 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
     else if (token_is(r, binary_header))
         *binary = 1;
     else
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: unknown "
-                            "header '%s'; expected %s or %s", r->name,
-                            r->token_line, token_shown(r), text_header,
-                            binary_header);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: unknown "
+                        "header '%s'; expected %s or %s", r->name,
+                        r->token_line, token_shown(r), text_header,
+                        binary_header);
     int rc;
     if ((rc = read_size(r, "width", w)) != 0 ||
         (rc = read_size(r, "height", h)) != 0)
         return rc;
     if (cell_count(*w, *h) == 0)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: a world "
-                            "of %u x %u cells is too large: its arrays "
-                            "would not fit in memory", r->name,
-                            r->token_line, *w, *h);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a world "
+                        "of %u x %u cells is too large: its arrays "
+                        "would not fit in memory", r->name,
+                        r->token_line, *w, *h);
     if (!read_token(r))
         return input_ended(r, "alpha");
     if (!parse_float(r->token, r->token_len, alpha) || !isfinite(*alpha) ||
         *alpha < 0.0f)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: alpha "
-                            "'%s' is not a finite number >= 0", r->name,
-                            r->token_line, token_shown(r));
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: alpha "
+                        "'%s' is not a finite number >= 0", r->name,
+                        r->token_line, token_shown(r));
     return 0;
 }
 
@@ -406,9 +405,9 @@ static int read_separator(reader *r, int binary, const char *before)
             snprintf(what, sizeof what, "'-' before the %s", before);
             return input_ended(r, what);
         }
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: byte offset %llu: "
-                            "expected '-' before the %s, found byte 0x%02x",
-                            r->name, r->offset - 1, before, (unsigned)c);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset %llu: "
+                        "expected '-' before the %s, found byte 0x%02x",
+                        r->name, r->offset - 1, before, (unsigned)c);
     }
     if (!read_token(r)) {
         char what[64];
@@ -416,9 +415,9 @@ static int read_separator(reader *r, int binary, const char *before)
         return input_ended(r, what);
     }
     if (!token_is(r, "-"))
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: expected "
-                            "'-' before the %s, found '%s'", r->name,
-                            r->token_line, before, token_shown(r));
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
+                        "'-' before the %s, found '%s'", r->name,
+                        r->token_line, before, token_shown(r));
     return 0;
 }
 
@@ -429,13 +428,13 @@ static int truncated_text(reader *r, const char *array, size_t i, size_t n)
     if (r->token_len == 0) {
         if (ferror(r->f))
             return input_ended(r, array);
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: truncated "
-                            "%s array: found the end of input after %zu of "
-                            "%zu entries", r->name, r->line, array, i, n);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: truncated "
+                        "%s array: found the end of input after %zu of "
+                        "%zu entries", r->name, r->line, array, i, n);
     }
-    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: truncated %s "
-                        "array: found '%s' after %zu of %zu entries", r->name,
-                        r->token_line, array, token_shown(r), i, n);
+    return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: truncated %s "
+                    "array: found '%s' after %zu of %zu entries", r->name,
+                    r->token_line, array, token_shown(r), i, n);
 }
 
 static int is_array_end(reader *r)
@@ -454,16 +453,16 @@ static int read_text_properties(reader *r, heat_world *world)
             return truncated_text(r, "properties", i, n);
         uint64_t v;
         if (!parse_digits(r->token, r->token_len, &v))
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: "
-                                "property '%s' at x=%u, y=%u is not a "
-                                "number", r->name, r->token_line,
-                                token_shown(r), x, y);
+            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
+                            "property '%s' at x=%u, y=%u is not a "
+                            "number", r->name, r->token_line,
+                            token_shown(r), x, y);
         const char *why = flags_problem(v > UINT32_MAX ? UINT32_MAX : (uint32_t)v,
                                         x, y, world->w, world->h);
         if (why)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: flag "
-                                "value %s at x=%u, y=%u %s", r->name,
-                                r->token_line, token_shown(r), x, y, why);
+            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: flag "
+                            "value %s at x=%u, y=%u %s", r->name,
+                            r->token_line, token_shown(r), x, y, why);
         world->properties[i] = (uint32_t)v;
     }
     return 0;
@@ -479,15 +478,15 @@ static int read_text_state(reader *r, heat_world *world)
             return truncated_text(r, "state", i, n);
         float t;
         if (!parse_float(r->token, r->token_len, &t))
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: "
-                                "temperature '%s' at x=%u, y=%u is not a "
-                                "number", r->name, r->token_line,
-                                token_shown(r), x, y);
+            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
+                            "temperature '%s' at x=%u, y=%u is not a "
+                            "number", r->name, r->token_line,
+                            token_shown(r), x, y);
         const char *why = temperature_problem(t);
         if (why)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: "
-                                "temperature %s at x=%u, y=%u %s", r->name,
-                                r->token_line, token_shown(r), x, y, why);
+            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
+                            "temperature %s at x=%u, y=%u %s", r->name,
+                            r->token_line, token_shown(r), x, y, why);
         world->state[i] = t;
     }
     return 0;
@@ -524,9 +523,9 @@ static int read_binary_words(reader *r, void *dst, size_t n,
     if (got != want) {
         if (ferror(r->f))
             return input_ended(r, array);
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: truncated %s array: "
-                            "expected %zu bytes from byte offset %llu, "
-                            "found %zu", r->name, array, want, *start, got);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: truncated %s array: "
+                        "expected %zu bytes from byte offset %llu, "
+                        "found %zu", r->name, array, want, *start, got);
     }
     words_from_little_endian(dst, n);
     return 0;
@@ -544,10 +543,10 @@ static int read_binary_properties(reader *r, heat_world *world)
         const char *why = flags_problem(world->properties[i], x, y, world->w,
                                         world->h);
         if (why)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: byte offset "
-                                "%llu: flag value %u at x=%u, y=%u %s",
-                                r->name, start + 4 * (unsigned long long)i,
-                                world->properties[i], x, y, why);
+            return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset "
+                            "%llu: flag value %u at x=%u, y=%u %s",
+                            r->name, start + 4 * (unsigned long long)i,
+                            world->properties[i], x, y, why);
     }
     return 0;
 }
@@ -562,11 +561,11 @@ static int read_binary_state(reader *r, heat_world *world)
     for (size_t i = 0; i < n; i++) {
         const char *why = temperature_problem(world->state[i]);
         if (why)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: byte offset "
-                                "%llu: temperature %g at x=%u, y=%u %s",
-                                r->name, start + 4 * (unsigned long long)i,
-                                world->state[i], (uint32_t)(i % world->w),
-                                (uint32_t)(i / world->w), why);
+            return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset "
+                            "%llu: temperature %g at x=%u, y=%u %s",
+                            r->name, start + 4 * (unsigned long long)i,
+                            world->state[i], (uint32_t)(i % world->w),
+                            (uint32_t)(i / world->w), why);
     }
     return 0;
 }
@@ -576,9 +575,9 @@ static int read_end(reader *r)
     if (!read_token(r))
         return input_ended(r, "'End'");
     if (!token_is(r, "End"))
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: line %lu: expected "
-                            "'End' after the state array, found '%s'",
-                            r->name, r->token_line, token_shown(r));
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
+                        "'End' after the state array, found '%s'",
+                        r->name, r->token_line, token_shown(r));
     return 0;
 }
 
@@ -614,8 +613,8 @@ int heat_world_load_file(heat_world *world, const char *path)
     memset(world, 0, sizeof *world);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot open: %s", path,
-                            strerror(errno));
+        return app_fail(APP_ERR_IO, "%s: cannot open: %s", path,
+                        strerror(errno));
     int rc = heat_world_load(world, f, path);
     fclose(f);
     return rc;
@@ -739,12 +738,12 @@ int heat_world_save(const heat_world *world, FILE *f, int binary)
 {
     if (!world || !world->properties || !world->state || world->w == 0 ||
         world->h == 0)
-        return clframe_fail(CLFRAME_ERR_USAGE,
-                            "heat_world_save: the world is empty");
+        return app_fail(APP_ERR_USAGE,
+                        "heat_world_save: the world is empty");
     writer *wr = malloc(sizeof *wr);
     if (!wr)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY,
-                            "heat_world_save: out of memory");
+        return app_fail(APP_ERR_NO_MEMORY,
+                        "heat_world_save: out of memory");
     wr->f = f;
     wr->failed = 0;
     wr->len = 0;
@@ -769,7 +768,7 @@ int heat_world_save(const heat_world *world, FILE *f, int binary)
     int saved_errno = errno;
     free(wr);
     if (failed)
-        return clframe_fail(CLFRAME_ERR_IO, "writing the heat world failed: "
-                            "%s", strerror(saved_errno));
+        return app_fail(APP_ERR_IO, "writing the heat world failed: "
+                        "%s", strerror(saved_errno));
     return 0;
 }

@@ -5,8 +5,8 @@
  * of the seed's HPCEHeatWorldV0, so worlds move between implementations),
  * their validation, and rendering to BMP or PNG.
  *
- * Every function that can fail returns 0 or a negative clframe code and
- * leaves a message naming the problem and where in clframe_last_error().
+ * Every function that can fail returns 0 or a negative code and
+ * leaves a message naming the problem and where in app_last_error().
  */
 #ifndef HEAT_WORLD_H
 #define HEAT_WORLD_H

@@ -5,6 +5,7 @@
  */
 #include "kalah.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <string.h>
 
@@ -17,44 +18,44 @@ int kalah_board_parse(const char *cells, const char *to_move, kalah_board *b)
 {
     kalah_board out = {{0}, 0, 0};
     if (!cells || !to_move || !b)
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_board_parse: NULL "
-                            "argument");
+        return app_fail(APP_ERR_USAGE, "kalah_board_parse: NULL "
+                        "argument");
     if (strcmp(to_move, "top") && strcmp(to_move, "bottom"))
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: the player to "
-                            "move is \"top\" or \"bottom\", not \"%s\"",
-                            to_move);
+        return app_fail(APP_ERR_BAD_INPUT, "board: the player to "
+                        "move is \"top\" or \"bottom\", not \"%s\"",
+                        to_move);
     out.to_move = !strcmp(to_move, "top") ? KALAH_TOP : KALAH_BOTTOM;
     char text[256];
     if (strlen(cells) >= sizeof text)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: \"%.40s...\" is "
-                            "too long for 14 cells", cells);
+        return app_fail(APP_ERR_BAD_INPUT, "board: \"%.40s...\" is "
+                        "too long for 14 cells", cells);
     strcpy(text, cells);
     int n = 0, total = 0;
     for (char *save, *w = strtok_r(text, " \t\n", &save); w;
          w = strtok_r(NULL, " \t\n", &save), n++) {
         unsigned long v;
         if (n == KALAH_CELLS)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: more than %d "
-                                "cells", KALAH_CELLS);
+            return app_fail(APP_ERR_BAD_INPUT, "board: more than %d "
+                            "cells", KALAH_CELLS);
         if (!parse_uint(w, 0, KALAH_TOTAL_STONES, &v))
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: cell %d is "
-                                "\"%s\", not a count of stones from 0 to "
-                                "%d", n, w, KALAH_TOTAL_STONES);
+            return app_fail(APP_ERR_BAD_INPUT, "board: cell %d is "
+                            "\"%s\", not a count of stones from 0 to "
+                            "%d", n, w, KALAH_TOTAL_STONES);
         out.cells[n] = (cl_uchar)v;
         total += (int)v;
     }
     if (n != KALAH_CELLS)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: %d cells, "
-                            "expected %d (c0 ... c13: BOTTOM's pits 0-5 "
-                            "and store 6, TOP's pits 7-12 and store 13)",
-                            n, KALAH_CELLS);
+        return app_fail(APP_ERR_BAD_INPUT, "board: %d cells, "
+                        "expected %d (c0 ... c13: BOTTOM's pits 0-5 "
+                        "and store 6, TOP's pits 7-12 and store 13)",
+                        n, KALAH_CELLS);
     if (total != KALAH_TOTAL_STONES)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: %d stones in "
-                            "all; a game always has %d", total,
-                            KALAH_TOTAL_STONES);
+        return app_fail(APP_ERR_BAD_INPUT, "board: %d stones in "
+                        "all; a game always has %d", total,
+                        KALAH_TOTAL_STONES);
     if (kalah_game_over(out))       /* the only way to have no legal move */
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "board: %s has no legal "
-                            "move (the game is over)", to_move);
+        return app_fail(APP_ERR_BAD_INPUT, "board: %s has no legal "
+                        "move (the game is over)", to_move);
     *b = out;
     return 0;
 }

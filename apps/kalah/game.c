@@ -5,14 +5,15 @@
  */
 #include "kalah.h"
 #include "common/clock.h"
+#include "common/error.h"
 
 
 int kalah_play_game(kalah_player *players[2], kalah_board start, FILE *log,
                     kalah_game *g)
 {
     if (!players || !players[0] || !players[1] || !g || start.to_move > 1)
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_play_game: two "
-                            "players, a board with a side to move, a game");
+        return app_fail(APP_ERR_USAGE, "kalah_play_game: two "
+                        "players, a board with a side to move, a game");
     *g = (kalah_game){.final = start};
     kalah_board b = start;
     if (log)
@@ -24,10 +25,10 @@ int kalah_play_game(kalah_player *players[2], kalah_board start, FILE *log,
         int rc = kalah_player_move(players[side], b, &r);
         g->seconds[side] += clock_seconds() - t0;
         if (rc == 0 && !kalah_is_legal(b, r.move))
-            rc = clframe_fail(CLFRAME_ERR_BAD_INPUT, "player %s (%s) chose "
-                              "pit %d, which is not a legal move",
-                              players[side]->name, kalah_side_name(side),
-                              r.move + 1);
+            rc = app_fail(APP_ERR_BAD_INPUT, "player %s (%s) chose "
+                          "pit %d, which is not a legal move",
+                          players[side]->name, kalah_side_name(side),
+                          r.move + 1);
         if (rc)
             return rc;
         b = kalah_play(b, r.move);

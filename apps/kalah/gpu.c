@@ -28,6 +28,8 @@
  */
 #include "gpu_internal.h"
 #include "common/clock.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -56,7 +58,7 @@ kalah_gpu *kalah_gpu_new(clctx *ctx, int *error)
     int rc = 0;
     kalah_gpu *g = calloc(1, sizeof *g);
     if (!g)
-        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu: no memory");
+        rc = app_fail(APP_ERR_NO_MEMORY, "kalah gpu: no memory");
     else if (!(g->ctx = ctx ? ctx : clctx_default()))
         rc = CLFRAME_ERR_NO_DEVICE;
     if (rc == 0) {
@@ -98,8 +100,8 @@ kalah_gpu_counts kalah_gpu_counts_of(const kalah_gpu *g)
 int kalah_gpu_set_device_plies(kalah_gpu *g, int plies)
 {
     if (!g || plies < 1 || plies > MAX_DEVICE_PLIES)
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_gpu_set_device_plies: "
-                            "%d (1 to %d)", plies, MAX_DEVICE_PLIES);
+        return app_fail(APP_ERR_USAGE, "kalah_gpu_set_device_plies: "
+                        "%d (1 to %d)", plies, MAX_DEVICE_PLIES);
     g->most_plies = plies;
     return 0;
 }
@@ -216,8 +218,8 @@ static int collect_tasks(kalah_gpu *g, int plies, uint64_t *nodes)
     long n = (long)g->tasks_top.count;
     task *tasks = realloc(g->tasks, (n ? (size_t)n : 1) * sizeof *tasks);
     if (!tasks)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu: no memory "
-                            "for %ld tasks", n);
+        return app_fail(APP_ERR_NO_MEMORY, "kalah gpu: no memory "
+                        "for %ld tasks", n);
     g->tasks = tasks;
     #pragma omp parallel for schedule(dynamic) if (parallel)
     for (long i = 0; i < n; i++) {
@@ -251,8 +253,8 @@ static int collect_tasks(kalah_gpu *g, int plies, uint64_t *nodes)
         free(tasks[i].frontier.boards);
     }
     g->frontier.count = failed ? 0 : total;
-    return failed ? clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu: no "
-                                 "memory for the frontier") : 0;
+    return failed ? app_fail(APP_ERR_NO_MEMORY, "kalah gpu: no "
+                             "memory for the frontier") : 0;
 }
 
 int kalah_gpu_launch(kalah_gpu *g, const kalah_board *boards,
@@ -309,8 +311,8 @@ int kalah_gpu_make_room(kalah_gpu *g, size_t count)
     if (counts)
         g->nodes = counts;
     if (!bounds || !scores || !counts)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu: no memory "
-                            "for %zu scores", count);
+        return app_fail(APP_ERR_NO_MEMORY, "kalah gpu: no memory "
+                        "for %zu scores", count);
     g->scored = count;
     return 0;
 }
@@ -339,8 +341,8 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
                      kalah_result *r)
 {
     if (!g || !r || depth < 0 || depth > KALAH_GPU_MAX_DEPTH)
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_gpu_search: depth %d "
-                            "(0 to %d)", depth, KALAH_GPU_MAX_DEPTH);
+        return app_fail(APP_ERR_USAGE, "kalah_gpu_search: depth %d "
+                        "(0 to %d)", depth, KALAH_GPU_MAX_DEPTH);
     *r = (kalah_result){-1, 0, depth, 0};
     if (depth == 0 || kalah_game_over(b))
         return kalah_minimax(b, depth, r);
@@ -357,8 +359,8 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
             rc = list_tasks(kalah_play(b, p), task_plies - 1, &g->tasks_top,
                             &nodes);
     if (rc)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu: no memory for "
-                            "the tasks");
+        return app_fail(APP_ERR_NO_MEMORY, "kalah gpu: no memory for "
+                        "the tasks");
     rc = collect_tasks(g, host_plies - task_plies, &nodes);
     if (rc == 0)
         rc = score_frontier(g, device_plies, &nodes);
@@ -393,9 +395,9 @@ int kalah_gpu_search_timed(kalah_gpu *g, kalah_board b, double seconds,
 {
     if (!g || !r || !(seconds > 0 && seconds <= 3600) || max_depth < 1 ||
         max_depth > KALAH_MAX_DEPTH)
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_gpu_search_timed: %g "
-                            "seconds (more than 0, at most 3600), depth %d "
-                            "(1 to %d)", seconds, max_depth, KALAH_MAX_DEPTH);
+        return app_fail(APP_ERR_USAGE, "kalah_gpu_search_timed: %g "
+                        "seconds (more than 0, at most 3600), depth %d "
+                        "(1 to %d)", seconds, max_depth, KALAH_MAX_DEPTH);
     if (max_depth > KALAH_GPU_MAX_DEPTH)
         max_depth = KALAH_GPU_MAX_DEPTH;
     double start = clock_seconds(), last = 0, growth = 6;

@@ -36,6 +36,7 @@
  */
 #include "gpu_internal.h"
 #include "common/clock.h"
+#include "common/error.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -88,8 +89,8 @@ static int out_of_time(ab_search *s)
 static int no_memory(ab_search *s)
 {
     if (!s->rc)
-        s->rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "kalah gpu alpha-beta: "
-                             "no memory for the scouts' tree");
+        s->rc = app_fail(APP_ERR_NO_MEMORY, "kalah gpu alpha-beta: "
+                         "no memory for the scouts' tree");
     return -1;
 }
 
@@ -378,10 +379,10 @@ int kalah_gpu_set_alphabeta_split(kalah_gpu *g, int host_depth,
 {
     if (!g || host_depth < 0 || host_depth > KALAH_MAX_DEPTH ||
         device_plies < 1 || device_plies > DEVICE_MAX_PLIES)
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_gpu_set_alphabeta_"
-                            "split: host depth %d (0 to %d), device plies "
-                            "%d (1 to %d)", host_depth, KALAH_MAX_DEPTH,
-                            device_plies, DEVICE_MAX_PLIES);
+        return app_fail(APP_ERR_USAGE, "kalah_gpu_set_alphabeta_"
+                        "split: host depth %d (0 to %d), device plies "
+                        "%d (1 to %d)", host_depth, KALAH_MAX_DEPTH,
+                        device_plies, DEVICE_MAX_PLIES);
     g->ab_host_depth = host_depth;
     g->ab_device_plies = device_plies;
     return 0;
@@ -398,8 +399,8 @@ static int check(const char *what, kalah_gpu *g, int depth,
                  kalah_result *r)
 {
     if (!g || !r || depth < 0 || depth > KALAH_MAX_DEPTH)
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s: depth %d (0 to %d)",
-                            what, depth, KALAH_MAX_DEPTH);
+        return app_fail(APP_ERR_USAGE, "%s: depth %d (0 to %d)",
+                        what, depth, KALAH_MAX_DEPTH);
     return 0;
 }
 
@@ -422,8 +423,8 @@ int kalah_gpu_alphabeta_timed(kalah_gpu *g, kalah_board b, double seconds,
 {
     int rc = check("kalah_gpu_alphabeta_timed", g, max_depth, r);
     if (rc == 0 && !(seconds > 0 && seconds <= 3600))
-        rc = clframe_fail(CLFRAME_ERR_USAGE, "kalah_gpu_alphabeta_timed: %g "
-                          "seconds (more than 0, at most 3600)", seconds);
+        rc = app_fail(APP_ERR_USAGE, "kalah_gpu_alphabeta_timed: %g "
+                      "seconds (more than 0, at most 3600)", seconds);
     if (rc)
         return rc;
     if (max_depth == 0 || kalah_game_over(b))

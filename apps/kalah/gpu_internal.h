@@ -10,6 +10,9 @@
 
 #include "kalah.h"
 
+/* clframe's kernel (clframe.h), which gpu.c builds and calls. */
+typedef struct clkernel clkernel;
+
 /* Boards, growing as they are listed. */
 typedef struct board_list {
     kalah_board *boards;
@@ -50,13 +53,13 @@ clkernel *kalah_gpu_kernel(kalah_gpu *g, clkernel **slot, const char *path,
  * bounds[i] + 1) (alphabeta.cl: a work-item searches a board by
  * alpha-beta). nodes[i] = the boards its search visited, boards[i]
  * included. In launches of at most KALAH_GPU_BATCH boards, counted in
- * g->counts. 0 or a clframe code. */
+ * g->counts. 0 or a negative code. */
 #define KALAH_GPU_GROUP_PLIES 4
 int kalah_gpu_launch(kalah_gpu *g, const kalah_board *boards,
                      const int *bounds, size_t count, int plies, int *scores,
                      cl_uint *nodes);
 /* Room for `count` bounds, scores and node counts; 0 or
- * CLFRAME_ERR_NO_MEMORY. */
+ * APP_ERR_NO_MEMORY. */
 int kalah_gpu_make_room(kalah_gpu *g, size_t count);
 
 /* Appends b; 0, or -1 when out of memory (the caller says so). */

@@ -14,10 +14,12 @@
 #define APPS_KALAH_H
 
 #include "kalah/kernels/board.h"
-#include "clframe.h"
 
 #include <stdint.h>
 #include <stdio.h>
+
+/* clframe's context (clframe.h), which the OpenCL versions run on. */
+typedef struct clctx clctx;
 
 /* ---- boards as text (board.c) -------------------------------------------- */
 
@@ -25,7 +27,7 @@
 const char *kalah_side_name(int side);
 /* Reads a board: cells is "c0 c1 ... c13" (14 whole numbers, 48 stones in
  * all, as in every game), to_move "top" or "bottom", and the player to move
- * must have a legal move. 0, or CLFRAME_ERR_BAD_INPUT with a message that
+ * must have a legal move. 0, or APP_ERR_BAD_INPUT with a message that
  * says what is wrong (how many cells, which one, the total). */
 int kalah_board_parse(const char *cells, const char *to_move,
                       kalah_board *b);
@@ -172,7 +174,7 @@ typedef struct kalah_player {
  * default 8), "alphabeta:D" or "alphabeta:Ts" (T seconds a move), "gpu:D"
  * or "gpu:Ts" (the GPU minimax player), "gpuab:D" or "gpuab:Ts" (the GPU
  * alpha-beta player).
- * 0, or CLFRAME_ERR_BAD_INPUT with a message. A human reads stdin and
+ * 0, or APP_ERR_BAD_INPUT with a message. A human reads stdin and
  * prompts on stdout; random starts from seed 1 (kalah_player_seed changes
  * it). Release a player with kalah_player_release. */
 int kalah_player_parse(const char *spec, kalah_player *p);
@@ -180,7 +182,7 @@ void kalah_player_release(kalah_player *p);
 void kalah_player_seed(kalah_player *p, uint32_t seed);
 /* The player's move on b (which must not be finished), in r. A human who
  * types something that is not a legal move is told why and asked again;
- * the end of the input is CLFRAME_ERR_IO. */
+ * the end of the input is APP_ERR_IO. */
 int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r);
 
 /* ---- games (game.c) ------------------------------------------------------ */

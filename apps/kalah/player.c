@@ -6,6 +6,7 @@
  */
 #include "kalah.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,26 +25,26 @@ enum { DEFAULT_DEPTH = 8 };
 int kalah_player_parse(const char *spec, kalah_player *p)
 {
     if (!spec || !p)
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_player_parse: NULL");
+        return app_fail(APP_ERR_USAGE, "kalah_player_parse: NULL");
     *p = (kalah_player){.depth = DEFAULT_DEPTH, .seed = 1, .in = stdin,
                         .out = stdout};
     char kind[32];
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
     if (len >= sizeof kind || strlen(spec) >= sizeof p->name)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "player \"%s\": too long",
-                            spec);
+        return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": too long",
+                        spec);
     memcpy(kind, spec, len);
     kind[len] = '\0';
     int k = 0;
     while (k < KALAH_PLAYER_KINDS && strcmp(kind, kind_names[k]))
         k++;
     if (k == KALAH_PLAYER_KINDS)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "player \"%s\": expected "
-                            "human, random, minimax[:DEPTH], alphabeta"
-                            "[:DEPTH|:SECONDSs], gpu[:DEPTH|:SECONDSs] or "
-                            "gpuab[:DEPTH|:SECONDSs]",
-                            spec);
+        return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": expected "
+                        "human, random, minimax[:DEPTH], alphabeta"
+                        "[:DEPTH|:SECONDSs], gpu[:DEPTH|:SECONDSs] or "
+                        "gpuab[:DEPTH|:SECONDSs]",
+                        spec);
     p->kind = (kalah_player_kind)k;
     strcpy(p->name, spec);
     if (!colon)
@@ -60,9 +61,9 @@ int kalah_player_parse(const char *spec, kalah_player *p)
         memcpy(number, arg, n - 1);
         number[n - 1] = '\0';
         if (!parse_float(number, &seconds) || seconds <= 0 || seconds > 3600)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "player \"%s\": the "
-                                "time per move is more than 0 and at most "
-                                "3600 seconds", spec);
+            return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": the "
+                            "time per move is more than 0 and at most "
+                            "3600 seconds", spec);
         p->seconds = seconds;
         p->depth = KALAH_MAX_DEPTH;
     } else if ((k == KALAH_MINIMAX || timed) &&
@@ -70,12 +71,12 @@ int kalah_player_parse(const char *spec, kalah_player *p)
                                                  : KALAH_MAX_DEPTH, &depth)) {
         p->depth = (int)depth;
     } else {
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "player \"%s\": %s", spec,
-                            k == KALAH_MINIMAX ? "the depth is 1 to 40 plies"
-                            : k == KALAH_ALPHABETA || k == KALAH_GPU_ALPHABETA
+        return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": %s", spec,
+                        k == KALAH_MINIMAX ? "the depth is 1 to 40 plies"
+                        : k == KALAH_ALPHABETA || k == KALAH_GPU_ALPHABETA
                                 ? "the depth is 1 to 40 plies, or a time "
                                   "such as 0.5s"
-                            : k == KALAH_GPU
+                        : k == KALAH_GPU
                                 ? "the depth is 1 to 14 plies, or a time "
                                   "such as 0.5s"
                                 : "takes no depth or time");
@@ -120,9 +121,9 @@ static int human_move(kalah_player *p, kalah_board b, int *move)
                 kalah_side_name(b.to_move));
         fflush(p->out);
         if (!fgets(line, sizeof line, p->in))
-            return clframe_fail(CLFRAME_ERR_IO, "human player (%s): the "
-                                "input ended before a move",
-                                kalah_side_name(b.to_move));
+            return app_fail(APP_ERR_IO, "human player (%s): the "
+                            "input ended before a move",
+                            kalah_side_name(b.to_move));
         line[strcspn(line, "\r\n")] = '\0';
         unsigned long pit;
         if (!parse_uint(line, 1, KALAH_PITS, &pit))
@@ -141,8 +142,8 @@ static int human_move(kalah_player *p, kalah_board b, int *move)
 int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r)
 {
     if (!p || !r || kalah_game_over(b))
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_player_move: %s",
-                            p && r ? "the game is over" : "NULL argument");
+        return app_fail(APP_ERR_USAGE, "kalah_player_move: %s",
+                        p && r ? "the game is over" : "NULL argument");
     *r = (kalah_result){-1, 0, 0, 0};
     switch (p->kind) {
     case KALAH_HUMAN:
@@ -173,7 +174,7 @@ int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r)
                    : kalah_gpu_search(p->gpu, b, p->depth, r);
     }
     default:
-        return clframe_fail(CLFRAME_ERR_USAGE, "kalah_player_move: unknown "
-                            "player kind %d", (int)p->kind);
+        return app_fail(APP_ERR_USAGE, "kalah_player_move: unknown "
+                        "player kind %d", (int)p->kind);
     }
 }

@@ -9,6 +9,7 @@
  */
 #include "kalah.h"
 #include "common/clock.h"
+#include "common/error.h"
 
 #include <limits.h>
 
@@ -23,9 +24,9 @@ typedef struct search {
 static int check_depth(const char *what, int depth, kalah_result *r)
 {
     if (!r || depth < 0 || depth > KALAH_MAX_DEPTH)
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s: depth %d (0 to %d), "
-                            "result %p", what, depth, KALAH_MAX_DEPTH,
-                            (void *)r);
+        return app_fail(APP_ERR_USAGE, "%s: depth %d (0 to %d), "
+                        "result %p", what, depth, KALAH_MAX_DEPTH,
+                        (void *)r);
     return 0;
 }
 
@@ -184,8 +185,8 @@ int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
 {
     int rc = check_depth("kalah_alphabeta_timed", max_depth, r);
     if (rc == 0 && !(seconds > 0 && seconds <= 3600))
-        rc = clframe_fail(CLFRAME_ERR_USAGE, "kalah_alphabeta_timed: %g "
-                          "seconds (more than 0, at most 3600)", seconds);
+        rc = app_fail(APP_ERR_USAGE, "kalah_alphabeta_timed: %g "
+                      "seconds (more than 0, at most 3600)", seconds);
     if (rc)
         return rc;
     if (kalah_game_over(b) || max_depth == 0)

@@ -4,6 +4,7 @@
  * its input once and hands it to a version), and the output files.
  */
 #include "laplace.h"
+#include "common/error.h"
 
 #include "common/parse.h"
 #include "common/image.h"
@@ -44,9 +45,9 @@ int laplace_version_uses_opencl(laplace_version v)
 static int check_size(uint32_t nx, uint32_t ny)
 {
     if (nx < 3 || ny < 3 || nx > LAPLACE_MAX_SIDE || ny > LAPLACE_MAX_SIDE)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "laplace: a %u x %u grid; "
-                            "each side must be from 3 to %u", nx, ny,
-                            LAPLACE_MAX_SIDE);
+        return app_fail(APP_ERR_BAD_INPUT, "laplace: a %u x %u grid; "
+                        "each side must be from 3 to %u", nx, ny,
+                        LAPLACE_MAX_SIDE);
     return 0;
 }
 
@@ -61,8 +62,8 @@ int laplace_grid_alloc(laplace_grid *g, uint32_t nx, uint32_t ny)
     g->mask = calloc(cells, 1);
     if (!g->phi || !g->mask) {
         laplace_grid_free(g);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "laplace: no memory for a "
-                            "%u x %u grid", nx, ny);
+        return app_fail(APP_ERR_NO_MEMORY, "laplace: no memory for a "
+                        "%u x %u grid", nx, ny);
     }
     g->nx = nx;
     g->ny = ny;
@@ -92,9 +93,9 @@ int laplace_grid_copy(laplace_grid *dst, const laplace_grid *src)
 static int check_potential(float v, const char *what)
 {
     if (!(fabsf(v) <= LAPLACE_MAX_POTENTIAL))
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "laplace: the %s potential "
-                            "%g is not a number of magnitude at most %g", what,
-                            v, LAPLACE_MAX_POTENTIAL);
+        return app_fail(APP_ERR_BAD_INPUT, "laplace: the %s potential "
+                        "%g is not a number of magnitude at most %g", what,
+                        v, LAPLACE_MAX_POTENTIAL);
     return 0;
 }
 
@@ -121,9 +122,9 @@ int laplace_grid_make(laplace_grid *g, uint32_t nx, uint32_t ny,
     if (rc == 0)
         rc = check_potential(object, "object");
     if (rc == 0 && (object_w > nx - 2 || object_h > ny - 2))
-        rc = clframe_fail(CLFRAME_ERR_BAD_INPUT, "laplace: a %u x %u object "
-                          "does not fit inside a %u x %u grid (at most %u x "
-                          "%u)", object_w, object_h, nx, ny, nx - 2, ny - 2);
+        rc = app_fail(APP_ERR_BAD_INPUT, "laplace: a %u x %u object "
+                      "does not fit inside a %u x %u grid (at most %u x "
+                      "%u)", object_w, object_h, nx, ny, nx - 2, ny - 2);
     if (rc == 0)
         rc = laplace_grid_alloc(g, nx, ny);
     if (rc)
@@ -152,9 +153,9 @@ int laplace_grid_from_png(laplace_grid *g, const char *path, float boundary,
         rc = image_png_load(path, &w, &h, &rgba);
     if (rc == 0 && (w < 3 || h < 3 || w > LAPLACE_MAX_SIDE ||
                     h > LAPLACE_MAX_SIDE))
-        rc = clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: a %u x %u image; a "
-                          "mask's sides must be from 3 to %u pixels", path, w,
-                          h, LAPLACE_MAX_SIDE);
+        rc = app_fail(APP_ERR_BAD_INPUT, "%s: a %u x %u image; a "
+                      "mask's sides must be from 3 to %u pixels", path, w,
+                      h, LAPLACE_MAX_SIDE);
     if (rc == 0)
         rc = laplace_grid_alloc(g, w, h);
     if (rc == 0) {
@@ -206,7 +207,7 @@ int laplace_object_parse(const char *text, uint32_t nx, uint32_t ny,
 int laplace_grid_validate(const laplace_grid *g)
 {
     if (!g || !g->phi || !g->mask)
-        return clframe_fail(CLFRAME_ERR_USAGE, "laplace: no grid");
+        return app_fail(APP_ERR_USAGE, "laplace: no grid");
     int rc = check_size(g->nx, g->ny);
     for (uint32_t y = 0; y < g->ny && rc == 0; y++)
         for (uint32_t x = 0; x < g->nx && rc == 0; x++) {
@@ -214,14 +215,14 @@ int laplace_grid_validate(const laplace_grid *g)
             int border = x == 0 || y == 0 || x == g->nx - 1 ||
                          y == g->ny - 1;
             if (border && g->mask[i])
-                rc = clframe_fail(CLFRAME_ERR_BAD_INPUT, "laplace: cell x=%u "
-                                  "y=%u is on the border but free; the "
-                                  "border must be fixed", x, y);
+                rc = app_fail(APP_ERR_BAD_INPUT, "laplace: cell x=%u "
+                              "y=%u is on the border but free; the "
+                              "border must be fixed", x, y);
             else if (!(fabsf(g->phi[i]) <= LAPLACE_MAX_POTENTIAL))
-                rc = clframe_fail(CLFRAME_ERR_BAD_INPUT, "laplace: cell x=%u "
-                                  "y=%u has potential %g; at most %g in "
-                                  "magnitude", x, y, g->phi[i],
-                                  LAPLACE_MAX_POTENTIAL);
+                rc = app_fail(APP_ERR_BAD_INPUT, "laplace: cell x=%u "
+                              "y=%u has potential %g; at most %g in "
+                              "magnitude", x, y, g->phi[i],
+                              LAPLACE_MAX_POTENTIAL);
         }
     return rc;
 }
@@ -250,15 +251,15 @@ int laplace_solve(laplace_grid *g, const laplace_plan *plan,
         return rc;
     if (!plan || !(plan->tolerance >= 0.0f) || isinf(plan->tolerance) ||
         (plan->tolerance > 0.0f && plan->check_every == 0))
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "laplace: the tolerance "
-                            "must be a finite number >= 0 and checks every 1 "
-                            "or more iterations");
+        return app_fail(APP_ERR_BAD_INPUT, "laplace: the tolerance "
+                        "must be a finite number >= 0 and checks every 1 "
+                        "or more iterations");
     if (v == LAPLACE_REFERENCE || v == LAPLACE_OPENMP)
         return laplace_solve_c(g, plan, v == LAPLACE_OPENMP, stats);
     if (laplace_version_uses_opencl(v))
         return laplace_solve_opencl(g, plan, v, ctx, stats);
-    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "laplace: no version %d",
-                        (int)v);
+    return app_fail(APP_ERR_BAD_INPUT, "laplace: no version %d",
+                    (int)v);
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -273,7 +274,7 @@ static int write_floats(FILE *f, void *ctx)
         uint8_t le[4] = {bits & 0xff, bits >> 8 & 0xff, bits >> 16 & 0xff,
                          bits >> 24};
         if (fwrite(le, 1, 4, f) != 4)
-            return clframe_fail(CLFRAME_ERR_IO, "write failed");
+            return app_fail(APP_ERR_IO, "write failed");
     }
     return 0;
 }

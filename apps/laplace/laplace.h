@@ -9,15 +9,16 @@
  *
  * Every version adds a free cell's neighbours in the reference's order,
  * 0.25f * (((right + left) + down) + up), with FP contraction off, so all
- * of them give the same bits. Functions return 0 or a negative clframe code
- * with a message in clframe_last_error().
+ * of them give the same bits. Functions return 0 or a negative code
+ * with a message in app_last_error().
  */
 #ifndef LAPLACE_H
 #define LAPLACE_H
 
-#include "clframe.h"
-
 #include <stdint.h>
+
+/* clframe's context (clframe.h), which the OpenCL versions run on. */
+typedef struct clctx clctx;
 
 /* An nx x ny grid, row by row (x fastest): the potential and the mask,
  * 1 where a cell is free, 0 where it is fixed (the border, conductors). */

@@ -18,6 +18,8 @@
  * iteration is double's, the rest of the stretch is tiled).
  */
 #include "laplace.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,9 +154,9 @@ static int choose_shapes(laplace_dev *d)
     while (GROUP_W * d->group_h > max_group && d->group_h > 1)
         d->group_h /= 2;
     if (GROUP_W * d->group_h > max_group)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "laplace: %s runs "
-                            "work-groups of at most %zu; %d are needed",
-                            clctx_device_name(d->ctx), max_group, GROUP_W);
+        return app_fail(APP_ERR_DEVICE, "laplace: %s runs "
+                        "work-groups of at most %zu; %d are needed",
+                        clctx_device_name(d->ctx), max_group, GROUP_W);
     d->groups = clframe_round_up(d->g->nx, GROUP_W) / GROUP_W *
                 (clframe_round_up(d->g->ny, d->group_h) / d->group_h);
     cl_ulong local = clctx_local_mem_size(d->ctx);
@@ -165,11 +167,11 @@ static int choose_shapes(laplace_dev *d)
     if (d->v == LAPLACE_FAST &&
         ((cl_ulong)2 * TILE_W * d->tile_h * sizeof(float) > local ||
          GROUP_W * GROUP_H > max_group))
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "laplace fast: %s has too "
-                            "little local memory (%lu bytes) or too small "
-                            "work-groups (%zu) for its tiles",
-                            clctx_device_name(d->ctx), (unsigned long)local,
-                            max_group);
+        return app_fail(APP_ERR_DEVICE, "laplace fast: %s has too "
+                        "little local memory (%lu bytes) or too small "
+                        "work-groups (%zu) for its tiles",
+                        clctx_device_name(d->ctx), (unsigned long)local,
+                        max_group);
     return 0;
 }
 
@@ -191,8 +193,8 @@ static int set_up(laplace_dev *d)
         d->mask = CLARG_IN(g->mask, d->cells);
     }
     if (!d->group_max || (d->v == LAPLACE_SEED && !d->int_mask))
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "laplace: no memory for a "
-                            "%u x %u grid's mask", g->nx, g->ny);
+        return app_fail(APP_ERR_NO_MEMORY, "laplace: no memory for a "
+                        "%u x %u grid's mask", g->nx, g->ny);
     int seed = d->v == LAPLACE_SEED;
     d->update = seed ? build_per_cell(d, "laplace_seed_update", 1, 1)
                      : build_update(d);
@@ -350,8 +352,8 @@ int laplace_solve_opencl(laplace_grid *g, const laplace_plan *plan,
                          laplace_version v, clctx *ctx, laplace_stats *stats)
 {
     if (!laplace_version_uses_opencl(v))
-        return clframe_fail(CLFRAME_ERR_USAGE, "laplace_solve_opencl: "
-                            "version %d is not an OpenCL version", (int)v);
+        return app_fail(APP_ERR_USAGE, "laplace_solve_opencl: "
+                        "version %d is not an OpenCL version", (int)v);
     laplace_dev d = {
         .ctx = ctx ? ctx : clctx_default(),
         .g = g,

@@ -5,6 +5,7 @@
  * made on the same iterations as theirs, so all stop at the same count.
  */
 #include "laplace.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,8 +55,8 @@ int laplace_solve_c(laplace_grid *g, const laplace_plan *plan, int parallel,
     size_t cells = (size_t)g->nx * g->ny;
     float *other = malloc(cells * sizeof *other);
     if (!other)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "laplace: no memory for "
-                            "a %u x %u grid", g->nx, g->ny);
+        return app_fail(APP_ERR_NO_MEMORY, "laplace: no memory for "
+                        "a %u x %u grid", g->nx, g->ny);
     memcpy(other, g->phi, cells * sizeof *other);
     float *cur = g->phi, *next = other;
     unsigned done = 0;

@@ -4,6 +4,8 @@
  * one-call entry point.
  */
 #include "matmul.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,17 +41,17 @@ int matmul_check_args(const float *a, const float *b, const float *c,
                       uint32_t m, uint32_t k, uint32_t n)
 {
     if (!a || !b || !c)
-        return clframe_fail(CLFRAME_ERR_USAGE, "matmul: NULL matrix (a %p, "
-                            "b %p, c %p)", (void *)a, (void *)b, (void *)c);
+        return app_fail(APP_ERR_USAGE, "matmul: NULL matrix (a %p, "
+                        "b %p, c %p)", (void *)a, (void *)b, (void *)c);
     if (m == 0 || k == 0 || n == 0)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul: %u x %u times %u "
-                            "x %u: every size must be at least 1", m, k, k, n);
+        return app_fail(APP_ERR_BAD_INPUT, "matmul: %u x %u times %u "
+                        "x %u: every size must be at least 1", m, k, k, n);
     /* Each matrix's bytes must fit a size_t (only 32-bit hosts can fail). */
     const size_t most = SIZE_MAX / sizeof(float);
     if ((size_t)m > most / k || (size_t)k > most / n || (size_t)m > most / n)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul: %u x %u times %u "
-                            "x %u overflows this host's address space", m, k,
-                            k, n);
+        return app_fail(APP_ERR_BAD_INPUT, "matmul: %u x %u times %u "
+                        "x %u overflows this host's address space", m, k,
+                        k, n);
     return 0;
 }
 
@@ -64,11 +66,11 @@ int matmul_tile_parse(const char *text, matmul_tile *t)
     if ((got != 5 && got != 6) || !f[0] || !f[1] || !f[2] || !f[3] ||
         !f[4] || f[0] % 4 || f[1] % 4 || f[2] % 4 || f[5] % 4 ||
         f[0] * f[1] > 256 || f[3] > 1024 || f[4] > 1024 || f[5] > 64)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "matmul tile \"%s\": "
-                            "expected TMxTNxTKxWXxWY[xPAD], WX and WY >= 1, "
-                            "TM, TN, TK >= 4 and they and PAD multiples of "
-                            "4 (float4 strips), TM*TN <= 256, PAD <= 64",
-                            text ? text : "(null)");
+        return app_fail(APP_ERR_BAD_INPUT, "matmul tile \"%s\": "
+                        "expected TMxTNxTKxWXxWY[xPAD], WX and WY >= 1, "
+                        "TM, TN, TK >= 4 and they and PAD multiples of "
+                        "4 (float4 strips), TM*TN <= 256, PAD <= 64",
+                        text ? text : "(null)");
     *t = (matmul_tile){f[0], f[1], f[2], f[3], f[4], f[5]};
     return 0;
 }
@@ -123,13 +125,13 @@ int matmul_tile_fits(clctx *ctx, const matmul_tile *t)
     cl_ulong local = clctx_local_mem_size(ctx);
     char name[64];
     if ((size_t)t->wx * t->wy > max_group || tile_local_bytes(t) > local)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul tile %s needs "
-                            "work-groups of %u and %zu bytes of local memory; "
-                            "%s has groups of %zu and %lu bytes",
-                            matmul_tile_format(t, name, sizeof name),
-                            t->wx * t->wy, tile_local_bytes(t),
-                            clctx_device_name(ctx), max_group,
-                            (unsigned long)local);
+        return app_fail(APP_ERR_DEVICE, "matmul tile %s needs "
+                        "work-groups of %u and %zu bytes of local memory; "
+                        "%s has groups of %zu and %lu bytes",
+                        matmul_tile_format(t, name, sizeof name),
+                        t->wx * t->wy, tile_local_bytes(t),
+                        clctx_device_name(ctx), max_group,
+                        (unsigned long)local);
     return 0;
 }
 

@@ -14,11 +14,12 @@
 #ifndef MATMUL_H
 #define MATMUL_H
 
-#include "clframe.h"
-
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* clframe's context (clframe.h), which the OpenCL versions run on. */
+typedef struct clctx clctx;
 
 typedef enum matmul_version {
     MATMUL_REFERENCE = 0,   /* plain C, one thread, cache-blocked */
@@ -45,7 +46,7 @@ typedef struct matmul_tile {
 
 /* Parses "TMxTNxTKxWXxWY" or "TMxTNxTKxWXxWY[xPAD]" and checks the shape
  * (tk and tn*wx multiples of 4, every field >= 1, tm*tn <= 256). 0, or
- * CLFRAME_ERR_BAD_INPUT with a message. */
+ * APP_ERR_BAD_INPUT with a message. */
 int matmul_tile_parse(const char *text, matmul_tile *tile);
 /* The tile for ctx's device: MATMUL_TILE if set, else the one tuned for
  * the device (matmul_tile_saved), else the default table (GPUs
@@ -53,7 +54,7 @@ int matmul_tile_parse(const char *text, matmul_tile *tile);
  * 4x4x16x8x8x0), checked with matmul_tile_fits. */
 int matmul_tile_choose(clctx *ctx, matmul_tile *tile);
 /* 0 if ctx's device (NULL: the default's) can run tile (its work-group
- * size and local memory), else CLFRAME_ERR_BAD_SIZE with a message naming
+ * size and local memory), else APP_ERR_DEVICE with a message naming
  * both. matmul_plan_new checks every tile it is given with it. */
 int matmul_tile_fits(clctx *ctx, const matmul_tile *tile);
 /* Tuning (matmul_tune.c). matmul_tune checks each of count candidate

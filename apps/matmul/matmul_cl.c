@@ -6,6 +6,8 @@
  * the sizes are not (see matmul.h).
  */
 #include "matmul.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,11 +52,11 @@ matmul_plan *matmul_plan_new(clctx *ctx, matmul_version v,
     int rc = 0;
     matmul_plan *p = calloc(1, sizeof *p);
     if (!p) {
-        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "matmul: no memory for a "
-                          "plan");
+        rc = app_fail(APP_ERR_NO_MEMORY, "matmul: no memory for a "
+                      "plan");
     } else if ((unsigned)v >= MATMUL_VERSION_COUNT) {
-        rc = clframe_fail(CLFRAME_ERR_USAGE, "matmul: unknown version %d",
-                          (int)v);
+        rc = app_fail(APP_ERR_USAGE, "matmul: unknown version %d",
+                      (int)v);
     } else if (matmul_version_uses_opencl(v)) {
         p->version = v;
         p->ctx = ctx ? ctx : clctx_default();
@@ -142,9 +144,9 @@ static int run_blocked(matmul_plan *p, const float *a, const float *b,
     size_t mp = clframe_round_up(m, bm), kp = clframe_round_up(k, t->tk);
     size_t np = clframe_round_up(n, bn);
     if (mp > UINT32_MAX || kp > UINT32_MAX || np > UINT32_MAX)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul blocked: %u x %u "
-                            "times %u x %u padded to its blocks exceeds 2^32",
-                            m, k, k, n);
+        return app_fail(APP_ERR_BAD_INPUT, "matmul blocked: %u x %u "
+                        "times %u x %u padded to its blocks exceeds 2^32",
+                        m, k, k, n);
     size_t gx = np / t->tn, gy = mp / t->tm;
     if (mp == m && kp == k && np == n)      /* no copies needed */
         return launch(p, a, b, c, m, k, n, gx, gy, t->wx, t->wy);
@@ -152,9 +154,9 @@ static int run_blocked(matmul_plan *p, const float *a, const float *b,
     float *pc = malloc(mp * np * sizeof *pc);
     int rc = 0;
     if (!pa || !pb || !pc)
-        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "matmul blocked: no memory "
-                          "to pad %u x %u times %u x %u to %zu x %zu times "
-                          "%zu x %zu", m, k, k, n, mp, kp, kp, np);
+        rc = app_fail(APP_ERR_NO_MEMORY, "matmul blocked: no memory "
+                      "to pad %u x %u times %u x %u to %zu x %zu times "
+                      "%zu x %zu", m, k, k, n, mp, kp, kp, np);
     if (rc == 0)
         rc = launch(p, pa, pb, pc, (uint32_t)mp, (uint32_t)kp, (uint32_t)np,
                     gx, gy, t->wx, t->wy);
@@ -170,7 +172,7 @@ int matmul_plan_run(matmul_plan *p, const float *a, const float *b, float *c,
                     uint32_t m, uint32_t k, uint32_t n)
 {
     if (!p)
-        return clframe_fail(CLFRAME_ERR_USAGE, "matmul: no plan");
+        return app_fail(APP_ERR_USAGE, "matmul: no plan");
     int rc = matmul_check_args(a, b, c, m, k, n);
     if (rc)
         return rc;

@@ -12,6 +12,8 @@
  */
 #include "matmul.h"
 #include "common/median.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +39,8 @@ static int check_plan(matmul_plan *plan, const float *a, const float *b,
 {
     int rc = matmul_plan_run(plan, a, b, c, CHECK_M, CHECK_K, CHECK_N);
     if (rc == 0 && matmul_compare(a, b, c, CHECK_M, CHECK_K, CHECK_N, NULL))
-        rc = clframe_fail(CLFRAME_ERR_BAD_INPUT, "wrong result on %d x %d "
-                          "x %d", CHECK_M, CHECK_K, CHECK_N);
+        rc = app_fail(APP_ERR_BAD_INPUT, "wrong result on %d x %d "
+                      "x %d", CHECK_M, CHECK_K, CHECK_N);
     return rc;
 }
 
@@ -77,7 +79,7 @@ static int try_tile(clctx *ctx, const matmul_tile *tile, uint32_t n,
         fprintf(report, "  %-16s %10.3f %11.1f\n", name, *ms,
                 2.0 * n * n * n / *ms * 1e-6);
     else if (report)
-        fprintf(report, "  %-16s skipped: %s\n", name, clframe_last_error());
+        fprintf(report, "  %-16s skipped: %s\n", name, app_last_error());
     matmul_plan_free(plan);
     return rc;
 }
@@ -93,8 +95,8 @@ int matmul_tune(clctx *ctx, uint32_t n, unsigned runs,
     if (!ctx && !(ctx = clctx_default()))
         return CLFRAME_ERR_NO_DEVICE;
     if (n == 0 || n > 16384 || runs == 0 || runs > 64 || !best)
-        return clframe_fail(CLFRAME_ERR_USAGE, "matmul_tune: size %u (1 to "
-                            "16384), runs %u (1 to 64)", n, runs);
+        return app_fail(APP_ERR_USAGE, "matmul_tune: size %u (1 to "
+                        "16384), runs %u (1 to 64)", n, runs);
     size_t counts[6] = {(size_t)CHECK_M * CHECK_K, (size_t)CHECK_K * CHECK_N,
                         (size_t)CHECK_M * CHECK_N, (size_t)n * n,
                         (size_t)n * n, (size_t)n * n};
@@ -127,12 +129,12 @@ int matmul_tune(clctx *ctx, uint32_t n, unsigned runs,
     for (int i = 0; i < 6; i++)
         free(m[i]);
     if (!have)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "matmul_tune: no memory "
-                            "for %u x %u matrices", n, n);
+        return app_fail(APP_ERR_NO_MEMORY, "matmul_tune: no memory "
+                        "for %u x %u matrices", n, n);
     if (!found)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "matmul_tune: none of the "
-                            "%zu candidate tiles ran on %s", count,
-                            clctx_device_name(ctx));
+        return app_fail(APP_ERR_DEVICE, "matmul_tune: none of the "
+                        "%zu candidate tiles ran on %s", count,
+                        clctx_device_name(ctx));
     return 0;
 }
 

@@ -6,6 +6,7 @@
  * cells a side (fewer would count a neighbour cell twice).
  */
 #include "md.h"
+#include "common/error.h"
 
 #include "common/clock.h"
 
@@ -26,27 +27,27 @@ struct md_sim {
 static int check_box(const md_system *s, md_version v)
 {
     if (s->n == 0 || s->n > MD_MAX_PARTICLES || !s->pos || !s->vel)
-        return clframe_fail(CLFRAME_ERR_USAGE, "md: a system needs 1 to %u "
-                            "particles (has %u)", MD_MAX_PARTICLES, s->n);
+        return app_fail(APP_ERR_USAGE, "md: a system needs 1 to %u "
+                        "particles (has %u)", MD_MAX_PARTICLES, s->n);
     if (!(s->box >= 2 * MD_CUTOFF) || !isfinite(s->box))
-        return clframe_fail(CLFRAME_ERR_USAGE, "md: a box of side %g is "
-                            "under 2 cut-offs (%g): the minimum image would "
-                            "miss pairs; at density %g that is %u particles "
-                            "or more", s->box, 2 * MD_CUTOFF, MD_DENSITY,
-                            md_min_particles(MD_REFERENCE));
+        return app_fail(APP_ERR_USAGE, "md: a box of side %g is "
+                        "under 2 cut-offs (%g): the minimum image would "
+                        "miss pairs; at density %g that is %u particles "
+                        "or more", s->box, 2 * MD_CUTOFF, MD_DENSITY,
+                        md_min_particles(MD_REFERENCE));
     int nc = md_cells_per_side(s->box);
     if (md_version_uses_cells(v) && nc < 3)
-        return clframe_fail(CLFRAME_ERR_USAGE, "md: %s needs a cell list of "
-                            "3 cells a side at least, and a box of side %g "
-                            "holds %d of side %g (at density %g that is %u "
-                            "particles or more; allpairs runs fewer)",
-                            md_version_name(v), s->box, nc,
-                            MD_CUTOFF * MD_CELL_MARGIN, MD_DENSITY,
-                            md_min_particles(v));
+        return app_fail(APP_ERR_USAGE, "md: %s needs a cell list of "
+                        "3 cells a side at least, and a box of side %g "
+                        "holds %d of side %g (at density %g that is %u "
+                        "particles or more; allpairs runs fewer)",
+                        md_version_name(v), s->box, nc,
+                        MD_CUTOFF * MD_CELL_MARGIN, MD_DENSITY,
+                        md_min_particles(v));
     if (md_version_uses_cells(v) && nc > MD_MAX_CELLS_PER_SIDE)
-        return clframe_fail(CLFRAME_ERR_USAGE, "md: a box of side %g makes "
-                            "%d cells a side, more than %d", s->box, nc,
-                            MD_MAX_CELLS_PER_SIDE);
+        return app_fail(APP_ERR_USAGE, "md: a box of side %g makes "
+                        "%d cells a side, more than %d", s->box, nc,
+                        MD_MAX_CELLS_PER_SIDE);
     return 0;
 }
 
@@ -89,8 +90,8 @@ static int host_open(md_sim *sim, const md_system *start)
     if (!md_version_uses_opencl(sim->v))
         sim->force = malloc(3 * (size_t)start->n * sizeof *sim->force);
     if (!sim->pe || (!md_version_uses_opencl(sim->v) && !sim->force))
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "md: no memory for the "
-                            "forces of %u particles", start->n);
+        return app_fail(APP_ERR_NO_MEMORY, "md: no memory for the "
+                        "forces of %u particles", start->n);
     return 0;
 }
 
@@ -99,13 +100,13 @@ int md_sim_open(md_sim **simp, const md_system *start, md_version v,
 {
     *simp = NULL;
     if ((unsigned)v >= MD_VERSION_COUNT)
-        return clframe_fail(CLFRAME_ERR_USAGE, "md: no version %d", (int)v);
+        return app_fail(APP_ERR_USAGE, "md: no version %d", (int)v);
     int rc = check_box(start, v);
     if (rc)
         return rc;
     md_sim *sim = calloc(1, sizeof *sim);
     if (!sim)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "md: no memory");
+        return app_fail(APP_ERR_NO_MEMORY, "md: no memory");
     sim->v = v;
     rc = host_open(sim, start);
     if (rc == 0)
@@ -151,9 +152,9 @@ int md_sim_read(md_sim *sim, md_system *out)
     if (sim->device)
         return md_device_read(sim->device, out, NULL);
     if (out->n != sim->host.n || !out->pos || !out->vel)
-        return clframe_fail(CLFRAME_ERR_USAGE, "md_sim_read: room for %u "
-                            "particles, the run has %u", out->n,
-                            sim->host.n);
+        return app_fail(APP_ERR_USAGE, "md_sim_read: room for %u "
+                        "particles, the run has %u", out->n,
+                        sim->host.n);
     size_t bytes = 3 * (size_t)out->n * sizeof *out->pos;
     memcpy(out->pos, sim->host.pos, bytes);
     memcpy(out->vel, sim->host.vel, bytes);
@@ -184,16 +185,16 @@ int md_sim_energy(md_sim *sim, md_energy *e)
 int md_sim_cells(md_sim *sim, int *nc, int **starts, int **ids)
 {
     if (!sim->device || !md_version_uses_cells(sim->v))
-        return clframe_fail(CLFRAME_ERR_USAGE, "md_sim_cells: %s keeps no "
-                            "cell list on a device", md_version_name(sim->v));
+        return app_fail(APP_ERR_USAGE, "md_sim_cells: %s keeps no "
+                        "cell list on a device", md_version_name(sim->v));
     return md_device_cells(sim->device, nc, starts, ids);
 }
 
 int md_sim_profile(md_sim *sim, unsigned steps, md_phase_ms *out)
 {
     if (!sim->device)
-        return clframe_fail(CLFRAME_ERR_USAGE, "md_sim_profile: %s runs "
-                            "no kernels", md_version_name(sim->v));
+        return app_fail(APP_ERR_USAGE, "md_sim_profile: %s runs "
+                        "no kernels", md_version_name(sim->v));
     return md_device_profile(sim->device, steps, out);
 }
 

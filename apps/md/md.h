@@ -7,16 +7,18 @@
  * list, and one work-group per cell on the device, md_cl.c), runs of a
  * version through one interface (md.c), and the benchmark's plot
  * (md_plot.c). The model is apps/md/kernels/md_force.h, shared with the
- * device. Functions return 0 or a negative clframe code with a message in
- * clframe_last_error().
+ * device. Functions return 0 or a negative code with a message in
+ * app_last_error().
  */
 #ifndef APPS_MD_H
 #define APPS_MD_H
 
 #include "md/kernels/md_force.h"
-#include "clframe.h"
 
 #include <stdint.h>
+
+/* clframe's context (clframe.h), which the OpenCL versions run on. */
+typedef struct clctx clctx;
 
 /* Up to 2^24 particles: a particle's index rides in a float4's w as int
  * bits, and 16 M particles take about 1.5 GB of device memory. */

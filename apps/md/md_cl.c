@@ -14,6 +14,8 @@
  * that a small box takes the scan by blocks.
  */
 #include "md.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,10 +98,10 @@ static clkernel *build(md_device *d, const char *name, size_t items,
     if (!k)
         return NULL;
     if (clkernel_max_group_size(k) < group) {
-        clframe_fail(CLFRAME_ERR_BAD_SIZE, "md: %s runs work-groups of at "
-                     "most %zu on %s; it needs %zu", name,
-                     clkernel_max_group_size(k), clctx_device_name(d->ctx),
-                     group);
+        app_fail(APP_ERR_DEVICE, "md: %s runs work-groups of at "
+                 "most %zu on %s; it needs %zu", name,
+                 clkernel_max_group_size(k), clctx_device_name(d->ctx),
+                 group);
     } else if (clkernel_global(k, clframe_round_up(items, group)) == 0 &&
                clkernel_local(k, group) == 0) {
         return k;
@@ -178,8 +180,8 @@ static int alloc_buffers(md_device *d)
     if (!d->pos4 || !d->vel4 || !d->force4 || !d->cell_pos4 || !d->pe_f ||
         !d->cell_of_i || !d->counts_i || !d->starts_i || !d->sums_i ||
         !d->sums_starts_i)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "md: no memory for %u "
-                            "particles' buffers", d->n);
+        return app_fail(APP_ERR_NO_MEMORY, "md: no memory for %u "
+                        "particles' buffers", d->n);
     d->pos = CLARG_INOUT(d->pos4, n);
     d->vel = CLARG_INOUT(d->vel4, n);
     d->frc = CLARG_INOUT(d->force4, n);
@@ -312,7 +314,7 @@ int md_device_open(md_device **dp, const md_system *start, md_version v,
     md_device *d = calloc(1, sizeof *d);
     *dp = d;
     if (!d)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "md: no memory");
+        return app_fail(APP_ERR_NO_MEMORY, "md: no memory");
     d->ctx = ctx ? ctx : clctx_default();
     if (!d->ctx)
         return CLFRAME_ERR_NO_DEVICE;   /* clframe said why */
@@ -426,8 +428,8 @@ int md_device_finish(md_device *d)
 int md_device_read(md_device *d, md_system *out, double *pe)
 {
     if (out->n != d->n || !out->pos || !out->vel)
-        return clframe_fail(CLFRAME_ERR_USAGE, "md_sim_read: room for %u "
-                            "particles, the run has %u", out->n, d->n);
+        return app_fail(APP_ERR_USAGE, "md_sim_read: room for %u "
+                        "particles, the run has %u", out->n, d->n);
     int rc = clarg_read(&d->pos);
     if (rc == 0)
         rc = clarg_read(&d->vel);
@@ -460,7 +462,7 @@ int md_device_cells(md_device *d, int *nc, int **starts, int **ids)
         free(*starts);
         free(*ids);
         *starts = *ids = NULL;
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "md: no memory");
+        return app_fail(APP_ERR_NO_MEMORY, "md: no memory");
     }
     memcpy(*starts, d->starts_i, (cells + 1) * sizeof **starts);
     for (size_t i = 0; i < d->n; i++)

@@ -6,6 +6,7 @@
  * write the same particle).
  */
 #include "md.h"
+#include "common/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +80,8 @@ static int build_cells(const md_system *s, cell_list *cl)
     cl->order = malloc(s->n * sizeof *cl->order);
     cl->cell_of = malloc(s->n * sizeof *cl->cell_of);
     if (!cl->start || !cl->order || !cl->cell_of)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "md: no memory for a "
-                            "cell list of %zu cells", ncells);
+        return app_fail(APP_ERR_NO_MEMORY, "md: no memory for a "
+                        "cell list of %zu cells", ncells);
     for (size_t i = 0; i < s->n; i++) {
         cl->cell_of[i] = (size_t)cell_of_position(cl, &s->pos[3 * i]);
         cl->start[cl->cell_of[i] + 1]++;

@@ -4,6 +4,7 @@
  * names of the versions.
  */
 #include "md.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,16 +14,16 @@ int md_system_alloc(md_system *s, uint32_t n, double box)
 {
     *s = (md_system){.n = n, .box = box};
     if (n == 0 || n > MD_MAX_PARTICLES)
-        return clframe_fail(CLFRAME_ERR_USAGE, "md: %u particles: give 1 to "
-                            "%u", n, MD_MAX_PARTICLES);
+        return app_fail(APP_ERR_USAGE, "md: %u particles: give 1 to "
+                        "%u", n, MD_MAX_PARTICLES);
     if (!(box > 0.0) || !isfinite(box))
-        return clframe_fail(CLFRAME_ERR_USAGE, "md: a box of side %g", box);
+        return app_fail(APP_ERR_USAGE, "md: a box of side %g", box);
     s->pos = calloc(3 * (size_t)n, sizeof *s->pos);
     s->vel = calloc(3 * (size_t)n, sizeof *s->vel);
     if (!s->pos || !s->vel) {
         md_system_free(s);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "md: no memory for %u "
-                            "particles", n);
+        return app_fail(APP_ERR_NO_MEMORY, "md: no memory for %u "
+                        "particles", n);
     }
     return 0;
 }

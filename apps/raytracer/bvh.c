@@ -10,6 +10,7 @@
  * RT_BVH_MAX_DEPTH levels, the device's stack size, whatever they hold.
  */
 #include "raytracer.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -194,8 +195,8 @@ int rt_bvh_build(rt_bvh *bvh, const cl_float4 *spheres,
 {
     memset(bvh, 0, sizeof *bvh);
     if (n_spheres == 0)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "a BVH needs at least "
-                            "one sphere");
+        return app_fail(APP_ERR_BAD_INPUT, "a BVH needs at least "
+                        "one sphere");
     builder b = {.spheres = spheres,
                  .order = malloc(n_spheres * sizeof *b.order),
                  .centre = malloc(n_spheres * sizeof *b.centre),
@@ -208,8 +209,8 @@ int rt_bvh_build(rt_bvh *bvh, const cl_float4 *spheres,
         !bvh->sphere_material) {
         free(b.order), free(b.centre), free(b.nodes);
         rt_bvh_free(bvh);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "out of memory for the "
-                            "BVH of %u spheres", n_spheres);
+        return app_fail(APP_ERR_NO_MEMORY, "out of memory for the "
+                        "BVH of %u spheres", n_spheres);
     }
     for (uint32_t i = 0; i < n_spheres; i++) {
         b.order[i] = i;

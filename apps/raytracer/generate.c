@@ -8,6 +8,7 @@
  * (apps/raytracer/scenes/spheres1000.txt is this scene for n = 1000).
  */
 #include "raytracer.h"
+#include "common/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,9 +110,9 @@ int rt_scene_generate(rt_scene *scene, uint32_t n)
 {
     rt_scene_init(scene);
     if (n == 0 || n > MAX_SPHERES)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "generated scene of %u "
-                            "spheres: it must have 1 to %d (2^24)", n,
-                            MAX_SPHERES);
+        return app_fail(APP_ERR_BAD_INPUT, "generated scene of %u "
+                        "spheres: it must have 1 to %d (2^24)", n,
+                        MAX_SPHERES);
     scene->materials = calloc(N_PALETTE, sizeof *scene->materials);
     scene->material_names = calloc(N_PALETTE, sizeof *scene->material_names);
     scene->spheres = calloc(n, sizeof *scene->spheres);
@@ -121,8 +122,8 @@ int rt_scene_generate(rt_scene *scene, uint32_t n)
     if (!scene->materials || !scene->material_names || !scene->spheres ||
         !scene->sphere_material || !scene->planes || !scene->lights) {
         rt_scene_free(scene);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "generated scene of %u "
-                            "spheres: out of memory", n);
+        return app_fail(APP_ERR_NO_MEMORY, "generated scene of %u "
+                        "spheres: out of memory", n);
     }
     for (uint32_t i = 0; i < N_PALETTE; i++) {
         scene->materials[i] = palette[i].m;

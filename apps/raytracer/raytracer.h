@@ -12,17 +12,19 @@
  * sees, followed iteratively up to max_depth reflections, each hit lit and
  * shadowed like a primary one. apps/raytracer/kernels/types.h has the structs.
  *
- * Every function that can fail returns 0 or a negative clframe code and
- * leaves a message (file, line, what was expected) in clframe_last_error().
+ * Every function that can fail returns 0 or a negative code and
+ * leaves a message (file, line, what was expected) in app_last_error().
  */
 #ifndef RAYTRACER_H
 #define RAYTRACER_H
 
-#include "clframe.h"
 #include "raytracer/kernels/types.h"
 
 #include <stdint.h>
 #include <stdio.h>
+
+/* clframe's context (clframe.h), which the OpenCL versions run on. */
+typedef struct clctx clctx;
 
 /* ---- scenes ---------------------------------------------------------------- */
 

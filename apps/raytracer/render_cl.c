@@ -6,6 +6,8 @@
  * the surface on screen.
  */
 #include "raytracer.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,15 +106,15 @@ static int check_materials(const rt_scene *s)
     for (uint32_t i = 0; i < s->n_spheres; i++)
         if (s->sphere_material[i] < 0 ||
             (uint32_t)s->sphere_material[i] >= s->n_materials)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "sphere %u has "
-                                "material %d; the scene has %u", i,
-                                s->sphere_material[i], s->n_materials);
+            return app_fail(APP_ERR_BAD_INPUT, "sphere %u has "
+                            "material %d; the scene has %u", i,
+                            s->sphere_material[i], s->n_materials);
     for (uint32_t i = 0; i < s->n_planes; i++)
         if (s->planes[i].material < 0 ||
             (uint32_t)s->planes[i].material >= s->n_materials)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "plane %u has "
-                                "material %d; the scene has %u", i,
-                                s->planes[i].material, s->n_materials);
+            return app_fail(APP_ERR_BAD_INPUT, "plane %u has "
+                            "material %d; the scene has %u", i,
+                            s->planes[i].material, s->n_materials);
     return 0;
 }
 
@@ -120,8 +122,8 @@ rt_renderer *rt_renderer_create(clctx *ctx, const rt_scene *scene,
                                 rt_method method)
 {
     if (method != RT_METHOD_BRUTE_FORCE && method != RT_METHOD_BVH) {
-        clframe_fail(CLFRAME_ERR_USAGE, "rt_renderer_create: unknown method "
-                     "%d", (int)method);
+        app_fail(APP_ERR_USAGE, "rt_renderer_create: unknown method "
+                 "%d", (int)method);
         return NULL;
     }
     if (check_materials(scene) != 0)
@@ -132,7 +134,7 @@ rt_renderer *rt_renderer_create(clctx *ctx, const rt_scene *scene,
     rt_light *lights = malloc((scene->n_lights + 1) * sizeof *lights);
     if (!r || !lights) {
         free(r), free(lights);
-        clframe_fail(CLFRAME_ERR_NO_MEMORY, "out of memory for a renderer");
+        app_fail(APP_ERR_NO_MEMORY, "out of memory for a renderer");
         return NULL;
     }
     memcpy(lights, scene->lights, scene->n_lights * sizeof *lights);
@@ -170,8 +172,8 @@ void rt_renderer_free(rt_renderer *r)
 int rt_renderer_move_light(rt_renderer *r, uint32_t i, const float pos[3])
 {
     if (i >= r->scene.n_lights)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "light %u: the scene has "
-                            "%u lights", i, r->scene.n_lights);
+        return app_fail(APP_ERR_BAD_INPUT, "light %u: the scene has "
+                        "%u lights", i, r->scene.n_lights);
     for (int a = 0; a < 3; a++)
         r->lights[i].position.s[a] = pos[a];
     return clarg_write(&r->light_arg);

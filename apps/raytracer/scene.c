@@ -19,6 +19,7 @@
  */
 #include "raytracer.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -170,27 +171,27 @@ static int failv(const parser *p, int code, const char *fmt, va_list ap)
     char message[512];
     vsnprintf(message, sizeof message, fmt, ap);
     if (p->statement)
-        return clframe_fail(code, "%s:%lu: %s: %s", p->name, p->line,
-                            p->statement, message);
-    return clframe_fail(code, "%s:%lu: %s", p->name, p->line, message);
+        return app_fail(code, "%s:%lu: %s: %s", p->name, p->line,
+                        p->statement, message);
+    return app_fail(code, "%s:%lu: %s", p->name, p->line, message);
 }
 
-/* A malformed line (CLFRAME_ERR_BAD_INPUT). */
+/* A malformed line (APP_ERR_BAD_INPUT). */
 static int bad(const parser *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static int bad(const parser *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = failv(p, CLFRAME_ERR_BAD_INPUT, fmt, ap);
+    int rc = failv(p, APP_ERR_BAD_INPUT, fmt, ap);
     va_end(ap);
     return rc;
 }
 
 static int no_memory(const parser *p, const char *what)
 {
-    return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s:%lu: out of memory for "
-                        "more %s", p->name, p->line, what);
+    return app_fail(APP_ERR_NO_MEMORY, "%s:%lu: out of memory for "
+                    "more %s", p->name, p->line, what);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -824,8 +825,8 @@ static int read_line(parser *p, source *src)
         p->buf[len++] = (char)c;
     }
     if (c == EOF && src->f && ferror(src->f))
-        return clframe_fail(CLFRAME_ERR_IO, "%s:%lu: reading failed: %s",
-                            p->name, p->line, strerror(errno));
+        return app_fail(APP_ERR_IO, "%s:%lu: reading failed: %s",
+                        p->name, p->line, strerror(errno));
     p->buf[len] = '\0';
     return c != EOF || len > 0;
 }
@@ -868,8 +869,8 @@ static int load(rt_scene *scene, source *src, const char *name)
     rt_scene_init(scene);
     parser *p = calloc(1, sizeof *p);
     if (!p)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s: out of memory for "
-                            "the scene parser", name);
+        return app_fail(APP_ERR_NO_MEMORY, "%s: out of memory for "
+                        "the scene parser", name);
     p->scene = scene;
     p->name = name;
     c_numbers cn;
@@ -895,8 +896,8 @@ int rt_scene_load(rt_scene *scene, FILE *f, const char *name)
         name = "<scene>";
     if (!f) {
         rt_scene_init(scene);
-        return clframe_fail(CLFRAME_ERR_USAGE, "rt_scene_load: no stream "
-                            "for %s", name);
+        return app_fail(APP_ERR_USAGE, "rt_scene_load: no stream "
+                        "for %s", name);
     }
     source src = {f, NULL};
     flockfile(f);
@@ -915,13 +916,13 @@ int rt_scene_load_file(rt_scene *scene, const char *path)
 {
     if (!path) {
         rt_scene_init(scene);
-        return clframe_fail(CLFRAME_ERR_USAGE, "rt_scene_load_file: no path");
+        return app_fail(APP_ERR_USAGE, "rt_scene_load_file: no path");
     }
     FILE *f = fopen(path, "r");
     if (!f) {
         rt_scene_init(scene);
-        return clframe_fail(CLFRAME_ERR_IO, "cannot open scene file %s: %s",
-                            path, strerror(errno));
+        return app_fail(APP_ERR_IO, "cannot open scene file %s: %s",
+                        path, strerror(errno));
     }
     int rc = rt_scene_load(scene, f, path);
     fclose(f);
@@ -982,22 +983,22 @@ static int check_savable(const rt_scene *s)
 {
     for (uint32_t i = 0; i < s->n_materials; i++)
         if (!is_name(s->material_names[i]))
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "rt_scene_save: "
-                                "material %u's name is not a valid name "
-                                "([A-Za-z_][A-Za-z0-9_-]*, at most %d "
-                                "characters)", i, RT_NAME_MAX - 1);
+            return app_fail(APP_ERR_BAD_INPUT, "rt_scene_save: "
+                            "material %u's name is not a valid name "
+                            "([A-Za-z_][A-Za-z0-9_-]*, at most %d "
+                            "characters)", i, RT_NAME_MAX - 1);
     for (uint32_t i = 0; i < s->n_spheres; i++)
         if (s->sphere_material[i] < 0 ||
             (uint32_t)s->sphere_material[i] >= s->n_materials)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "rt_scene_save: "
-                                "sphere %u has material %d of %u", i,
-                                s->sphere_material[i], s->n_materials);
+            return app_fail(APP_ERR_BAD_INPUT, "rt_scene_save: "
+                            "sphere %u has material %d of %u", i,
+                            s->sphere_material[i], s->n_materials);
     for (uint32_t i = 0; i < s->n_planes; i++)
         if (s->planes[i].material < 0 ||
             (uint32_t)s->planes[i].material >= s->n_materials)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "rt_scene_save: "
-                                "plane %u has material %d of %u", i,
-                                s->planes[i].material, s->n_materials);
+            return app_fail(APP_ERR_BAD_INPUT, "rt_scene_save: "
+                            "plane %u has material %d of %u", i,
+                            s->planes[i].material, s->n_materials);
     return 0;
 }
 
@@ -1063,8 +1064,8 @@ static void write_spheres(const rt_scene *s, FILE *f)
 int rt_scene_save(const rt_scene *scene, FILE *f)
 {
     if (!scene || !f)
-        return clframe_fail(CLFRAME_ERR_USAGE, "rt_scene_save: no %s",
-                            scene ? "stream" : "scene");
+        return app_fail(APP_ERR_USAGE, "rt_scene_save: no %s",
+                        scene ? "stream" : "scene");
     int rc = check_savable(scene);
     if (rc != 0)
         return rc;
@@ -1080,7 +1081,7 @@ int rt_scene_save(const rt_scene *scene, FILE *f)
     write_spheres(scene, f);
     c_numbers_end(&cn);
     if (fflush(f) != 0 || ferror(f))
-        return clframe_fail(CLFRAME_ERR_IO, "writing the scene failed: %s",
-                            strerror(errno));
+        return app_fail(APP_ERR_IO, "writing the scene failed: %s",
+                        strerror(errno));
     return 0;
 }

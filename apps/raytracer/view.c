@@ -5,6 +5,7 @@
  * numbers. Pan and dolly are the GUI's mouse movements.
  */
 #include "raytracer.h"
+#include "common/error.h"
 
 #include <math.h>
 
@@ -67,17 +68,17 @@ int rt_frame_make(const rt_scene *scene, const rt_view *view, uint32_t width,
                   uint32_t height, int pixel_order, rt_frame *frame)
 {
     if (width == 0 || height == 0 || width > 32768 || height > 32768)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "an image of %u x %u "
-                            "pixels: each side must be 1 to 32768", width,
-                            height);
+        return app_fail(APP_ERR_BAD_INPUT, "an image of %u x %u "
+                        "pixels: each side must be 1 to 32768", width,
+                        height);
     if (!(view->fov_degrees > 0 && view->fov_degrees < 180))
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "camera: the field of "
-                            "view is %g degrees; it must be in (0, 180)",
-                            view->fov_degrees);
+        return app_fail(APP_ERR_BAD_INPUT, "camera: the field of "
+                        "view is %g degrees; it must be in (0, 180)",
+                        view->fov_degrees);
     vec3 forward, right, up;
     if (view_basis(view, &forward, &right, &up) != 0)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "camera: position and "
-                            "look_at coincide, or up lies along the view");
+        return app_fail(APP_ERR_BAD_INPUT, "camera: position and "
+                        "look_at coincide, or up lies along the view");
     double half_h = tan(view->fov_degrees * (M_PI / 360.0));
     double half_w = half_h * width / height;
     *frame = (rt_frame){

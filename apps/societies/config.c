@@ -5,6 +5,7 @@
  */
 #include "societies.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,8 +69,8 @@ static int parse_list(char *text, float *out)
 
 /* "NAME:LINE: ..." as a bad-input error. */
 #define BAD(name, line, fmt, ...)                                           \
-    clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s:%d: " fmt, (name), (line),     \
-                 __VA_ARGS__)
+    app_fail(APP_ERR_BAD_INPUT, "%s:%d: " fmt, (name), (line),     \
+             __VA_ARGS__)
 
 /* One "key = value" line (trimmed, not blank, not a comment). */
 static int apply(char *line, const char *name, int number,
@@ -139,8 +140,8 @@ int societies_config_parse(const char *text, const char *name,
                            societies_config *c)
 {
     if (!text || !c)
-        return clframe_fail(CLFRAME_ERR_USAGE, "societies_config_parse: "
-                            "NULL");
+        return app_fail(APP_ERR_USAGE, "societies_config_parse: "
+                        "NULL");
     name = name ? name : "configuration";
     int counts[2] = {1, 1}, list_line[2] = {0, 0}, number = 0;
     const char *p = text;
@@ -150,9 +151,9 @@ int societies_config_parse(const char *text, const char *name,
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         char line[4096];
         if (len >= sizeof line)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s:%d: the line is "
-                                "longer than %zu characters", name, number,
-                                sizeof line - 1);
+            return app_fail(APP_ERR_BAD_INPUT, "%s:%d: the line is "
+                            "longer than %zu characters", name, number,
+                            sizeof line - 1);
         memcpy(line, p, len);
         line[len] = '\0';
         p += len + (nl != NULL);
@@ -170,15 +171,15 @@ int societies_config_parse(const char *text, const char *name,
     static const char *const lists[2] = {"utility_level", "utility_root"};
     for (int w = 0; w < 2; w++)
         if (counts[w] > 1 && counts[w] != c->resources)
-            return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s:%d: %s lists %d "
-                                "values for %d resources (give one for all, "
-                                "or one each)", name, list_line[w], lists[w],
-                                counts[w], c->resources);
+            return app_fail(APP_ERR_BAD_INPUT, "%s:%d: %s lists %d "
+                            "values for %d resources (give one for all, "
+                            "or one each)", name, list_line[w], lists[w],
+                            counts[w], c->resources);
     int rc = societies_config_check(c, 0);
     if (rc) {
         char why[512];          /* the message is rewritten below */
-        snprintf(why, sizeof why, "%s", clframe_last_error());
-        return clframe_fail(rc, "%s: %s", name, why);
+        snprintf(why, sizeof why, "%s", app_last_error());
+        return app_fail(rc, "%s: %s", name, why);
     }
     return 0;
 }
@@ -187,8 +188,8 @@ int societies_config_read(const char *path, societies_config *c)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f)
-        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot read it: %s",
-                            path ? path : "(no path)", strerror(errno));
+        return app_fail(APP_ERR_IO, "%s: cannot read it: %s",
+                        path ? path : "(no path)", strerror(errno));
     char *text = NULL;
     size_t size = 0, cap = 0, got;
     char chunk[4096];
@@ -199,8 +200,8 @@ int societies_config_read(const char *path, societies_config *c)
             if (!more) {
                 free(text);
                 fclose(f);
-                return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s: no memory",
-                                    path);
+                return app_fail(APP_ERR_NO_MEMORY, "%s: no memory",
+                                path);
             }
             text = more;
         }
@@ -211,12 +212,12 @@ int societies_config_read(const char *path, societies_config *c)
     fclose(f);
     if (failed) {
         free(text);
-        return clframe_fail(CLFRAME_ERR_IO, "%s: reading failed", path);
+        return app_fail(APP_ERR_IO, "%s: reading failed", path);
     }
     if (memchr(text ? text : "", '\0', size)) {
         free(text);
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "%s: not a text file (a "
-                            "NUL byte)", path);
+        return app_fail(APP_ERR_BAD_INPUT, "%s: not a text file (a "
+                        "NUL byte)", path);
     }
     if (text)
         text[size] = '\0';
@@ -228,8 +229,8 @@ int societies_config_read(const char *path, societies_config *c)
 int societies_config_check(const societies_config *c, size_t max_resources)
 {
     if (!c)
-        return clframe_fail(CLFRAME_ERR_USAGE, "societies_config_check: "
-                            "NULL");
+        return app_fail(APP_ERR_USAGE, "societies_config_check: "
+                        "NULL");
     size_t most = max_resources && max_resources < SOCIETIES_MAX_RESOURCES
                       ? max_resources : SOCIETIES_MAX_RESOURCES;
     const char *why = NULL;
@@ -260,7 +261,7 @@ int societies_config_check(const societies_config *c, size_t max_resources)
             why = "every utility_root must be at least 1";
     if (!why)
         return 0;
-    return clframe_fail(CLFRAME_ERR_BAD_INPUT, "configuration: %s", why);
+    return app_fail(APP_ERR_BAD_INPUT, "configuration: %s", why);
 }
 
 int societies_config_defines(const societies_config *c, char *buf,
@@ -278,7 +279,7 @@ int societies_config_defines(const societies_config *c, char *buf,
                      (double)c->epsilon, (double)c->min_effort,
                      (double)c->max_effort);
     if (n < 0 || (size_t)n >= size)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "societies_config_defines: "
-                            "%d characters do not fit in %zu", n, size);
+        return app_fail(APP_ERR_USAGE, "societies_config_defines: "
+                        "%d characters do not fit in %zu", n, size);
     return 0;
 }

@@ -8,6 +8,8 @@
  * keeps one program per configuration.
  */
 #include "societies.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdlib.h>
 
@@ -39,11 +41,11 @@ static int build(societies_device *d, clkernel **k, const char *path,
         return CLFRAME_ERR_BUILD;
     size_t group = (size_t)d->config.resources;
     if (clkernel_max_group_size(*k) < group)
-        return clframe_fail(CLFRAME_ERR_BAD_INPUT, "societies: %s takes "
-                            "work-groups of at most %zu work-items on %s, and "
-                            "%d resources need one each", name,
-                            clkernel_max_group_size(*k),
-                            clctx_device_name(d->ctx), d->config.resources);
+        return app_fail(APP_ERR_BAD_INPUT, "societies: %s takes "
+                        "work-groups of at most %zu work-items on %s, and "
+                        "%d resources need one each", name,
+                        clkernel_max_group_size(*k),
+                        clctx_device_name(d->ctx), d->config.resources);
     rc = clkernel_global(*k, items * group);
     return rc ? rc : clkernel_local(*k, group);
 }
@@ -53,9 +55,9 @@ int societies_device_new(clctx *ctx, const societies_config *c,
 {
     *out = NULL;
     if (!c || !a || a->agents != c->agents || a->resources != c->resources)
-        return clframe_fail(CLFRAME_ERR_USAGE, "societies_device_new: no "
-                            "configuration or agents, or agents of another "
-                            "size");
+        return app_fail(APP_ERR_USAGE, "societies_device_new: no "
+                        "configuration or agents, or agents of another "
+                        "size");
     if (!ctx && !(ctx = clctx_default()))
         return CLFRAME_ERR_NO_DEVICE;
     int rc = societies_config_check(c, clctx_max_work_group_size(ctx));
@@ -63,7 +65,7 @@ int societies_device_new(clctx *ctx, const societies_config *c,
         return rc;
     societies_device *d = calloc(1, sizeof *d);
     if (!d)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory");
+        return app_fail(APP_ERR_NO_MEMORY, "societies: no memory");
     d->ctx = ctx;
     d->config = *c;
     d->agents = a;
@@ -77,7 +79,7 @@ int societies_device_new(clctx *ctx, const societies_config *c,
     d->made = malloc((size_t)a->agents * sizeof *d->made);
     d->trades = malloc((size_t)(a->agents / 2 + 1) * sizeof *d->trades);
     if (!d->made || !d->trades)
-        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory");
+        rc = app_fail(APP_ERR_NO_MEMORY, "societies: no memory");
     if (rc == 0)
         rc = build(d, &d->phase1, "apps/societies/kernels/phase1.cl",
                    "societies_phase1", (size_t)a->agents);

@@ -8,6 +8,7 @@
  */
 #include "societies.h"
 #include "common/choose.h"
+#include "common/error.h"
 
 #include <math.h>
 #ifdef _OPENMP
@@ -27,9 +28,9 @@ int societies_agents_new(const societies_config *c, societies_agents *a)
     a->rng = malloc((size_t)c->agents * sizeof *a->rng);
     if (!a->units || !a->experience || !a->rng) {
         societies_agents_free(a);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory "
-                            "for %d agents of %d resources", c->agents,
-                            c->resources);
+        return app_fail(APP_ERR_NO_MEMORY, "societies: no memory "
+                        "for %d agents of %d resources", c->agents,
+                        c->resources);
     }
     /* Stream i + 1 is MWC64X_STREAM_GAP steps after stream i: one jump
      * each, where mwc64x_stream would compute the power every time (5 s

@@ -8,6 +8,8 @@
 #include "societies.h"
 #include "common/clock.h"
 #include "common/plot.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +41,8 @@ int societies_summarize(const societies_config *c, const societies_agents *a,
     if (!held || !utility) {
         free(held);
         free(utility);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory "
-                            "for the summary of %d agents", a->agents);
+        return app_fail(APP_ERR_NO_MEMORY, "societies: no memory "
+                        "for the summary of %d agents", a->agents);
     }
     /* Agents in parallel, their utilities added in order afterwards: the
      * same total for any number of threads. */
@@ -91,13 +93,13 @@ int societies_run_open(societies_run **out, const societies_config *c,
         return rc;
     societies_run *run = calloc(1, sizeof *run);
     if (!run)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no memory");
+        return app_fail(APP_ERR_NO_MEMORY, "societies: no memory");
     run->c = c;
     run->pairing = mwc64x_stream(c->seed, SOCIETIES_PAIRING_STREAM);
     run->pairs = malloc((size_t)c->agents * sizeof *run->pairs);
     rc = run->pairs ? societies_agents_new(c, &run->agents)
-                    : clframe_fail(CLFRAME_ERR_NO_MEMORY, "societies: no "
-                                   "memory for %d agents", c->agents);
+                    : app_fail(APP_ERR_NO_MEMORY, "societies: no "
+                               "memory for %d agents", c->agents);
     if (rc == 0 && where && !strcmp(where, "reference"))
         run->threads = 1;
     else if (rc == 0 && !(where && !strcmp(where, "openmp"))) {

@@ -13,10 +13,12 @@
 
 #include "societies/kernels/model.h"
 #include "lib/mwc64x.h"
-#include "clframe.h"
 
 #include <stddef.h>
 #include <stdio.h>
+
+/* clframe's context (clframe.h), which the OpenCL versions run on. */
+typedef struct clctx clctx;
 
 /* Agents: agent a draws from MWC64X stream a of the seed, the pairing
  * (phase 2) from the last of the 2^23 streams mwc64x.h fits
@@ -36,23 +38,23 @@ void societies_config_default(societies_config *c);
  * trades_per_pairing, idle_penalty, epsilon, min_effort, max_effort,
  * seed, and utility_level and utility_root: one number for every resource,
  * or one per resource (as many as `resources` says when the text ends).
- * `name` is what messages call the text. 0, or CLFRAME_ERR_BAD_INPUT with
+ * `name` is what messages call the text. 0, or APP_ERR_BAD_INPUT with
  * "NAME:LINE: ..." naming the key and what is wrong; then validated as
  * societies_config_check does. */
 int societies_config_parse(const char *text, const char *name,
                            societies_config *c);
-/* The same from a file; a file that cannot be read is CLFRAME_ERR_IO. */
+/* The same from a file; a file that cannot be read is APP_ERR_IO. */
 int societies_config_read(const char *path, societies_config *c);
 
 /* 0 if every value is in its range (resources at most max_resources, the
  * device's work-group limit, and at most SOCIETIES_MAX_RESOURCES; 0 for
- * no device limit), else CLFRAME_ERR_BAD_INPUT naming the value. */
+ * no device limit), else APP_ERR_BAD_INPUT naming the value. */
 int societies_config_check(const societies_config *c, size_t max_resources);
 
 /* The values a kernel is built with, as OpenCL build options
  * ("-DSOCIETIES_RESOURCES=16 ..."): known at build time, they cost no
  * memory reads (the seed's advice), and clframe's program cache keys on
- * them. 0, or CLFRAME_ERR_BAD_SIZE if size is too small. */
+ * them. 0, or APP_ERR_USAGE if size is too small. */
 int societies_config_defines(const societies_config *c, char *buf,
                              size_t size);
 
@@ -68,7 +70,7 @@ typedef struct societies_agents {
 } societies_agents;
 
 /* Agents with nothing and no experience, agent a on stream a of the seed.
- * 0, or CLFRAME_ERR_NO_MEMORY; free with societies_agents_free. */
+ * 0, or APP_ERR_NO_MEMORY; free with societies_agents_free. */
 int societies_agents_new(const societies_config *c, societies_agents *a);
 void societies_agents_free(societies_agents *a);
 
@@ -217,7 +219,7 @@ void societies_csv_header(FILE *out);
 void societies_csv_row(FILE *out, const societies_summary *s);
 
 /* Plots a run's CSV into a PNG with gnuplot: the quantiles of holdings
- * and the total utility by day. 0, or CLFRAME_ERR_IO. */
+ * and the total utility by day. 0, or APP_ERR_IO. */
 int societies_plot(const char *csv, const char *png);
 
 #endif /* APPS_SOCIETIES_H */

@@ -30,6 +30,7 @@
 #include "common/clock.h"
 #include "common/median.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,7 @@ static int bench_size(uint32_t w, uint32_t h, unsigned passes, int runs,
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     uint32_t sizes[MAX_SIZES][2];
     int nsizes = parse_sizes(argc > 1 ? argv[1] : "512x512,1024x1024",
                              sizes);
@@ -171,7 +173,7 @@ int main(int argc, char **argv)
     }
     clctx *ctx = clctx_default();
     if (!ctx) {
-        fprintf(stderr, "bench-blur: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-blur: %s\n", app_last_error());
         return 1;
     }
     size_t biggest = 0;
@@ -198,7 +200,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nsizes; i++) {
         if (bench_size(sizes[i][0], sizes[i][1], (unsigned)passes, (int)runs,
                        ref_cap, device_gbs, &wrong)) {
-            fprintf(stderr, "bench-blur: %s\n", clframe_last_error());
+            fprintf(stderr, "bench-blur: %s\n", app_last_error());
             return 1;
         }
     }

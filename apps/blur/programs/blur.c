@@ -6,6 +6,8 @@
 #include "blur/blur.h"
 #include "common/clock.h"
 #include "common/parse.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,12 +98,13 @@ static int open_device(const options *o, clctx **own, clctx **ctx)
         *ctx = clctx_default();
     if (*ctx)
         return 0;
-    fprintf(stderr, "blur: %s\n", clframe_last_error());
+    fprintf(stderr, "blur: %s\n", app_last_error());
     return 1;
 }
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     options o;
     int status = parse_options(argc, argv, &o);
     if (status == -1) {
@@ -112,7 +115,7 @@ int main(int argc, char **argv)
         return status;
     blur_image img;
     if (blur_image_load(&img, o.in)) {
-        fprintf(stderr, "blur: %s\n", clframe_last_error());
+        fprintf(stderr, "blur: %s\n", app_last_error());
         return 1;
     }
     clctx *own, *ctx;
@@ -126,7 +129,7 @@ int main(int argc, char **argv)
     if (rc == 0)
         rc = blur_image_save(o.out, &img);
     if (rc)
-        fprintf(stderr, "blur: %s\n", clframe_last_error());
+        fprintf(stderr, "blur: %s\n", app_last_error());
     else
         fprintf(stderr, "blur: %u x %u %s, %s on %s, %u passes, %.1f ms\n",
                 img.width, img.height, img.has_alpha ? "RGBA" : "RGB",

@@ -38,12 +38,12 @@ static void assert_matches_reference(const blur_image *img, unsigned passes,
                                      blur_version v)
 {
     blur_image want, got;
-    ck_assert_cl(blur_image_copy(&want, img));
-    ck_assert_cl(blur_image_copy(&got, img));
-    ck_assert_cl(blur_run(&want, passes, BLUR_REFERENCE, NULL, NULL));
+    ck_assert_app(blur_image_copy(&want, img));
+    ck_assert_app(blur_image_copy(&got, img));
+    ck_assert_app(blur_run(&want, passes, BLUR_REFERENCE, NULL, NULL));
     int rc = run_checked(&got, passes, v, NULL);
     ck_assert_msg(rc == 0, "%s: %s", blur_version_name(v),
-                  clframe_last_error());
+                  app_last_error());
     size_t n = (size_t)img->width * img->height * 4;
     if (memcmp(want.rgba, got.rgba, n) != 0) {
         size_t i = 0;
@@ -62,7 +62,7 @@ static void assert_matches_reference(const blur_image *img, unsigned passes,
 static void make_random_image(blur_image *img, uint32_t w, uint32_t h,
                               uint32_t seed)
 {
-    ck_assert_cl(blur_image_alloc(img, w, h));
+    ck_assert_app(blur_image_alloc(img, w, h));
     uint32_t s = seed;
     for (size_t i = 0; i < (size_t)w * h * 4; i++)
         img->rgba[i] = (uint8_t)test_random(&s);
@@ -128,7 +128,7 @@ static void assert_one_pass(uint32_t w, uint32_t h, const uint8_t *in,
                             const uint8_t *want)
 {
     blur_image img;
-    ck_assert_cl(blur_image_alloc(&img, w, h));
+    ck_assert_app(blur_image_alloc(&img, w, h));
     for (uint32_t i = 0; i < w * h; i++) {
         uint8_t *p = img.rgba + 4 * i;
         p[0] = p[2] = in[i];
@@ -137,8 +137,8 @@ static void assert_one_pass(uint32_t w, uint32_t h, const uint8_t *in,
     }
     for (int v = 0; v < BLUR_VERSION_COUNT; v++) {
         blur_image got;
-        ck_assert_cl(blur_image_copy(&got, &img));
-        ck_assert_cl(run_checked(&got, 1, (blur_version)v, NULL));
+        ck_assert_app(blur_image_copy(&got, &img));
+        ck_assert_app(run_checked(&got, 1, (blur_version)v, NULL));
         for (uint32_t i = 0; i < w * h; i++) {
             const uint8_t *p = got.rgba + 4 * i;
             ck_assert_msg(p[0] == want[i] && p[2] == want[i] && p[1] == 7 &&
@@ -188,8 +188,8 @@ START_TEST(alpha_is_kept_and_a_flat_image_stays_flat)
     make_random_image(&img, w, h, 99);
     for (int v = 0; v < BLUR_VERSION_COUNT; v++) {
         blur_image got;
-        ck_assert_cl(blur_image_copy(&got, &img));
-        ck_assert_cl(run_checked(&got, passes, (blur_version)v, NULL));
+        ck_assert_app(blur_image_copy(&got, &img));
+        ck_assert_app(run_checked(&got, passes, (blur_version)v, NULL));
         for (size_t i = 3; i < (size_t)w * h * 4; i += 4)
             ck_assert_msg(got.rgba[i] == img.rgba[i], "%s: alpha of pixel "
                           "%zu is %u, was %u", blur_version_name(v), i / 4,
@@ -201,8 +201,8 @@ START_TEST(alpha_is_kept_and_a_flat_image_stays_flat)
         img.rgba[i] = i % 4 == 3 ? 200 : (uint8_t)(60 + i % 4);
     for (int v = 0; v < BLUR_VERSION_COUNT; v++) {
         blur_image got;
-        ck_assert_cl(blur_image_copy(&got, &img));
-        ck_assert_cl(run_checked(&got, passes, (blur_version)v, NULL));
+        ck_assert_app(blur_image_copy(&got, &img));
+        ck_assert_app(run_checked(&got, passes, (blur_version)v, NULL));
         ck_assert_msg(memcmp(got.rgba, img.rgba, (size_t)w * h * 4) == 0,
                       "%s changed a flat image", blur_version_name(v));
         blur_image_free(&got);
@@ -216,14 +216,14 @@ START_TEST(stats_count_launches)
     blur_image img;
     make_random_image(&img, 20, 20, 5);
     blur_stats s = {.want_kernel_time = 1};
-    ck_assert_cl(run_checked(&img, 10, BLUR_SEED, &s));
+    ck_assert_app(run_checked(&img, 10, BLUR_SEED, &s));
     ck_assert_uint_eq(s.launches, 20);          /* blur + copy each */
-    ck_assert_cl(run_checked(&img, 10, BLUR_DOUBLE, &s));
+    ck_assert_app(run_checked(&img, 10, BLUR_DOUBLE, &s));
     ck_assert_uint_eq(s.launches, 10);
-    ck_assert_cl(run_checked(&img, 10, BLUR_FAST, &s));
+    ck_assert_app(run_checked(&img, 10, BLUR_FAST, &s));
     ck_assert_uint_eq(s.launches, 3);           /* 4 + 4 + 2 */
     ck_assert_msg(s.kernel_ms > 0, "kernel time %g", s.kernel_ms);
-    ck_assert_cl(run_checked(&img, 0, BLUR_FAST, &s));
+    ck_assert_app(run_checked(&img, 0, BLUR_FAST, &s));
     ck_assert_uint_eq(s.launches, 0);
     blur_image_free(&img);
 }
@@ -232,15 +232,15 @@ END_TEST
 START_TEST(bad_images_and_names_are_refused)
 {
     blur_image img;
-    ck_assert_fails(blur_image_alloc(&img, 0, 5), CLFRAME_ERR_BAD_INPUT,
-                    "1 to");
-    ck_assert_fails(blur_image_alloc(&img, 1u << 15, 1u << 14),
-                    CLFRAME_ERR_BAD_INPUT, "1 to");
-    ck_assert_fails(blur_run(NULL, 1, BLUR_FAST, NULL, NULL),
-                    CLFRAME_ERR_USAGE, "no image");
-    ck_assert_cl(blur_image_alloc(&img, 4, 4));
-    ck_assert_fails(blur_run(&img, 1, BLUR_VERSION_COUNT, NULL, NULL),
-                    CLFRAME_ERR_BAD_INPUT, "no version");
+    ck_assert_app_fails(blur_image_alloc(&img, 0, 5), APP_ERR_BAD_INPUT,
+                        "1 to");
+    ck_assert_app_fails(blur_image_alloc(&img, 1u << 15, 1u << 14),
+                        APP_ERR_BAD_INPUT, "1 to");
+    ck_assert_app_fails(blur_run(NULL, 1, BLUR_FAST, NULL, NULL),
+                        APP_ERR_USAGE, "no image");
+    ck_assert_app(blur_image_alloc(&img, 4, 4));
+    ck_assert_app_fails(blur_run(&img, 1, BLUR_VERSION_COUNT, NULL, NULL),
+                        APP_ERR_BAD_INPUT, "no version");
     blur_image_free(&img);
     for (int v = 0; v < BLUR_VERSION_COUNT; v++)
         ck_assert_int_eq(blur_version_parse(blur_version_name(v)), v);
@@ -295,9 +295,9 @@ static void assert_program_blurs(const char *in, unsigned passes,
                               "2>/dev/null", test_program("blur"), in, out,
                               passes, version), 0);
     blur_image want, got;
-    ck_assert_cl(blur_image_load(&want, in));
-    ck_assert_cl(blur_run(&want, passes, BLUR_REFERENCE, NULL, NULL));
-    ck_assert_cl(blur_image_load(&got, out));
+    ck_assert_app(blur_image_load(&want, in));
+    ck_assert_app(blur_run(&want, passes, BLUR_REFERENCE, NULL, NULL));
+    ck_assert_app(blur_image_load(&got, out));
     ck_assert(got.width == want.width && got.height == want.height);
     ck_assert_int_eq(got.has_alpha, want.has_alpha);
     ck_assert_msg(memcmp(got.rgba, want.rgba,
@@ -332,10 +332,10 @@ START_TEST(program_keeps_the_input_format)
     assert_program_blurs(rgba, 0, "fast", PNG_COLOR_TYPE_RGBA);
     /* Alpha comes out as it went in. */
     blur_image in, out;
-    ck_assert_cl(blur_image_load(&in, rgba));
+    ck_assert_app(blur_image_load(&in, rgba));
     ck_assert_int_eq(test_run("%s %s %s --passes 7 2>/dev/null",
                               test_program("blur"), rgba, tmp("a.png")), 0);
-    ck_assert_cl(blur_image_load(&out, tmp("a.png")));
+    ck_assert_app(blur_image_load(&out, tmp("a.png")));
     for (size_t i = 3; i < (size_t)in.width * in.height * 4; i += 4)
         ck_assert_uint_eq(out.rgba[i], in.rgba[i]);
     blur_image_free(&in);

@@ -9,6 +9,7 @@
  * and add it to the table below.
  */
 #include "demo/demo.h"
+#include "common/error.h"
 
 #include "clframe.h"
 
@@ -59,9 +60,10 @@ static void print_row(const char *name, const demo_result *r)
 
 int main(void)
 {
+    app_follow_clframe_errors();
     clctx *ctx = clctx_default();
     if (!ctx) {
-        fprintf(stderr, "clframe-demo: %s\n", clframe_last_error());
+        fprintf(stderr, "clframe-demo: %s\n", app_last_error());
         return 1;
     }
     print_header(ctx);

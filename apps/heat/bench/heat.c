@@ -33,6 +33,7 @@
 #include "common/bandwidth.h"
 #include "common/median.h"
 #include "common/clock.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -108,8 +109,8 @@ static int time_process(const char *bindir, unsigned n, unsigned steps,
         int status = system(command);
         double t = clock_seconds() - t0;
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            return clframe_fail(CLFRAME_ERR_IO, "bench-heat: `%s` failed",
-                                command);
+            return app_fail(APP_ERR_IO, "bench-heat: `%s` failed",
+                            command);
         s[r->process_runs++] = t;
         if (t > SLOW_S)
             break;
@@ -172,8 +173,8 @@ static int own_folder(char *out, size_t size)
 {
     ssize_t n = readlink("/proc/self/exe", out, size - 1);
     if (n <= 0)
-        return clframe_fail(CLFRAME_ERR_IO, "bench-heat: cannot find its own "
-                            "path: %s", strerror(errno));
+        return app_fail(APP_ERR_IO, "bench-heat: cannot find its own "
+                        "path: %s", strerror(errno));
     out[n] = '\0';
     *strrchr(out, '/') = '\0';
     return 0;
@@ -181,6 +182,7 @@ static int own_folder(char *out, size_t size)
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 1000;
     unsigned steps = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 100;
     int runs = argc > 3 ? atoi(argv[3]) : 5;
@@ -211,7 +213,7 @@ int main(int argc, char **argv)
         rc = time_process(bindir, n, 0, "step_world", runs, io);
     clctx *ctx = rc == 0 ? clctx_default() : NULL;
     if (!ctx) {
-        fprintf(stderr, "bench-heat: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-heat: %s\n", app_last_error());
         return 1;
     }
     /* Big enough that the last-level cache (50 MB on an H100) cannot help. */
@@ -233,7 +235,7 @@ int main(int argc, char **argv)
                              v ? NULL : &want, &rows[v]);
     }
     if (rc) {
-        fprintf(stderr, "bench-heat: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-heat: %s\n", app_last_error());
         return 1;
     }
 

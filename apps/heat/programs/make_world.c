@@ -5,8 +5,7 @@
  */
 #include "common/parse.h"
 #include "heat/world.h"
-
-#include "clframe.h"
+#include "common/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +33,7 @@ static int fail(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(usage, stdout);
@@ -53,10 +53,10 @@ int main(int argc, char **argv)
 
     heat_world world;
     if (heat_world_make_standard(&world, (uint32_t)n, alpha) != 0)
-        return fail("%s", clframe_last_error());
+        return fail("%s", app_last_error());
     int rc = heat_world_save(&world, stdout, (int)binary);
     heat_world_free(&world);
     if (rc != 0)
-        return fail("standard output: %s", clframe_last_error());
+        return fail("standard output: %s", app_last_error());
     return 0;
 }

@@ -5,8 +5,7 @@
  * standard output.
  */
 #include "heat/world.h"
-
-#include "clframe.h"
+#include "common/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +34,7 @@ static int fail(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(usage, stdout);
@@ -53,11 +53,11 @@ int main(int argc, char **argv)
 
     heat_world world;
     if (heat_world_load(&world, stdin, "<stdin>") != 0)
-        return fail("%s", clframe_last_error());
+        return fail("%s", app_last_error());
     int rc = to_stdout ? heat_world_render_stream(&world, stdout, "bmp")
                        : heat_world_render(&world, out);
     heat_world_free(&world);
     if (rc != 0)
-        return fail("%s", clframe_last_error());
+        return fail("%s", app_last_error());
     return 0;
 }

@@ -27,7 +27,7 @@ enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
                               uint32_t seed)
 {
-    ck_assert_cl(heat_world_alloc(world, w, h, 0.1f + (seed % 7) * 0.05f));
+    ck_assert_app(heat_world_alloc(world, w, h, 0.1f + (seed % 7) * 0.05f));
     uint32_t s = seed;
     for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
@@ -48,7 +48,7 @@ static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
                             : (float)(test_random(&s) % 1000001) / 1e6f;
         }
     }
-    ck_assert_cl(heat_world_validate(world));
+    ck_assert_app(heat_world_validate(world));
 }
 
 /* heat_step on the context test_run_context gives (a fresh one under
@@ -69,12 +69,12 @@ static void assert_matches_reference(const heat_world *world, float dt,
                                      const char *what)
 {
     heat_world want, got;
-    ck_assert_cl(heat_world_copy(&want, world));
-    ck_assert_cl(heat_world_copy(&got, world));
-    ck_assert_cl(heat_step(&want, dt, steps, HEAT_REFERENCE, NULL, NULL));
+    ck_assert_app(heat_world_copy(&want, world));
+    ck_assert_app(heat_world_copy(&got, world));
+    ck_assert_app(heat_step(&want, dt, steps, HEAT_REFERENCE, NULL, NULL));
     int rc = step_checked(&got, dt, steps, v, NULL);
     ck_assert_msg(rc == 0, "%s, %s, %u steps: %s", what,
-                  heat_version_name(v), steps, clframe_last_error());
+                  heat_version_name(v), steps, app_last_error());
     size_t n = (size_t)world->w * world->h;
     if (memcmp(want.state, got.state, n * sizeof(float)) != 0) {
         size_t i = 0;
@@ -101,7 +101,7 @@ START_TEST(standard_world_matches_reference)
     if (test_memory_run() && n > 33)
         return;                         /* the arithmetic is the plain run's */
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, n, 0.1f));
+    ck_assert_app(heat_world_make_standard(&world, n, 0.1f));
     char what[64];
     snprintf(what, sizeof what, "standard world %u", n);
     for (int v = 0; v < NVERSIONS; v++)
@@ -196,7 +196,7 @@ END_TEST
 START_TEST(packed_flags_name_insulating_neighbours)
 {
     heat_world world;
-    ck_assert_cl(heat_world_alloc(&world, 4, 4, 0.1f));
+    ck_assert_app(heat_world_alloc(&world, 4, 4, 0.1f));
     for (uint32_t i = 0; i < 16; i++)
         world.properties[i] = HEAT_CELL_INSULATOR;
     world.properties[1 * 4 + 1] = HEAT_CELL_NORMAL;
@@ -219,15 +219,15 @@ END_TEST
 START_TEST(stats_count_launches_and_time_kernels)
 {
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, 20, 0.1f));
+    ck_assert_app(heat_world_make_standard(&world, 20, 0.1f));
     heat_stats stats = {.want_kernel_time = 1};
-    ck_assert_cl(step_checked(&world, 0.1f, 10, HEAT_V4_DOUBLE_BUFFERED,
+    ck_assert_app(step_checked(&world, 0.1f, 10, HEAT_V4_DOUBLE_BUFFERED,
                               &stats));
     ck_assert_uint_eq(stats.launches, 10);
     ck_assert_msg(stats.kernel_ms > 0, "kernel time %g", stats.kernel_ms);
-    ck_assert_cl(step_checked(&world, 0.1f, 10, HEAT_V6_TILED, &stats));
+    ck_assert_app(step_checked(&world, 0.1f, 10, HEAT_V6_TILED, &stats));
     ck_assert_uint_eq(stats.launches, 3);     /* 4 + 4 + 2 steps */
-    ck_assert_cl(step_checked(&world, 0.1f, 0, HEAT_V6_TILED, &stats));
+    ck_assert_app(step_checked(&world, 0.1f, 0, HEAT_V6_TILED, &stats));
     ck_assert_uint_eq(stats.launches, 0);
     heat_world_free(&world);
 }
@@ -236,19 +236,19 @@ END_TEST
 START_TEST(bad_worlds_and_steps_are_refused)
 {
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, 10, 0.1f));
-    ck_assert_fails(heat_step(&world, 40.0f, 1, HEAT_V5_PACKED, NULL, NULL),
-                    CLFRAME_ERR_BAD_INPUT, "must be in [0, 4)");
-    ck_assert_fails(heat_step(&world, -0.1f, 1, HEAT_REFERENCE, NULL, NULL),
-                    CLFRAME_ERR_BAD_INPUT, "must be in [0, 4)");
-    ck_assert_fails(heat_step(&world, NAN, 1, HEAT_V6_TILED, NULL, NULL),
-                    CLFRAME_ERR_BAD_INPUT, "must be in [0, 4)");
+    ck_assert_app(heat_world_make_standard(&world, 10, 0.1f));
+    ck_assert_app_fails(heat_step(&world, 40.0f, 1, HEAT_V5_PACKED, NULL, NULL),
+                        APP_ERR_BAD_INPUT, "must be in [0, 4)");
+    ck_assert_app_fails(heat_step(&world, -0.1f, 1, HEAT_REFERENCE, NULL, NULL),
+                        APP_ERR_BAD_INPUT, "must be in [0, 4)");
+    ck_assert_app_fails(heat_step(&world, NAN, 1, HEAT_V6_TILED, NULL, NULL),
+                        APP_ERR_BAD_INPUT, "must be in [0, 4)");
     world.properties[5] = HEAT_CELL_NORMAL;     /* a hole in the top border */
     for (int v = 0; v < HEAT_VERSION_COUNT; v++)
         ck_assert_int_eq(heat_step(&world, 0.1f, 1, (heat_version)v, NULL,
-                                   NULL), CLFRAME_ERR_BAD_INPUT);
-    ck_assert_fails(heat_step(&world, 0.1f, 1, HEAT_VERSION_COUNT, NULL, NULL),
-                    CLFRAME_ERR_BAD_INPUT, "x=5");
+                                   NULL), APP_ERR_BAD_INPUT);
+    ck_assert_app_fails(heat_step(&world, 0.1f, 1, HEAT_VERSION_COUNT, NULL,
+                                  NULL), APP_ERR_BAD_INPUT, "x=5");
     heat_world_free(&world);
 }
 END_TEST

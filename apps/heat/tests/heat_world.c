@@ -56,19 +56,19 @@ static void assert_world_empty(const heat_world *world)
     ck_assert_ptr_null(world->state);
 }
 
-/* Loading data must fail with CLFRAME_ERR_BAD_INPUT, a message containing
+/* Loading data must fail with APP_ERR_BAD_INPUT, a message containing
  * every one of the texts (NULL-terminated), and an empty world. */
 static void assert_rejected_bytes(const void *data, size_t n, ...)
 {
     heat_world world;
     memset(&world, 0x5a, sizeof world);     /* garbage that must be zeroed */
-    ck_assert_fails(load_bytes(&world, data, n), CLFRAME_ERR_BAD_INPUT,
-                    "<test>: ");
+    ck_assert_app_fails(load_bytes(&world, data, n), APP_ERR_BAD_INPUT,
+                        "<test>: ");
     va_list ap;
     va_start(ap, n);
     for (const char *text; (text = va_arg(ap, const char *)) != NULL;)
-        ck_assert_msg(strstr(clframe_last_error(), text) != NULL,
-                      "message lacks \"%s\": %s", text, clframe_last_error());
+        ck_assert_msg(strstr(app_last_error(), text) != NULL,
+                      "message lacks \"%s\": %s", text, app_last_error());
     va_end(ap);
     assert_world_empty(&world);
 }
@@ -83,7 +83,7 @@ static char *saved(const heat_world *world, int binary, size_t *len)
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
     ck_assert_ptr_nonnull(f);
-    ck_assert_cl(heat_world_save(world, f, binary));
+    ck_assert_app(heat_world_save(world, f, binary));
     fclose(f);
     *len = size;
     return buf;
@@ -149,7 +149,7 @@ static uint32_t expected_flags(uint32_t n, uint32_t x, uint32_t y, float *t)
 static void check_standard(uint32_t n)
 {
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, n, 0.25f));
+    ck_assert_app(heat_world_make_standard(&world, n, 0.25f));
     ck_assert_uint_eq(world.w, n);
     ck_assert_uint_eq(world.h, n);
     ck_assert(world.alpha == 0.25f);
@@ -163,7 +163,7 @@ static void check_standard(uint32_t n)
                           "%u, %g", n, x, y, world.properties[i],
                           world.state[i], flags, t);
         }
-    ck_assert_cl(heat_world_validate(&world));
+    ck_assert_app(heat_world_validate(&world));
     heat_world_free(&world);
 }
 
@@ -184,7 +184,7 @@ START_TEST(standard_world_10_matches_the_spec_cell_by_cell)
         "##########",
     };
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, 10, 0.1f));
+    ck_assert_app(heat_world_make_standard(&world, 10, 0.1f));
     ck_assert_uint_eq(world.w, 10);
     ck_assert_uint_eq(world.h, 10);
     ck_assert(world.alpha == 0.1f);
@@ -215,7 +215,7 @@ START_TEST(standard_worlds_33_and_100_follow_the_rules)
     check_standard(100);
     /* And the spec's corridor cells for n = 33 (low 11, mid 16, high 22). */
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, 33, 0.1f));
+    ck_assert_app(heat_world_make_standard(&world, 33, 0.1f));
     ck_assert_uint_eq(world.properties[11 * 33 + 21], HEAT_CELL_INSULATOR);
     ck_assert_uint_eq(world.properties[11 * 33 + 22], HEAT_CELL_INSULATOR);
     ck_assert_uint_eq(world.properties[11 * 33 + 23], HEAT_CELL_NORMAL);
@@ -236,8 +236,8 @@ START_TEST(standard_worlds_of_every_small_size_are_valid)
     for (uint32_t n = 3; n <= 64; n++)
         check_standard(n);
     heat_world world;
-    ck_assert_fails(heat_world_make_standard(&world, 2, 0.1f),
-                    CLFRAME_ERR_BAD_INPUT, "at least 3");
+    ck_assert_app_fails(heat_world_make_standard(&world, 2, 0.1f),
+                        APP_ERR_BAD_INPUT, "at least 3");
     assert_world_empty(&world);
 }
 END_TEST
@@ -249,20 +249,20 @@ END_TEST
 START_TEST(alloc_refuses_zero_and_overflowing_sizes)
 {
     heat_world world;
-    ck_assert_cl(heat_world_alloc(&world, 7, 5, 0.5f));
+    ck_assert_app(heat_world_alloc(&world, 7, 5, 0.5f));
     for (size_t i = 0; i < 35; i++)
         ck_assert(world.properties[i] == 0 && world.state[i] == 0.0f);
     heat_world_free(&world);
     assert_world_empty(&world);
     heat_world_free(&world);                    /* twice is harmless */
 
-    ck_assert_fails(heat_world_alloc(&world, 0, 5, 0.5f),
-                    CLFRAME_ERR_BAD_INPUT, "must be positive");
+    ck_assert_app_fails(heat_world_alloc(&world, 0, 5, 0.5f),
+                        APP_ERR_BAD_INPUT, "must be positive");
     assert_world_empty(&world);
-    ck_assert_fails(heat_world_alloc(&world, 5, 0, 0.5f),
-                    CLFRAME_ERR_BAD_INPUT, "must be positive");
-    ck_assert_fails(heat_world_alloc(&world, UINT32_MAX, UINT32_MAX, 0.5f),
-                    CLFRAME_ERR_BAD_INPUT, "too large");
+    ck_assert_app_fails(heat_world_alloc(&world, 5, 0, 0.5f),
+                        APP_ERR_BAD_INPUT, "must be positive");
+    ck_assert_app_fails(heat_world_alloc(&world, UINT32_MAX, UINT32_MAX, 0.5f),
+                        APP_ERR_BAD_INPUT, "too large");
     assert_world_empty(&world);
 }
 END_TEST
@@ -270,9 +270,9 @@ END_TEST
 START_TEST(copy_is_equal_and_independent)
 {
     heat_world a, b;
-    ck_assert_cl(heat_world_make_standard(&a, 12, 0.3f));
+    ck_assert_app(heat_world_make_standard(&a, 12, 0.3f));
     a.state[2 * 12 + 3] = 0.75f;
-    ck_assert_cl(heat_world_copy(&b, &a));
+    ck_assert_app(heat_world_copy(&b, &a));
     assert_worlds_equal(&a, &b);
     ck_assert_ptr_ne(a.state, b.state);
     b.state[2 * 12 + 3] = 0.5f;
@@ -285,32 +285,32 @@ END_TEST
 START_TEST(validate_names_the_bad_cell)
 {
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, 10, 0.1f));
-    ck_assert_cl(heat_world_validate(&world));
+    ck_assert_app(heat_world_make_standard(&world, 10, 0.1f));
+    ck_assert_app(heat_world_validate(&world));
 
     world.properties[4 * 10 + 4] = 3;
-    ck_assert_fails(heat_world_validate(&world), CLFRAME_ERR_BAD_INPUT,
-                    "flag value 3 at x=4, y=4 is unknown");
+    ck_assert_app_fails(heat_world_validate(&world), APP_ERR_BAD_INPUT,
+                        "flag value 3 at x=4, y=4 is unknown");
     world.properties[4 * 10 + 4] = HEAT_CELL_NORMAL;
 
     world.state[5 * 10 + 6] = NAN;
-    ck_assert_fails(heat_world_validate(&world), CLFRAME_ERR_BAD_INPUT,
-                    "at x=6, y=5 is not a number (NaN)");
+    ck_assert_app_fails(heat_world_validate(&world), APP_ERR_BAD_INPUT,
+                        "at x=6, y=5 is not a number (NaN)");
     world.state[5 * 10 + 6] = 1.0f + 1e-6f;
-    ck_assert_fails(heat_world_validate(&world), CLFRAME_ERR_BAD_INPUT,
-                    "at x=6, y=5 is outside [0, 1]");
+    ck_assert_app_fails(heat_world_validate(&world), APP_ERR_BAD_INPUT,
+                        "at x=6, y=5 is outside [0, 1]");
     world.state[5 * 10 + 6] = -0.0f;            /* -0 is in [0, 1] */
-    ck_assert_cl(heat_world_validate(&world));
+    ck_assert_app(heat_world_validate(&world));
 
     world.properties[9 * 10 + 3] = HEAT_CELL_NORMAL;
-    ck_assert_fails(heat_world_validate(&world), CLFRAME_ERR_BAD_INPUT,
-                    "x=3, y=9 is a normal cell on the border");
+    ck_assert_app_fails(heat_world_validate(&world), APP_ERR_BAD_INPUT,
+                        "x=3, y=9 is a normal cell on the border");
     world.properties[9 * 10 + 3] = HEAT_CELL_FIXED;     /* fixed is fine */
-    ck_assert_cl(heat_world_validate(&world));
+    ck_assert_app(heat_world_validate(&world));
     heat_world_free(&world);
 
     heat_world empty = {0};
-    ck_assert_fails(heat_world_validate(&empty), CLFRAME_ERR_USAGE, "empty");
+    ck_assert_app_fails(heat_world_validate(&empty), APP_ERR_USAGE, "empty");
 }
 END_TEST
 
@@ -329,7 +329,7 @@ END_TEST
 
 static void small_world(heat_world *world)
 {
-    ck_assert_cl(heat_world_alloc(world, 3, 3, 0.1f));
+    ck_assert_app(heat_world_alloc(world, 3, 3, 0.1f));
     for (int i = 0; i < 9; i++)
         world->properties[i] = HEAT_CELL_INSULATOR;
     world->properties[4] = HEAT_CELL_NORMAL;
@@ -349,7 +349,7 @@ START_TEST(text_format_is_the_seeds_byte_for_byte)
     free(text);
 
     heat_world loaded;
-    ck_assert_cl(load_text(&loaded, HEADER PROPS STATE END));
+    ck_assert_app(load_text(&loaded, HEADER PROPS STATE END));
     assert_worlds_equal(&world, &loaded);
     heat_world_free(&loaded);
     heat_world_free(&world);
@@ -387,7 +387,7 @@ START_TEST(binary_format_is_the_seeds_byte_for_byte)
     free(bin);
 
     heat_world loaded;
-    ck_assert_cl(load_bytes(&loaded, expected, n));
+    ck_assert_app(load_bytes(&loaded, expected, n));
     assert_worlds_equal(&world, &loaded);
     heat_world_free(&loaded);
     heat_world_free(&world);
@@ -399,7 +399,7 @@ END_TEST
  * ties of "%.8f" and plain random values. */
 static void random_world(heat_world *world, uint32_t w, uint32_t h)
 {
-    ck_assert_cl(heat_world_alloc(world, w, h, 0.0375f));
+    ck_assert_app(heat_world_alloc(world, w, h, 0.0375f));
     srand(12345);
     static const float special[] = {0.0f, 1.0f, 0.99999994f, 1e-45f, 1e-30f,
                                     0.001953125f, 0.5f, 0.123456789f,
@@ -414,7 +414,7 @@ static void random_world(heat_world *world, uint32_t w, uint32_t h)
             world->state[i] = i < sizeof special / sizeof *special
                             ? special[i] : (float)rand() / (float)RAND_MAX;
         }
-    ck_assert_cl(heat_world_validate(world));
+    ck_assert_app(heat_world_validate(world));
 }
 
 START_TEST(text_round_trip_is_exact)
@@ -423,7 +423,7 @@ START_TEST(text_round_trip_is_exact)
     random_world(&world, 37, 23);
     size_t len1, len2;
     char *first = saved(&world, 0, &len1);
-    ck_assert_cl(load_bytes(&loaded, first, len1));
+    ck_assert_app(load_bytes(&loaded, first, len1));
     char *second = saved(&loaded, 0, &len2);
     ck_assert_uint_eq(len1, len2);
     ck_assert_mem_eq(first, second, len1);
@@ -441,7 +441,7 @@ START_TEST(binary_round_trip_is_exact)
     random_world(&world, 41, 19);
     size_t len1, len2;
     char *first = saved(&world, 1, &len1);
-    ck_assert_cl(load_bytes(&loaded, first, len1));
+    ck_assert_app(load_bytes(&loaded, first, len1));
     assert_worlds_equal(&world, &loaded);       /* binary loses nothing */
     char *second = saved(&loaded, 1, &len2);
     ck_assert_uint_eq(len1, len2);
@@ -459,9 +459,9 @@ START_TEST(text_to_binary_to_text_is_exact)
     random_world(&world, 29, 31);
     size_t len_text, len_bin, len_again;
     char *text = saved(&world, 0, &len_text);
-    ck_assert_cl(load_bytes(&from_text, text, len_text));
+    ck_assert_app(load_bytes(&from_text, text, len_text));
     char *bin = saved(&from_text, 1, &len_bin);
-    ck_assert_cl(load_bytes(&from_binary, bin, len_bin));
+    ck_assert_app(load_bytes(&from_binary, bin, len_bin));
     assert_worlds_equal(&from_text, &from_binary);
     char *again = saved(&from_binary, 0, &len_again);
     ck_assert_uint_eq(len_text, len_again);
@@ -480,7 +480,7 @@ START_TEST(temperatures_are_written_as_printf_writes_them)
 {
     enum { N = 4000 };
     heat_world world;
-    ck_assert_cl(heat_world_alloc(&world, N, 1, 0.1f));
+    ck_assert_app(heat_world_alloc(&world, N, 1, 0.1f));
     srand(777);
     for (int i = 0; i < N; i++) {
         uint32_t bits = ((uint32_t)rand() << 16) ^ (uint32_t)rand();
@@ -519,7 +519,7 @@ START_TEST(loader_skips_any_whitespace_between_tokens)
 {
     heat_world loaded, expected;
     small_world(&expected);
-    ck_assert_cl(load_text(&loaded,
+    ck_assert_app(load_text(&loaded,
         "\n  HPCEHeatWorldV0\r\n3\t3   0.1\r\n-  2 2 2 2 0 2 2 1 2\n\n- "
         "0 0 0 0 .5 0 0 1e0 0\tEnd"));
     assert_worlds_equal(&expected, &loaded);
@@ -534,13 +534,13 @@ START_TEST(load_stops_after_end_so_worlds_can_follow)
         "- 2 2 2 2 0 2 2 2 2 - 0 0 0 0 0.25 0 0 0 0 End\n";
     FILE *f = stream_of(two, strlen(two));
     heat_world a, b;
-    ck_assert_cl(heat_world_load(&a, f, "<test>"));
-    ck_assert_cl(heat_world_load(&b, f, "<test>"));
+    ck_assert_app(heat_world_load(&a, f, "<test>"));
+    ck_assert_app(heat_world_load(&b, f, "<test>"));
     ck_assert(a.state[4] == 0.5f && b.state[4] == 0.25f && b.alpha == 0.5f);
     heat_world_free(&a);
     heat_world_free(&b);
-    ck_assert_fails(heat_world_load(&a, f, "<test>"), CLFRAME_ERR_BAD_INPUT,
-                    "header");
+    ck_assert_app_fails(heat_world_load(&a, f, "<test>"), APP_ERR_BAD_INPUT,
+                        "header");
     fclose(f);
 }
 END_TEST
@@ -557,7 +557,7 @@ START_TEST(load_file_reads_a_path_and_names_missing_files)
     ck_assert_ptr_nonnull(f);
     ck_assert_uint_eq(fwrite(bin, 1, len, f), len);
     fclose(f);
-    ck_assert_cl(heat_world_load_file(&loaded, path));
+    ck_assert_app(heat_world_load_file(&loaded, path));
     assert_worlds_equal(&world, &loaded);
     heat_world_free(&loaded);
     free(bin);
@@ -565,14 +565,14 @@ START_TEST(load_file_reads_a_path_and_names_missing_files)
 
     snprintf(path, sizeof path, "%s/heat-no-such-world.txt", test_tmpdir());
     memset(&loaded, 0x5a, sizeof loaded);
-    ck_assert_fails(heat_world_load_file(&loaded, path), CLFRAME_ERR_IO,
-                    "no-such-world.txt: cannot open");
+    ck_assert_app_fails(heat_world_load_file(&loaded, path), APP_ERR_IO,
+                        "no-such-world.txt: cannot open");
     assert_world_empty(&loaded);
 
     /* A file's errors name the file. */
     const char *bad = test_write_file("heat-bad-world.txt", "HPCEHeatWorldV2\n");
-    ck_assert_fails(heat_world_load_file(&loaded, bad), CLFRAME_ERR_BAD_INPUT,
-                    "heat-bad-world.txt: line 1: unknown header");
+    ck_assert_app_fails(heat_world_load_file(&loaded, bad), APP_ERR_BAD_INPUT,
+                        "heat-bad-world.txt: line 1: unknown header");
 }
 END_TEST
 
@@ -582,12 +582,12 @@ START_TEST(save_reports_a_failed_write)
     if (!full)
         return;                     /* not Linux: nothing to test with */
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, 50, 0.1f));
-    ck_assert_fails(heat_world_save(&world, full, 0), CLFRAME_ERR_IO,
-                    "writing the heat world failed");
+    ck_assert_app(heat_world_make_standard(&world, 50, 0.1f));
+    ck_assert_app_fails(heat_world_save(&world, full, 0), APP_ERR_IO,
+                        "writing the heat world failed");
     clearerr(full);
-    ck_assert_fails(heat_world_save(&world, full, 1), CLFRAME_ERR_IO,
-                    "No space left");
+    ck_assert_app_fails(heat_world_save(&world, full, 1), APP_ERR_IO,
+                        "No space left");
     fclose(full);
     heat_world_free(&world);
 }
@@ -802,7 +802,7 @@ START_TEST(reject_normal_cell_on_the_border)
                     "the border, which must be insulating (2) or fixed (1)");
     /* Fixed border cells are allowed. */
     heat_world world;
-    ck_assert_cl(load_text(&world, HEADER "-\n 1 2 1\n 1 0 2\n 1 1 1\n"
+    ck_assert_app(load_text(&world, HEADER "-\n 1 2 1\n 1 0 2\n 1 1 1\n"
                            STATE END));
     heat_world_free(&world);
 }
@@ -942,7 +942,7 @@ END_TEST
 /* A 5 x 3 world whose BMP rows need a byte of padding (15 -> 16). */
 static void colour_world(heat_world *world)
 {
-    ck_assert_cl(heat_world_alloc(world, 5, 3, 0.1f));
+    ck_assert_app(heat_world_alloc(world, 5, 3, 0.1f));
     for (int i = 0; i < 15; i++)
         world->state[i] = (float)i / 14.0f;
     world->properties[0] = HEAT_CELL_INSULATOR;         /* (0,0) green */
@@ -984,7 +984,7 @@ START_TEST(render_bmp_writes_an_upright_24_bit_image)
     const char *dir = fresh_dir("heat-render-bmp");
     char path[600];
     snprintf(path, sizeof path, "%s/world.bmp", dir);
-    ck_assert_cl(heat_world_render(&world, path));
+    ck_assert_app(heat_world_render(&world, path));
     ck_assert_int_eq(entries_in(dir), 1);       /* no temporary left */
 
     size_t len;
@@ -1020,7 +1020,7 @@ START_TEST(render_bmp_writes_an_upright_24_bit_image)
     char *buf = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
-    ck_assert_cl(heat_world_render_stream(&world, f, "bmp"));
+    ck_assert_app(heat_world_render_stream(&world, f, "bmp"));
     fclose(f);
     bmp = (unsigned char *)test_read_file(path, &len);
     ck_assert_uint_eq(size, len);
@@ -1038,7 +1038,7 @@ START_TEST(render_png_decodes_to_the_cell_colours)
     const char *dir = fresh_dir("heat-render-png");
     char path[600];
     snprintf(path, sizeof path, "%s/World.PNG", dir);     /* any case */
-    ck_assert_cl(heat_world_render(&world, path));
+    ck_assert_app(heat_world_render(&world, path));
     ck_assert_int_eq(entries_in(dir), 1);
 
     png_image image;
@@ -1080,14 +1080,14 @@ START_TEST(render_refuses_unknown_extensions_and_leaves_nothing)
                                   "world.", ".png.d/x"};
     for (int i = 0; i < 5; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        ck_assert_fails(heat_world_render(&world, path), CLFRAME_ERR_BAD_INPUT,
-                        "must end in .bmp or .png");
-        ck_assert_msg(strstr(clframe_last_error(), path) != NULL,
-                      "message lacks the path: %s", clframe_last_error());
+        ck_assert_app_fails(heat_world_render(&world, path), APP_ERR_BAD_INPUT,
+                            "must end in .bmp or .png");
+        ck_assert_msg(strstr(app_last_error(), path) != NULL,
+                      "message lacks the path: %s", app_last_error());
     }
     ck_assert_int_eq(entries_in(dir), 0);
-    ck_assert_fails(heat_world_render_stream(&world, stdout, "gif"),
-                    CLFRAME_ERR_BAD_INPUT, "accepted are bmp and png");
+    ck_assert_app_fails(heat_world_render_stream(&world, stdout, "gif"),
+                        APP_ERR_BAD_INPUT, "accepted are bmp and png");
     heat_world_free(&world);
 }
 END_TEST
@@ -1100,20 +1100,20 @@ START_TEST(render_into_a_missing_or_unwritable_place_leaves_nothing)
     char path[600];
 
     snprintf(path, sizeof path, "%s/missing/world.png", dir);
-    ck_assert_fails(heat_world_render(&world, path), CLFRAME_ERR_IO,
-                    "cannot create a temporary file");
-    ck_assert_ptr_nonnull(strstr(clframe_last_error(), "missing/world.png"));
+    ck_assert_app_fails(heat_world_render(&world, path), APP_ERR_IO,
+                        "cannot create a temporary file");
+    ck_assert_ptr_nonnull(strstr(app_last_error(), "missing/world.png"));
 
     /* A folder where the image should go: the rename fails, and the
      * finished temporary image must be removed. */
     snprintf(path, sizeof path, "%s/taken.bmp", dir);
     ck_assert_int_eq(mkdir(path, 0700), 0);
-    ck_assert_fails(heat_world_render(&world, path), CLFRAME_ERR_IO,
-                    "cannot move the finished image into place");
+    ck_assert_app_fails(heat_world_render(&world, path), APP_ERR_IO,
+                        "cannot move the finished image into place");
     snprintf(path, sizeof path, "%s/taken.png", dir);
     ck_assert_int_eq(mkdir(path, 0700), 0);
-    ck_assert_fails(heat_world_render(&world, path), CLFRAME_ERR_IO,
-                    "taken.png");
+    ck_assert_app_fails(heat_world_render(&world, path), APP_ERR_IO,
+                        "taken.png");
     ck_assert_int_eq(entries_in(dir), 2);       /* the two folders only */
 
     /* A folder without write permission (root writes anyway). */
@@ -1121,8 +1121,8 @@ START_TEST(render_into_a_missing_or_unwritable_place_leaves_nothing)
         const char *locked = fresh_dir("heat-render-locked");
         ck_assert_int_eq(chmod(locked, 0500), 0);
         snprintf(path, sizeof path, "%s/world.bmp", locked);
-        ck_assert_fails(heat_world_render(&world, path), CLFRAME_ERR_IO,
-                        "Permission denied");
+        ck_assert_app_fails(heat_world_render(&world, path), APP_ERR_IO,
+                            "Permission denied");
         ck_assert_int_eq(entries_in(locked), 0);
         chmod(locked, 0700);
     }
@@ -1136,12 +1136,12 @@ START_TEST(render_stream_reports_a_failed_write)
     if (!full)
         return;
     heat_world world;
-    ck_assert_cl(heat_world_make_standard(&world, 40, 0.1f));
-    ck_assert_fails(heat_world_render_stream(&world, full, "bmp"),
-                    CLFRAME_ERR_IO, "BMP");
+    ck_assert_app(heat_world_make_standard(&world, 40, 0.1f));
+    ck_assert_app_fails(heat_world_render_stream(&world, full, "bmp"),
+                        APP_ERR_IO, "BMP");
     clearerr(full);
-    ck_assert_fails(heat_world_render_stream(&world, full, "png"),
-                    CLFRAME_ERR_IO, "PNG");
+    ck_assert_app_fails(heat_world_render_stream(&world, full, "png"),
+                        APP_ERR_IO, "PNG");
     fclose(full);
     heat_world_free(&world);
 }

@@ -15,6 +15,7 @@
 #include "common/median.h"
 #include "common/parse.h"
 #include "kalah/kalah.h"
+#include "common/error.h"
 
 #include <stdio.h>
 
@@ -46,6 +47,7 @@ static int time_search(kalah_gpu *gpu, kalah_board b, int depth, int runs,
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     unsigned long first = 6, last = 12, runs = 3;
     if ((argc > 1 && !parse_uint(argv[1], 1, MAX_DEPTH, &first)) ||
         (argc > 2 && !parse_uint(argv[2], first, MAX_DEPTH, &last)) ||
@@ -58,7 +60,7 @@ int main(int argc, char **argv)
     int rc;
     kalah_gpu *gpu = kalah_gpu_new(NULL, &rc);
     if (!gpu) {
-        fprintf(stderr, "bench-kalah-alphabeta: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-kalah-alphabeta: %s\n", app_last_error());
         return 1;
     }
     kalah_board b = kalah_start(KALAH_BOTTOM);
@@ -112,7 +114,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     if (rc)
-        fprintf(stderr, "bench-kalah-alphabeta: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-kalah-alphabeta: %s\n", app_last_error());
     printf("\nalphabeta runs on one host core; gpuab: principal variation "
            "splitting on the host, the scouts' boards searched by the device "
            "(apps/kalah/kernels/alphabeta.cl), the best split shown.\n");

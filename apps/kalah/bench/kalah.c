@@ -21,6 +21,7 @@
 #include "common/parse.h"
 #include "kalah/kalah.h"
 #include "common/clock.h"
+#include "common/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,7 @@ static int time_search(search_fn fn, void *self, kalah_board b, int depth,
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     unsigned long first = 4, last = 9, runs = 3;
     /* From depth 2: a GPU search gives the device at least one ply. */
     if ((argc > 1 && !parse_uint(argv[1], 2, HOST_PLIES_MAX + 4, &first)) ||
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
     int rc;
     kalah_gpu *gpu = kalah_gpu_new(NULL, &rc);
     if (!gpu) {
-        fprintf(stderr, "bench-kalah: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-kalah: %s\n", app_last_error());
         return 1;
     }
     kalah_board b = kalah_start(KALAH_BOTTOM);
@@ -145,7 +147,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     if (rc)
-        fprintf(stderr, "bench-kalah: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-kalah: %s\n", app_last_error());
     printf("\nminimax and alphabeta run on one host core; gpu: the host walks "
            "its plies, the device the rest (apps/kalah/kernels/search.cl), the best "
            "split shown. Minimax runs where it takes under %.0f s.\n", SLOW_S);

@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/parse.h"
 #include "kalah/kalah.h"
+#include "common/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +114,7 @@ static int parse_players(const options *o, kalah_player players[2])
 {
     if (kalah_player_parse(o->top, &players[KALAH_TOP]) ||
         kalah_player_parse(o->bottom, &players[KALAH_BOTTOM]))
-        return bad(clframe_last_error(), NULL);
+        return bad(app_last_error(), NULL);
     kalah_player_seed(&players[KALAH_TOP], (uint32_t)o->seed * 2 + 1);
     kalah_player_seed(&players[KALAH_BOTTOM], (uint32_t)o->seed * 2 + 2);
     return 0;
@@ -136,7 +137,7 @@ static int play(const options *o)
     kalah_game g;
     if (kalah_play_game(both, kalah_start(o->first), o->quiet ? NULL : stdout,
                         &g)) {
-        fprintf(stderr, "kalah: %s\n", clframe_last_error());
+        fprintf(stderr, "kalah: %s\n", app_last_error());
         status = 1;
     } else {
         print_result(&g);
@@ -189,7 +190,7 @@ static int tournament(const options *o)
         kalah_game g;
         if (kalah_play_game(seat, start, NULL, &g)) {
             fprintf(stderr, "kalah tournament: game %lu: %s\n", game + 1,
-                    clframe_last_error());
+                    app_last_error());
             status = 1;
             break;
         }
@@ -231,7 +232,7 @@ static int analyse(const options *o)
     kalah_player p;
     if (kalah_board_parse(o->board, o->to_move, &b) ||
         kalah_player_parse(o->player, &p))
-        return bad(clframe_last_error(), NULL);
+        return bad(app_last_error(), NULL);
     if (p.kind == KALAH_HUMAN || p.kind == KALAH_RANDOM)
         return bad("analyse needs a searching player (minimax, alphabeta, "
                    "gpu or gpuab)", o->player);
@@ -241,7 +242,7 @@ static int analyse(const options *o)
     double seconds = clock_seconds() - t0;
     kalah_player_release(&p);
     if (rc) {
-        fprintf(stderr, "kalah analyse: %s\n", clframe_last_error());
+        fprintf(stderr, "kalah analyse: %s\n", app_last_error());
         return 1;
     }
     printf("move %d score %d depth %d nodes %llu seconds %.6f\n", r.move + 1,
@@ -251,6 +252,7 @@ static int analyse(const options *o)
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     options o;
     int status = parse_options(argc, argv, &o);
     if (status)

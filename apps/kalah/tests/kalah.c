@@ -35,7 +35,7 @@ static kalah_board random_position(int moves, uint32_t *state)
 static kalah_board board_of(const char *cells, const char *to_move)
 {
     kalah_board b;
-    ck_assert_cl(kalah_board_parse(cells, to_move, &b));
+    ck_assert_app(kalah_board_parse(cells, to_move, &b));
     return b;
 }
 
@@ -51,8 +51,8 @@ START_TEST(alphabeta_matches_minimax_on_random_positions)
                                         &state);
         int depth = 1 + i % max_depth;
         kalah_result mm, ab;
-        ck_assert_cl(kalah_minimax(b, depth, &mm));
-        ck_assert_cl(kalah_alphabeta(b, depth, &ab));
+        ck_assert_app(kalah_minimax(b, depth, &mm));
+        ck_assert_app(kalah_alphabeta(b, depth, &ab));
         char text[64];
         ck_assert_msg(mm.move == ab.move && mm.score == ab.score,
                       "board %s (%s to move), depth %d: minimax pit %d score "
@@ -83,42 +83,42 @@ START_TEST(searches_find_moves_worked_out_by_hand)
      * lands in empty pit 2 opposite TOP's 10 stones in cell 11, a capture
      * of 11 into a store of 21 (-98), BOTTOM's best at depth 1. */
     kalah_board b = board_of("1 0 3 3 3 1 10 4 4 4 4 10 1 0", "bottom");
-    ck_assert_cl(kalah_minimax(b, 1, &r));
+    ck_assert_app(kalah_minimax(b, 1, &r));
     ck_assert_int_eq(r.move, 0);
     ck_assert_int_eq(r.score, kalah_evaluate(kalah_play(b, 0)));
     ck_assert_int_eq(kalah_play(b, 0).cells[KALAH_BOTTOM_STORE], 21);
     /* The last move of a game: TOP takes its last stone into its store,
      * ending the game; the score is decisive. TOP 25 + 1, BOTTOM 22. */
     b = board_of("10 4 4 2 1 1 0 0 0 0 0 0 1 25", "top");
-    ck_assert_cl(kalah_minimax(b, 3, &r));
+    ck_assert_app(kalah_minimax(b, 3, &r));
     ck_assert_int_eq(r.move, 5);
     ck_assert_int_eq(r.score, KALAH_WIN * (26 - 22));
-    ck_assert_cl(kalah_alphabeta(b, 3, &r));
+    ck_assert_app(kalah_alphabeta(b, 3, &r));
     ck_assert_int_eq(r.score, KALAH_WIN * (26 - 22));
     /* Ties go to the lowest pit: a symmetric position where pits 1 and 2
      * (one stone each, neither reaching anything) score the same at depth
      * 1; both searches pick pit 1 (index 0). */
     b = board_of("1 1 0 0 0 0 22 0 0 0 0 1 1 22", "bottom");
     kalah_result a;
-    ck_assert_cl(kalah_minimax(b, 1, &r));
-    ck_assert_cl(kalah_alphabeta(b, 1, &a));
+    ck_assert_app(kalah_minimax(b, 1, &r));
+    ck_assert_app(kalah_alphabeta(b, 1, &a));
     ck_assert_int_eq(kalah_evaluate(kalah_play(b, 0)),
                      kalah_evaluate(kalah_play(b, 1)));
     ck_assert_int_eq(r.move, 0);
     ck_assert_int_eq(a.move, 0);
     /* Depth 0 and a finished game: the evaluation, no move. */
-    ck_assert_cl(kalah_minimax(kalah_start(KALAH_TOP), 0, &r));
+    ck_assert_app(kalah_minimax(kalah_start(KALAH_TOP), 0, &r));
     ck_assert_int_eq(r.move, -1);
     ck_assert_int_eq(r.score, 0);
     b.cells[0] = b.cells[1] = 0;
     b.cells[KALAH_BOTTOM_STORE] = 24;
     ck_assert(kalah_game_over(b));
-    ck_assert_cl(kalah_alphabeta(b, 5, &r));
+    ck_assert_app(kalah_alphabeta(b, 5, &r));
     ck_assert_int_eq(r.move, -1);
     ck_assert_int_eq(r.score, KALAH_WIN * (24 - 24));
     /* Bad depths. */
-    ck_assert_fails(kalah_minimax(b, -1, &r), CLFRAME_ERR_USAGE, "depth -1");
-    ck_assert_fails(kalah_alphabeta(b, 41, &r), CLFRAME_ERR_USAGE, "0 to 40");
+    ck_assert_app_fails(kalah_minimax(b, -1, &r), APP_ERR_USAGE, "depth -1");
+    ck_assert_app_fails(kalah_alphabeta(b, 41, &r), APP_ERR_USAGE, "0 to 40");
 }
 END_TEST
 
@@ -126,18 +126,18 @@ START_TEST(timed_search_deepens_within_its_time)
 {
     kalah_board b = kalah_start(KALAH_BOTTOM);
     kalah_result timed, fixed;
-    ck_assert_cl(kalah_alphabeta_timed(b, 0.05, KALAH_MAX_DEPTH, &timed));
+    ck_assert_app(kalah_alphabeta_timed(b, 0.05, KALAH_MAX_DEPTH, &timed));
     ck_assert_int_ge(timed.depth, 1);
     ck_assert(kalah_is_legal(b, timed.move));
     /* What it reports is the fixed-depth search to its depth. */
-    ck_assert_cl(kalah_alphabeta(b, timed.depth, &fixed));
+    ck_assert_app(kalah_alphabeta(b, timed.depth, &fixed));
     ck_assert_int_eq(timed.move, fixed.move);
     ck_assert_int_eq(timed.score, fixed.score);
     /* A cap on the depth holds. */
-    ck_assert_cl(kalah_alphabeta_timed(b, 10, 3, &timed));
+    ck_assert_app(kalah_alphabeta_timed(b, 10, 3, &timed));
     ck_assert_int_eq(timed.depth, 3);
-    ck_assert_fails(kalah_alphabeta_timed(b, 0, 3, &timed),
-                    CLFRAME_ERR_USAGE, "seconds");
+    ck_assert_app_fails(kalah_alphabeta_timed(b, 0, 3, &timed),
+                        APP_ERR_USAGE, "seconds");
 }
 END_TEST
 
@@ -153,7 +153,7 @@ START_TEST(gpu_player_matches_minimax_on_random_positions)
     clctx *own = test_run_context();
     int rc;
     kalah_gpu *gpu = kalah_gpu_new(own, &rc);
-    ck_assert_made(gpu);
+    ck_assert_app_made(gpu);
     uint32_t state = 77;
     int positions = test_memory_run() ? 14 : 1400;
     for (int i = 0; i < positions; i++) {
@@ -163,8 +163,8 @@ START_TEST(gpu_player_matches_minimax_on_random_positions)
         if (test_memory_run() && depth > 5)
             depth -= 3;
         kalah_result mm, dev;
-        ck_assert_cl(kalah_minimax(b, depth, &mm));
-        ck_assert_cl(kalah_gpu_search(gpu, b, depth, &dev));
+        ck_assert_app(kalah_minimax(b, depth, &mm));
+        ck_assert_app(kalah_gpu_search(gpu, b, depth, &dev));
         char text[64];
         ck_assert_msg(mm.move == dev.move && mm.score == dev.score &&
                       mm.nodes == dev.nodes,
@@ -186,21 +186,21 @@ START_TEST(timed_gpu_search_deepens_within_its_time)
     clctx *own = test_run_context();
     int rc;
     kalah_gpu *gpu = kalah_gpu_new(own, &rc);
-    ck_assert_made(gpu);
+    ck_assert_app_made(gpu);
     kalah_board b = kalah_start(KALAH_TOP);
     kalah_result timed, fixed;
-    ck_assert_cl(kalah_gpu_search_timed(gpu, b, test_memory_run() ? 0.01
+    ck_assert_app(kalah_gpu_search_timed(gpu, b, test_memory_run() ? 0.01
                                                                    : 0.2,
                                         6, &timed));
     ck_assert_int_ge(timed.depth, 1);
     ck_assert_int_le(timed.depth, 6);
-    ck_assert_cl(kalah_minimax(b, timed.depth, &fixed));
+    ck_assert_app(kalah_minimax(b, timed.depth, &fixed));
     ck_assert_int_eq(timed.move, fixed.move);
     ck_assert_int_eq(timed.score, fixed.score);
-    ck_assert_fails(kalah_gpu_search_timed(gpu, b, 0, 6, &timed),
-                    CLFRAME_ERR_USAGE, "seconds");
-    ck_assert_fails(kalah_gpu_search(gpu, b, 15, &timed), CLFRAME_ERR_USAGE,
-                    "0 to 14");
+    ck_assert_app_fails(kalah_gpu_search_timed(gpu, b, 0, 6, &timed),
+                        APP_ERR_USAGE, "seconds");
+    ck_assert_app_fails(kalah_gpu_search(gpu, b, 15, &timed), APP_ERR_USAGE,
+                        "0 to 14");
     kalah_gpu_free(gpu);
     clctx_free(own);
 }
@@ -217,7 +217,7 @@ START_TEST(gpu_alphabeta_matches_minimax_on_random_positions)
     clctx *own = test_run_context();
     int rc;
     kalah_gpu *gpu = kalah_gpu_new(own, &rc);
-    ck_assert_made(gpu);
+    ck_assert_app_made(gpu);
     uint32_t state = 31;
     int positions = test_memory_run() ? 2 * SPLITS : 70 * SPLITS;
     for (int i = 0; i < positions; i++) {
@@ -226,11 +226,11 @@ START_TEST(gpu_alphabeta_matches_minimax_on_random_positions)
         int depth = 1 + (i / SPLITS) % 7, split = i % SPLITS;
         if (test_memory_run() && depth > 5)
             depth -= 3;
-        ck_assert_cl(kalah_gpu_set_alphabeta_split(gpu, splits[split][0],
+        ck_assert_app(kalah_gpu_set_alphabeta_split(gpu, splits[split][0],
                                                    splits[split][1]));
         kalah_result mm, dev;
-        ck_assert_cl(kalah_minimax(b, depth, &mm));
-        ck_assert_cl(kalah_gpu_alphabeta(gpu, b, depth, &dev));
+        ck_assert_app(kalah_minimax(b, depth, &mm));
+        ck_assert_app(kalah_gpu_alphabeta(gpu, b, depth, &dev));
         char text[64];
         ck_assert_msg(mm.move == dev.move && mm.score == dev.score,
                       "board %s (%s to move), depth %d, split %d,%d: minimax "
@@ -243,10 +243,10 @@ START_TEST(gpu_alphabeta_matches_minimax_on_random_positions)
     kalah_gpu_counts counts = kalah_gpu_counts_of(gpu);
     ck_assert_uint_gt(counts.launches, 0);
     ck_assert_uint_ge(counts.boards, counts.launches);
-    ck_assert_fails(kalah_gpu_set_alphabeta_split(gpu, 4, 25),
-                    CLFRAME_ERR_USAGE, "1 to 24");
-    ck_assert_fails(kalah_gpu_set_alphabeta_split(gpu, -1, 4),
-                    CLFRAME_ERR_USAGE, "0 to 40");
+    ck_assert_app_fails(kalah_gpu_set_alphabeta_split(gpu, 4, 25),
+                        APP_ERR_USAGE, "1 to 24");
+    ck_assert_app_fails(kalah_gpu_set_alphabeta_split(gpu, -1, 4),
+                        APP_ERR_USAGE, "0 to 40");
     kalah_gpu_free(gpu);
     clctx_free(own);
 }
@@ -259,28 +259,28 @@ START_TEST(timed_gpu_alphabeta_deepens_within_its_time)
     clctx *own = test_run_context();
     int rc;
     kalah_gpu *gpu = kalah_gpu_new(own, &rc);
-    ck_assert_made(gpu);
-    ck_assert_cl(kalah_gpu_set_alphabeta_split(gpu, 1, 3));
+    ck_assert_app_made(gpu);
+    ck_assert_app(kalah_gpu_set_alphabeta_split(gpu, 1, 3));
     kalah_board b = kalah_start(KALAH_BOTTOM);
     kalah_result timed, fixed;
-    ck_assert_cl(kalah_gpu_alphabeta_timed(gpu, b, test_memory_run() ? 0.01
+    ck_assert_app(kalah_gpu_alphabeta_timed(gpu, b, test_memory_run() ? 0.01
                                                                       : 0.2,
                                            7, &timed));
     ck_assert_int_ge(timed.depth, 1);
     ck_assert_int_le(timed.depth, 7);
-    ck_assert_cl(kalah_minimax(b, timed.depth, &fixed));
+    ck_assert_app(kalah_minimax(b, timed.depth, &fixed));
     ck_assert_int_eq(timed.move, fixed.move);
     ck_assert_int_eq(timed.score, fixed.score);
     /* Deep enough never to finish: the time bounds it. */
     double t0 = clock_ms();
-    ck_assert_cl(kalah_gpu_alphabeta_timed(gpu, b, 0.05, 40, &timed));
+    ck_assert_app(kalah_gpu_alphabeta_timed(gpu, b, 0.05, 40, &timed));
     ck_assert_int_lt(timed.depth, 40);
     ck_assert_msg(clock_ms() - t0 < 5000, "took %.0f ms for 50",
                   clock_ms() - t0);
-    ck_assert_fails(kalah_gpu_alphabeta_timed(gpu, b, 0, 6, &timed),
-                    CLFRAME_ERR_USAGE, "seconds");
-    ck_assert_fails(kalah_gpu_alphabeta(gpu, b, 41, &timed),
-                    CLFRAME_ERR_USAGE, "0 to 40");
+    ck_assert_app_fails(kalah_gpu_alphabeta_timed(gpu, b, 0, 6, &timed),
+                        APP_ERR_USAGE, "seconds");
+    ck_assert_app_fails(kalah_gpu_alphabeta(gpu, b, 41, &timed),
+                        APP_ERR_USAGE, "0 to 40");
     kalah_gpu_free(gpu);
     clctx_free(own);
 }
@@ -289,32 +289,32 @@ END_TEST
 START_TEST(gpu_player_plays_a_game)
 {
     kalah_player gpu, ab;
-    ck_assert_cl(kalah_player_parse(test_memory_run() ? "gpu:3" : "gpu:6",
+    ck_assert_app(kalah_player_parse(test_memory_run() ? "gpu:3" : "gpu:6",
                                     &gpu));
-    ck_assert_cl(kalah_player_parse(test_memory_run() ? "alphabeta:3"
+    ck_assert_app(kalah_player_parse(test_memory_run() ? "alphabeta:3"
                                                       : "alphabeta:6", &ab));
     gpu.ctx = test_run_context();
     kalah_player *players[2] = {&ab, &gpu};
     kalah_game g;
-    ck_assert_cl(kalah_play_game(players, kalah_start(KALAH_TOP), NULL, &g));
+    ck_assert_app(kalah_play_game(players, kalah_start(KALAH_TOP), NULL, &g));
     ck_assert_int_eq(g.top_total + g.bottom_total, 48);
     /* Equal depths, equal searches: the game is the minimax game. */
     kalah_player mm;
-    ck_assert_cl(kalah_player_parse(test_memory_run() ? "minimax:3"
+    ck_assert_app(kalah_player_parse(test_memory_run() ? "minimax:3"
                                                       : "minimax:6", &mm));
     kalah_player *same[2] = {&ab, &mm};
     kalah_game h;
-    ck_assert_cl(kalah_play_game(same, kalah_start(KALAH_TOP), NULL, &h));
+    ck_assert_app(kalah_play_game(same, kalah_start(KALAH_TOP), NULL, &h));
     ck_assert_mem_eq(&g.final, &h.final, sizeof g.final);
     ck_assert_int_eq(g.moves[KALAH_TOP], h.moves[KALAH_TOP]);
     /* And so is the GPU alpha-beta player's. */
     kalah_player gpuab;
-    ck_assert_cl(kalah_player_parse(test_memory_run() ? "gpuab:3"
+    ck_assert_app(kalah_player_parse(test_memory_run() ? "gpuab:3"
                                                       : "gpuab:6", &gpuab));
     gpuab.ctx = gpu.ctx;
     kalah_player *again[2] = {&ab, &gpuab};
     kalah_game k;
-    ck_assert_cl(kalah_play_game(again, kalah_start(KALAH_TOP), NULL, &k));
+    ck_assert_app(kalah_play_game(again, kalah_start(KALAH_TOP), NULL, &k));
     ck_assert_mem_eq(&k.final, &h.final, sizeof k.final);
     clctx *own = gpu.ctx;
     kalah_player_release(&gpu);
@@ -334,13 +334,13 @@ START_TEST(games_between_any_players_end_legally)
         for (int u = 0; u < KINDS; u++)
             for (int first = 0; first < 2; first++) {
                 kalah_player top, bottom;
-                ck_assert_cl(kalah_player_parse(specs[t], &top));
-                ck_assert_cl(kalah_player_parse(specs[u], &bottom));
+                ck_assert_app(kalah_player_parse(specs[t], &top));
+                ck_assert_app(kalah_player_parse(specs[u], &bottom));
                 kalah_player_seed(&top, 7u + (uint32_t)(t * 8 + u));
                 kalah_player_seed(&bottom, 99u + (uint32_t)first);
                 kalah_player *players[2] = {&bottom, &top};
                 kalah_game g;
-                ck_assert_cl(kalah_play_game(players, kalah_start(first),
+                ck_assert_app(kalah_play_game(players, kalah_start(first),
                                              NULL, &g));
                 ck_assert(kalah_game_over(g.final));
                 ck_assert_int_eq(g.top_total + g.bottom_total, 48);
@@ -349,14 +349,14 @@ START_TEST(games_between_any_players_end_legally)
             }
     /* A strong player beats a random one from either side. */
     kalah_player strong, weak;
-    ck_assert_cl(kalah_player_parse("alphabeta:6", &strong));
-    ck_assert_cl(kalah_player_parse("random", &weak));
+    ck_assert_app(kalah_player_parse("alphabeta:6", &strong));
+    ck_assert_app(kalah_player_parse("random", &weak));
     for (int side = 0; side < 2; side++) {
         kalah_player *players[2];
         players[side] = &strong;
         players[1 - side] = &weak;
         kalah_game g;
-        ck_assert_cl(kalah_play_game(players, kalah_start(KALAH_BOTTOM),
+        ck_assert_app(kalah_play_game(players, kalah_start(KALAH_BOTTOM),
                                      NULL, &g));
         int mine = side == KALAH_TOP ? g.top_total : g.bottom_total;
         ck_assert_int_gt(mine, 24);
@@ -389,31 +389,31 @@ START_TEST(boards_are_read_and_refused_with_reasons)
         {"", "top", "0 cells"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-        ck_assert_fails(kalah_board_parse(bad[i].cells, bad[i].to_move, &b),
-                        CLFRAME_ERR_BAD_INPUT, bad[i].says);
+        ck_assert_app_fails(kalah_board_parse(bad[i].cells, bad[i].to_move, &b),
+                            APP_ERR_BAD_INPUT, bad[i].says);
 }
 END_TEST
 
 START_TEST(players_are_read_and_refused_with_reasons)
 {
     kalah_player p;
-    ck_assert_cl(kalah_player_parse("minimax:5", &p));
+    ck_assert_app(kalah_player_parse("minimax:5", &p));
     ck_assert_int_eq(p.kind, KALAH_MINIMAX);
     ck_assert_int_eq(p.depth, 5);
-    ck_assert_cl(kalah_player_parse("alphabeta:0.25s", &p));
+    ck_assert_app(kalah_player_parse("alphabeta:0.25s", &p));
     ck_assert_int_eq(p.kind, KALAH_ALPHABETA);
     ck_assert(p.seconds == 0.25);
-    ck_assert_cl(kalah_player_parse("alphabeta", &p));
+    ck_assert_app(kalah_player_parse("alphabeta", &p));
     ck_assert_int_eq(p.depth, 8);
-    ck_assert_cl(kalah_player_parse("human", &p));
+    ck_assert_app(kalah_player_parse("human", &p));
     ck_assert_int_eq(p.kind, KALAH_HUMAN);
-    ck_assert_cl(kalah_player_parse("gpu:0.5s", &p));
+    ck_assert_app(kalah_player_parse("gpu:0.5s", &p));
     ck_assert_int_eq(p.kind, KALAH_GPU);
     ck_assert(p.seconds == 0.5);
-    ck_assert_cl(kalah_player_parse("gpuab:18", &p));
+    ck_assert_app(kalah_player_parse("gpuab:18", &p));
     ck_assert_int_eq(p.kind, KALAH_GPU_ALPHABETA);
     ck_assert_int_eq(p.depth, 18);
-    ck_assert_cl(kalah_player_parse("gpuab:0.1s", &p));
+    ck_assert_app(kalah_player_parse("gpuab:0.1s", &p));
     ck_assert(p.seconds > 0.0999 && p.seconds < 0.1001);
     static const struct {
         const char *spec, *says;
@@ -427,8 +427,8 @@ START_TEST(players_are_read_and_refused_with_reasons)
         {"random:3", "takes no depth"},        {"human:1", "takes no depth"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-        ck_assert_fails(kalah_player_parse(bad[i].spec, &p),
-                        CLFRAME_ERR_BAD_INPUT, bad[i].says);
+        ck_assert_app_fails(kalah_player_parse(bad[i].spec, &p),
+                            APP_ERR_BAD_INPUT, bad[i].says);
 }
 END_TEST
 
@@ -442,15 +442,15 @@ START_TEST(a_human_is_asked_again_until_the_move_is_legal)
     fclose(in);
     kalah_board b = board_of("1 0 3 3 3 1 10 4 4 4 4 10 1 0", "bottom");
     kalah_player p;
-    ck_assert_cl(kalah_player_parse("human", &p));
+    ck_assert_app(kalah_player_parse("human", &p));
     p.in = fopen(in_path, "r");
     p.out = fopen(out_path, "w");
     kalah_result r;
-    ck_assert_cl(kalah_player_move(&p, b, &r));
+    ck_assert_app(kalah_player_move(&p, b, &r));
     ck_assert_int_eq(r.move, 3);
     /* The input ends: an error, not a made-up move. */
-    ck_assert_fails(kalah_player_move(&p, b, &r), CLFRAME_ERR_IO,
-                    "input ended");
+    ck_assert_app_fails(kalah_player_move(&p, b, &r), APP_ERR_IO,
+                        "input ended");
     fclose(p.in);
     fclose(p.out);
     size_t size;
@@ -481,7 +481,7 @@ START_TEST(program_plays_analyses_and_refuses_bad_input)
                               kalah, out), 0);
     text = test_read_file(out, &size);
     kalah_result r;
-    ck_assert_cl(kalah_minimax(board_of("1 0 3 3 3 1 10 4 4 4 4 10 1 0",
+    ck_assert_app(kalah_minimax(board_of("1 0 3 3 3 1 10 4 4 4 4 10 1 0",
                                         "bottom"), 6, &r));
     char expected[64];
     snprintf(expected, sizeof expected, "move %d score %d depth 6 ",

@@ -569,7 +569,7 @@ static clfunction *shim(clctx *ctx, const char *name, const char *prototype)
 {
     clfunction *f = clfunction_file(ctx, "apps/kalah/kernels/board.h", name, NULL);
     ck_assert_msg(f != NULL, "clfunction_file(%s): %s", name,
-                  clframe_last_error());
+                  app_last_error());
     ck_assert_ptr_nonnull(clfunction_prototype(f));
     ck_assert_str_eq(clfunction_prototype(f), prototype);
     return f;
@@ -628,7 +628,7 @@ static kalah_board device_play(clfunction *f, kalah_board b, int pit)
 {
     kalah_board got;
     memset(&got, 0xa5, sizeof got);
-    ck_assert_cl(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b),
+    ck_assert_app(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b),
                                  CLARG((cl_int)pit)));
     return got;
 }
@@ -638,10 +638,10 @@ static int device_int(clfunction *f, kalah_board b, int with_arg, int arg)
 {
     cl_int got = -12345;
     if (with_arg)
-        ck_assert_cl(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b),
+        ck_assert_app(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b),
                                      CLARG((cl_int)arg)));
     else
-        ck_assert_cl(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b)));
+        ck_assert_app(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b)));
     return got;
 }
 
@@ -649,7 +649,7 @@ static int device_int(clfunction *f, kalah_board b, int with_arg, int arg)
 static unsigned device_moves(clfunction *f, kalah_board b)
 {
     cl_uint got = 0xdeadbeef;
-    ck_assert_cl(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b)));
+    ck_assert_app(clfunction_call(f, &got, CLARG_VALUE("kalah_board", &b)));
     return got;
 }
 
@@ -658,9 +658,9 @@ static int device_ints(clfunction *f, int nargs, int a, int b)
 {
     cl_int got = -12345;
     if (nargs == 1)
-        ck_assert_cl(clfunction_call(f, &got, CLARG((cl_int)a)));
+        ck_assert_app(clfunction_call(f, &got, CLARG((cl_int)a)));
     else
-        ck_assert_cl(clfunction_call(f, &got, CLARG((cl_int)a),
+        ck_assert_app(clfunction_call(f, &got, CLARG((cl_int)a),
                                      CLARG((cl_int)b)));
     return got;
 }
@@ -668,7 +668,7 @@ static int device_ints(clfunction *f, int nargs, int a, int b)
 START_TEST(board_layout_is_the_same_on_host_and_device)
 {
     clctx *ctx = test_run_context();
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(ctx, "apps/kalah/kernels/board.h",
+    ck_assert_app(CLFRAME_CHECK_LAYOUT(ctx, "apps/kalah/kernels/board.h",
                                       kalah_board, cells, cells[13], to_move,
                                       pad_));
     clctx_free(ctx);
@@ -681,7 +681,7 @@ START_TEST(device_start_and_cells_match_the_host)
     for (int first = BOTTOM; first <= TOP; first++) {
         kalah_board got;
         memset(&got, 0xa5, sizeof got);
-        ck_assert_cl(clfunction_call(s.start, &got, CLARG((cl_int)first)));
+        ck_assert_app(clfunction_call(s.start, &got, CLARG((cl_int)first)));
         kalah_board want = BOARD(first, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0);
         assert_same_board(&got, &want, "device kalah_start",
                           first ? "TOP" : "BOTTOM");

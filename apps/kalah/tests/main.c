@@ -8,6 +8,7 @@ Suite *kalah_suite(void);
 
 int main(void)
 {
+    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         kalah_board_suite, kalah_suite, NULL});
 }

@@ -27,6 +27,7 @@
 #include "common/median.h"
 #include "common/clock.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,7 @@ static int bench_size(unsigned n, unsigned iterations, int runs,
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES];
     int nsizes = parse_uint_list(argc > 1 ? argv[1] : "200,1000", 3, 40000,
                                  sizes, MAX_SIZES);
@@ -126,7 +128,7 @@ int main(int argc, char **argv)
     }
     clctx *ctx = clctx_default();
     if (!ctx) {
-        fprintf(stderr, "bench-laplace: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-laplace: %s\n", app_last_error());
         return 1;
     }
     unsigned biggest = 0;
@@ -151,7 +153,7 @@ int main(int argc, char **argv)
            "equal to ref |\n|---|---|---:|---:|---:|---:|:---:|\n");
     for (int i = 0; i < nsizes; i++) {
         if (bench_size((unsigned)sizes[i], iterations, runs, device_gbs)) {
-            fprintf(stderr, "bench-laplace: %s\n", clframe_last_error());
+            fprintf(stderr, "bench-laplace: %s\n", app_last_error());
             return 1;
         }
     }

@@ -5,6 +5,7 @@
  */
 #include "laplace/laplace.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,7 @@ static int make_grid(const options *o, laplace_grid *g)
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     options o;
     int status = parse_options(argc, argv, &o);
     if (status == -1) {
@@ -138,7 +140,7 @@ int main(int argc, char **argv)
     status = make_grid(&o, &g);
     if (status) {
         if (status == 1)
-            fprintf(stderr, "laplace: %s\n", clframe_last_error());
+            fprintf(stderr, "laplace: %s\n", app_last_error());
         return status;
     }
     laplace_stats stats = {0};
@@ -148,7 +150,7 @@ int main(int argc, char **argv)
     if (rc == 0 && o.png)
         rc = laplace_write_png(o.png, &g);
     if (rc) {
-        fprintf(stderr, "laplace: %s\n", clframe_last_error());
+        fprintf(stderr, "laplace: %s\n", app_last_error());
         laplace_grid_free(&g);
         return 1;
     }

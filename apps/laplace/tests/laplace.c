@@ -41,12 +41,12 @@ static void assert_matches_reference(const laplace_grid *g,
 {
     laplace_grid want, got;
     laplace_stats ws = {0}, gs = {0};
-    ck_assert_cl(laplace_grid_copy(&want, g));
-    ck_assert_cl(laplace_grid_copy(&got, g));
-    ck_assert_cl(laplace_solve(&want, plan, LAPLACE_REFERENCE, NULL, &ws));
+    ck_assert_app(laplace_grid_copy(&want, g));
+    ck_assert_app(laplace_grid_copy(&got, g));
+    ck_assert_app(laplace_solve(&want, plan, LAPLACE_REFERENCE, NULL, &ws));
     int rc = solve_checked(&got, plan, v, &gs);
     ck_assert_msg(rc == 0, "%s, %s: %s", what, laplace_version_name(v),
-                  clframe_last_error());
+                  app_last_error());
     size_t n = (size_t)g->nx * g->ny;
     if (memcmp(want.phi, got.phi, n * sizeof(float)) != 0) {
         size_t i = 0;
@@ -72,7 +72,7 @@ static void assert_matches_reference(const laplace_grid *g,
 static void make_random_grid(laplace_grid *g, uint32_t nx, uint32_t ny,
                              uint32_t seed)
 {
-    ck_assert_cl(laplace_grid_alloc(g, nx, ny));
+    ck_assert_app(laplace_grid_alloc(g, nx, ny));
     uint32_t s = seed;
     for (uint32_t y = 0; y < ny; y++)
         for (uint32_t x = 0; x < nx; x++) {
@@ -81,7 +81,7 @@ static void make_random_grid(laplace_grid *g, uint32_t nx, uint32_t ny,
             g->mask[i] = !border && test_random(&s) % 10 != 0;
             g->phi[i] = (float)(test_random(&s) % 2000001) / 1e6f - 1.0f;
         }
-    ck_assert_cl(laplace_grid_validate(g));
+    ck_assert_app(laplace_grid_validate(g));
 }
 
 static const uint32_t sizes[][2] = {
@@ -96,7 +96,7 @@ START_TEST(seed_problem_matches_reference)
     if (test_memory_run() && n[0] * n[1] > 3000)
         return;                     /* the arithmetic is the plain run's */
     laplace_grid g;
-    ck_assert_cl(laplace_grid_make(&g, n[0], n[1], 0.5f, 1.0f, n[0] / 3,
+    ck_assert_app(laplace_grid_make(&g, n[0], n[1], 0.5f, 1.0f, n[0] / 3,
                                    n[1] / 4));
     for (int v = 0; v < NVERSIONS; v++)
         for (int c = 0; c < NCOUNTS; c++) {
@@ -172,10 +172,10 @@ START_TEST(tolerance_stops_where_the_reference_does)
         for (int v = 0; v < NVERSIONS; v++)
             assert_matches_reference(&g, &plans[p], versions[v], "tolerance");
     laplace_stats s = {0};
-    ck_assert_cl(laplace_solve(&g, &plans[0], LAPLACE_REFERENCE, NULL, &s));
+    ck_assert_app(laplace_solve(&g, &plans[0], LAPLACE_REFERENCE, NULL, &s));
     ck_assert(s.converged && s.max_change < 1e-4f);
     ck_assert_uint_eq(s.iterations % 7, 0);
-    ck_assert_cl(laplace_solve(&g, &plans[1], LAPLACE_REFERENCE, NULL, &s));
+    ck_assert_app(laplace_solve(&g, &plans[1], LAPLACE_REFERENCE, NULL, &s));
     ck_assert_uint_eq(s.iterations, 50);
     ck_assert_uint_eq(s.checks, 6);             /* at 8, 16, ..., 48 */
     laplace_grid_free(&g);
@@ -185,14 +185,14 @@ END_TEST
 START_TEST(uniform_potential_is_exact)
 {
     laplace_grid g;
-    ck_assert_cl(laplace_grid_make(&g, 19, 14, 3.0f, 3.0f, 5, 4));
+    ck_assert_app(laplace_grid_make(&g, 19, 14, 3.0f, 3.0f, 5, 4));
     for (size_t i = 0; i < 19 * 14; i++)
         g.phi[i] = 3.0f;                /* already the solution: stays */
     laplace_plan plan = {test_memory_run() ? 5 : 100, 0.0f, 1};
     for (int v = 0; v < NVERSIONS; v++) {
         laplace_grid got;
-        ck_assert_cl(laplace_grid_copy(&got, &g));
-        ck_assert_cl(solve_checked(&got, &plan, versions[v], NULL));
+        ck_assert_app(laplace_grid_copy(&got, &g));
+        ck_assert_app(solve_checked(&got, &plan, versions[v], NULL));
         for (size_t i = 0; i < 19 * 14; i++)
             ck_assert_msg(got.phi[i] == 3.0f, "%s: cell %zu is %.9g",
                           laplace_version_name(versions[v]), i, got.phi[i]);
@@ -203,7 +203,7 @@ START_TEST(uniform_potential_is_exact)
         g.phi[i] = g.mask[i] ? 0.0f : 3.0f;
     laplace_plan tol = {100000, 1e-7f, 10};
     laplace_stats s = {0};
-    ck_assert_cl(solve_checked(&g, &tol, test_memory_run() ? LAPLACE_REFERENCE
+    ck_assert_app(solve_checked(&g, &tol, test_memory_run() ? LAPLACE_REFERENCE
                                                           : LAPLACE_FAST, &s));
     ck_assert(s.converged);
     for (size_t i = 0; i < 19 * 14; i++)
@@ -220,7 +220,7 @@ START_TEST(two_plates_give_a_linear_profile)
      * a change below 1e-8 on a 16 x 10 grid. */
     enum { NX = 16, NY = 10 };
     laplace_grid g;
-    ck_assert_cl(laplace_grid_make(&g, NX, NY, 0.0f, 0.0f, 0, 0));
+    ck_assert_app(laplace_grid_make(&g, NX, NY, 0.0f, 0.0f, 0, 0));
     for (uint32_t y = 0; y < NY; y++)
         for (uint32_t x = 0; x < NX; x++) {
             size_t i = (size_t)y * NX + x;
@@ -229,7 +229,7 @@ START_TEST(two_plates_give_a_linear_profile)
         }
     laplace_plan plan = {200000, 1e-8f, 10};
     laplace_stats s = {0};
-    ck_assert_cl(solve_checked(&g, &plan, test_memory_run()
+    ck_assert_app(solve_checked(&g, &plan, test_memory_run()
                                ? LAPLACE_REFERENCE : LAPLACE_DOUBLE, &s));
     ck_assert(s.converged);
     for (uint32_t y = 0; y < NY; y++)
@@ -246,14 +246,14 @@ END_TEST
 START_TEST(stats_count_launches)
 {
     laplace_grid g;
-    ck_assert_cl(laplace_grid_make(&g, 20, 20, 0.0f, 1.0f, 4, 4));
+    ck_assert_app(laplace_grid_make(&g, 20, 20, 0.0f, 1.0f, 4, 4));
     laplace_plan plan = {10, 0.0f, 1};
     laplace_stats s = {.want_kernel_time = 1};
-    ck_assert_cl(solve_checked(&g, &plan, LAPLACE_SEED, &s));
+    ck_assert_app(solve_checked(&g, &plan, LAPLACE_SEED, &s));
     ck_assert_uint_eq(s.launches, 20);          /* update + copy each */
-    ck_assert_cl(solve_checked(&g, &plan, LAPLACE_DOUBLE, &s));
+    ck_assert_app(solve_checked(&g, &plan, LAPLACE_DOUBLE, &s));
     ck_assert_uint_eq(s.launches, 10);
-    ck_assert_cl(solve_checked(&g, &plan, LAPLACE_FAST, &s));
+    ck_assert_app(solve_checked(&g, &plan, LAPLACE_FAST, &s));
     ck_assert_uint_eq(s.launches, 3);           /* 4 + 4 + 2 */
     ck_assert_msg(s.kernel_ms > 0, "kernel time %g", s.kernel_ms);
     laplace_grid_free(&g);
@@ -263,30 +263,30 @@ END_TEST
 START_TEST(bad_grids_and_plans_are_refused)
 {
     laplace_grid g;
-    ck_assert_fails(laplace_grid_make(&g, 2, 10, 0, 1, 0, 0),
-                    CLFRAME_ERR_BAD_INPUT, "from 3 to");
-    ck_assert_fails(laplace_grid_make(&g, 10, 10, 0, 1, 9, 2),
-                    CLFRAME_ERR_BAD_INPUT, "does not fit");
-    ck_assert_fails(laplace_grid_make(&g, 10, 10, NAN, 1, 2, 2),
-                    CLFRAME_ERR_BAD_INPUT, "boundary potential");
-    ck_assert_fails(laplace_grid_make(&g, 10, 10, 0, 1e35f, 2, 2),
-                    CLFRAME_ERR_BAD_INPUT, "object potential");
-    ck_assert_cl(laplace_grid_make(&g, 10, 10, 0, 1, 2, 2));
+    ck_assert_app_fails(laplace_grid_make(&g, 2, 10, 0, 1, 0, 0),
+                        APP_ERR_BAD_INPUT, "from 3 to");
+    ck_assert_app_fails(laplace_grid_make(&g, 10, 10, 0, 1, 9, 2),
+                        APP_ERR_BAD_INPUT, "does not fit");
+    ck_assert_app_fails(laplace_grid_make(&g, 10, 10, NAN, 1, 2, 2),
+                        APP_ERR_BAD_INPUT, "boundary potential");
+    ck_assert_app_fails(laplace_grid_make(&g, 10, 10, 0, 1e35f, 2, 2),
+                        APP_ERR_BAD_INPUT, "object potential");
+    ck_assert_app(laplace_grid_make(&g, 10, 10, 0, 1, 2, 2));
     laplace_plan plan = {1, 0.0f, 1}, bad = {1, -1.0f, 1}, zero = {1, 1.f, 0};
-    ck_assert_fails(laplace_solve(&g, &bad, LAPLACE_DOUBLE, NULL, NULL),
-                    CLFRAME_ERR_BAD_INPUT, "tolerance");
-    ck_assert_fails(laplace_solve(&g, &zero, LAPLACE_DOUBLE, NULL, NULL),
-                    CLFRAME_ERR_BAD_INPUT, "tolerance");
-    ck_assert_fails(laplace_solve(&g, &plan, LAPLACE_VERSION_COUNT, NULL,
-                                  NULL), CLFRAME_ERR_BAD_INPUT, "no version");
+    ck_assert_app_fails(laplace_solve(&g, &bad, LAPLACE_DOUBLE, NULL, NULL),
+                        APP_ERR_BAD_INPUT, "tolerance");
+    ck_assert_app_fails(laplace_solve(&g, &zero, LAPLACE_DOUBLE, NULL, NULL),
+                        APP_ERR_BAD_INPUT, "tolerance");
+    ck_assert_app_fails(laplace_solve(&g, &plan, LAPLACE_VERSION_COUNT, NULL,
+                                  NULL), APP_ERR_BAD_INPUT, "no version");
     g.mask[3] = 1;                              /* a hole in the border */
     for (int v = 0; v < LAPLACE_VERSION_COUNT; v++)
-        ck_assert_fails(laplace_solve(&g, &plan, (laplace_version)v, NULL,
-                                      NULL), CLFRAME_ERR_BAD_INPUT, "x=3 y=0");
+        ck_assert_app_fails(laplace_solve(&g, &plan, (laplace_version)v, NULL,
+                                      NULL), APP_ERR_BAD_INPUT, "x=3 y=0");
     g.mask[3] = 0;
     g.phi[55] = INFINITY;
-    ck_assert_fails(laplace_solve(&g, &plan, LAPLACE_FAST, NULL, NULL),
-                    CLFRAME_ERR_BAD_INPUT, "x=5 y=5");
+    ck_assert_app_fails(laplace_solve(&g, &plan, LAPLACE_FAST, NULL, NULL),
+                        APP_ERR_BAD_INPUT, "x=5 y=5");
     laplace_grid_free(&g);
 }
 END_TEST
@@ -337,7 +337,7 @@ START_TEST(png_of_every_kind_loads_as_rgba)
     for (int p = 0; p < 3; p++) {
         uint32_t w, h;
         uint8_t *px;
-        ck_assert_cl(image_png_load(paths[p], &w, &h, &px));
+        ck_assert_app(image_png_load(paths[p], &w, &h, &px));
         ck_assert(w == 3 && h == 2);
         for (int i = 0; i < 6; i++) {
             uint8_t want = p == 1 ? (index[i] ? 255 : 0) : grey[i];
@@ -356,11 +356,11 @@ START_TEST(bad_png_files_are_refused)
     uint32_t w, h;
     uint8_t *px;
     const char *not_png = test_write_file("laplace-not.png", "hello, world");
-    ck_assert_fails(image_png_load(not_png, &w, &h, &px),
-                    CLFRAME_ERR_BAD_INPUT, "not a PNG");
+    ck_assert_app_fails(image_png_load(not_png, &w, &h, &px),
+                        APP_ERR_BAD_INPUT, "not a PNG");
     ck_assert_ptr_null(px);
-    ck_assert_fails(image_png_load(test_tmp_path("laplace", "missing.png"),
-                                   &w, &h, &px), CLFRAME_ERR_IO, "missing.png");
+    ck_assert_app_fails(image_png_load(test_tmp_path("laplace", "missing.png"),
+                                   &w, &h, &px), APP_ERR_IO, "missing.png");
     /* A real PNG cut short, and one with its image data scrambled. */
     uint8_t grey[64 * 64];
     for (int i = 0; i < 64 * 64; i++)
@@ -373,8 +373,8 @@ START_TEST(bad_png_files_are_refused)
     FILE *f = fopen(cut, "wb");
     fwrite(data, 1, n / 2, f);
     fclose(f);
-    ck_assert_fails(image_png_load(cut, &w, &h, &px), CLFRAME_ERR_BAD_INPUT,
-                    "cut.png");
+    ck_assert_app_fails(image_png_load(cut, &w, &h, &px), APP_ERR_BAD_INPUT,
+                        "cut.png");
     ck_assert_ptr_null(px);
     for (size_t i = 60; i < n - 20; i++)
         data[i] ^= 0x5a;
@@ -382,8 +382,8 @@ START_TEST(bad_png_files_are_refused)
     f = fopen(bad, "wb");
     fwrite(data, 1, n, f);
     fclose(f);
-    ck_assert_fails(image_png_load(bad, &w, &h, &px), CLFRAME_ERR_BAD_INPUT,
-                    "corrupt.png");
+    ck_assert_app_fails(image_png_load(bad, &w, &h, &px), APP_ERR_BAD_INPUT,
+                        "corrupt.png");
     free(data);
 }
 END_TEST
@@ -398,9 +398,9 @@ START_TEST(png_mask_makes_the_grid)
     const char *path = write_png("mask.png", 5, 4, PNG_COLOR_TYPE_GRAY, grey,
                                  1);
     laplace_grid g;
-    ck_assert_cl(laplace_grid_from_png(&g, path, 2.0f, 7.0f));
+    ck_assert_app(laplace_grid_from_png(&g, path, 2.0f, 7.0f));
     ck_assert(g.nx == 5 && g.ny == 4);
-    ck_assert_cl(laplace_grid_validate(&g));
+    ck_assert_app(laplace_grid_validate(&g));
     ck_assert(g.mask[0] == 0 && g.phi[0] == 2.0f);     /* border wins */
     ck_assert(g.mask[7] == 0 && g.phi[7] == 7.0f);
     ck_assert(g.mask[11] == 0 && g.phi[11] == 7.0f);
@@ -424,9 +424,9 @@ START_TEST(program_matches_the_library_and_writes_files)
                               "double -o %s --png %s 2>/dev/null",
                               test_program("laplace"), raw, png), 0);
     laplace_grid g;
-    ck_assert_cl(laplace_grid_make(&g, 37, 23, 0.5f, 2.0f, 9, 5));
+    ck_assert_app(laplace_grid_make(&g, 37, 23, 0.5f, 2.0f, 9, 5));
     laplace_plan plan = {30, 0.0f, 1};
-    ck_assert_cl(laplace_solve(&g, &plan, LAPLACE_REFERENCE, NULL, NULL));
+    ck_assert_app(laplace_solve(&g, &plan, LAPLACE_REFERENCE, NULL, NULL));
     size_t n;
     char *data = test_read_file(raw, &n);
     ck_assert_uint_eq(n, 37 * 23 * 4);
@@ -434,7 +434,7 @@ START_TEST(program_matches_the_library_and_writes_files)
     free(data);
     uint32_t w, h;
     uint8_t *px;
-    ck_assert_cl(image_png_load(png, &w, &h, &px));
+    ck_assert_app(image_png_load(png, &w, &h, &px));
     ck_assert(w == 37 && h == 23);
     free(px);
     /* A mask from that PNG: its grey conductor pixels are dark. */

@@ -27,6 +27,7 @@
 #include "matmul/matmul.h"
 #include "common/median.h"
 #include "common/clock.h"
+#include "common/error.h"
 
 #include <clblast_c.h>
 #include <math.h>
@@ -164,6 +165,7 @@ static void print_row(uint32_t n, int row, const result *r, double flop)
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES], runs = 3;
     int nsizes = parse_uint_list(argc > 1 ? argv[1] : "1024,2048", 1, 32768,
                                  sizes, MAX_SIZES);
@@ -181,7 +183,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < ROWS; i++)
         wanted[i] = wanted[i] ? 1 : 0;
     if (!clctx_default()) {
-        fprintf(stderr, "bench-matmul: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-matmul: %s\n", app_last_error());
         return 1;
     }
     matmul_tile tile;
@@ -233,7 +235,7 @@ int main(int argc, char **argv)
             }
             if (run_version(v, n, a, b, c, (int)runs, &r)) {
                 fprintf(stderr, "bench-matmul: %s: %s\n", matmul_version_name(v),
-                        clframe_last_error());
+                        app_last_error());
                 status = 1;
                 continue;
             }

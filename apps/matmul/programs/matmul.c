@@ -10,6 +10,8 @@
 #include "common/parse.h"
 #include "matmul/matmul.h"
 #include "common/clock.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,7 +129,7 @@ static int tune(const options *o)
     if (rc == 0)
         rc = matmul_tile_save(ctx, &best);
     if (rc) {
-        fprintf(stderr, "matmul --tune: %s\n", clframe_last_error());
+        fprintf(stderr, "matmul --tune: %s\n", app_last_error());
         return 1;
     }
     printf("fastest: %s, kept for %s in clframe's cache folder "
@@ -139,6 +141,7 @@ static int tune(const options *o)
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     options o;
     int status = parse_options(argc, argv, &o);
     if (status)
@@ -148,8 +151,8 @@ int main(int argc, char **argv)
     size_t na = (size_t)o.m * o.k, nb = (size_t)o.k * o.n;
     float *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
     float *c = malloc((size_t)o.m * o.n * sizeof *c);
-    int rc = a && b && c ? 0 : clframe_fail(CLFRAME_ERR_NO_MEMORY, "no memory "
-                                            "for the matrices");
+    int rc = a && b && c ? 0 : app_fail(APP_ERR_NO_MEMORY, "no memory "
+                                        "for the matrices");
     matmul_plan *plan = rc ? NULL : matmul_plan_new(NULL, o.version, NULL, &rc);
     double call_ms = 0, kernel_ms = 0;
     if (plan) {
@@ -160,7 +163,7 @@ int main(int argc, char **argv)
         rc = time_runs(plan, &o, a, b, c, &call_ms, &kernel_ms);
     }
     if (rc) {
-        fprintf(stderr, "matmul: %s\n", clframe_last_error());
+        fprintf(stderr, "matmul: %s\n", app_last_error());
         status = 1;
     } else {
         double flop = 2.0 * o.m * o.k * o.n;

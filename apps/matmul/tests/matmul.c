@@ -40,7 +40,7 @@ static mm_device device_open(matmul_version v, const matmul_tile *tile)
 {
     mm_device d = {test_run_context(), NULL};
     d.plan = matmul_plan_new(d.own, v, tile, NULL);
-    ck_assert_made(d.plan);
+    ck_assert_app_made(d.plan);
     return d;
 }
 
@@ -73,8 +73,8 @@ static void assert_multiplies(matmul_plan *plan, const char *what, mm_size s)
         c[i] = 1e30f;                       /* a missed element fails */
     int rc = matmul_plan_run(plan, a, b, c, s.m, s.k, s.n);
     ck_assert_msg(rc == 0, "%s %u x %u x %u: %s", what, s.m, s.k, s.n,
-                  clframe_last_error());
-    ck_assert_cl(matmul_reference(a, b, ref, s.m, s.k, s.n));
+                  app_last_error());
+    ck_assert_app(matmul_reference(a, b, ref, s.m, s.k, s.n));
     double worst, ref_worst;
     long wrong = matmul_compare(a, b, c, s.m, s.k, s.n, &worst);
     ck_assert_int_eq(matmul_compare(a, b, ref, s.m, s.k, s.n, &ref_worst), 0);
@@ -126,16 +126,16 @@ static const char *const tiles[] = {
 START_TEST(blocked_tiles_match_exact_product)
 {
     matmul_tile tile;
-    ck_assert_cl(matmul_tile_parse(tiles[_i], &tile));
+    ck_assert_app(matmul_tile_parse(tiles[_i], &tile));
     if (matmul_tile_fits(NULL, &tile) == 0) {
         assert_version_on_all_sizes(MATMUL_BLOCKED, &tile);
         return;
     }
     int rc;
     ck_assert_ptr_null(matmul_plan_new(NULL, MATMUL_BLOCKED, &tile, &rc));
-    ck_assert_int_eq(rc, CLFRAME_ERR_BAD_SIZE);
-    ck_assert_msg(strstr(clframe_last_error(), "bytes of local memory"),
-                  "%s", clframe_last_error());
+    ck_assert_int_eq(rc, APP_ERR_DEVICE);
+    ck_assert_msg(strstr(app_last_error(), "bytes of local memory"),
+                  "%s", app_last_error());
 }
 END_TEST
 
@@ -143,7 +143,7 @@ START_TEST(matmul_tile_env_var_is_used_and_checked)
 {
     matmul_tile tile;
     setenv("MATMUL_TILE", "4x4x8x4x8", 1);
-    ck_assert_cl(matmul_tile_choose(NULL, &tile));
+    ck_assert_app(matmul_tile_choose(NULL, &tile));
     ck_assert_uint_eq(tile.tm, 4);
     ck_assert_uint_eq(tile.wy, 8);
     ck_assert_uint_eq(tile.pad, 4);
@@ -152,20 +152,20 @@ START_TEST(matmul_tile_env_var_is_used_and_checked)
     assert_multiplies(d.plan, "MATMUL_TILE=4x4x8x4x8", (mm_size){19, 9, 21});
     device_close(&d);
     setenv("MATMUL_TILE", "8x8x6x16x16", 1);        /* TK not a multiple of 4 */
-    ck_assert_fails(matmul_tile_choose(NULL, &tile), CLFRAME_ERR_BAD_INPUT,
-                    "multiples of 4");
+    ck_assert_app_fails(matmul_tile_choose(NULL, &tile), APP_ERR_BAD_INPUT,
+                        "multiples of 4");
     setenv("MATMUL_TILE", "8x8x16x64x64", 1);       /* groups of 4096 */
     int rc = matmul_tile_choose(NULL, &tile);
-    ck_assert(rc == 0 || rc == CLFRAME_ERR_BAD_SIZE);
+    ck_assert(rc == 0 || rc == APP_ERR_DEVICE);
     unsetenv("MATMUL_TILE");
-    ck_assert_fails(matmul_tile_parse("8x8x16", &tile), CLFRAME_ERR_BAD_INPUT,
-                    "TMxTNxTKxWXxWY");
-    ck_assert_fails(matmul_tile_parse("8x8x16x16x16x1x", &tile),
-                    CLFRAME_ERR_BAD_INPUT, "TMxTNxTKxWXxWY");
-    ck_assert_fails(matmul_tile_parse("3x4x16x3x8", &tile),
-                    CLFRAME_ERR_BAD_INPUT, "multiples of 4");
-    ck_assert_fails(matmul_tile_parse("4x4x16x4x8x2", &tile),
-                    CLFRAME_ERR_BAD_INPUT, "PAD");
+    ck_assert_app_fails(matmul_tile_parse("8x8x16", &tile), APP_ERR_BAD_INPUT,
+                        "TMxTNxTKxWXxWY");
+    ck_assert_app_fails(matmul_tile_parse("8x8x16x16x16x1x", &tile),
+                        APP_ERR_BAD_INPUT, "TMxTNxTKxWXxWY");
+    ck_assert_app_fails(matmul_tile_parse("3x4x16x3x8", &tile),
+                        APP_ERR_BAD_INPUT, "multiples of 4");
+    ck_assert_app_fails(matmul_tile_parse("4x4x16x4x8x2", &tile),
+                        APP_ERR_BAD_INPUT, "PAD");
 }
 END_TEST
 
@@ -177,7 +177,7 @@ START_TEST(one_call_form_and_names)
         if (test_memory_run() && matmul_version_uses_opencl(v))
             continue;               /* plans with own contexts cover them */
         memset(c, 0, sizeof c);
-        ck_assert_cl(matmul(a, b, c, 2, 3, 2, (matmul_version)v, NULL));
+        ck_assert_app(matmul(a, b, c, 2, 3, 2, (matmul_version)v, NULL));
         ck_assert_msg(c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11,
                       "%s: %g %g %g %g", matmul_version_name(v), c[0], c[1],
                       c[2], c[3]);
@@ -192,28 +192,28 @@ END_TEST
 START_TEST(bad_arguments_are_refused)
 {
     float x[4] = {0};
-    ck_assert_fails(matmul(NULL, x, x + 2, 1, 1, 1, MATMUL_NAIVE, NULL),
-                    CLFRAME_ERR_USAGE, "NULL");
-    ck_assert_fails(matmul(x, x, NULL, 1, 1, 1, MATMUL_REFERENCE, NULL),
-                    CLFRAME_ERR_USAGE, "NULL");
-    ck_assert_fails(matmul(x, x, x + 2, 0, 1, 1, MATMUL_BLOCKED, NULL),
-                    CLFRAME_ERR_BAD_SIZE, "at least 1");
-    ck_assert_fails(matmul(x, x, x + 2, 1, 1, 0, MATMUL_TILED, NULL),
-                    CLFRAME_ERR_BAD_SIZE, "at least 1");
-    ck_assert_fails(matmul(x, x, x + 2, UINT32_MAX, UINT32_MAX, 1,
+    ck_assert_app_fails(matmul(NULL, x, x + 2, 1, 1, 1, MATMUL_NAIVE, NULL),
+                        APP_ERR_USAGE, "NULL");
+    ck_assert_app_fails(matmul(x, x, NULL, 1, 1, 1, MATMUL_REFERENCE, NULL),
+                        APP_ERR_USAGE, "NULL");
+    ck_assert_app_fails(matmul(x, x, x + 2, 0, 1, 1, MATMUL_BLOCKED, NULL),
+                        APP_ERR_BAD_INPUT, "at least 1");
+    ck_assert_app_fails(matmul(x, x, x + 2, 1, 1, 0, MATMUL_TILED, NULL),
+                        APP_ERR_BAD_INPUT, "at least 1");
+    ck_assert_app_fails(matmul(x, x, x + 2, UINT32_MAX, UINT32_MAX, 1,
                            MATMUL_REFERENCE, NULL),
-                    CLFRAME_ERR_BAD_SIZE, "overflows");
-    ck_assert_fails(matmul(x, x, x + 2, 1, 1, 1, (matmul_version)99, NULL),
-                    CLFRAME_ERR_USAGE, "unknown version");
-    ck_assert_fails(matmul_plan_run(NULL, x, x, x + 2, 1, 1, 1),
-                    CLFRAME_ERR_USAGE, "no plan");
+                        APP_ERR_BAD_INPUT, "overflows");
+    ck_assert_app_fails(matmul(x, x, x + 2, 1, 1, 1, (matmul_version)99, NULL),
+                        APP_ERR_USAGE, "unknown version");
+    ck_assert_app_fails(matmul_plan_run(NULL, x, x, x + 2, 1, 1, 1),
+                        APP_ERR_USAGE, "no plan");
 }
 END_TEST
 
 START_TEST(compare_finds_wrong_elements)
 {
     float a[4] = {1, 2, 3, 4}, b[4] = {1, 1, 1, 1}, c[4];
-    ck_assert_cl(matmul_reference(a, b, c, 2, 2, 2));
+    ck_assert_app(matmul_reference(a, b, c, 2, 2, 2));
     double worst;
     ck_assert_int_eq(matmul_compare(a, b, c, 2, 2, 2, &worst), 0);
     ck_assert(worst == 0);
@@ -244,14 +244,14 @@ START_TEST(tuning_keeps_the_fastest_tile_for_the_device)
     setenv("XDG_CACHE_HOME", home, 1);
     unsetenv("CLFRAME_CACHE");
     clctx *own = test_run_context(), *ctx = own ? own : clctx_default();
-    ck_assert_made(ctx);
+    ck_assert_app_made(ctx);
 
     matmul_tile defaults, best, chosen;
-    ck_assert_cl(matmul_tile_choose(ctx, &defaults));
+    ck_assert_app(matmul_tile_choose(ctx, &defaults));
     const char *report_path = test_tmp_path("matmul", "tune.txt");
     FILE *report = fopen(report_path, "w");
     ck_assert_ptr_nonnull(report);
-    ck_assert_cl(matmul_tune(ctx, 24, 1, candidates, 3, &best, report));
+    ck_assert_app(matmul_tune(ctx, 24, 1, candidates, 3, &best, report));
     fclose(report);
     size_t size;
     char *text = test_read_file(report_path, &size);
@@ -262,22 +262,22 @@ START_TEST(tuning_keeps_the_fastest_tile_for_the_device)
     ck_assert(best.tk == 16 || best.tk == 8);
     ck_assert_uint_eq(best.wx, 8);
 
-    ck_assert_cl(matmul_tile_save(ctx, &best));
-    ck_assert_cl(matmul_tile_choose(ctx, &chosen));
+    ck_assert_app(matmul_tile_save(ctx, &best));
+    ck_assert_app(matmul_tile_choose(ctx, &chosen));
     ck_assert_mem_eq(&chosen, &best, sizeof best);
     setenv("MATMUL_TILE", "4x4x4x4x4", 1);
-    ck_assert_cl(matmul_tile_choose(ctx, &chosen));
+    ck_assert_app(matmul_tile_choose(ctx, &chosen));
     ck_assert_uint_eq(chosen.tk, 4);
     unsetenv("MATMUL_TILE");
-    ck_assert_cl(clctx_setting_put(ctx, "matmul-tile", "4x4x8x128x128x0"));
-    ck_assert_cl(matmul_tile_choose(ctx, &chosen));
+    ck_assert_app(clctx_setting_put(ctx, "matmul-tile", "4x4x8x128x128x0"));
+    ck_assert_app(matmul_tile_choose(ctx, &chosen));
     ck_assert_mem_eq(&chosen, &defaults, sizeof defaults);
 
     /* Nothing to run: an error that says so; bad arguments. */
-    ck_assert_fails(matmul_tune(ctx, 24, 1, candidates, 1, &best, NULL),
-                    CLFRAME_ERR_BAD_SIZE, "none of the 1 candidate tiles");
-    ck_assert_fails(matmul_tune(ctx, 0, 1, NULL, 0, &best, NULL),
-                    CLFRAME_ERR_USAGE, "size 0");
+    ck_assert_app_fails(matmul_tune(ctx, 24, 1, candidates, 1, &best, NULL),
+                        APP_ERR_DEVICE, "none of the 1 candidate tiles");
+    ck_assert_app_fails(matmul_tune(ctx, 0, 1, NULL, 0, &best, NULL),
+                        APP_ERR_USAGE, "size 0");
 
     clctx_free(own);
     if (old_xdg)

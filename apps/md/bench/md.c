@@ -29,6 +29,7 @@
 #include "common/median.h"
 #include "common/parse.h"
 #include "md/md.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -162,6 +163,7 @@ static int bench_size(uint32_t n, unsigned steps, int runs, const caps *cap,
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES] = {1000, 4000, 16000};
     unsigned long steps = 10, runs = 3;
     caps cap = {2000, 16000, 16000};
@@ -184,7 +186,7 @@ int main(int argc, char **argv)
     }
     clctx *ctx = clctx_default();
     if (!ctx) {
-        fprintf(stderr, "bench-md: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-md: %s\n", app_last_error());
         return 1;
     }
     mkdir("bench/out", 0777);
@@ -211,7 +213,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nsizes; i++)
         if (bench_size((uint32_t)sizes[i], (unsigned)steps, (int)runs, &cap,
                        csv, &host_rate, &host_n)) {
-            fprintf(stderr, "bench-md: %s\n", clframe_last_error());
+            fprintf(stderr, "bench-md: %s\n", app_last_error());
             fclose(csv);
             return 1;
         }
@@ -226,6 +228,6 @@ int main(int argc, char **argv)
     if (md_plot_rates(CSV, PNG) == 0)
         printf("plotted %s\n", PNG);
     else
-        printf("no plot: %s\n", clframe_last_error());
+        printf("no plot: %s\n", app_last_error());
     return 0;
 }

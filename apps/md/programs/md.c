@@ -7,6 +7,8 @@
 #include "md/md.h"
 #include "common/clock.h"
 #include "common/parse.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -110,7 +112,7 @@ static int report(md_sim *sim, unsigned long step, FILE *csv, md_energy *e)
     return rc;
 }
 
-/* The run itself; 0 or a clframe code. */
+/* The run itself; 0 or a negative code. */
 static int simulate(const options *o, md_sim *sim, FILE *csv,
                     md_energy *first, md_energy *last, double *seconds)
 {
@@ -151,6 +153,7 @@ static void print_result(const options *o, const md_system *s,
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     options o;
     int status = parse_options(argc, argv, &o);
     if (status == -1) {
@@ -162,7 +165,7 @@ int main(int argc, char **argv)
     clctx *ctx = NULL;
     if (md_version_uses_opencl(o.version) && o.where &&
         !(ctx = clctx_new(o.where))) {
-        fprintf(stderr, "md: %s\n", clframe_last_error());
+        fprintf(stderr, "md: %s\n", app_last_error());
         return 1;
     }
     FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
@@ -192,7 +195,7 @@ int main(int argc, char **argv)
     if (rc == 0)
         print_result(&o, &s, &first, &last, seconds);
     else
-        fprintf(stderr, "md: %s\n", clframe_last_error());
+        fprintf(stderr, "md: %s\n", app_last_error());
     if (csv && fclose(csv) != 0 && rc == 0) {
         perror(o.csv);
         rc = -1;

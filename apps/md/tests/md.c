@@ -47,7 +47,7 @@ static md_sim *open_checked(const md_system *s, md_version v, clctx **own)
     *own = md_version_uses_opencl(v) ? test_run_context() : NULL;
     int rc = md_sim_open(&sim, s, v, *own);
     ck_assert_msg(rc == 0, "%s, %u particles: %s", md_version_name(v), s->n,
-                  clframe_last_error());
+                  app_last_error());
     return sim;
 }
 
@@ -94,10 +94,10 @@ static void reference_states(const md_system *start, md_system *want,
     md_sim *ref = open_checked(start, MD_REFERENCE, &own);
     unsigned done = 0;
     for (int c = 0; c < nsteps; c++) {
-        ck_assert_cl(md_sim_step(ref, checked_steps[c] - done));
+        ck_assert_app(md_sim_step(ref, checked_steps[c] - done));
         done = checked_steps[c];
-        ck_assert_cl(md_system_copy(&want[c], start));
-        ck_assert_cl(md_sim_read(ref, &want[c]));
+        ck_assert_app(md_system_copy(&want[c], start));
+        ck_assert_app(md_sim_read(ref, &want[c]));
     }
     close_checked(ref, own);
 }
@@ -110,14 +110,14 @@ static void assert_version_matches(const md_system *start,
     clctx *own;
     md_sim *sim = open_checked(start, v, &own);
     md_system got;
-    ck_assert_cl(md_system_copy(&got, start));
+    ck_assert_app(md_system_copy(&got, start));
     unsigned done = 0;
     char label[96];
     snprintf(label, sizeof label, "%s, %s", what, md_version_name(v));
     for (int c = 0; c < nsteps; c++) {
-        ck_assert_cl(md_sim_step(sim, checked_steps[c] - done));
+        ck_assert_app(md_sim_step(sim, checked_steps[c] - done));
         done = checked_steps[c];
-        ck_assert_cl(md_sim_read(sim, &got));
+        ck_assert_app(md_sim_read(sim, &got));
         assert_close(&got, &want[c], label, done);
     }
     md_system_free(&got);
@@ -147,7 +147,7 @@ START_TEST(versions_match_reference)
     if (test_memory_run() && sizes[_i] > 357)
         return;                     /* the arithmetic is the plain run's */
     md_system start;
-    ck_assert_cl(md_system_init(&start, sizes[_i], 7 + _i));
+    ck_assert_app(md_system_init(&start, sizes[_i], 7 + _i));
     assert_all_match(&start, "lattice start");
     md_system_free(&start);
 }
@@ -157,7 +157,7 @@ END_TEST
  * rest of the box is empty, that cell holds all of them. */
 static void make_crowded(md_system *s)
 {
-    ck_assert_cl(md_system_alloc(s, 64, 8.0));
+    ck_assert_app(md_system_alloc(s, 64, 8.0));
     uint32_t state = 99;
     for (size_t i = 0; i < 64; i++) {
         size_t at[3] = {i % 4, i / 4 % 4, i / 16};
@@ -190,7 +190,7 @@ START_TEST(cell_version_loops_over_chunks)
     /* A liquid cell holds ~18 particles and its 27 cells ~500: with
      * groups of 4 and stages of 64, every cell takes several rounds. */
     md_system start;
-    ck_assert_cl(md_system_init(&start, test_memory_run() ? 357 : 500, 3));
+    ck_assert_app(md_system_init(&start, test_memory_run() ? 357 : 500, 3));
     assert_cell_matches_with_group(&start, "4", "groups of 4");
     md_system_free(&start);
     /* One cell of 64: 2 rounds of 32 own particles by default; 32 own
@@ -207,7 +207,7 @@ END_TEST
 static void assert_cells_sorted(md_sim *sim, const md_system *now)
 {
     int nc, *starts, *ids;
-    ck_assert_cl(md_sim_cells(sim, &nc, &starts, &ids));
+    ck_assert_app(md_sim_cells(sim, &nc, &starts, &ids));
     size_t ncells = (size_t)nc * nc * nc;
     ck_assert_int_eq(starts[0], 0);
     ck_assert_int_eq(starts[ncells], (int)now->n);
@@ -243,8 +243,8 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
 {
     static const md_version cell_versions[] = {MD_PARTICLE, MD_CELL};
     md_system start, now;
-    ck_assert_cl(md_system_init(&start, test_memory_run() ? 357 : 863, 5));
-    ck_assert_cl(md_system_copy(&now, &start));
+    ck_assert_app(md_system_init(&start, test_memory_run() ? 357 : 863, 5));
+    ck_assert_app(md_system_copy(&now, &start));
     for (int v = 0; v < 4; v++) {
         clctx *own;
         if (v >= 2)
@@ -252,10 +252,10 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
         md_sim *sim = open_checked(&start, cell_versions[v % 2], &own);
         unsetenv("MD_SCAN_BLOCK");
         for (int round = 0; round < 3; round++) {
-            ck_assert_cl(md_sim_read(sim, &now));
+            ck_assert_app(md_sim_read(sim, &now));
             assert_cells_sorted(sim, &now);
             if (round < 2)
-                ck_assert_cl(md_sim_step(sim, test_memory_run() ? 1 : 5));
+                ck_assert_app(md_sim_step(sim, test_memory_run() ? 1 : 5));
         }
         close_checked(sim, own);
     }
@@ -272,12 +272,12 @@ START_TEST(counting_sort_of_many_cells)
     if (test_memory_run())
         return;
     md_system start, now;
-    ck_assert_cl(md_system_init(&start, 70000, 9));
-    ck_assert_cl(md_system_copy(&now, &start));
+    ck_assert_app(md_system_init(&start, 70000, 9));
+    ck_assert_app(md_system_copy(&now, &start));
     ck_assert_int_eq(md_cells_per_side(start.box), 17);
     clctx *own;
     md_sim *sim = open_checked(&start, MD_PARTICLE, &own);
-    ck_assert_cl(md_sim_read(sim, &now));
+    ck_assert_app(md_sim_read(sim, &now));
     assert_cells_sorted(sim, &now);
     close_checked(sim, own);
     md_system_free(&start);
@@ -294,15 +294,15 @@ START_TEST(energy_and_momentum_are_conserved)
     unsigned steps = test_memory_run() ? 2 : 1000;
     unsigned every = test_memory_run() ? 2 : 100;
     md_system s;
-    ck_assert_cl(md_system_init(&s, test_memory_run() ? 357 : 500, 11));
+    ck_assert_app(md_system_init(&s, test_memory_run() ? 357 : 500, 11));
     clctx *own;
     md_sim *sim = open_checked(&s, versions[_i], &own);
     md_energy e0, e;
-    ck_assert_cl(md_sim_energy(sim, &e0));
+    ck_assert_app(md_sim_energy(sim, &e0));
     double worst = 0.0;
     for (unsigned done = 0; done < steps; done += every) {
-        ck_assert_cl(md_sim_step(sim, every));
-        ck_assert_cl(md_sim_energy(sim, &e));
+        ck_assert_app(md_sim_step(sim, every));
+        ck_assert_app(md_sim_energy(sim, &e));
         double drift = fabs(md_energy_total(&e) - md_energy_total(&e0)) /
                        fabs(md_energy_total(&e0));
         worst = drift > worst ? drift : worst;
@@ -314,7 +314,7 @@ START_TEST(energy_and_momentum_are_conserved)
                       md_version_name(versions[_i]), md_energy_total(&e),
                       done + every, md_energy_total(&e0), drift);
     }
-    ck_assert_cl(md_sim_read(sim, &s));
+    ck_assert_app(md_sim_read(sim, &s));
     assert_in_box(&s, md_version_name(versions[_i]));
     double p[3];
     md_momentum(&s, p);
@@ -340,10 +340,10 @@ static void assert_stays_in_box(const md_system *s, unsigned steps,
         char label[96];
         snprintf(label, sizeof label, "%s, %s", what,
                  md_version_name(device_versions[v]));
-        ck_assert_cl(md_system_copy(&now, s));
+        ck_assert_app(md_system_copy(&now, s));
         for (int round = 0; round < (test_memory_run() ? 1 : 4); round++) {
-            ck_assert_cl(md_sim_step(sim, steps));
-            ck_assert_cl(md_sim_read(sim, &now));
+            ck_assert_app(md_sim_step(sim, steps));
+            ck_assert_app(md_sim_read(sim, &now));
             assert_in_box(&now, label);
         }
         md_system_free(&now);
@@ -358,7 +358,7 @@ static void assert_stays_in_box(const md_system *s, unsigned steps,
 START_TEST(particles_never_leave_the_box)
 {
     md_system s;
-    ck_assert_cl(md_system_init(&s, 500, 13));
+    ck_assert_app(md_system_init(&s, 500, 13));
     double quarter = 0.25 * s.box / 5;
     uint32_t state = 5;
     for (size_t i = 0; i < 3 * (size_t)s.n; i++) {
@@ -369,7 +369,7 @@ START_TEST(particles_never_leave_the_box)
     md_system_free(&s);
     if (test_memory_run())
         return;                     /* the faces were the memory's test */
-    ck_assert_cl(md_system_init(&s, 500, 13));
+    ck_assert_app(md_system_init(&s, 500, 13));
     for (size_t i = 0; i < 3 * (size_t)s.n; i++)
         s.vel[i] *= 3.0;
     assert_stays_in_box(&s, 10, "hot");
@@ -395,23 +395,23 @@ START_TEST(bad_arguments_are_refused)
 {
     md_system s = {0}, small;
     md_sim *sim;
-    ck_assert_fails(md_system_init(&s, 0, 1), CLFRAME_ERR_USAGE, "0");
-    ck_assert_fails(md_system_init(&s, MD_MAX_PARTICLES + 1, 1),
-                    CLFRAME_ERR_USAGE, "particles");
+    ck_assert_app_fails(md_system_init(&s, 0, 1), APP_ERR_USAGE, "0");
+    ck_assert_app_fails(md_system_init(&s, MD_MAX_PARTICLES + 1, 1),
+                        APP_ERR_USAGE, "particles");
     ck_assert_int_eq(md_version_parse("bogus"), -1);
     ck_assert_int_eq(md_version_parse(NULL), -1);
     ck_assert_int_eq(md_version_parse("cell"), MD_CELL);
     ck_assert_uint_eq(md_min_particles(MD_REFERENCE), 106);
     ck_assert_uint_eq(md_min_particles(MD_PARTICLE), 357);
-    ck_assert_cl(md_system_init(&small, 200, 1));
-    ck_assert_fails(md_sim_open(&sim, &small, MD_PARTICLE, NULL),
-                    CLFRAME_ERR_USAGE, "3 cells");
-    ck_assert_fails(md_sim_open(&sim, &small, (md_version)99, NULL),
-                    CLFRAME_ERR_USAGE, "version");
+    ck_assert_app(md_system_init(&small, 200, 1));
+    ck_assert_app_fails(md_sim_open(&sim, &small, MD_PARTICLE, NULL),
+                        APP_ERR_USAGE, "3 cells");
+    ck_assert_app_fails(md_sim_open(&sim, &small, (md_version)99, NULL),
+                        APP_ERR_USAGE, "version");
     md_system_free(&small);
-    ck_assert_cl(md_system_init(&small, 100, 1));
-    ck_assert_fails(md_sim_open(&sim, &small, MD_REFERENCE, NULL),
-                    CLFRAME_ERR_USAGE, "2 cut-offs");
+    ck_assert_app(md_system_init(&small, 100, 1));
+    ck_assert_app_fails(md_sim_open(&sim, &small, MD_REFERENCE, NULL),
+                        APP_ERR_USAGE, "2 cut-offs");
     md_system_free(&small);
 }
 END_TEST

@@ -30,6 +30,7 @@
 #include "raytracer/raytracer.h"
 #include "common/median.h"
 #include "common/clock.h"
+#include "common/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,7 @@ static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     uint32_t w = 700, h = 700;
     unsigned long frames = 50, with_reference = 1;
     if ((argc > 1 && !parse_size(argv[1], 16384, &w, &h)) ||
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
     }
     clctx *ctx = clctx_default();
     if (!ctx) {
-        fprintf(stderr, "bench-raytracer: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-raytracer: %s\n", app_last_error());
         return 1;
     }
     size_t n_pixels = (size_t)w * h;
@@ -139,7 +141,7 @@ int main(int argc, char **argv)
         row *r = &rows[i];
         const rt_scene *scene = r->spheres == 1000 ? &small : &large;
         if (measure(r, scene, w, h, (int)frames, pixels) != 0) {
-            fprintf(stderr, "bench-raytracer: %s\n", clframe_last_error());
+            fprintf(stderr, "bench-raytracer: %s\n", app_last_error());
             status = 1;
             continue;
         }

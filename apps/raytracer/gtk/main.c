@@ -6,6 +6,7 @@
  * error is a message and a non-zero exit, never an empty window.
  */
 #include "gui.h"
+#include "common/error.h"
 
 #include <gtk/gtk.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ static int load_scene(const rtg_options *opts, rt_scene *scene,
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     rtg_options opts;
     char err[512];
     int rc = rtg_options_parse(argc, argv, &opts, err, sizeof err);
@@ -45,7 +47,7 @@ int main(int argc, char **argv)
     rt_scene_init(&scene);
     char name[256];
     if (load_scene(&opts, &scene, name, sizeof name) != 0) {
-        fprintf(stderr, "raytracer-gtk: %s\n", clframe_last_error());
+        fprintf(stderr, "raytracer-gtk: %s\n", app_last_error());
         rt_scene_free(&scene);
         return 1;
     }
@@ -58,7 +60,7 @@ int main(int argc, char **argv)
     }
     rt_renderer *r = rt_renderer_create(NULL, &scene, opts.method);
     if (!r) {
-        fprintf(stderr, "raytracer-gtk: %s\n", clframe_last_error());
+        fprintf(stderr, "raytracer-gtk: %s\n", app_last_error());
         rt_scene_free(&scene);
         return 1;
     }

@@ -21,6 +21,7 @@
  * rendered only to be dropped.
  */
 #include "gui.h"
+#include "common/error.h"
 
 #include <glib.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ static cairo_surface_t *surface_for(cairo_surface_t *spare, uint32_t width,
 }
 
 /* Moves light 0 on the device if the state asks for another position;
- * done here because it touches the device. 0 or a clframe code. */
+ * done here because it touches the device. 0 or a negative code. */
 static int apply_light(rtg_worker *w, const rtg_state *s)
 {
     if (!s->has_light || (w->light_applied &&
@@ -94,7 +95,7 @@ static int apply_light(rtg_worker *w, const rtg_state *s)
 /* Renders s into surface. The kernel writes rows of exactly 4 * width
  * bytes; cairo's RGB24 rows are that long too (its stride is a multiple of
  * 4 bytes), but should a cairo ever pad them, the frame goes through a
- * scratch buffer and is copied row by row. 0 or a clframe code. */
+ * scratch buffer and is copied row by row. 0 or a negative code. */
 static int render_into(rtg_worker *w, const rtg_state *s,
                        cairo_surface_t *surface)
 {
@@ -108,8 +109,8 @@ static int render_into(rtg_worker *w, const rtg_state *s,
     } else {
         uint8_t *scratch = realloc(w->scratch, row * s->height);
         if (!scratch)
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "no memory for a "
-                                "%ux%u frame", s->width, s->height);
+            return app_fail(APP_ERR_NO_MEMORY, "no memory for a "
+                            "%ux%u frame", s->width, s->height);
         w->scratch = scratch;
         rc = rt_renderer_render(w->renderer, &s->view, s->width, s->height,
                                 RT_PIXELS_BGRA, scratch);
@@ -132,7 +133,7 @@ static char *render_frame(rtg_worker *w, const rtg_state *s,
         return g_strdup_printf("cairo cannot make a %ux%u surface",
                                s->width, s->height);
     if (apply_light(w, s) != 0 || render_into(w, s, *surface) != 0)
-        return g_strdup(clframe_last_error());  /* this thread's message */
+        return g_strdup(app_last_error());  /* this thread's message */
     *ms = (double)(g_get_monotonic_time() - start) / 1000.0;
     return NULL;
 }

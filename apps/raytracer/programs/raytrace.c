@@ -7,6 +7,8 @@
 #include "common/parse.h"
 #include "common/image.h"
 #include "common/clock.h"
+#include "common/error.h"
+#include "clframe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -123,11 +125,11 @@ static int render(const rt_scene *scene, const rt_view *view,
     unsigned long frames = o->frames ? o->frames : 1;
     double *ms = malloc(frames * sizeof *ms);
     if (!ms)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "out of memory");
+        return app_fail(APP_ERR_NO_MEMORY, "out of memory");
     rt_renderer *r = NULL;
     int rc = 0;
     if (o->method >= 0 && !(r = rt_renderer_create(NULL, scene, o->method)))
-        rc = CLFRAME_ERR_BAD_INPUT;
+        rc = APP_ERR_BAD_INPUT;
     /* One frame first so that compiling and first-touch costs stay out of
      * the timed frames. */
     if (rc == 0 && r && o->frames)
@@ -154,16 +156,17 @@ static int save_scene(const rt_scene *scene, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
-        return clframe_fail(CLFRAME_ERR_IO, "%s: cannot create: %s", path,
-                            strerror(errno));
+        return app_fail(APP_ERR_IO, "%s: cannot create: %s", path,
+                        strerror(errno));
     int rc = rt_scene_save(scene, f);
     if (fclose(f) != 0 && rc == 0)
-        rc = clframe_fail(CLFRAME_ERR_IO, "%s: writing failed", path);
+        rc = app_fail(APP_ERR_IO, "%s: writing failed", path);
     return rc;
 }
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
         return usage(stdout);
     options o;
@@ -174,7 +177,7 @@ int main(int argc, char **argv)
     rc = o.generate ? rt_scene_generate(&scene, (uint32_t)o.generate)
                     : rt_scene_load_file(&scene, o.scene_path);
     if (rc != 0) {
-        fprintf(stderr, "raytrace: %s\n", clframe_last_error());
+        fprintf(stderr, "raytrace: %s\n", app_last_error());
         return 1;
     }
     rt_view view = scene.camera;
@@ -187,8 +190,8 @@ int main(int argc, char **argv)
     uint8_t *pixels = malloc((size_t)o.width * o.height * 4);
     double median_ms = 0;
     if (!pixels)
-        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "out of memory for a %ux%u "
-                          "image", o.width, o.height);
+        rc = app_fail(APP_ERR_NO_MEMORY, "out of memory for a %ux%u "
+                      "image", o.width, o.height);
     if (rc == 0 && o.save_path)
         rc = save_scene(&scene, o.save_path);
     if (rc == 0 && (o.out_path || o.frames))
@@ -209,7 +212,7 @@ int main(int argc, char **argv)
     free(pixels);
     rt_scene_free(&scene);
     if (rc != 0) {
-        fprintf(stderr, "raytrace: %s\n", clframe_last_error());
+        fprintf(stderr, "raytrace: %s\n", app_last_error());
         return 1;
     }
     return 0;

@@ -27,7 +27,7 @@ static device_render render_open(const rt_scene *scene, rt_method method)
 {
     device_render d = {test_run_context(), NULL};
     d.r = rt_renderer_create(d.own, scene, method);
-    ck_assert_made(d.r);
+    ck_assert_app_made(d.r);
     return d;
 }
 
@@ -43,7 +43,7 @@ static uint8_t *render_device(const rt_scene *scene, const rt_view *view,
     uint8_t *pixels = malloc((size_t)w * h * 4);
     ck_assert_ptr_nonnull(pixels);
     device_render d = render_open(scene, method);
-    ck_assert_cl(rt_renderer_render(d.r, view, w, h, RT_PIXELS_RGBA, pixels));
+    ck_assert_app(rt_renderer_render(d.r, view, w, h, RT_PIXELS_RGBA, pixels));
     render_close(&d);
     return pixels;
 }
@@ -53,7 +53,7 @@ static uint8_t *render_reference(const rt_scene *scene, const rt_view *view,
 {
     uint8_t *pixels = malloc((size_t)w * h * 4);
     ck_assert_ptr_nonnull(pixels);
-    ck_assert_cl(rt_render_reference(scene, view, w, h, pixels));
+    ck_assert_app(rt_render_reference(scene, view, w, h, pixels));
     return pixels;
 }
 
@@ -103,7 +103,7 @@ static const char *scene_path(const char *name)
 
 static void load_text(rt_scene *scene, const char *text)
 {
-    ck_assert_cl(rt_scene_parse(scene, text, "test scene"));
+    ck_assert_app(rt_scene_parse(scene, text, "test scene"));
 }
 
 /* ---- reference against kernels ---------------------------------------------- */
@@ -129,7 +129,7 @@ static const char *const small_scenes[] = {"simple.txt", "mirrors.txt",
 START_TEST(shipped_scenes_match_reference)
 {
     rt_scene scene;
-    ck_assert_cl(rt_scene_load_file(&scene, scene_path(small_scenes[_i])));
+    ck_assert_app(rt_scene_load_file(&scene, scene_path(small_scenes[_i])));
     if (test_memory_run())
         assert_kernels_match_reference(&scene, 12, 9);
     else
@@ -141,7 +141,7 @@ END_TEST
 START_TEST(seed_scene_matches_reference)
 {
     rt_scene scene;
-    ck_assert_cl(rt_scene_generate(&scene, test_memory_run() ? 40 : 1000));
+    ck_assert_app(rt_scene_generate(&scene, test_memory_run() ? 40 : 1000));
     uint32_t size = test_memory_run() ? 8 : 48;
     assert_kernels_match_reference(&scene, size, size);
     rt_scene_free(&scene);
@@ -154,7 +154,7 @@ START_TEST(odd_sizes_and_depths_match_reference)
 {
     static const uint32_t sizes[][2] = {{1, 1}, {7, 5}, {9, 17}, {33, 2}};
     rt_scene scene;
-    ck_assert_cl(rt_scene_load_file(&scene, scene_path("mirrors.txt")));
+    ck_assert_app(rt_scene_load_file(&scene, scene_path("mirrors.txt")));
     for (int depth = 0; depth <= 3; depth++) {
         scene.max_depth = depth;
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
@@ -180,7 +180,7 @@ START_TEST(bvh_matches_brute_force_on_random_scenes)
     uint32_t seed = 77 + (uint32_t)_i;
     uint32_t n = test_memory_run() ? 30 : 3000, size = test_memory_run() ? 8 : 40;
     rt_scene scene;
-    ck_assert_cl(rt_scene_generate(&scene, 1));
+    ck_assert_app(rt_scene_generate(&scene, 1));
     cl_float4 *spheres = realloc(scene.spheres, n * sizeof *spheres);
     cl_int *materials = realloc(scene.sphere_material, n * sizeof *materials);
     ck_assert(spheres && materials);
@@ -315,18 +315,18 @@ END_TEST
 START_TEST(moving_the_light_changes_the_image_as_the_reference_does)
 {
     rt_scene scene;
-    ck_assert_cl(rt_scene_load_file(&scene, scene_path("shadows.txt")));
+    ck_assert_app(rt_scene_load_file(&scene, scene_path("shadows.txt")));
     ck_assert_uint_gt(scene.n_lights, 0);
     uint32_t w = 24, h = 18;
     device_render d = render_open(&scene, RT_METHOD_BVH);
     uint8_t *before = malloc(w * h * 4), *after = malloc(w * h * 4);
-    ck_assert_cl(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
+    ck_assert_app(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
                                     before));
     float moved[3] = {scene.lights[0].position.s[0] + 5,
                       scene.lights[0].position.s[1] + 3,
                       scene.lights[0].position.s[2] - 4};
-    ck_assert_cl(rt_renderer_move_light(d.r, 0, moved));
-    ck_assert_cl(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
+    ck_assert_app(rt_renderer_move_light(d.r, 0, moved));
+    ck_assert_app(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
                                     after));
     ck_assert_msg(memcmp(before, after, w * h * 4) != 0, "moving the light "
                   "changed nothing");
@@ -334,8 +334,8 @@ START_TEST(moving_the_light_changes_the_image_as_the_reference_does)
         scene.lights[0].position.s[a] = moved[a];
     uint8_t *want = render_reference(&scene, &scene.camera, w, h);
     assert_images_agree(want, after, w, h, "after moving the light");
-    ck_assert_fails(rt_renderer_move_light(d.r, scene.n_lights, moved),
-                    CLFRAME_ERR_BAD_INPUT, "light");
+    ck_assert_app_fails(rt_renderer_move_light(d.r, scene.n_lights, moved),
+                        APP_ERR_BAD_INPUT, "light");
     render_close(&d);
     free(before), free(after), free(want);
     rt_scene_free(&scene);
@@ -346,13 +346,13 @@ END_TEST
 START_TEST(bgra_order_swaps_red_and_blue)
 {
     rt_scene scene;
-    ck_assert_cl(rt_scene_load_file(&scene, scene_path("simple.txt")));
+    ck_assert_app(rt_scene_load_file(&scene, scene_path("simple.txt")));
     uint32_t w = 16, h = 12;
     device_render d = render_open(&scene, RT_METHOD_BVH);
     uint8_t *rgba = malloc(w * h * 4), *bgra = malloc(w * h * 4);
-    ck_assert_cl(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
+    ck_assert_app(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_RGBA,
                                     rgba));
-    ck_assert_cl(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_BGRA,
+    ck_assert_app(rt_renderer_render(d.r, &scene.camera, w, h, RT_PIXELS_BGRA,
                                     bgra));
     for (size_t i = 0; i < (size_t)w * h; i++)
         ck_assert(rgba[4 * i] == bgra[4 * i + 2] &&
@@ -413,13 +413,13 @@ static void check_bvh_node(const rt_bvh *bvh, uint32_t node, int *seen,
 START_TEST(bvh_holds_every_sphere_once_inside_its_boxes)
 {
     rt_scene scene;
-    ck_assert_cl(rt_scene_generate(&scene, 5000));
+    ck_assert_app(rt_scene_generate(&scene, 5000));
     for (int coincide = 0; coincide <= 1; coincide++) {
         if (coincide)
             for (uint32_t i = 0; i < 300; i++)
                 scene.spheres[i] = scene.spheres[0];
         rt_bvh bvh;
-        ck_assert_cl(rt_bvh_build(&bvh, scene.spheres, scene.sphere_material,
+        ck_assert_app(rt_bvh_build(&bvh, scene.spheres, scene.sphere_material,
                                   scene.n_spheres));
         int *seen = calloc(bvh.n_spheres, sizeof *seen);
         check_bvh_node(&bvh, 0, seen, 1);
@@ -431,8 +431,8 @@ START_TEST(bvh_holds_every_sphere_once_inside_its_boxes)
         rt_bvh_free(&bvh);
     }
     rt_bvh empty;
-    ck_assert_fails(rt_bvh_build(&empty, NULL, NULL, 0), CLFRAME_ERR_BAD_INPUT,
-                    "at least one sphere");
+    ck_assert_app_fails(rt_bvh_build(&empty, NULL, NULL, 0), APP_ERR_BAD_INPUT,
+                        "at least one sphere");
     rt_scene_free(&scene);
 }
 END_TEST
@@ -460,23 +460,23 @@ END_TEST
 START_TEST(bad_frames_and_scenes_are_refused)
 {
     rt_scene scene;
-    ck_assert_cl(rt_scene_load_file(&scene, scene_path("simple.txt")));
+    ck_assert_app(rt_scene_load_file(&scene, scene_path("simple.txt")));
     uint8_t px[4 * 4];
     rt_view v = scene.camera;
-    ck_assert_fails(rt_render_reference(&scene, &v, 0, 2, px),
-                    CLFRAME_ERR_BAD_INPUT, "0 x 2");
+    ck_assert_app_fails(rt_render_reference(&scene, &v, 0, 2, px),
+                        APP_ERR_BAD_INPUT, "0 x 2");
     v.fov_degrees = 180;
-    ck_assert_fails(rt_render_reference(&scene, &v, 2, 2, px),
-                    CLFRAME_ERR_BAD_INPUT, "field of view");
+    ck_assert_app_fails(rt_render_reference(&scene, &v, 2, 2, px),
+                        APP_ERR_BAD_INPUT, "field of view");
     v = scene.camera;
     memcpy(v.look_at, v.position, sizeof v.look_at);
-    ck_assert_fails(rt_render_reference(&scene, &v, 2, 2, px),
-                    CLFRAME_ERR_BAD_INPUT, "coincide");
+    ck_assert_app_fails(rt_render_reference(&scene, &v, 2, 2, px),
+                        APP_ERR_BAD_INPUT, "coincide");
     ck_assert_uint_gt(scene.n_spheres, 0);
     scene.sphere_material[0] = (cl_int)scene.n_materials;
     ck_assert_ptr_null(rt_renderer_create(NULL, &scene, RT_METHOD_BVH));
-    ck_assert_msg(strstr(clframe_last_error(), "sphere 0 has material"),
-                  "%s", clframe_last_error());
+    ck_assert_msg(strstr(app_last_error(), "sphere 0 has material"),
+                  "%s", app_last_error());
     ck_assert_ptr_null(rt_renderer_create(NULL, &scene, (rt_method)7));
     ck_assert_int_eq(rt_method_parse("bvh"), RT_METHOD_BVH);
     ck_assert_int_eq(rt_method_parse("brute"), RT_METHOD_BRUTE_FORCE);
@@ -488,14 +488,14 @@ END_TEST
 START_TEST(shared_structs_have_the_device_layout)
 {
     const char *h = "apps/raytracer/kernels/types.h";
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_material, colour,
+    ck_assert_app(CLFRAME_CHECK_LAYOUT(NULL, h, rt_material, colour,
                                       reflectivity, specular, shininess));
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_plane, normal_offset,
+    ck_assert_app(CLFRAME_CHECK_LAYOUT(NULL, h, rt_plane, normal_offset,
                                       material));
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_light, position, colour));
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_bvh_node, lo, hi, first,
+    ck_assert_app(CLFRAME_CHECK_LAYOUT(NULL, h, rt_light, position, colour));
+    ck_assert_app(CLFRAME_CHECK_LAYOUT(NULL, h, rt_bvh_node, lo, hi, first,
                                       count));
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, rt_frame, origin, forward,
+    ck_assert_app(CLFRAME_CHECK_LAYOUT(NULL, h, rt_frame, origin, forward,
                                       right, up, background, ambient, width,
                                       height, max_depth, n_spheres, n_planes,
                                       n_lights, pixel_order));
@@ -530,7 +530,7 @@ START_TEST(raytrace_writes_a_png_and_reports_frames)
                          test_program("raytrace"), ref,
                          tmp_path("scene.txt")), 0);
     rt_scene saved;
-    ck_assert_cl(rt_scene_load_file(&saved, tmp_path("scene.txt")));
+    ck_assert_app(rt_scene_load_file(&saved, tmp_path("scene.txt")));
     ck_assert_uint_eq(saved.n_spheres, 20);
     rt_scene_free(&saved);
 }

@@ -20,6 +20,7 @@
 #include "common/median.h"
 #include "common/parse.h"
 #include "societies/societies.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +78,7 @@ static void print_rate(double rate)
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     unsigned long agents[MAX_LIST] = {1000, 10000};
     unsigned long resources[MAX_LIST] = {16, 64};
     int n_agents = 2, n_resources = 2;
@@ -99,7 +101,7 @@ int main(int argc, char **argv)
     }
     clctx *ctx = clctx_default();
     if (!ctx) {
-        fprintf(stderr, "bench-societies: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-societies: %s\n", app_last_error());
         return 1;
     }
     printf("Societies, %lu days from new agents (defaults, epsilon 0.2); "
@@ -153,7 +155,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     if (rc) {
-        fprintf(stderr, "bench-societies: %s\n", clframe_last_error());
+        fprintf(stderr, "bench-societies: %s\n", app_last_error());
         return 1;
     }
     return 0;

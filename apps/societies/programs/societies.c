@@ -6,6 +6,7 @@
  */
 #include "societies/societies.h"
 #include "common/parse.h"
+#include "common/error.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -90,7 +91,7 @@ static int configure(const options *o, societies_config *c)
 {
     societies_config_default(c);
     if (o->config && societies_config_read(o->config, c)) {
-        fprintf(stderr, "societies: %s\n", clframe_last_error());
+        fprintf(stderr, "societies: %s\n", app_last_error());
         return 1;
     }
     unsigned long days = (unsigned long)c->days;
@@ -115,7 +116,7 @@ static int configure(const options *o, societies_config *c)
     if (c->menu_size > c->resources)
         c->menu_size = c->resources;        /* fewer resources asked for */
     if (societies_config_check(c, 0)) {
-        fprintf(stderr, "societies: %s\n", clframe_last_error());
+        fprintf(stderr, "societies: %s\n", app_last_error());
         return 1;
     }
     return 0;
@@ -132,12 +133,13 @@ static int write_day(const societies_summary *s, void *user)
     societies_csv_row(t->csv, s);
     t->phase1_s += s->phase1_s;
     t->phase2_s += s->phase2_s;
-    return ferror(t->csv) ? clframe_fail(CLFRAME_ERR_IO, "societies: "
-                                         "writing the CSV failed") : 0;
+    return ferror(t->csv) ? app_fail(APP_ERR_IO, "societies: "
+                                     "writing the CSV failed") : 0;
 }
 
 int main(int argc, char **argv)
 {
+    app_follow_clframe_errors();
     options o;
     int status = parse_options(argc, argv, &o);
     if (status == -1) {
@@ -168,8 +170,8 @@ int main(int argc, char **argv)
     societies_csv_header(t.csv);
     int rc = societies_simulate(&c, o.where, write_day, &t);
     if (t.csv != stdout && fclose(t.csv) != 0 && rc == 0)
-        rc = clframe_fail(CLFRAME_ERR_IO, "societies: writing %s failed",
-                          csv_path);
+        rc = app_fail(APP_ERR_IO, "societies: writing %s failed",
+                      csv_path);
     /* A failed run leaves no CSV that could pass for a whole one; a
      * failed plot leaves the whole CSV. */
     if (rc && csv_path)
@@ -179,7 +181,7 @@ int main(int argc, char **argv)
     if (csv_path == scratch)
         remove(scratch);
     if (rc) {
-        fprintf(stderr, "societies: %s\n", clframe_last_error());
+        fprintf(stderr, "societies: %s\n", app_last_error());
         return 1;
     }
     double pairs = (double)(c.agents / 2) * c.days;

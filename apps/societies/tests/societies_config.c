@@ -19,23 +19,23 @@ START_TEST(defaults_pass_the_checks)
 {
     societies_config c;
     societies_config_default(&c);
-    ck_assert_cl(societies_config_check(&c, 256));
+    ck_assert_app(societies_config_check(&c, 256));
     ck_assert_int_eq(c.resources, 16);
     ck_assert_int_eq(c.minutes_per_day, 600);
     ck_assert(c.utility_level[255] == 1.0f && c.utility_root[0] == 2.0f);
     /* A device whose work-groups are smaller than the resources. */
-    ck_assert_fails(societies_config_check(&c, 8), CLFRAME_ERR_BAD_INPUT,
-                    "resources must be 1 to");
+    ck_assert_app_fails(societies_config_check(&c, 8), APP_ERR_BAD_INPUT,
+                        "resources must be 1 to");
     /* Set directly, past what a file may say: the checks still hold. */
     c.resources = 32;
     c.menu_size = 17;
-    ck_assert_fails(societies_config_check(&c, 0), CLFRAME_ERR_BAD_INPUT,
-                    "menu_size must be 1 to resources, and at most 16");
+    ck_assert_app_fails(societies_config_check(&c, 0), APP_ERR_BAD_INPUT,
+                        "menu_size must be 1 to resources, and at most 16");
     c.menu_size = 16;
-    ck_assert_cl(societies_config_check(&c, 0));
+    ck_assert_app(societies_config_check(&c, 0));
     c.agents = SOCIETIES_MAX_AGENTS + 1;
-    ck_assert_fails(societies_config_check(&c, 0), CLFRAME_ERR_BAD_INPUT,
-                    "agents must be 1 to 4194304");
+    ck_assert_app_fails(societies_config_check(&c, 0), APP_ERR_BAD_INPUT,
+                        "agents must be 1 to 4194304");
 }
 END_TEST
 
@@ -54,7 +54,7 @@ START_TEST(a_file_sets_values_and_lists)
         "menu_size = 2\n";
     societies_config c;
     societies_config_default(&c);
-    ck_assert_cl(societies_config_parse(text, "small.conf", &c));
+    ck_assert_app(societies_config_parse(text, "small.conf", &c));
     ck_assert_int_eq(c.agents, 2000);
     ck_assert_int_eq(c.resources, 4);
     ck_assert_int_eq(c.days, 3);
@@ -98,8 +98,8 @@ START_TEST(bad_lines_are_named_with_their_number)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         societies_config c;
         societies_config_default(&c);
-        ck_assert_fails(societies_config_parse(bad[i].text, "t.conf", &c),
-                        CLFRAME_ERR_BAD_INPUT, bad[i].says);
+        ck_assert_app_fails(societies_config_parse(bad[i].text, "t.conf", &c),
+                            APP_ERR_BAD_INPUT, bad[i].says);
     }
 }
 END_TEST
@@ -113,18 +113,18 @@ START_TEST(files_are_read_or_refused)
     fclose(f);
     societies_config c;
     societies_config_default(&c);
-    ck_assert_cl(societies_config_read(path, &c));
+    ck_assert_app(societies_config_read(path, &c));
     ck_assert_int_eq(c.agents, 7);
-    ck_assert_fails(societies_config_read(test_tmp_path("societies",
+    ck_assert_app_fails(societies_config_read(test_tmp_path("societies",
                                                         "missing.conf"), &c),
-                    CLFRAME_ERR_IO, "missing.conf: cannot read it");
+                        APP_ERR_IO, "missing.conf: cannot read it");
     const char *binary = test_tmp_path("societies", "nul.conf");
     f = fopen(binary, "wb");
     ck_assert_ptr_nonnull(f);
     fwrite("agents = 1\0\n", 1, 12, f);
     fclose(f);
-    ck_assert_fails(societies_config_read(binary, &c), CLFRAME_ERR_BAD_INPUT,
-                    "not a text file");
+    ck_assert_app_fails(societies_config_read(binary, &c), APP_ERR_BAD_INPUT,
+                        "not a text file");
 }
 END_TEST
 
@@ -137,22 +137,22 @@ START_TEST(kernels_are_built_with_the_values)
     c.epsilon = 0.3f;
     c.max_effort = 12.5f;
     char defines[512];
-    ck_assert_cl(societies_config_defines(&c, defines, sizeof defines));
+    ck_assert_app(societies_config_defines(&c, defines, sizeof defines));
     ck_assert_ptr_nonnull(strstr(defines, "-DSOCIETIES_RESOURCES=37 "));
-    ck_assert_fails(societies_config_defines(&c, defines, 20),
-                    CLFRAME_ERR_BAD_SIZE, "do not fit");
-    ck_assert_cl(societies_config_defines(&c, defines, sizeof defines));
+    ck_assert_app_fails(societies_config_defines(&c, defines, 20),
+                        APP_ERR_USAGE, "do not fit");
+    ck_assert_app(societies_config_defines(&c, defines, sizeof defines));
     clctx *ctx = test_run_context();
     clkernel *k = clkernel_source(
         ctx, "__kernel void seen(__global int *i, __global float *f) {\n"
              "    i[0] = SOCIETIES_RESOURCES; i[1] = SOCIETIES_MENU_SIZE;\n"
              "    f[0] = SOCIETIES_EPSILON; f[1] = SOCIETIES_MAX_EFFORT;\n"
              "}\n", "seen", defines);
-    ck_assert_made(k);
+    ck_assert_app_made(k);
     cl_int ints[2] = {0, 0};
     cl_float floats[2] = {0, 0};
-    ck_assert_cl(clkernel_global(k, 1));
-    ck_assert_cl(clkernel_call(k, CLARG_OUT(ints, 2), CLARG_OUT(floats, 2)));
+    ck_assert_app(clkernel_global(k, 1));
+    ck_assert_app(clkernel_call(k, CLARG_OUT(ints, 2), CLARG_OUT(floats, 2)));
     ck_assert_int_eq(ints[0], 37);
     ck_assert_int_eq(ints[1], c.menu_size);
     ck_assert(floats[0] == 0.3f && floats[1] == 12.5f);
@@ -218,17 +218,17 @@ START_TEST(device_formulas_match_the_host)
                                          NULL);
     clfunction *gpm = clfunction_file(ctx, model, "societies_gain_per_minute",
                                       NULL);
-    ck_assert_made(effort);
-    ck_assert_made(gpm);
+    ck_assert_app_made(effort);
+    ck_assert_app_made(gpm);
     for (int e = 0; e <= 100; e += test_memory_run() ? 50 : 7) {
         cl_float got;
-        ck_assert_cl(clfunction_call(effort, &got, CLARG(1.0f), CLARG(10.0f),
+        ck_assert_app(clfunction_call(effort, &got, CLARG(1.0f), CLARG(10.0f),
                                      CLARG((cl_int)100), CLARG((cl_int)e)));
         /* OpenCL allows pow and exp a few ulps (16 for pow). */
         near_rel(got, societies_effort(1, 10, 100, e), 1e-5,
                  "device effort");
         cl_float minutes = societies_effort(1, 10, 100, e);
-        ck_assert_cl(clfunction_call(gpm, &got, CLARG(1.5f), CLARG(2.5f),
+        ck_assert_app(clfunction_call(gpm, &got, CLARG(1.5f), CLARG(2.5f),
                                      CLARG((cl_int)(e / 3)), CLARG(minutes)));
         near_rel(got, societies_gain_per_minute(1.5f, 2.5f, e / 3, minutes),
                  1e-5, "device GPM");

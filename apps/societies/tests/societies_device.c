@@ -82,16 +82,16 @@ static int same_agent(const societies_agents *a, const societies_agents *b,
 static int compare_phase1(const societies_config *c, int days)
 {
     societies_agents ref, dev;
-    ck_assert_cl(societies_agents_new(c, &ref));
-    ck_assert_cl(societies_agents_new(c, &dev));
+    ck_assert_app(societies_agents_new(c, &ref));
+    ck_assert_app(societies_agents_new(c, &dev));
     clctx *ctx = test_run_context();
     societies_device *d;
-    ck_assert_cl(societies_device_new(ctx, c, &dev, &d));
+    ck_assert_app(societies_device_new(ctx, c, &dev, &d));
     float *closest = malloc((size_t)c->agents * sizeof *closest);
     ck_assert_ptr_nonnull(closest);
     for (int i = 0; i < c->agents; i++)
         closest[i] = INFINITY;
-    ck_assert_cl(societies_device_read(d));     /* day 0: as made */
+    ck_assert_app(societies_device_read(d));     /* day 0: as made */
     for (int i = 0; i < c->agents; i++)
         ck_assert(same_agent(&ref, &dev, i));
     for (int day = 1; day <= days; day++) {
@@ -106,7 +106,7 @@ static int compare_phase1(const societies_config *c, int days)
         }
         long device_made = societies_device_phase1(d);
         ck_assert_int_ge(device_made, 0);
-        ck_assert_cl(societies_device_read(d));
+        ck_assert_app(societies_device_read(d));
         int near = 0;
         for (int i = 0; i < c->agents; i++) {
             near += closest[i] < NEAR_TIE;
@@ -189,10 +189,10 @@ static double utility_of(const societies_config *c, const societies_agents *a,
 static long compare_phase2(const societies_config *c)
 {
     societies_agents ref, dev;
-    ck_assert_cl(societies_agents_new(c, &ref));
+    ck_assert_app(societies_agents_new(c, &ref));
     for (int day = 0; day < 3; day++)
         societies_phase1(c, &ref, 0);
-    ck_assert_cl(societies_agents_new(c, &dev));
+    ck_assert_app(societies_agents_new(c, &dev));
     size_t cells = (size_t)c->agents * (size_t)c->resources;
     memcpy(dev.units, ref.units, cells * sizeof *ref.units);
     CLF_INT *before = malloc(cells * sizeof *before);
@@ -204,11 +204,11 @@ static long compare_phase2(const societies_config *c)
 
     clctx *ctx = test_run_context();
     societies_device *d;
-    ck_assert_cl(societies_device_new(ctx, c, &dev, &d));
+    ck_assert_app(societies_device_new(ctx, c, &dev, &d));
     long ref_trades = societies_phase2(c, &ref, pairs, 0);
     long trades = societies_device_phase2(d, pairs);
     ck_assert_int_ge(trades, 0);
-    ck_assert_cl(societies_device_read(d));
+    ck_assert_app(societies_device_read(d));
 
     int differ = 0, n = c->resources;
     for (int p = 0; p < c->agents / 2; p++) {
@@ -290,9 +290,9 @@ START_TEST(runs_agree_day_by_day)
     c.epsilon = 0.2f;
     societies_summary ref[5], omp[5], dev[5];
     long traded = 0;
-    ck_assert_cl(societies_simulate(&c, "reference", keep_summary, ref));
-    ck_assert_cl(societies_simulate(&c, "openmp", keep_summary, omp));
-    ck_assert_cl(societies_simulate(&c, NULL, keep_summary, dev));
+    ck_assert_app(societies_simulate(&c, "reference", keep_summary, ref));
+    ck_assert_app(societies_simulate(&c, "openmp", keep_summary, omp));
+    ck_assert_app(societies_simulate(&c, NULL, keep_summary, dev));
     for (int day = 0; day <= c.days; day++) {
         ck_assert_int_eq(ref[day].day, day);
         ck_assert(ref[day].total_utility == omp[day].total_utility);
@@ -327,16 +327,16 @@ START_TEST(errors_name_the_problem)
     societies_config_default(&c);
     c.agents = 10;
     societies_agents a;
-    ck_assert_cl(societies_agents_new(&c, &a));
+    ck_assert_app(societies_agents_new(&c, &a));
     societies_device *d;
     c.agents = 11;                          /* not these agents */
-    ck_assert_fails(societies_device_new(NULL, &c, &a, &d),
-                    CLFRAME_ERR_USAGE, "agents of another size");
+    ck_assert_app_fails(societies_device_new(NULL, &c, &a, &d),
+                        APP_ERR_USAGE, "agents of another size");
     ck_assert_ptr_null(d);
     c.agents = 10;
     c.epsilon = 2;                          /* checked first */
-    ck_assert_fails(societies_device_new(NULL, &c, &a, &d),
-                    CLFRAME_ERR_BAD_INPUT, "epsilon");
+    ck_assert_app_fails(societies_device_new(NULL, &c, &a, &d),
+                        APP_ERR_BAD_INPUT, "epsilon");
     societies_agents_free(&a);
 }
 END_TEST

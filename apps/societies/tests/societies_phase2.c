@@ -513,7 +513,7 @@ START_TEST(a_society_trades_and_keeps_its_resources)
      * an agent then; with 0.05 they hardly differ, and do not trade). */
     c.epsilon = 0.3f;
     societies_agents a;
-    ck_assert_cl(societies_agents_new(&c, &a));
+    ck_assert_app(societies_agents_new(&c, &a));
     societies_phase1(&c, &a, 1);
     size_t cells = (size_t)c.agents * 16, bytes = cells * sizeof *a.units;
     CLF_INT *before = malloc(bytes), *pairwise = malloc(bytes);
@@ -565,7 +565,7 @@ START_TEST(device_offers_match_the_host)
     clctx *ctx = test_run_context();
     clfunction *f = clfunction_file(ctx, "apps/societies/kernels/model.h",
                                     "societies_best_offer", NULL);
-    ck_assert_made(f);
+    ck_assert_app_made(f);
     uint32_t seed = 55;
     int n = test_memory_run() ? 20 : 200, differ = 0, made = 0;
     for (int t = 0; t < n; t++) {
@@ -579,7 +579,7 @@ START_TEST(device_offers_match_the_host)
         in[1] = in[0] == in[1] ? (in[1] + 1) % 50 : in[1];
         societies_offer got;
         memset(&got, 0xff, sizeof got);
-        ck_assert_cl(clfunction_call(f, &got, CLARG(dg), CLARG(ng),
+        ck_assert_app(clfunction_call(f, &got, CLARG(dg), CLARG(ng),
                                      CLARG(dh), CLARG(nh), CLARG(in[0]),
                                      CLARG(in[1]), CLARG(in[2]),
                                      CLARG(in[3]), CLARG(in[4]),

@@ -1,0 +1,13 @@
+/*
+ * main.c: bin/test-common, the suites of apps/common.
+ */
+#include "testing.h"
+
+Suite *error_suite(void);
+
+int main(void)
+{
+    app_follow_clframe_errors();
+    return test_main((Suite *(*const[])(void)){
+        error_suite, NULL});
+}
