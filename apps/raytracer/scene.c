@@ -171,9 +171,9 @@ static int failv(const parser *p, int code, const char *fmt, va_list ap)
     char message[512];
     vsnprintf(message, sizeof message, fmt, ap);
     if (p->statement)
-        return app_fail(code, "%s:%lu: %s: %s", p->name, p->line,
-                        p->statement, message);
-    return app_fail(code, "%s:%lu: %s", p->name, p->line, message);
+        return app_fail_at(code, p->name, p->line, "%s: %s", p->statement,
+                           message);
+    return app_fail_at(code, p->name, p->line, "%s", message);
 }
 
 /* A malformed line (APP_ERR_BAD_INPUT). */
@@ -190,8 +190,8 @@ static int bad(const parser *p, const char *fmt, ...)
 
 static int no_memory(const parser *p, const char *what)
 {
-    return app_fail(APP_ERR_NO_MEMORY, "%s:%lu: out of memory for "
-                    "more %s", p->name, p->line, what);
+    return app_fail_at(APP_ERR_NO_MEMORY, p->name, p->line, "out of memory "
+                       "for more %s", what);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -825,8 +825,8 @@ static int read_line(parser *p, source *src)
         p->buf[len++] = (char)c;
     }
     if (c == EOF && src->f && ferror(src->f))
-        return app_fail(APP_ERR_IO, "%s:%lu: reading failed: %s",
-                        p->name, p->line, strerror(errno));
+        return app_fail_at(APP_ERR_IO, p->name, p->line, "reading failed: %s",
+                           strerror(errno));
     p->buf[len] = '\0';
     return c != EOF || len > 0;
 }

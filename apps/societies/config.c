@@ -69,8 +69,8 @@ static int parse_list(char *text, float *out)
 
 /* "NAME:LINE: ..." as a bad-input error. */
 #define BAD(name, line, fmt, ...)                                           \
-    app_fail(APP_ERR_BAD_INPUT, "%s:%d: " fmt, (name), (line),     \
-             __VA_ARGS__)
+    app_fail_at(APP_ERR_BAD_INPUT, (name), (unsigned long)(line), fmt,      \
+                __VA_ARGS__)
 
 /* One "key = value" line (trimmed, not blank, not a comment). */
 static int apply(char *line, const char *name, int number,
@@ -151,9 +151,8 @@ int societies_config_parse(const char *text, const char *name,
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         char line[4096];
         if (len >= sizeof line)
-            return app_fail(APP_ERR_BAD_INPUT, "%s:%d: the line is "
-                            "longer than %zu characters", name, number,
-                            sizeof line - 1);
+            return BAD(name, number, "the line is longer than %zu "
+                       "characters", sizeof line - 1);
         memcpy(line, p, len);
         line[len] = '\0';
         p += len + (nl != NULL);
@@ -171,10 +170,9 @@ int societies_config_parse(const char *text, const char *name,
     static const char *const lists[2] = {"utility_level", "utility_root"};
     for (int w = 0; w < 2; w++)
         if (counts[w] > 1 && counts[w] != c->resources)
-            return app_fail(APP_ERR_BAD_INPUT, "%s:%d: %s lists %d "
-                            "values for %d resources (give one for all, "
-                            "or one each)", name, list_line[w], lists[w],
-                            counts[w], c->resources);
+            return BAD(name, list_line[w], "%s lists %d values for %d "
+                       "resources (give one for all, or one each)", lists[w],
+                       counts[w], c->resources);
     int rc = societies_config_check(c, 0);
     if (rc) {
         char why[512];          /* the message is rewritten below */
