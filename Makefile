@@ -27,6 +27,9 @@ ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-psabi -fPIC -pthread \
              -Iclframe -Iclframe/kernels -Iapps -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lOpenCL -lm -pthread
 
+# `make test` and the checked runs run this many jobs at once.
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
@@ -85,8 +88,9 @@ $(foreach p,$(notdir $(basename $(wildcard bench/*.c))),\
 
 # Every test binary is made of a folder of Check suites with its main.c and
 # tests/support.c (what all suites share). The tests run on the CPU device
-# (PoCL) unless CLFRAME_DEVICE says otherwise, in a cache folder of their
-# own that the checked runs reuse (see tests/main.c).
+# (PoCL) unless CLFRAME_DEVICE says otherwise, with clframe's program cache
+# (and PoCL's) in a folder of their own that the checked runs reuse (see
+# test_main in tests/support.c).
 TEST_CFLAGS = $(CHECK_CFLAGS) -Itests
 TEST_CACHE  = $(CURDIR)/$(B)/test-cache
 TESTS :=
@@ -102,7 +106,7 @@ TESTS += $(1)
 .PHONY: test-$(1)
 test-$(1): export CLFRAME_DEVICE ?= cpu
 test-$(1): $(BIN)/test-$(1)
-	XDG_CACHE_HOME=$$(TEST_CACHE) $(BIN)/test-$(1)
+	XDG_CACHE_HOME=$$(TEST_CACHE) CLFRAME_CACHE=1 $(BIN)/test-$(1)
 endef
 
 $(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
@@ -242,7 +246,9 @@ deps:
 # check: the suites, then the same suites under the sanitizers, Oclgrind and
 # valgrind; `make test-run` is the quick first part alone.
 test: deps
-	@$(MAKE) --no-print-directory test-run asan-run oclgrind-run valgrind-run
+	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget test-run
+	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget asan-run oclgrind-run \
+	    valgrind-run
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
@@ -298,39 +304,55 @@ bench: all
 
 # ---- the checked runs -------------------------------------------------------------
 
+# Each test binary runs again under AddressSanitizer+UBSan, valgrind and
+# Oclgrind, each run its own target (asan-test-NAME, ...) so that `make -j`
+# runs them side by side. They read the program cache the plain runs filled
+# (see tests/support.c), except Oclgrind, which must build from source.
 check-asan: deps
-	@$(MAKE) --no-print-directory asan-run
+	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget asan-run
 
 check-valgrind: deps
-	@$(MAKE) --no-print-directory valgrind-run
+	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget valgrind-run
 
 check-oclgrind: deps
-	@$(MAKE) --no-print-directory oclgrind-run
+	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget oclgrind-run
 
-asan-run valgrind-run: export CLFRAME_DEVICE ?= cpu
+CHECKED_ENV = CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} \
+              XDG_CACHE_HOME=$(TEST_CACHE) CLFRAME_CACHE=1 CK_FORK=no
+ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer \
+              -fno-sanitize-recover=undefined
 
 # A separate build tree, so a sanitized library never mixes with the normal.
 # The suppression files name only PoCL's and LLVM's own allocations.
-asan-run:
+.PHONY: asan-build oclgrind-planted
+asan-build:
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin \
-	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	    $(addprefix build/asan/bin/test-,$(TESTS))
-	set -e; for t in $(TESTS); do \
-	    ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    XDG_CACHE_HOME=$(TEST_CACHE) CK_FORK=no build/asan/bin/test-$$t; done
-
-valgrind-run: $(addprefix $(BIN)/test-,$(TESTS))
-	set -e; for t in $(TESTS); do \
-	    CLFRAME_TEST_SWEEP=edges XDG_CACHE_HOME=$(TEST_CACHE) CK_FORK=no \
-	    valgrind -q --error-exitcode=1 --leak-check=full \
-	    --show-leak-kinds=definite --errors-for-leak-kinds=definite \
-	    --suppressions=tests/valgrind.supp $(BIN)/test-$$t; done
+	    EXTRA_CFLAGS="$(ASAN_FLAGS)" $(addprefix build/asan/bin/test-,$(TESTS))
 
 # Oclgrind simulates the device and reports out-of-bounds accesses, data
 # races and uninitialized values in kernels; a planted bug must be caught.
-oclgrind-run: $(addprefix $(BIN)/test-,$(TESTS)) $(BIN)/planted-oob
-	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind \
-	    $(addprefix $(BIN)/test-,$(TESTS))
+oclgrind-planted: $(BIN)/planted-oob
+	scripts/check-oclgrind --planted $(BIN)/planted-oob
+
+# $(call checked_runs,NAME): the three checked runs of bin/test-NAME.
+define checked_runs
+.PHONY: asan-test-$(1) valgrind-test-$(1) oclgrind-test-$(1)
+asan-test-$(1): asan-build
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	    $$(CHECKED_ENV) build/asan/bin/test-$(1)
+valgrind-test-$(1): $(BIN)/test-$(1)
+	CLFRAME_TEST_SWEEP=edges $$(CHECKED_ENV) valgrind -q --error-exitcode=1 \
+	    --leak-check=full --show-leak-kinds=definite \
+	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
+	    $(BIN)/test-$(1)
+oclgrind-test-$(1): $(BIN)/test-$(1) | oclgrind-planted
+	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind --no-planted $(BIN)/test-$(1)
+endef
+$(foreach t,$(TESTS),$(eval $(call checked_runs,$(t))))
+
+asan-run: $(addprefix asan-test-,$(TESTS))
+valgrind-run: $(addprefix valgrind-test-,$(TESTS))
+oclgrind-run: $(addprefix oclgrind-test-,$(TESTS))
 
 # ---- install ----------------------------------------------------------------------
 
