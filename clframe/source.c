@@ -147,24 +147,23 @@ static char *find_on_kernel_path(const char *path, char **where)
 static char *find_source(const char *path, char **where, int *embedded)
 {
     *embedded = 0;
+    *where = NULL;
     char *text = clf_read_file(path, NULL);
     if (text) {
         *where = clf_strdup(path);
-        return text;
+    } else if (!names_a_file_only(path) &&
+               !(text = find_on_kernel_path(path, where))) {
+        const clframe_source *e = find_embedded(path);
+        if (e && (text = malloc(e->length + 1))) {
+            memcpy(text, e->text, e->length);
+            text[e->length] = '\0';
+            *where = clf_strdup(e->path);
+            *embedded = 1;
+        }
     }
-    if (names_a_file_only(path))
-        return NULL;
-    if ((text = find_on_kernel_path(path, where)))
-        return text;
-    const clframe_source *e = find_embedded(path);
-    if (!e)
-        return NULL;
-    *where = clf_strdup(e->path);
-    *embedded = 1;
-    text = malloc(e->length + 1);
-    if (text) {
-        memcpy(text, e->text, e->length);
-        text[e->length] = '\0';
+    if (text && !*where) {          /* out of memory for the name */
+        free(text);
+        text = NULL;
     }
     return text;
 }
@@ -300,7 +299,7 @@ static void expand_include(expander *x, const char *inc, const char *from,
     free(first);
     free(dir);
     for (int i = 0; !text && i < x->ndirs; i++) {
-        char *candidate = join_path(x->dirs[i], inc);
+        char *candidate = x->dirs[i] ? join_path(x->dirs[i], inc) : NULL;
         if (candidate)
             text = find_source(candidate, &where, &embedded);
         free(candidate);
