@@ -301,7 +301,7 @@ typedef struct clframe_source {
 } clframe_source;
 
 /* Adds a table of sources, ended by an entry whose path is NULL, to those
- * that clkernel_file finds (rule 3 above); adding the same table again does
+ * that clkernel_file finds (rule 3 below); adding the same table again does
  * nothing. The table must outlive every lookup (a static array). Safe from
  * any thread. 0 or a negative code. */
 int clframe_add_sources(const clframe_source *table);

@@ -1,6 +1,6 @@
 /*
- * test_group_minmax.c: the work-group max/min library (clframe/kernels/lib/
- * group_minmax.cl) through its hand-written shims (tests/kernels/group_minmax_shim.cl),
+ * test_group_minmax.c: the work-group max/min library (lib/group_minmax.cl)
+ * through its hand-written shims (tests/kernels/group_minmax_shim.cl),
  * against a plain C reference: every array length from 0 to 256, work-groups
  * of 1, 7, 64, 100 and 256 work-items, arrays with distinct values, ties,
  * NaNs and infinities, masks with none, all, some, only the first or only

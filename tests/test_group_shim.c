@@ -1,11 +1,12 @@
 /*
- * test_group_shim.c: the work-group max/min library (clframe/kernels/lib/
- * group_minmax.cl) called through clframe's GENERATED group shims, against C,
- * on deterministic random arrays of every length from 1 to 256 and several
+ * test_group_shim.c: the work-group max/min library (lib/group_minmax.cl)
+ * called through clframe's GENERATED group shims, against C, on
+ * deterministic random arrays of every length from 1 to 256 and several
  * work-group sizes (edge lengths only under valgrind and Oclgrind: see
- * test_sweep_lengths). tests/test_group_minmax.c tests the same functions through
- * the hand-written shims in shims/; passing both shows the generated shim
- * does what the hand-written idiom does.
+ * test_sweep_lengths). tests/test_group_minmax.c tests the same functions
+ * through the hand-written shims in tests/kernels/group_minmax_shim.cl;
+ * passing both shows the generated shim does what the hand-written idiom
+ * does.
  */
 #include "support.h"
 

@@ -1,6 +1,6 @@
 /*
  * png_failure.h: libpng's error and warning handlers for png.c (writing)
- * and png_read.c (reading), inside apps/image only. libpng reports an
+ * and png_read.c (reading), inside apps/common only. libpng reports an
  * error by calling the handler, which keeps the message and longjmps back
  * to the caller's setjmp.
  */

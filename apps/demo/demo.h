@@ -1,10 +1,11 @@
 /*
- * demo.h: what the demo table (main.c) and its workloads (demo_*.c) share.
+ * demo.h: what the demo table (programs/clframe-demo.c) and its workloads
+ * (demo_*.c) share.
  *
  * A workload is one function that fills a demo_result: it makes its input,
  * runs its kernel through clframe, computes the same thing in plain C and
  * compares the two. Adding a row to the table is writing one such function
- * and naming it in main.c.
+ * and naming it in programs/clframe-demo.c.
  */
 #ifndef DEMO_H
 #define DEMO_H

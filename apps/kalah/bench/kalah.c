@@ -149,8 +149,9 @@ int main(int argc, char **argv)
     if (rc)
         fprintf(stderr, "bench-kalah: %s\n", app_last_error());
     printf("\nminimax and alphabeta run on one host core; gpu: the host walks "
-           "its plies, the device the rest (apps/kalah/kernels/search.cl), the best "
-           "split shown. Minimax runs where it takes under %.0f s.\n", SLOW_S);
+           "its plies, the device the rest (apps/kalah/kernels/search.cl), "
+           "the best split shown. Minimax runs where it takes under %.0f "
+           "s.\n", SLOW_S);
     kalah_gpu_free(gpu);
     return rc ? 1 : 0;
 }

@@ -3,9 +3,9 @@
  * constants, small functions) be compiled by both the host's C compiler and
  * the device's OpenCL C compiler. docs/sharing.md tells the whole idiom.
  *
- * Device code includes it as "clframe/shared.h" (clframe finds it under
- * kernels/); host code reaches the same file with -Ikernels in the tree or
- * the installed include folder.
+ * Device code includes it as "clframe/shared.h" (compiled into clframe,
+ * from clframe/kernels); host code reaches the same file with
+ * -Iclframe/kernels in the tree, or in the installed include folder.
  *
  * - CLF_DEVICE is defined only when the OpenCL C compiler reads the file, so
  *   host-only code (stdio, malloc, cl_* API calls) sits in #ifndef CLF_DEVICE.
