@@ -387,35 +387,23 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
     return 0;
 }
 
-/* Deepening for a time per move: a GPU search cannot be stopped half way,
- * so the next depth is started only when its expected time (the last one
- * times the growth from the one before, at least 3) still fits. */
+/* One depth of kalah_gpu_search_timed (a kalah_depth_search): the device's
+ * launches run to their end, so there is no deadline to heed. */
+static int search_depth(void *g, kalah_board b, int depth, double deadline,
+                        kalah_result *r)
+{
+    (void)deadline;
+    return kalah_gpu_search(g, b, depth, r);
+}
+
 int kalah_gpu_search_timed(kalah_gpu *g, kalah_board b, double seconds,
                            int max_depth, kalah_result *r)
 {
-    if (!g || !r || !(seconds > 0 && seconds <= 3600) || max_depth < 1 ||
-        max_depth > KALAH_MAX_DEPTH)
-        return app_fail(APP_ERR_USAGE, "kalah_gpu_search_timed: %g "
-                        "seconds (more than 0, at most 3600), depth %d "
-                        "(1 to %d)", seconds, max_depth, KALAH_MAX_DEPTH);
-    if (max_depth > KALAH_GPU_MAX_DEPTH)
-        max_depth = KALAH_GPU_MAX_DEPTH;
-    double start = clock_seconds(), last = 0, growth = 6;
-    int rc = 0;
-    for (int depth = 1; depth <= max_depth && rc == 0; depth++) {
-        double t0 = clock_seconds();
-        kalah_result attempt;
-        rc = kalah_gpu_search(g, b, depth, &attempt);
-        if (rc)
-            break;
-        *r = attempt;
-        double took = clock_seconds() - t0;
-        if (last > 0 && took > 3 * last)
-            growth = took / last;
-        last = took;
-        if (clock_seconds() - start + last * (growth > 3 ? growth : 3) > seconds ||
-            kalah_game_over(b))
-            break;
-    }
-    return rc;
+    if (!g || max_depth < 1 || max_depth > KALAH_MAX_DEPTH)
+        return app_fail(APP_ERR_USAGE, "kalah_gpu_search_timed: depth %d "
+                        "(1 to %d)", max_depth, KALAH_MAX_DEPTH);
+    return kalah_deepen("kalah_gpu_search_timed", b, seconds,
+                        max_depth < KALAH_GPU_MAX_DEPTH ? max_depth
+                                                        : KALAH_GPU_MAX_DEPTH,
+                        0, search_depth, g, r);
 }

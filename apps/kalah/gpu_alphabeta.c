@@ -81,7 +81,7 @@ typedef struct ab_search {
 
 static int out_of_time(ab_search *s)
 {
-    if (s->deadline > 0 && !s->out_of_time && clock_seconds() > s->deadline)
+    if (!s->out_of_time && kalah_past(s->deadline))
         s->out_of_time = 1;
     return s->out_of_time || s->rc;
 }
@@ -418,32 +418,40 @@ int kalah_gpu_alphabeta(kalah_gpu *g, kalah_board b, int depth,
     return s.rc;
 }
 
+/* The timed search's state across depths: the search, whose principal
+ * variation the next depth tries first, and the nodes of all depths. */
+typedef struct deepening {
+    ab_search s;
+    uint64_t nodes;
+} deepening;
+
+/* One depth of kalah_gpu_alphabeta_timed (a kalah_depth_search). */
+static int alphabeta_depth(void *state, kalah_board b, int depth,
+                           double deadline, kalah_result *r)
+{
+    deepening *d = state;
+    if (depth == 0 || kalah_game_over(b)) {
+        int rc = kalah_minimax(b, depth, r);
+        d->nodes += r->nodes;
+        return rc;
+    }
+    d->s.deadline = deadline;
+    search_root(&d->s, b, depth, r);
+    d->nodes += d->s.nodes;
+    return d->s.rc ? d->s.rc : d->s.out_of_time ? KALAH_STOPPED : 0;
+}
+
 int kalah_gpu_alphabeta_timed(kalah_gpu *g, kalah_board b, double seconds,
                               int max_depth, kalah_result *r)
 {
-    int rc = check("kalah_gpu_alphabeta_timed", g, max_depth, r);
-    if (rc == 0 && !(seconds > 0 && seconds <= 3600))
-        rc = app_fail(APP_ERR_USAGE, "kalah_gpu_alphabeta_timed: %g "
-                      "seconds (more than 0, at most 3600)", seconds);
-    if (rc)
-        return rc;
-    if (max_depth == 0 || kalah_game_over(b))
-        return kalah_minimax(b, max_depth, r);
-    ab_search s = search_new(g);
-    uint64_t nodes = 0;
-    double deadline = clock_seconds() + seconds;
-    for (int depth = 1; depth <= max_depth; depth++) {
-        kalah_result attempt;
-        s.deadline = depth > 1 ? deadline : 0;
-        search_root(&s, b, depth, &attempt);
-        nodes += s.nodes;
-        if (s.rc || s.out_of_time)
-            break;
-        *r = attempt;
-        if (clock_seconds() > deadline)
-            break;
-    }
-    r->nodes = nodes;
-    search_free(&s);
-    return s.rc;
+    if (!g)
+        return app_fail(APP_ERR_USAGE, "kalah_gpu_alphabeta_timed: no GPU "
+                        "player");
+    deepening d = {search_new(g), 0};
+    int rc = kalah_deepen("kalah_gpu_alphabeta_timed", b, seconds, max_depth,
+                          1, alphabeta_depth, &d, r);
+    search_free(&d.s);
+    if (rc == 0)
+        r->nodes = d.nodes;
+    return rc;
 }

@@ -84,10 +84,41 @@ int kalah_alphabeta_window(kalah_board b, int depth, int alpha, int beta,
                            uint64_t *nodes);
 /* Iterative deepening alpha-beta: depths 1, 2, ... up to max_depth while
  * `seconds` of wall time last; the result of the deepest search that
- * finished (a search running out of time is abandoned). Depth 1 always
- * finishes. */
+ * finished (a search running out of time is abandoned), with the nodes of
+ * every depth. Depth 1 always finishes. */
 int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
                           kalah_result *r);
+
+/* ---- iterative deepening for a time per move (deepen.c) ------------------ */
+
+/* The most seconds a timed search (and a timed player) may be given. */
+#define KALAH_MAX_SECONDS 3600
+
+/* 1 when deadline (seconds on the monotonic clock; 0: none) has passed:
+ * the time check of every search that stops at a deadline. */
+int kalah_past(double deadline);
+
+/* One search to `depth` for kalah_deepen: fills *r and returns 0, or
+ * returns KALAH_STOPPED when deadline (0: none) passed before it finished
+ * (*r is then no result), or a negative code when it failed. */
+typedef int (*kalah_depth_search)(void *state, kalah_board b, int depth,
+                                  double deadline, kalah_result *r);
+enum { KALAH_STOPPED = 1 };
+
+/* Iterative deepening for `seconds` of wall time (more than 0, at most
+ * KALAH_MAX_SECONDS): searches b to depths 1, 2, ... max_depth (0 to
+ * KALAH_MAX_DEPTH) with search(state, ...) and leaves in *r the deepest
+ * search that finished. Depth 1 always finishes: it gets no deadline. A
+ * search that can stop half way (can_stop) gets the deadline from depth 2
+ * on, and the next depth starts while there is time left; one that cannot
+ * (the GPU minimax: a launch runs to its end) starts the next depth only
+ * when its expected time (the last depth's times the growth from the one
+ * before, at least 3) still fits. A finished game, or max_depth 0, is one
+ * search to max_depth. `what` names the caller in messages. 0, or a
+ * negative code (*r then holds the deepest result before the failure). */
+int kalah_deepen(const char *what, kalah_board b, double seconds,
+                 int max_depth, int can_stop, kalah_depth_search search,
+                 void *state, kalah_result *r);
 
 /* ---- the GPU minimax player (gpu.c) -------------------------------------- */
 

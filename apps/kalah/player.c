@@ -60,26 +60,25 @@ int kalah_player_parse(const char *spec, kalah_player *p)
         n < sizeof number && arg[n - 1] == 's') {
         memcpy(number, arg, n - 1);
         number[n - 1] = '\0';
-        if (!parse_float(number, &seconds) || seconds <= 0 || seconds > 3600)
-            return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": the "
-                            "time per move is more than 0 and at most "
-                            "3600 seconds", spec);
+        if (!parse_float(number, &seconds) || seconds <= 0 ||
+            seconds > KALAH_MAX_SECONDS)
+            return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": the time "
+                            "per move is more than 0 and at most %d "
+                            "seconds", spec, KALAH_MAX_SECONDS);
         p->seconds = seconds;
         p->depth = KALAH_MAX_DEPTH;
     } else if ((k == KALAH_MINIMAX || timed) &&
                parse_uint(arg, 1, k == KALAH_GPU ? KALAH_GPU_MAX_DEPTH
                                                  : KALAH_MAX_DEPTH, &depth)) {
         p->depth = (int)depth;
+    } else if (k == KALAH_MINIMAX || timed) {
+        return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": the depth is 1 "
+                        "to %d plies%s", spec, k == KALAH_GPU
+                        ? KALAH_GPU_MAX_DEPTH : KALAH_MAX_DEPTH,
+                        timed ? ", or a time such as 0.5s" : "");
     } else {
-        return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": %s", spec,
-                        k == KALAH_MINIMAX ? "the depth is 1 to 40 plies"
-                        : k == KALAH_ALPHABETA || k == KALAH_GPU_ALPHABETA
-                                ? "the depth is 1 to 40 plies, or a time "
-                                  "such as 0.5s"
-                        : k == KALAH_GPU
-                                ? "the depth is 1 to 14 plies, or a time "
-                                  "such as 0.5s"
-                                : "takes no depth or time");
+        return app_fail(APP_ERR_BAD_INPUT, "player \"%s\": takes no depth "
+                        "or time", spec);
     }
     return 0;
 }

@@ -8,7 +8,6 @@
  * deepens it one ply at a time while the time lasts.
  */
 #include "kalah.h"
-#include "common/clock.h"
 #include "common/error.h"
 
 #include <limits.h>
@@ -97,7 +96,7 @@ static int alphabeta_node(kalah_board b, int depth, int alpha, int beta,
     s->nodes++;
     if (depth == 0 || kalah_game_over(b))
         return kalah_evaluate(b);
-    if (s->deadline > 0 && (s->nodes & 4095) == 0 && clock_seconds() > s->deadline)
+    if ((s->nodes & 4095) == 0 && kalah_past(s->deadline))
         s->out_of_time = 1;
     if (s->out_of_time)
         return 0;               /* the whole search is thrown away */
@@ -180,31 +179,39 @@ int kalah_alphabeta_window(kalah_board b, int depth, int alpha, int beta,
     return v;
 }
 
+/* The timed search's state across depths: the nodes of all, and the last
+ * finished depth's move, which the next one searches first. */
+typedef struct deepening {
+    uint64_t nodes;
+    int first;
+} deepening;
+
+/* One depth of kalah_alphabeta_timed (a kalah_depth_search). */
+static int alphabeta_depth(void *state, kalah_board b, int depth,
+                           double deadline, kalah_result *r)
+{
+    deepening *d = state;
+    if (depth == 0 || kalah_game_over(b)) {
+        int rc = kalah_alphabeta(b, depth, r);
+        d->nodes += r->nodes;
+        return rc;
+    }
+    search s = {0, deadline, 0};
+    alphabeta_root(b, depth, d->first, &s, r);
+    d->nodes += s.nodes;
+    if (s.out_of_time)
+        return KALAH_STOPPED;
+    d->first = r->move;
+    return 0;
+}
+
 int kalah_alphabeta_timed(kalah_board b, double seconds, int max_depth,
                           kalah_result *r)
 {
-    int rc = check_depth("kalah_alphabeta_timed", max_depth, r);
-    if (rc == 0 && !(seconds > 0 && seconds <= 3600))
-        rc = app_fail(APP_ERR_USAGE, "kalah_alphabeta_timed: %g "
-                      "seconds (more than 0, at most 3600)", seconds);
-    if (rc)
-        return rc;
-    if (kalah_game_over(b) || max_depth == 0)
-        return kalah_alphabeta(b, max_depth, r);
-    search s = {0, 0, 0};
-    uint64_t nodes = 0;
-    double deadline = clock_seconds() + seconds;
-    for (int depth = 1; depth <= max_depth; depth++) {
-        kalah_result attempt = {-1, 0, depth, 0};
-        s = (search){0, depth > 1 ? deadline : 0, 0};
-        alphabeta_root(b, depth, depth > 1 ? r->move : -1, &s, &attempt);
-        nodes += s.nodes;
-        if (s.out_of_time)
-            break;
-        *r = attempt;
-        if (clock_seconds() > deadline)
-            break;
-    }
-    r->nodes = nodes;
-    return 0;
+    deepening d = {0, -1};
+    int rc = kalah_deepen("kalah_alphabeta_timed", b, seconds, max_depth, 1,
+                          alphabeta_depth, &d, r);
+    if (rc == 0)
+        r->nodes = d.nodes;
+    return rc;
 }

@@ -5,10 +5,11 @@
 
 Suite *kalah_board_suite(void);
 Suite *kalah_suite(void);
+Suite *deepen_suite(void);
 
 int main(void)
 {
     app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
-        kalah_board_suite, kalah_suite, NULL});
+        kalah_board_suite, kalah_suite, deepen_suite, NULL});
 }
