@@ -11,31 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const version_names[BLUR_VERSION_COUNT] = {
-    [BLUR_REFERENCE] = "reference",
-    [BLUR_OPENMP] = "openmp",
-    [BLUR_SEED] = "seed",
-    [BLUR_DOUBLE] = "double",
-    [BLUR_FAST] = "fast",
+static const app_version versions[BLUR_VERSION_COUNT] = {
+    [BLUR_REFERENCE] = {"reference", NULL, 0},
+    [BLUR_OPENMP] = {"openmp", NULL, 0},
+    [BLUR_SEED] = {"seed", NULL, 1},
+    [BLUR_DOUBLE] = {"double", NULL, 1},
+    [BLUR_FAST] = {"fast", NULL, 1},
 };
-
-const char *blur_version_name(blur_version v)
-{
-    return (unsigned)v < BLUR_VERSION_COUNT ? version_names[v] : "unknown";
-}
-
-int blur_version_parse(const char *text)
-{
-    for (int v = 0; v < BLUR_VERSION_COUNT && text; v++)
-        if (!strcmp(text, version_names[v]))
-            return v;
-    return -1;
-}
-
-int blur_version_uses_opencl(blur_version v)
-{
-    return v >= BLUR_SEED && v < BLUR_VERSION_COUNT;
-}
+const app_versions blur_versions = {versions, BLUR_VERSION_COUNT, BLUR_FAST};
 
 /* ---- images -------------------------------------------------------------- */
 
@@ -133,7 +116,7 @@ int blur_run(blur_image *img, unsigned passes, blur_version v, clctx *ctx,
         return rc;
     if (v == BLUR_REFERENCE || v == BLUR_OPENMP)
         return blur_run_c(img, passes, v == BLUR_OPENMP);
-    if (blur_version_uses_opencl(v))
+    if (app_version_uses_opencl(&blur_versions, v))
         return blur_run_opencl(img, passes, v, ctx, stats);
     return app_fail(APP_ERR_BAD_INPUT, "blur: no version %d",
                     (int)v);

@@ -20,6 +20,8 @@
 #ifndef BLUR_H
 #define BLUR_H
 
+#include "common/versions.h"
+
 #include <stdint.h>
 
 /* clframe's context (clframe.h), which the OpenCL versions run on. */
@@ -60,11 +62,9 @@ typedef enum blur_version {
     BLUR_VERSION_COUNT
 } blur_version;
 
-/* "reference", "openmp", "seed", "double", "fast". */
-const char *blur_version_name(blur_version v);
-/* The version of that name; -1 if unknown (or NULL). */
-int blur_version_parse(const char *text);
-int blur_version_uses_opencl(blur_version v);
+/* Their names, "reference", "openmp", "seed", "double" and "fast", and
+ * which run on a device (common/versions.h); fast is the default. */
+extern const app_versions blur_versions;
 
 /* What a run reports. */
 typedef struct blur_stats {

@@ -256,7 +256,7 @@ static void tear_down(blur_dev *d)
 int blur_run_opencl(blur_image *img, unsigned passes, blur_version v,
                     clctx *ctx, blur_stats *stats)
 {
-    if (!blur_version_uses_opencl(v))
+    if (!app_version_uses_opencl(&blur_versions, v))
         return app_fail(APP_ERR_USAGE, "blur_run_opencl: version %d "
                         "is not an OpenCL version", (int)v);
     blur_stats ignored = {0};

@@ -36,7 +36,7 @@ void app_set_last_error(const char *message);
 
 /* Makes every error clframe raises from now on (in any thread) the latest
  * app error of its thread too, so that a program or a test reads one
- * message whichever side failed. In error_cl.c: it links clframe. */
+ * message whichever side failed. In device.c: it links clframe. */
 void app_follow_clframe_errors(void);
 
 #endif /* APPS_ERROR_H */

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,13 +71,4 @@ int parse_size(const char *text, unsigned long max, uint32_t *width,
     *width = (uint32_t)w;
     *height = (uint32_t)h;
     return 1;
-}
-
-int parse_usage_error(const char *program, const char *usage,
-                      const char *fmt, const char *arg)
-{
-    fprintf(stderr, "%s: ", program);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage);
-    return 2;
 }

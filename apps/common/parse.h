@@ -28,10 +28,4 @@ int parse_uint_list(const char *text, unsigned long lo, unsigned long hi,
 int parse_size(const char *text, unsigned long max, uint32_t *width,
                uint32_t *height);
 
-/* The programs' answer to a bad argument: "PROGRAM: ", the message (fmt
- * with its one string argument) and the usage text on stderr; returns 2,
- * the exit status of a bad argument. */
-int parse_usage_error(const char *program, const char *usage,
-                      const char *fmt, const char *arg);
-
 #endif /* APPS_PARSE_H */

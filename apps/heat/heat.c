@@ -8,41 +8,15 @@
 #include <math.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    const char *program;
-} versions[HEAT_VERSION_COUNT] = {
-    [HEAT_REFERENCE] = {"reference", "step_world"},
-    [HEAT_OPENMP] = {"openmp", "step_world_openmp"},
-    [HEAT_V3_NAIVE] = {"v3", "step_world_v3_opencl"},
-    [HEAT_V4_DOUBLE_BUFFERED] = {"v4", "step_world_v4_double_buffered"},
-    [HEAT_V5_PACKED] = {"v5", "step_world_v5_packed_properties"},
-    [HEAT_V6_TILED] = {"v6", "step_world_v6_tiled"},
+static const app_version versions[HEAT_VERSION_COUNT] = {
+    [HEAT_REFERENCE] = {"reference", "step_world", 0},
+    [HEAT_OPENMP] = {"openmp", "step_world_openmp", 0},
+    [HEAT_V3_NAIVE] = {"v3", "step_world_v3_opencl", 1},
+    [HEAT_V4_DOUBLE_BUFFERED] = {"v4", "step_world_v4_double_buffered", 1},
+    [HEAT_V5_PACKED] = {"v5", "step_world_v5_packed_properties", 1},
+    [HEAT_V6_TILED] = {"v6", "step_world_v6_tiled", 1},
 };
-
-const char *heat_version_name(heat_version v)
-{
-    return (unsigned)v < HEAT_VERSION_COUNT ? versions[v].name : "unknown";
-}
-
-const char *heat_version_program(heat_version v)
-{
-    return (unsigned)v < HEAT_VERSION_COUNT ? versions[v].program : "unknown";
-}
-
-int heat_version_parse(const char *text)
-{
-    for (int v = 0; v < HEAT_VERSION_COUNT && text; v++)
-        if (!strcmp(text, versions[v].name) ||
-            !strcmp(text, versions[v].program))
-            return v;
-    return -1;
-}
-
-int heat_version_uses_opencl(heat_version v)
-{
-    return v >= HEAT_V3_NAIVE && v < HEAT_VERSION_COUNT;
-}
+const app_versions heat_versions = {versions, HEAT_VERSION_COUNT, -1};
 
 int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
               clctx *ctx, heat_stats *stats)
@@ -71,7 +45,7 @@ int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
     case HEAT_OPENMP:
         return heat_step_openmp(world, dt, steps);
     default:
-        if (!heat_version_uses_opencl(v))
+        if (!app_version_uses_opencl(&heat_versions, v))
             return app_fail(APP_ERR_USAGE, "heat_step: unknown "
                             "version %d", (int)v);
         return heat_step_opencl(world, dt, steps, v, ctx, stats);

@@ -11,6 +11,7 @@
 #define HEAT_H
 
 #include "world.h"
+#include "common/versions.h"
 
 /* clframe's context (clframe.h), which the OpenCL versions run on. */
 typedef struct clctx clctx;
@@ -25,13 +26,11 @@ typedef enum heat_version {
     HEAT_VERSION_COUNT
 } heat_version;
 
-/* "reference", "openmp", "v3", "v4", "v5", "v6". */
-const char *heat_version_name(heat_version v);
-/* The program that runs a version: "step_world", "step_world_v3_opencl". */
-const char *heat_version_program(heat_version v);
-/* Accepts the short name or the program name; -1 if unknown. */
-int heat_version_parse(const char *text);
-int heat_version_uses_opencl(heat_version v);
+/* Their names, "reference", "openmp", "v3", "v4", "v5" and "v6", each
+ * with the program that runs it as its alias ("step_world",
+ * "step_world_v3_opencl", ...), and which run on a device
+ * (common/versions.h). */
+extern const app_versions heat_versions;
 
 /* What a run can report besides the new state. */
 typedef struct heat_stats {

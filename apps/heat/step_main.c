@@ -9,44 +9,37 @@
 #include "heat.h"
 #include "common/parse.h"
 #include "common/error.h"
+#include "common/program.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
 
-static int usage(const char *program, FILE *to)
-{
-    fprintf(to, "usage: %s [dt=0.1] [steps=1] [binary=0] < world > world\n"
-            "Reads a heat world (text or binary) on stdin, advances it by "
-            "`steps` steps of\nsize dt and writes it to stdout, in binary if "
-            "the third argument is 1.\n", program);
-    return to == stdout ? 0 : 2;
-}
-
 int heat_step_main(int argc, char **argv, heat_version v)
 {
-    app_follow_clframe_errors();
-    const char *program = heat_version_program(v);
+    const char *name = heat_versions.list[v].alias;
+    char usage[512];
+    snprintf(usage, sizeof usage, "usage: %s [dt=0.1] [steps=1] [binary=0] "
+             "< world > world\nReads a heat world (text or binary) on stdin, "
+             "advances it by `steps` steps of\nsize dt and writes it to "
+             "stdout, in binary if the third argument is 1.\n", name);
+    const app_program program = {name, usage, NULL};
+    int status = app_start(&program, app_asks_help(argc, argv));
+    if (status >= 0)
+        return status;
     float dt = 0.1f;
     unsigned long steps = 1, binary = 0;
-    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-        return usage(program, stdout);
     if (argc > 4)
-        return usage(program, stderr);
-    if (argc > 1 && !parse_float(argv[1], &dt)) {
-        fprintf(stderr, "%s: dt \"%s\" is not a number\n", program, argv[1]);
-        return 2;
-    }
-    if (argc > 2 && !parse_uint(argv[2], 0, UINT_MAX, &steps)) {
-        fprintf(stderr, "%s: steps \"%s\" is not a count (0, 1, 2, ...)\n",
-                program, argv[2]);
-        return 2;
-    }
-    if (argc > 3 && !parse_uint(argv[3], 0, 1, &binary)) {
-        fprintf(stderr, "%s: binary \"%s\" must be 0 or 1\n", program,
-                argv[3]);
-        return 2;
-    }
+        return app_usage_error(&program, "%s", "too many arguments");
+    if (argc > 1 && !parse_float(argv[1], &dt))
+        return app_message(&program, 2, "dt \"%s\" is not a number",
+                           argv[1]);
+    if (argc > 2 && !parse_uint(argv[2], 0, UINT_MAX, &steps))
+        return app_message(&program, 2, "steps \"%s\" is not a count (0, "
+                           "1, 2, ...)", argv[2]);
+    if (argc > 3 && !parse_uint(argv[3], 0, 1, &binary))
+        return app_message(&program, 2, "binary \"%s\" must be 0 or 1",
+                           argv[3]);
 
     heat_world world;
     int rc = heat_world_load(&world, stdin, "<stdin>");
@@ -58,9 +51,5 @@ int heat_step_main(int argc, char **argv, heat_version v)
         rc = app_fail(APP_ERR_IO, "writing to stdout: %s",
                       strerror(errno));
     heat_world_free(&world);
-    if (rc) {
-        fprintf(stderr, "%s: %s\n", program, app_last_error());
-        return 1;
-    }
-    return 0;
+    return rc ? app_failed(&program) : 0;
 }

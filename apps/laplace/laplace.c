@@ -14,31 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const version_names[LAPLACE_VERSION_COUNT] = {
-    [LAPLACE_REFERENCE] = "reference",
-    [LAPLACE_OPENMP] = "openmp",
-    [LAPLACE_SEED] = "seed",
-    [LAPLACE_DOUBLE] = "double",
-    [LAPLACE_FAST] = "fast",
+static const app_version versions[LAPLACE_VERSION_COUNT] = {
+    [LAPLACE_REFERENCE] = {"reference", NULL, 0},
+    [LAPLACE_OPENMP] = {"openmp", NULL, 0},
+    [LAPLACE_SEED] = {"seed", NULL, 1},
+    [LAPLACE_DOUBLE] = {"double", NULL, 1},
+    [LAPLACE_FAST] = {"fast", NULL, 1},
 };
-
-const char *laplace_version_name(laplace_version v)
-{
-    return (unsigned)v < LAPLACE_VERSION_COUNT ? version_names[v] : "unknown";
-}
-
-int laplace_version_parse(const char *text)
-{
-    for (int v = 0; v < LAPLACE_VERSION_COUNT && text; v++)
-        if (!strcmp(text, version_names[v]))
-            return v;
-    return -1;
-}
-
-int laplace_version_uses_opencl(laplace_version v)
-{
-    return v >= LAPLACE_SEED && v < LAPLACE_VERSION_COUNT;
-}
+const app_versions laplace_versions = {versions, LAPLACE_VERSION_COUNT,
+                                       LAPLACE_FAST};
 
 /* ---- the grid ------------------------------------------------------------ */
 
@@ -256,7 +240,7 @@ int laplace_solve(laplace_grid *g, const laplace_plan *plan,
                         "or more iterations");
     if (v == LAPLACE_REFERENCE || v == LAPLACE_OPENMP)
         return laplace_solve_c(g, plan, v == LAPLACE_OPENMP, stats);
-    if (laplace_version_uses_opencl(v))
+    if (app_version_uses_opencl(&laplace_versions, v))
         return laplace_solve_opencl(g, plan, v, ctx, stats);
     return app_fail(APP_ERR_BAD_INPUT, "laplace: no version %d",
                     (int)v);

@@ -15,6 +15,8 @@
 #ifndef LAPLACE_H
 #define LAPLACE_H
 
+#include "common/versions.h"
+
 #include <stdint.h>
 
 /* clframe's context (clframe.h), which the OpenCL versions run on. */
@@ -73,11 +75,9 @@ typedef enum laplace_version {
     LAPLACE_VERSION_COUNT
 } laplace_version;
 
-/* "reference", "openmp", "seed", "double", "fast". */
-const char *laplace_version_name(laplace_version v);
-/* The version of that name; -1 if unknown (or NULL). */
-int laplace_version_parse(const char *text);
-int laplace_version_uses_opencl(laplace_version v);
+/* Their names, "reference", "openmp", "seed", "double" and "fast", and
+ * which run on a device (common/versions.h); fast is the default. */
+extern const app_versions laplace_versions;
 
 /* How long to iterate. With tolerance > 0: check the largest |change| of
  * one iteration after every check_every-th iteration (check_every,

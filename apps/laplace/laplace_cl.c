@@ -351,7 +351,7 @@ static void tear_down(laplace_dev *d)
 int laplace_solve_opencl(laplace_grid *g, const laplace_plan *plan,
                          laplace_version v, clctx *ctx, laplace_stats *stats)
 {
-    if (!laplace_version_uses_opencl(v))
+    if (!app_version_uses_opencl(&laplace_versions, v))
         return app_fail(APP_ERR_USAGE, "laplace_solve_opencl: "
                         "version %d is not an OpenCL version", (int)v);
     laplace_dev d = {

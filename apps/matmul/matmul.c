@@ -11,31 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const version_names[MATMUL_VERSION_COUNT] = {
-    [MATMUL_REFERENCE] = "reference",
-    [MATMUL_OPENMP] = "openmp",
-    [MATMUL_NAIVE] = "naive",
-    [MATMUL_TILED] = "tiled",
-    [MATMUL_BLOCKED] = "blocked",
+static const app_version versions[MATMUL_VERSION_COUNT] = {
+    [MATMUL_REFERENCE] = {"reference", NULL, 0},
+    [MATMUL_OPENMP] = {"openmp", NULL, 0},
+    [MATMUL_NAIVE] = {"naive", NULL, 1},
+    [MATMUL_TILED] = {"tiled", NULL, 1},
+    [MATMUL_BLOCKED] = {"blocked", NULL, 1},
 };
-
-const char *matmul_version_name(matmul_version v)
-{
-    return (unsigned)v < MATMUL_VERSION_COUNT ? version_names[v] : "unknown";
-}
-
-int matmul_version_parse(const char *text)
-{
-    for (int v = 0; v < MATMUL_VERSION_COUNT && text; v++)
-        if (!strcmp(text, version_names[v]))
-            return v;
-    return -1;
-}
-
-int matmul_version_uses_opencl(matmul_version v)
-{
-    return v >= MATMUL_NAIVE && v < MATMUL_VERSION_COUNT;
-}
+const app_versions matmul_versions = {versions, MATMUL_VERSION_COUNT,
+                                      MATMUL_BLOCKED};
 
 int matmul_check_args(const float *a, const float *b, const float *c,
                       uint32_t m, uint32_t k, uint32_t n)

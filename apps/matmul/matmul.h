@@ -14,6 +14,8 @@
 #ifndef MATMUL_H
 #define MATMUL_H
 
+#include "common/versions.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,11 +32,9 @@ typedef enum matmul_version {
     MATMUL_VERSION_COUNT
 } matmul_version;
 
-/* "reference", "openmp", "naive", "tiled", "blocked". */
-const char *matmul_version_name(matmul_version v);
-/* The version of a name; -1 if unknown. */
-int matmul_version_parse(const char *text);
-int matmul_version_uses_opencl(matmul_version v);
+/* Their names, "reference", "openmp", "naive", "tiled" and "blocked", and
+ * which run on a device (common/versions.h); blocked is the default. */
+extern const app_versions matmul_versions;
 
 /* The blocked kernel's shape: a work-group of wx x wy work-items computes a
  * (tm*wy) x (tn*wx) block of C, each work-item tm x tn of it, reading

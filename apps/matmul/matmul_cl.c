@@ -57,7 +57,7 @@ matmul_plan *matmul_plan_new(clctx *ctx, matmul_version v,
     } else if ((unsigned)v >= MATMUL_VERSION_COUNT) {
         rc = app_fail(APP_ERR_USAGE, "matmul: unknown version %d",
                       (int)v);
-    } else if (matmul_version_uses_opencl(v)) {
+    } else if (app_version_uses_opencl(&matmul_versions, v)) {
         p->version = v;
         p->ctx = ctx ? ctx : clctx_default();
         if (!p->ctx)

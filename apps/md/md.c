@@ -41,7 +41,7 @@ static int check_box(const md_system *s, md_version v)
                         "3 cells a side at least, and a box of side %g "
                         "holds %d of side %g (at density %g that is %u "
                         "particles or more; allpairs runs fewer)",
-                        md_version_name(v), s->box, nc,
+                        app_version_name(&md_versions, v), s->box, nc,
                         MD_CUTOFF * MD_CELL_MARGIN, MD_DENSITY,
                         md_min_particles(v));
     if (md_version_uses_cells(v) && nc > MD_MAX_CELLS_PER_SIDE)
@@ -87,9 +87,9 @@ static int host_open(md_sim *sim, const md_system *start)
     for (size_t i = 0; i < 3 * (size_t)start->n; i++)
         sim->host.pos[i] = md_wrap(start->pos[i], start->box);
     sim->pe = malloc((size_t)start->n * sizeof *sim->pe);
-    if (!md_version_uses_opencl(sim->v))
+    if (!app_version_uses_opencl(&md_versions, sim->v))
         sim->force = malloc(3 * (size_t)start->n * sizeof *sim->force);
-    if (!sim->pe || (!md_version_uses_opencl(sim->v) && !sim->force))
+    if (!sim->pe || (!app_version_uses_opencl(&md_versions, sim->v) && !sim->force))
         return app_fail(APP_ERR_NO_MEMORY, "md: no memory for the "
                         "forces of %u particles", start->n);
     return 0;
@@ -110,7 +110,7 @@ int md_sim_open(md_sim **simp, const md_system *start, md_version v,
     sim->v = v;
     rc = host_open(sim, start);
     if (rc == 0)
-        rc = md_version_uses_opencl(v)
+        rc = app_version_uses_opencl(&md_versions, v)
                  ? md_device_open(&sim->device, &sim->host, v, ctx)
                  : host_forces(sim);
     if (rc) {
@@ -186,7 +186,7 @@ int md_sim_cells(md_sim *sim, int *nc, int **starts, int **ids)
 {
     if (!sim->device || !md_version_uses_cells(sim->v))
         return app_fail(APP_ERR_USAGE, "md_sim_cells: %s keeps no "
-                        "cell list on a device", md_version_name(sim->v));
+                        "cell list on a device", app_version_name(&md_versions, sim->v));
     return md_device_cells(sim->device, nc, starts, ids);
 }
 
@@ -194,7 +194,7 @@ int md_sim_profile(md_sim *sim, unsigned steps, md_phase_ms *out)
 {
     if (!sim->device)
         return app_fail(APP_ERR_USAGE, "md_sim_profile: %s runs "
-                        "no kernels", md_version_name(sim->v));
+                        "no kernels", app_version_name(&md_versions, sim->v));
     return md_device_profile(sim->device, steps, out);
 }
 

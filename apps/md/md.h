@@ -14,6 +14,7 @@
 #define APPS_MD_H
 
 #include "md/kernels/md_force.h"
+#include "common/versions.h"
 
 #include <stdint.h>
 
@@ -70,11 +71,11 @@ typedef enum md_version {
     MD_VERSION_COUNT
 } md_version;
 
-/* "reference", "cells-host", "allpairs", "particle", "cell". */
-const char *md_version_name(md_version v);
-/* The version of that name; -1 if unknown (or NULL). */
-int md_version_parse(const char *text);
-int md_version_uses_opencl(md_version v);
+/* Their names, "reference", "cells-host", "allpairs", "particle" and
+ * "cell", and which run on a device (common/versions.h); particle is the
+ * default. */
+extern const app_versions md_versions;
+/* 1 for the versions that keep a cell list. */
 int md_version_uses_cells(md_version v);
 
 /* Cells per side of a box: floor(box / (r0 MD_CELL_MARGIN)). */

@@ -124,26 +124,14 @@ double md_temperature(const md_system *s)
     return s->n > 1 ? sum / (3.0 * (s->n - 1)) : 0.0;
 }
 
-static const char *const version_names[MD_VERSION_COUNT] = {
-    "reference", "cells-host", "allpairs", "particle", "cell"};
-
-const char *md_version_name(md_version v)
-{
-    return (unsigned)v < MD_VERSION_COUNT ? version_names[v] : "unknown";
-}
-
-int md_version_parse(const char *text)
-{
-    for (int v = 0; text && v < MD_VERSION_COUNT; v++)
-        if (!strcmp(text, version_names[v]))
-            return v;
-    return -1;
-}
-
-int md_version_uses_opencl(md_version v)
-{
-    return v == MD_ALLPAIRS || v == MD_PARTICLE || v == MD_CELL;
-}
+static const app_version versions[MD_VERSION_COUNT] = {
+    [MD_REFERENCE] = {"reference", NULL, 0},
+    [MD_CELLS_HOST] = {"cells-host", NULL, 0},
+    [MD_ALLPAIRS] = {"allpairs", NULL, 1},
+    [MD_PARTICLE] = {"particle", NULL, 1},
+    [MD_CELL] = {"cell", NULL, 1},
+};
+const app_versions md_versions = {versions, MD_VERSION_COUNT, MD_PARTICLE};
 
 int md_version_uses_cells(md_version v)
 {

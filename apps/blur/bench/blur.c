@@ -78,7 +78,7 @@ static int time_version(const blur_image *start, unsigned passes,
                         blur_image *keep, double *ms, int *ok)
 {
     double t[MAX_RUNS];
-    int opencl = blur_version_uses_opencl(v), n = 0;
+    int opencl = app_version_uses_opencl(&blur_versions, v), n = 0;
     *ok = 1;
     for (int i = -opencl; i < runs; i++) {
         blur_image img;
@@ -133,7 +133,7 @@ static int bench_size(uint32_t w, uint32_t h, unsigned passes, int runs,
             break;
         if (!ok) {
             printf("| %u x %u | %s | WRONG: differs from %s |\n", w, h,
-                   blur_version_name(v), have_ref ? "the reference"
+                   app_version_name(&blur_versions, v), have_ref ? "the reference"
                                                   : "double");
             *wrong = 1;
             continue;
@@ -145,7 +145,7 @@ static int bench_size(uint32_t w, uint32_t h, unsigned passes, int runs,
         if (have_ref)
             snprintf(ratio, sizeof ratio, "%.2f", ref_ms / ms);
         printf("| %u x %u | %s | %.2f | %.1f | %.1f | %.0f%% | %s | %s |\n",
-               w, h, blur_version_name(v), ms, pixel_passes / (ms * 1e3),
+               w, h, app_version_name(&blur_versions, v), ms, pixel_passes / (ms * 1e3),
                gbs, 100 * gbs / device_gbs, ratio,
                base ? "(base)" : have_ref ? "= ref" : "= double");
     }

@@ -6,20 +6,21 @@
 #include "blur/blur.h"
 #include "common/clock.h"
 #include "common/parse.h"
-#include "common/error.h"
+#include "common/program.h"
 #include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] =
+static const app_program program = {"blur",
     "usage: blur IN.png OUT.png --passes N [options]\n"
     "  --passes N        blur passes (0 copies the image)\n"
-    "  --version V       reference, openmp, seed, double, fast (default)\n"
+    "  --version V       %s\n"
     "  --device WHERE    the OpenCL device: gpu, cpu, P:D or part of a\n"
     "                    name (default: the best device, or CLFRAME_DEVICE)\n"
-    "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n";
+    "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n",
+    &blur_versions};
 
 typedef struct options {
     const char *in, *out, *where;
@@ -30,23 +31,22 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    return parse_usage_error("blur", USAGE, fmt, arg);
+    return app_usage_error(&program, fmt, arg);
 }
 
 /* One option and its value; 0, or the exit status to leave with. */
 static int parse_option(const char *opt, const char *val, options *o)
 {
     unsigned long n;
-    int v;
+    int v, status;
     if (!strcmp(opt, "--passes")) {
         if (!parse_uint(val, 0, 1000000000ul, &n))
             return usage_error("--passes \"%s\" is not a count", val);
         o->passes = (unsigned)n;
         o->have_passes = 1;
     } else if (!strcmp(opt, "--version")) {
-        if ((v = blur_version_parse(val)) < 0)
-            return usage_error("--version \"%s\": expected reference, "
-                               "openmp, seed, double or fast", val);
+        if ((status = app_version_option(&program, val, &v)))
+            return status;
         o->version = (blur_version)v;
     } else if (!strcmp(opt, "--device")) {
         o->where = val;
@@ -86,40 +86,18 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
-/* The device for an OpenCL version (NULL for the C ones): a new context
- * for --device, else the default. 0, or 1 after a message. */
-static int open_device(const options *o, clctx **own, clctx **ctx)
-{
-    *own = *ctx = NULL;
-    if (!blur_version_uses_opencl(o->version))
-        return 0;
-    *ctx = *own = o->where ? clctx_new(o->where) : NULL;
-    if (!o->where)
-        *ctx = clctx_default();
-    if (*ctx)
-        return 0;
-    fprintf(stderr, "blur: %s\n", app_last_error());
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     options o;
-    int status = parse_options(argc, argv, &o);
-    if (status == -1) {
-        fputs(USAGE, stdout);
-        return 0;
-    }
-    if (status)
+    int status = app_start(&program, parse_options(argc, argv, &o));
+    if (status >= 0)
         return status;
     blur_image img;
-    if (blur_image_load(&img, o.in)) {
-        fprintf(stderr, "blur: %s\n", app_last_error());
-        return 1;
-    }
-    clctx *own, *ctx;
-    if (open_device(&o, &own, &ctx)) {
+    if (blur_image_load(&img, o.in))
+        return app_failed(&program);
+    clctx *own = NULL, *ctx = NULL;
+    if (app_version_uses_opencl(&blur_versions, o.version) &&
+        !(ctx = app_open_device(&program, o.where, &own))) {
         blur_image_free(&img);
         return 1;
     }
@@ -129,11 +107,11 @@ int main(int argc, char **argv)
     if (rc == 0)
         rc = blur_image_save(o.out, &img);
     if (rc)
-        fprintf(stderr, "blur: %s\n", app_last_error());
+        app_failed(&program);
     else
         fprintf(stderr, "blur: %u x %u %s, %s on %s, %u passes, %.1f ms\n",
                 img.width, img.height, img.has_alpha ? "RGBA" : "RGB",
-                blur_version_name(o.version),
+                app_version_name(&blur_versions, o.version),
                 ctx ? clctx_device_name(ctx) : "the host", o.passes, ms);
     blur_image_free(&img);
     clctx_free(own);

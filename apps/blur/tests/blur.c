@@ -25,7 +25,7 @@ enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 static int run_checked(blur_image *img, unsigned passes, blur_version v,
                        blur_stats *stats)
 {
-    if (!blur_version_uses_opencl(v))
+    if (!app_version_uses_opencl(&blur_versions, v))
         return blur_run(img, passes, v, NULL, stats);
     clctx *own = test_run_context();
     int rc = blur_run(img, passes, v, own, stats);
@@ -42,7 +42,7 @@ static void assert_matches_reference(const blur_image *img, unsigned passes,
     ck_assert_app(blur_image_copy(&got, img));
     ck_assert_app(blur_run(&want, passes, BLUR_REFERENCE, NULL, NULL));
     int rc = run_checked(&got, passes, v, NULL);
-    ck_assert_msg(rc == 0, "%s: %s", blur_version_name(v),
+    ck_assert_msg(rc == 0, "%s: %s", app_version_name(&blur_versions, v),
                   app_last_error());
     size_t n = (size_t)img->width * img->height * 4;
     if (memcmp(want.rgba, got.rgba, n) != 0) {
@@ -51,7 +51,7 @@ static void assert_matches_reference(const blur_image *img, unsigned passes,
             i++;
         ck_abort_msg("%u x %u, %s, %u passes: pixel x=%zu y=%zu channel "
                      "%zu is %u, the reference has %u", img->width,
-                     img->height, blur_version_name(v), passes,
+                     img->height, app_version_name(&blur_versions, v), passes,
                      i / 4 % img->width, i / 4 / img->width, i % 4,
                      got.rgba[i], want.rgba[i]);
     }
@@ -144,7 +144,7 @@ static void assert_one_pass(uint32_t w, uint32_t h, const uint8_t *in,
             ck_assert_msg(p[0] == want[i] && p[2] == want[i] && p[1] == 7 &&
                           p[3] == 100 + i, "%s, %u x %u, pixel x=%u y=%u: "
                           "%u %u %u %u, want %u 7 %u %u",
-                          blur_version_name(v), w, h, i % w, i / w, p[0],
+                          app_version_name(&blur_versions, v), w, h, i % w, i / w, p[0],
                           p[1], p[2], p[3], want[i], want[i], 100 + i);
         }
         blur_image_free(&got);
@@ -192,7 +192,7 @@ START_TEST(alpha_is_kept_and_a_flat_image_stays_flat)
         ck_assert_app(run_checked(&got, passes, (blur_version)v, NULL));
         for (size_t i = 3; i < (size_t)w * h * 4; i += 4)
             ck_assert_msg(got.rgba[i] == img.rgba[i], "%s: alpha of pixel "
-                          "%zu is %u, was %u", blur_version_name(v), i / 4,
+                          "%zu is %u, was %u", app_version_name(&blur_versions, v), i / 4,
                           got.rgba[i], img.rgba[i]);
         blur_image_free(&got);
     }
@@ -204,7 +204,7 @@ START_TEST(alpha_is_kept_and_a_flat_image_stays_flat)
         ck_assert_app(blur_image_copy(&got, &img));
         ck_assert_app(run_checked(&got, passes, (blur_version)v, NULL));
         ck_assert_msg(memcmp(got.rgba, img.rgba, (size_t)w * h * 4) == 0,
-                      "%s changed a flat image", blur_version_name(v));
+                      "%s changed a flat image", app_version_name(&blur_versions, v));
         blur_image_free(&got);
     }
     blur_image_free(&img);
@@ -243,9 +243,9 @@ START_TEST(bad_images_and_names_are_refused)
                         APP_ERR_BAD_INPUT, "no version");
     blur_image_free(&img);
     for (int v = 0; v < BLUR_VERSION_COUNT; v++)
-        ck_assert_int_eq(blur_version_parse(blur_version_name(v)), v);
-    ck_assert_int_eq(blur_version_parse("v7"), -1);
-    ck_assert_int_eq(blur_version_parse(NULL), -1);
+        ck_assert_int_eq(app_version_parse(&blur_versions, app_version_name(&blur_versions, v)), v);
+    ck_assert_int_eq(app_version_parse(&blur_versions, "v7"), -1);
+    ck_assert_int_eq(app_version_parse(&blur_versions, NULL), -1);
 }
 END_TEST
 

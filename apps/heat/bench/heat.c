@@ -63,7 +63,7 @@ static int time_in_process(const heat_world *start, unsigned steps,
                            heat_world *result, row *r)
 {
     double ms[MAX_RUNS];
-    int opencl = heat_version_uses_opencl(v);
+    int opencl = app_version_uses_opencl(&heat_versions, v);
     r->ok = 1;
     r->step_runs = 0;
     /* OpenCL: a warm-up run of one step first builds the kernels. */
@@ -160,7 +160,7 @@ static int select_versions(const char *list, int selected[])
     snprintf(copy, sizeof copy, "%s", list ? list : "");
     for (char *save, *name = strtok_r(copy, ",", &save); name;
          name = strtok_r(NULL, ",", &save)) {
-        int v = heat_version_parse(name);
+        int v = app_version_parse(&heat_versions, name);
         if (v < 0)
             return -1;
         selected[v] = 1;
@@ -207,7 +207,7 @@ int main(int argc, char **argv)
      * exclusive-process mode (as on the GPU machine) is then free for them. */
     for (int v = 0; v < HEAT_VERSION_COUNT && rc == 0; v++)
         if (selected[v])
-            rc = time_process(bindir, n, steps, heat_version_program(v), runs,
+            rc = time_process(bindir, n, steps, heat_versions.list[v].alias, runs,
                               &rows[v]);
     if (rc == 0)
         rc = time_process(bindir, n, 0, "step_world", runs, io);
@@ -229,7 +229,7 @@ int main(int argc, char **argv)
     for (int v = 0; v < HEAT_VERSION_COUNT && rc == 0; v++) {
         if (!selected[v])
             continue;
-        rows[v].what = heat_version_name(v);
+        rows[v].what = app_version_name(&heat_versions, v);
         rc = time_in_process(&start, steps, v, runs,
                              v && checked ? &want : NULL,
                              v ? NULL : &want, &rows[v]);

@@ -6,58 +6,45 @@
  */
 #include "heat/world.h"
 #include "common/error.h"
+#include "common/program.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char usage[] =
+static const app_program program = {"render_world",
     "usage: render_world [out.bmp|out.png|-]\n"
     "Reads a heat world (text or binary) on standard input and draws it:\n"
     "insulators green, other cells from blue (0) to red (1), row 0 at the\n"
     "top. The format follows the file name's extension; \"-\" (the default)\n"
     "writes a BMP to standard output.\n"
-    "  e.g. make_world 100 | render_world world.png\n";
-
-/* Prints "render_world: <message>" on stderr; returns the exit status 1. */
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("render_world: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 1;
-}
+    "  e.g. make_world 100 | render_world world.png\n",
+    NULL};
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        }
+    int status = app_start(&program, app_asks_help(argc, argv));
+    if (status >= 0)
+        return status;
     if (argc > 2)
-        return fail("too many arguments (at most one output file); see "
-                    "render_world --help");
+        return app_message(&program, 1, "too many arguments (at most one "
+                           "output file); see render_world --help");
     const char *out = argc > 1 ? argv[1] : "-";
     int to_stdout = strcmp(out, "-") == 0;
     /* Checked before reading, so that a mistake is not found only after a
      * large world has been read. */
     if (to_stdout && isatty(STDOUT_FILENO))
-        return fail("standard output is a terminal; give an output file "
-                    "(out.bmp or out.png) or redirect it");
+        return app_message(&program, 1, "standard output is a terminal; "
+                           "give an output file (out.bmp or out.png) or "
+                           "redirect it");
 
     heat_world world;
     if (heat_world_load(&world, stdin, "<stdin>") != 0)
-        return fail("%s", app_last_error());
+        return app_failed(&program);
     int rc = to_stdout ? heat_world_render_stream(&world, stdout, "bmp")
                        : heat_world_render(&world, out);
     heat_world_free(&world);
     if (rc != 0)
-        return fail("%s", app_last_error());
+        return app_failed(&program);
     return 0;
 }

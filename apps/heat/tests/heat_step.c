@@ -74,7 +74,7 @@ static void assert_matches_reference(const heat_world *world, float dt,
     ck_assert_app(heat_step(&want, dt, steps, HEAT_REFERENCE, NULL, NULL));
     int rc = step_checked(&got, dt, steps, v, NULL);
     ck_assert_msg(rc == 0, "%s, %s, %u steps: %s", what,
-                  heat_version_name(v), steps, app_last_error());
+                  app_version_name(&heat_versions, v), steps, app_last_error());
     size_t n = (size_t)world->w * world->h;
     if (memcmp(want.state, got.state, n * sizeof(float)) != 0) {
         size_t i = 0;
@@ -82,7 +82,7 @@ static void assert_matches_reference(const heat_world *world, float dt,
             i++;
         ck_abort_msg("%s (%u x %u), %s, %u steps: cell x=%zu y=%zu is %.9g, "
                      "the reference has %.9g", what, world->w, world->h,
-                     heat_version_name(v), steps, i % world->w, i / world->w,
+                     app_version_name(&heat_versions, v), steps, i % world->w, i / world->w,
                      got.state[i], want.state[i]);
     }
     ck_assert(memcmp(want.properties, got.properties, n * 4) == 0);
@@ -256,11 +256,11 @@ END_TEST
 START_TEST(version_names_round_trip)
 {
     for (int v = 0; v < HEAT_VERSION_COUNT; v++) {
-        ck_assert_int_eq(heat_version_parse(heat_version_name(v)), v);
-        ck_assert_int_eq(heat_version_parse(heat_version_program(v)), v);
+        ck_assert_int_eq(app_version_parse(&heat_versions, app_version_name(&heat_versions, v)), v);
+        ck_assert_int_eq(app_version_parse(&heat_versions, heat_versions.list[v].alias), v);
     }
-    ck_assert_int_eq(heat_version_parse("v7"), -1);
-    ck_assert_int_eq(heat_version_parse(NULL), -1);
+    ck_assert_int_eq(app_version_parse(&heat_versions, "v7"), -1);
+    ck_assert_int_eq(app_version_parse(&heat_versions, NULL), -1);
 }
 END_TEST
 
@@ -293,7 +293,7 @@ START_TEST(programs_match_the_reference_program_in_both_formats)
         for (int v = HEAT_OPENMP; v < HEAT_VERSION_COUNT; v++) {
             const char *got = tmp_path("got");
             ck_assert_int_eq(test_run("%s 33 0.1 %d | %s 0.1 3 %d > %s", make,
-                                 binary, test_program(heat_version_program(v)),
+                                 binary, test_program(heat_versions.list[v].alias),
                                  binary, got), 0);
             assert_same_file(want, got);
         }

@@ -14,15 +14,16 @@
  * Exit status: 0, 1 when a game or search failed (a human's input ended),
  * 2 for bad arguments or an impossible board.
  */
-#include "common/clock.h"
-#include "common/parse.h"
 #include "kalah/kalah.h"
+#include "common/clock.h"
 #include "common/error.h"
+#include "common/parse.h"
+#include "common/program.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
+static const app_program program = {"kalah",
     "usage: kalah [play] --top PLAYER --bottom PLAYER [--first top|bottom]"
     " [--quiet] [--seed S]\n"
     "       kalah tournament --top PLAYER --bottom PLAYER [--games N]\n"
@@ -35,7 +36,8 @@ static const char usage[] =
     "          gpuab[:DEPTH|:SECONDSs] (the GPU alpha-beta player)\n"
     "  cells 0-5 are bottom's pits, 6 its store, 7-12 top's pits, 13 its "
     "store;\n"
-    "  moves are pits 1-6 of the player's side, as the board shows them.\n";
+    "  moves are pits 1-6 of the player's side, as the board shows them.\n",
+    NULL};
 
 typedef struct options {
     const char *command;        /* "play", "tournament", "analyse" */
@@ -44,14 +46,16 @@ typedef struct options {
     unsigned long games, opening, seed;
 } options;
 
+/* "kalah: what: text" (or what alone) and the usage; 2. */
 static int bad(const char *what, const char *text)
 {
-    fprintf(stderr, "kalah: %s%s%s\n%s", what, text ? ": " : "",
-            text ? text : "", usage);
-    return 2;
+    char message[1024];
+    snprintf(message, sizeof message, "%s%s%s", what, text ? ": " : "",
+             text ? text : "");
+    return app_usage_error(&program, "%s", message);
 }
 
-/* 0, or the exit status 2 after a message. */
+/* 0, or the exit status to leave with (-1: help, 2: a bad argument). */
 static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){.command = "play", .first = KALAH_BOTTOM, .games = 100,
@@ -75,8 +79,7 @@ static int parse_options(int argc, char **argv, options *o)
                               : !strcmp(arg, "--opening") ? &o->opening
                               : !strcmp(arg, "--seed") ? &o->seed : NULL;
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
+            return -1;
         } else if (!strcmp(arg, "--quiet")) {
             o->quiet = 1;
         } else if (!strcmp(arg, "--first")) {
@@ -137,8 +140,7 @@ static int play(const options *o)
     kalah_game g;
     if (kalah_play_game(both, kalah_start(o->first), o->quiet ? NULL : stdout,
                         &g)) {
-        fprintf(stderr, "kalah: %s\n", app_last_error());
-        status = 1;
+        status = app_failed(&program);
     } else {
         print_result(&g);
     }
@@ -252,10 +254,9 @@ static int analyse(const options *o)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     options o;
-    int status = parse_options(argc, argv, &o);
-    if (status)
+    int status = app_start(&program, parse_options(argc, argv, &o));
+    if (status >= 0)
         return status;
     if (!strcmp(o.command, "tournament"))
         return tournament(&o);

@@ -47,7 +47,7 @@ static int time_version(const laplace_grid *start, unsigned iterations,
                         laplace_grid *keep, double *ms, int *ok)
 {
     double t[MAX_RUNS];
-    int opencl = laplace_version_uses_opencl(v), n = 0;
+    int opencl = app_version_uses_opencl(&laplace_versions, v), n = 0;
     laplace_plan plan = {iterations, 0.0f, 1};
     *ok = 1;
     for (int i = -opencl; i < runs; i++) {
@@ -91,7 +91,7 @@ static int bench_size(unsigned n, unsigned iterations, int runs,
     double cells = (double)n * n * iterations;
     int have_ref = cells / REFERENCE_CELLS_PER_S < SLOW_S;
     for (int v = 0; v < LAPLACE_VERSION_COUNT && rc == 0; v++) {
-        if (!laplace_version_uses_opencl(v) && !have_ref)
+        if (!app_version_uses_opencl(&laplace_versions, v) && !have_ref)
             continue;
         double ms;
         int ok;
@@ -102,7 +102,7 @@ static int bench_size(unsigned n, unsigned iterations, int runs,
             break;
         double gbs = BYTES_PER_CELL * cells / (ms * 1e6);
         printf("| %u x %u | %s | %.2f | %.0f | %.1f | %.0f%% | %s |\n", n, n,
-               laplace_version_name(v), ms, iterations / (ms * 1e-3), gbs,
+               app_version_name(&laplace_versions, v), ms, iterations / (ms * 1e-3), gbs,
                100 * gbs / device_gbs, v == LAPLACE_REFERENCE ? "(ref)"
                : !have_ref ? "-" : ok ? "yes" : "NO");
     }

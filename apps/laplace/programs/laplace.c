@@ -5,13 +5,13 @@
  */
 #include "laplace/laplace.h"
 #include "common/parse.h"
-#include "common/error.h"
+#include "common/program.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] =
+static const app_program program = {"laplace",
     "usage: laplace [options]\n"
     "  --size NXxNY          grid size (default 200x200; not with --mask)\n"
     "  --object WxH          centred conductor, in cells (40x30) or as\n"
@@ -25,10 +25,11 @@ static const char USAGE[] =
     "                        (default 1000)\n"
     "  --tolerance T         stop when one iteration's largest change < T\n"
     "  --check-every K       check the change every K iterations (default 10)\n"
-    "  --version V           reference, openmp, seed, double, fast (default)\n"
+    "  --version V           %s\n"
     "  -o FILE               the potential as nx*ny little-endian float32\n"
     "  --png FILE            the potential as a colour-mapped PNG\n"
-    "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n";
+    "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n",
+    &laplace_versions};
 
 typedef struct options {
     const char *size, *object, *mask, *raw, *png;
@@ -39,7 +40,7 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    return parse_usage_error("laplace", USAGE, fmt, arg);
+    return app_usage_error(&program, fmt, arg);
 }
 
 /* Fills o from argv; 0, or the exit status to leave with (-1: help). */
@@ -56,7 +57,7 @@ static int parse_options(int argc, char **argv, options *o)
                                "option)", opt);
         const char *val = argv[++i];
         unsigned long n;
-        int v;
+        int v, status;
         if (!strcmp(opt, "--size"))
             o->size = val;
         else if (!strcmp(opt, "--object"))
@@ -91,9 +92,8 @@ static int parse_options(int argc, char **argv, options *o)
                                    "or more", val);
             o->plan.check_every = (unsigned)n;
         } else if (!strcmp(opt, "--version")) {
-            if ((v = laplace_version_parse(val)) < 0)
-                return usage_error("--version \"%s\": expected reference, "
-                                   "openmp, seed, double or fast", val);
+            if ((status = app_version_option(&program, val, &v)))
+                return status;
             o->version = (laplace_version)v;
         } else {
             return usage_error("unknown option %s", opt);
@@ -127,22 +127,16 @@ static int make_grid(const options *o, laplace_grid *g)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     options o;
-    int status = parse_options(argc, argv, &o);
-    if (status == -1) {
-        fputs(USAGE, stdout);
-        return 0;
-    }
-    if (status)
+    int status = app_start(&program, parse_options(argc, argv, &o));
+    if (status >= 0)
         return status;
     laplace_grid g = {0};
     status = make_grid(&o, &g);
-    if (status) {
-        if (status == 1)
-            fprintf(stderr, "laplace: %s\n", app_last_error());
+    if (status == 1)
+        return app_failed(&program);
+    if (status)
         return status;
-    }
     laplace_stats stats = {0};
     int rc = laplace_solve(&g, &o.plan, o.version, NULL, &stats);
     if (rc == 0 && o.raw)
@@ -150,12 +144,11 @@ int main(int argc, char **argv)
     if (rc == 0 && o.png)
         rc = laplace_write_png(o.png, &g);
     if (rc) {
-        fprintf(stderr, "laplace: %s\n", app_last_error());
         laplace_grid_free(&g);
-        return 1;
+        return app_failed(&program);
     }
     fprintf(stderr, "laplace: %u x %u, %s, %u iterations", g.nx, g.ny,
-            laplace_version_name(o.version), stats.iterations);
+            app_version_name(&laplace_versions, o.version), stats.iterations);
     if (o.plan.tolerance > 0.0f)
         fprintf(stderr, ", largest change %g at the last check (%s)",
                 stats.max_change, stats.converged ? "converged"

@@ -25,7 +25,7 @@ enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 static int solve_checked(laplace_grid *g, const laplace_plan *plan,
                          laplace_version v, laplace_stats *stats)
 {
-    if (!laplace_version_uses_opencl(v))
+    if (!app_version_uses_opencl(&laplace_versions, v))
         return laplace_solve(g, plan, v, NULL, stats);
     clctx *own = test_run_context();
     int rc = laplace_solve(g, plan, v, own, stats);
@@ -45,7 +45,7 @@ static void assert_matches_reference(const laplace_grid *g,
     ck_assert_app(laplace_grid_copy(&got, g));
     ck_assert_app(laplace_solve(&want, plan, LAPLACE_REFERENCE, NULL, &ws));
     int rc = solve_checked(&got, plan, v, &gs);
-    ck_assert_msg(rc == 0, "%s, %s: %s", what, laplace_version_name(v),
+    ck_assert_msg(rc == 0, "%s, %s: %s", what, app_version_name(&laplace_versions, v),
                   app_last_error());
     size_t n = (size_t)g->nx * g->ny;
     if (memcmp(want.phi, got.phi, n * sizeof(float)) != 0) {
@@ -54,7 +54,7 @@ static void assert_matches_reference(const laplace_grid *g,
             i++;
         ck_abort_msg("%s (%u x %u), %s, %u iterations: cell x=%zu y=%zu is "
                      "%.9g, the reference has %.9g", what, g->nx, g->ny,
-                     laplace_version_name(v), plan->iterations, i % g->nx,
+                     app_version_name(&laplace_versions, v), plan->iterations, i % g->nx,
                      i / g->nx, got.phi[i], want.phi[i]);
     }
     ck_assert_uint_eq(gs.iterations, ws.iterations);
@@ -62,7 +62,7 @@ static void assert_matches_reference(const laplace_grid *g,
     ck_assert_int_eq(gs.converged, ws.converged);
     ck_assert_msg(memcmp(&gs.max_change, &ws.max_change, 4) == 0,
                   "%s, %s: max change %.9g, the reference's %.9g", what,
-                  laplace_version_name(v), gs.max_change, ws.max_change);
+                  app_version_name(&laplace_versions, v), gs.max_change, ws.max_change);
     laplace_grid_free(&want);
     laplace_grid_free(&got);
 }
@@ -195,7 +195,7 @@ START_TEST(uniform_potential_is_exact)
         ck_assert_app(solve_checked(&got, &plan, versions[v], NULL));
         for (size_t i = 0; i < 19 * 14; i++)
             ck_assert_msg(got.phi[i] == 3.0f, "%s: cell %zu is %.9g",
-                          laplace_version_name(versions[v]), i, got.phi[i]);
+                          app_version_name(&laplace_versions, versions[v]), i, got.phi[i]);
         laplace_grid_free(&got);
     }
     /* From 0 inside, it converges to 3 everywhere. */
@@ -294,9 +294,9 @@ END_TEST
 START_TEST(names_and_object_sizes_parse)
 {
     for (int v = 0; v < LAPLACE_VERSION_COUNT; v++)
-        ck_assert_int_eq(laplace_version_parse(laplace_version_name(v)), v);
-    ck_assert_int_eq(laplace_version_parse("v7"), -1);
-    ck_assert_int_eq(laplace_version_parse(NULL), -1);
+        ck_assert_int_eq(app_version_parse(&laplace_versions, app_version_name(&laplace_versions, v)), v);
+    ck_assert_int_eq(app_version_parse(&laplace_versions, "v7"), -1);
+    ck_assert_int_eq(app_version_parse(&laplace_versions, NULL), -1);
     uint32_t w, h;
     ck_assert(laplace_object_parse("40x30", 100, 50, &w, &h));
     ck_assert(w == 40 && h == 30);

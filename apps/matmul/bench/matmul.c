@@ -41,7 +41,7 @@ static const double SLOW_S = 10.0;
 
 static const char *row_name(int row)
 {
-    return row == ROW_CLBLAST ? "clblast" : matmul_version_name(row);
+    return row == ROW_CLBLAST ? "clblast" : app_version_name(&matmul_versions, row);
 }
 
 /* Parses "a,b,c" of row names into wanted[]; 0 if a name is unknown. */
@@ -51,7 +51,7 @@ static int parse_rows(const char *text, int *wanted)
     snprintf(buf, sizeof buf, "%s", text);
     for (char *save, *t = strtok_r(buf, ",", &save); t;
          t = strtok_r(NULL, ",", &save)) {
-        int row = !strcmp(t, "clblast") ? ROW_CLBLAST : matmul_version_parse(t);
+        int row = !strcmp(t, "clblast") ? ROW_CLBLAST : app_version_parse(&matmul_versions, t);
         if (row < 0)
             return 0;
         wanted[row] = 1;
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
             if (!wanted[v])
                 continue;
             result r = {.max_rel = -1};
-            int cpu = !matmul_version_uses_opencl(v);
+            int cpu = !app_version_uses_opencl(&matmul_versions, v);
             double estimate_s = cpu ? flop / (cpu_gflops[v] * 1e9) : 0;
             if (estimate_s * (runs + 1) > SLOW_S) {
                 r.skipped = "estimated over 10 s per size";
@@ -234,7 +234,7 @@ int main(int argc, char **argv)
                 continue;
             }
             if (run_version(v, n, a, b, c, (int)runs, &r)) {
-                fprintf(stderr, "bench-matmul: %s: %s\n", matmul_version_name(v),
+                fprintf(stderr, "bench-matmul: %s: %s\n", app_version_name(&matmul_versions, v),
                         app_last_error());
                 status = 1;
                 continue;

@@ -6,32 +6,34 @@
  * fastest for it (matmul_tune). Exit status 0, 1 when the run failed or
  * the check found an error, 2 for bad arguments.
  */
-#include "common/median.h"
-#include "common/parse.h"
 #include "matmul/matmul.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/median.h"
+#include "common/parse.h"
+#include "common/program.h"
 #include "clframe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
+static const app_program program = {"matmul",
     "usage: matmul M K N [--version V] [--check] [--repeat R] [--seed S]\n"
     "       matmul --tune [N] [--repeat R]\n"
     "  C (M x N) = A (M x K) x B (K x N), random floats in [-1, 1).\n"
     "  --tune [N]   time blocked's candidate tiles on N x N x N (default\n"
     "               2048) and keep the fastest as this device's tile, in\n"
     "               clframe's cache folder (~/.cache/clframe)\n"
-    "  --version V  reference, openmp, naive, tiled or blocked (default)\n"
+    "  --version V  %s\n"
     "  --check      compare C with the exact product: each element within\n"
     "               K * 2^-22 * sum |a||b| of it (exit status 1 if not)\n"
     "  --repeat R   runs after the first (which builds the kernel); the\n"
     "               median is reported (default 3)\n"
     "  --seed S     seed of the random matrices (default 1)\n"
     "  MATMUL_TILE=TMxTNxTKxWXxWY[xPAD] sets blocked's tile (over a tuned\n"
-    "  one).\n";
+    "  one).\n",
+    &matmul_versions};
 
 typedef struct options {
     int tune;                   /* --tune: m is the size */
@@ -41,14 +43,15 @@ typedef struct options {
     unsigned long repeat, seed;
 } options;
 
+/* "matmul: what: text" and the usage; 2. */
 static int bad(const char *what, const char *text)
 {
-    fprintf(stderr, "matmul: %s: %s\n%s", what, text ? text : "missing",
-            usage);
-    return 2;
+    char fmt[128];
+    snprintf(fmt, sizeof fmt, "%s: %%s", what);
+    return app_usage_error(&program, fmt, text ? text : "missing");
 }
 
-/* 0, or the exit status 2 after a message. */
+/* 0, or the exit status to leave with (-1: help, 2: a bad argument). */
 static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){.version = MATMUL_BLOCKED, .repeat = 3, .seed = 1};
@@ -58,8 +61,7 @@ static int parse_options(int argc, char **argv, options *o)
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         unsigned long x;
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
+            return -1;
         } else if (!strcmp(arg, "--tune") && i == 1) {
             o->tune = 1;
             o->m = 2048;
@@ -72,9 +74,9 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(arg, "--check")) {
             o->check = 1;
         } else if (!strcmp(arg, "--version")) {
-            int v = matmul_version_parse(value);
-            if (v < 0)
-                return bad("unknown version", value);
+            int v, status = app_version_option(&program, value, &v);
+            if (status)
+                return status;
             o->version = (matmul_version)v;
             i++;
         } else if (!strcmp(arg, "--repeat") || !strcmp(arg, "--seed")) {
@@ -141,11 +143,11 @@ static int tune(const options *o)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     options o;
-    int status = parse_options(argc, argv, &o);
-    if (status)
+    int status = app_start(&program, parse_options(argc, argv, &o));
+    if (status >= 0)
         return status;
+    status = 0;
     if (o.tune)
         return tune(&o);
     size_t na = (size_t)o.m * o.k, nb = (size_t)o.k * o.n;
@@ -163,15 +165,14 @@ int main(int argc, char **argv)
         rc = time_runs(plan, &o, a, b, c, &call_ms, &kernel_ms);
     }
     if (rc) {
-        fprintf(stderr, "matmul: %s\n", app_last_error());
-        status = 1;
+        status = app_failed(&program);
     } else {
         double flop = 2.0 * o.m * o.k * o.n;
         char tile[64] = "";
         if (matmul_plan_tile(plan))
             matmul_tile_format(matmul_plan_tile(plan), tile, sizeof tile);
         printf("%s %u x %u x %u%s%s: %.3f ms per call, %.2f GFLOP/s",
-               matmul_version_name(o.version), o.m, o.k, o.n,
+               app_version_name(&matmul_versions, o.version), o.m, o.k, o.n,
                *tile ? " tile " : "", tile, call_ms,
                flop / call_ms * 1e-6);
         if (kernel_ms > 0)

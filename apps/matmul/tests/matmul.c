@@ -92,10 +92,10 @@ static void assert_version_on_all_sizes(matmul_version v,
 {
     mm_device d = device_open(v, tile);
     for (size_t i = 0; i < sizeof memory_sizes / sizeof *memory_sizes; i++)
-        assert_multiplies(d.plan, matmul_version_name(v), memory_sizes[i]);
+        assert_multiplies(d.plan, app_version_name(&matmul_versions, v), memory_sizes[i]);
     for (size_t i = 0; !test_memory_run() &&
                        i < sizeof full_sizes / sizeof *full_sizes; i++)
-        assert_multiplies(d.plan, matmul_version_name(v), full_sizes[i]);
+        assert_multiplies(d.plan, app_version_name(&matmul_versions, v), full_sizes[i]);
     device_close(&d);
 }
 
@@ -174,18 +174,18 @@ START_TEST(one_call_form_and_names)
     float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4];
     /* [1 2 3; 4 5 6] x [1 0; 0 1; 1 1] = [4 5; 10 11], exactly. */
     for (int v = 0; v < MATMUL_VERSION_COUNT; v++) {
-        if (test_memory_run() && matmul_version_uses_opencl(v))
+        if (test_memory_run() && app_version_uses_opencl(&matmul_versions, v))
             continue;               /* plans with own contexts cover them */
         memset(c, 0, sizeof c);
         ck_assert_app(matmul(a, b, c, 2, 3, 2, (matmul_version)v, NULL));
         ck_assert_msg(c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11,
-                      "%s: %g %g %g %g", matmul_version_name(v), c[0], c[1],
+                      "%s: %g %g %g %g", app_version_name(&matmul_versions, v), c[0], c[1],
                       c[2], c[3]);
-        ck_assert_int_eq(matmul_version_parse(matmul_version_name(v)), v);
+        ck_assert_int_eq(app_version_parse(&matmul_versions, app_version_name(&matmul_versions, v)), v);
     }
-    ck_assert_int_eq(matmul_version_parse("fast"), -1);
-    ck_assert_int_eq(matmul_version_parse(NULL), -1);
-    ck_assert_str_eq(matmul_version_name(MATMUL_VERSION_COUNT), "unknown");
+    ck_assert_int_eq(app_version_parse(&matmul_versions, "fast"), -1);
+    ck_assert_int_eq(app_version_parse(&matmul_versions, NULL), -1);
+    ck_assert_str_eq(app_version_name(&matmul_versions, MATMUL_VERSION_COUNT), "unknown");
 }
 END_TEST
 
@@ -300,7 +300,7 @@ START_TEST(program_checks_and_refuses_bad_arguments)
     for (size_t v = 0; v < sizeof versions / sizeof *versions; v++) {
         ck_assert_int_eq(test_run("%s 33 17 9 --version %s --check --repeat "
                                   "2 > %s", test_program("matmul"),
-                                  matmul_version_name(versions[v]), out), 0);
+                                  app_version_name(&matmul_versions, versions[v]), out), 0);
         size_t size;
         char *text = test_read_file(out, &size);
         ck_assert_msg(strstr(text, "GFLOP/s") && strstr(text, "check: ok"),

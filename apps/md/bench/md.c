@@ -104,7 +104,7 @@ static int time_version(const md_system *start, md_version v,
     }
     if (rc == 0)
         *seconds = median_of(t, runs);
-    if (rc == 0 && md_version_uses_opencl(v)) {
+    if (rc == 0 && app_version_uses_opencl(&md_versions, v)) {
         rc = md_sim_profile(sim, steps, phase);
         phase->kick_drift /= steps;
         phase->scan /= steps;
@@ -146,13 +146,13 @@ static int bench_size(uint32_t n, unsigned steps, int runs, const caps *cap,
             snprintf(ratio, sizeof ratio, "%.2f%s", rate / *host_rate,
                      *host_n == n ? "" : "*");
         char phases[96] = "- | - | - | -";  /* a host version */
-        if (md_version_uses_opencl(version))
+        if (app_version_uses_opencl(&md_versions, version))
             snprintf(phases, sizeof phases, "%.4f | %.4f | %.4f | %.4f",
                      ms.kick_drift, ms.scan, ms.scatter, ms.forces);
         printf("| %u | %s | %.4g | %.1f | %s | %s | %s |\n", n,
-               md_version_name(version), rate, 1e9 / rate, ratio,
+               app_version_name(&md_versions, version), rate, 1e9 / rate, ratio,
                ok ? "yes" : "NO", phases);
-        fprintf(csv, "%u,%s,%.6g,%.6g\n", n, md_version_name(version), rate,
+        fprintf(csv, "%u,%s,%.6g,%.6g\n", n, app_version_name(&md_versions, version), rate,
                 1e9 / rate);
         fflush(stdout);
     }

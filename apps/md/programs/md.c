@@ -7,7 +7,7 @@
 #include "md/md.h"
 #include "common/clock.h"
 #include "common/parse.h"
-#include "common/error.h"
+#include "common/program.h"
 #include "clframe.h"
 
 #include <math.h>
@@ -15,20 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] =
+static const app_program program = {"md",
     "usage: md --particles N --steps S [options]\n"
     "  --particles N     particles (1 to 16777216; the box holds them at\n"
     "                    density 0.8442: 106 or more, 357 or more for the\n"
     "                    cell lists)\n"
     "  --steps S         velocity-Verlet steps of dt = 0.005\n"
-    "  --version V       reference, cells-host, allpairs, particle (default)\n"
-    "                    or cell\n"
+    "  --version V       %s\n"
     "  --device WHERE    the device versions' device: gpu, cpu, P:D or part\n"
     "                    of a name (default: the best, or CLFRAME_DEVICE)\n"
     "  --seed S          the velocities' seed (default 1)\n"
     "  --energy-every K  the energies every K steps (default: start, end)\n"
     "  --csv FILE        those energies as CSV: step,kinetic,potential,total\n"
-    "Exit status: 0 done, 1 a failure, 2 a bad argument.\n";
+    "Exit status: 0 done, 1 a failure, 2 a bad argument.\n",
+    &md_versions};
 
 typedef struct options {
     unsigned long particles, steps, seed, every;
@@ -38,13 +38,13 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    return parse_usage_error("md", USAGE, fmt, arg);
+    return app_usage_error(&program, fmt, arg);
 }
 
 /* One option with its value into o; 0 or 2. */
 static int parse_option(const char *opt, const char *val, options *o)
 {
-    int v;
+    int v, status;
     if (!strcmp(opt, "--particles")) {
         if (!parse_uint(val, 1, MD_MAX_PARTICLES, &o->particles))
             return usage_error("--particles \"%s\": give 1 to 16777216", val);
@@ -59,9 +59,8 @@ static int parse_option(const char *opt, const char *val, options *o)
         if (!parse_uint(val, 1, 2000000000ul, &o->every))
             return usage_error("--energy-every \"%s\": give 1 or more", val);
     } else if (!strcmp(opt, "--version")) {
-        if ((v = md_version_parse(val)) < 0)
-            return usage_error("--version \"%s\": expected reference, "
-                               "cells-host, allpairs, particle or cell", val);
+        if ((status = app_version_option(&program, val, &v)))
+            return status;
         o->version = (md_version)v;
     } else if (!strcmp(opt, "--device")) {
         o->where = val;
@@ -95,7 +94,7 @@ static int parse_options(int argc, char **argv, options *o)
     char text[160];
     uint32_t least = md_min_particles(o->version);
     snprintf(text, sizeof text, "%lu particles are too few for %s: the box "
-             "needs %u or more", o->particles, md_version_name(o->version),
+             "needs %u or more", o->particles, app_version_name(&md_versions, o->version),
              least);
     if (o->particles < least)
         return usage_error("%s", text);
@@ -153,25 +152,18 @@ static void print_result(const options *o, const md_system *s,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     options o;
-    int status = parse_options(argc, argv, &o);
-    if (status == -1) {
-        fputs(USAGE, stdout);
-        return 0;
-    }
-    if (status)
+    int status = app_start(&program, parse_options(argc, argv, &o));
+    if (status >= 0)
         return status;
-    clctx *ctx = NULL;
-    if (md_version_uses_opencl(o.version) && o.where &&
-        !(ctx = clctx_new(o.where))) {
-        fprintf(stderr, "md: %s\n", app_last_error());
+    clctx *own = NULL, *ctx = NULL;
+    if (app_version_uses_opencl(&md_versions, o.version) &&
+        !(ctx = app_open_device(&program, o.where, &own)))
         return 1;
-    }
     FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
     if (o.csv && !csv) {
         perror(o.csv);
-        clctx_free(ctx);
+        clctx_free(own);
         return 1;
     }
     if (csv)
@@ -185,7 +177,7 @@ int main(int argc, char **argv)
         printf("md: %u particles, box %.6f, density %g, T0 %g, cut-off %g "
                "(shifted), dt %g, %lu steps, %s, seed %lu\n", s.n, s.box,
                MD_DENSITY, MD_TEMPERATURE, (double)MD_CUTOFF, MD_DT, o.steps,
-               md_version_name(o.version), o.seed);
+               app_version_name(&md_versions, o.version), o.seed);
         rc = md_sim_open(&sim, &s, o.version, ctx);
     }
     if (rc == 0)
@@ -195,13 +187,13 @@ int main(int argc, char **argv)
     if (rc == 0)
         print_result(&o, &s, &first, &last, seconds);
     else
-        fprintf(stderr, "md: %s\n", app_last_error());
+        app_failed(&program);
     if (csv && fclose(csv) != 0 && rc == 0) {
         perror(o.csv);
         rc = -1;
     }
     md_sim_close(sim);
     md_system_free(&s);
-    clctx_free(ctx);
+    clctx_free(own);
     return rc ? 1 : 0;
 }

@@ -44,9 +44,9 @@ enum { NDEVICE_VERSIONS = sizeof device_versions /
 static md_sim *open_checked(const md_system *s, md_version v, clctx **own)
 {
     md_sim *sim;
-    *own = md_version_uses_opencl(v) ? test_run_context() : NULL;
+    *own = app_version_uses_opencl(&md_versions, v) ? test_run_context() : NULL;
     int rc = md_sim_open(&sim, s, v, *own);
-    ck_assert_msg(rc == 0, "%s, %u particles: %s", md_version_name(v), s->n,
+    ck_assert_msg(rc == 0, "%s, %u particles: %s", app_version_name(&md_versions, v), s->n,
                   app_last_error());
     return sim;
 }
@@ -113,7 +113,7 @@ static void assert_version_matches(const md_system *start,
     ck_assert_app(md_system_copy(&got, start));
     unsigned done = 0;
     char label[96];
-    snprintf(label, sizeof label, "%s, %s", what, md_version_name(v));
+    snprintf(label, sizeof label, "%s, %s", what, app_version_name(&md_versions, v));
     for (int c = 0; c < nsteps; c++) {
         ck_assert_app(md_sim_step(sim, checked_steps[c] - done));
         done = checked_steps[c];
@@ -311,18 +311,18 @@ START_TEST(energy_and_momentum_are_conserved)
         ck_assert_msg(test_memory_run() || drift < DRIFT_BOUND,
                       "%s: energy %.9g after %u steps, "
                       "%.9g at the start: relative drift %.3g",
-                      md_version_name(versions[_i]), md_energy_total(&e),
+                      app_version_name(&md_versions, versions[_i]), md_energy_total(&e),
                       done + every, md_energy_total(&e0), drift);
     }
     ck_assert_app(md_sim_read(sim, &s));
-    assert_in_box(&s, md_version_name(versions[_i]));
+    assert_in_box(&s, app_version_name(&md_versions, versions[_i]));
     double p[3];
     md_momentum(&s, p);
     double bound = MOMENTUM_BOUND * s.n * sqrt(MD_TEMPERATURE);
     for (int k = 0; k < 3; k++)
         ck_assert_msg(fabs(p[k]) < bound, "%s: momentum %.3g along axis %d "
                       "after %u steps (bound %.3g)",
-                      md_version_name(versions[_i]), p[k], k, steps, bound);
+                      app_version_name(&md_versions, versions[_i]), p[k], k, steps, bound);
     close_checked(sim, own);
     md_system_free(&s);
 }
@@ -339,7 +339,7 @@ static void assert_stays_in_box(const md_system *s, unsigned steps,
         md_system now;
         char label[96];
         snprintf(label, sizeof label, "%s, %s", what,
-                 md_version_name(device_versions[v]));
+                 app_version_name(&md_versions, device_versions[v]));
         ck_assert_app(md_system_copy(&now, s));
         for (int round = 0; round < (test_memory_run() ? 1 : 4); round++) {
             ck_assert_app(md_sim_step(sim, steps));
@@ -398,9 +398,9 @@ START_TEST(bad_arguments_are_refused)
     ck_assert_app_fails(md_system_init(&s, 0, 1), APP_ERR_USAGE, "0");
     ck_assert_app_fails(md_system_init(&s, MD_MAX_PARTICLES + 1, 1),
                         APP_ERR_USAGE, "particles");
-    ck_assert_int_eq(md_version_parse("bogus"), -1);
-    ck_assert_int_eq(md_version_parse(NULL), -1);
-    ck_assert_int_eq(md_version_parse("cell"), MD_CELL);
+    ck_assert_int_eq(app_version_parse(&md_versions, "bogus"), -1);
+    ck_assert_int_eq(app_version_parse(&md_versions, NULL), -1);
+    ck_assert_int_eq(app_version_parse(&md_versions, "cell"), MD_CELL);
     ck_assert_uint_eq(md_min_particles(MD_REFERENCE), 106);
     ck_assert_uint_eq(md_min_particles(MD_PARTICLE), 357);
     ck_assert_app(md_system_init(&small, 200, 1));

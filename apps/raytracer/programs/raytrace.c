@@ -8,6 +8,8 @@
 #include "common/image.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/median.h"
+#include "common/program.h"
 #include "clframe.h"
 
 #include <errno.h>
@@ -15,9 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage(FILE *to)
-{
-    fprintf(to,
+static const app_program program = {"raytrace",
 "usage: raytrace (SCENE.txt | --generate N) [-o OUT.png] [options]\n"
 "  -o FILE            write the image as a PNG\n"
 "  --size WxH         image size in pixels (default 700x700)\n"
@@ -28,9 +28,7 @@ static int usage(FILE *to)
 "  --frames N         render N frames and print the median time per frame\n"
 "  --save FILE        write the scene (e.g. a generated one) as a scene file\n"
 "The device is clframe's choice (a GPU if any); CLFRAME_DEVICE=cpu|gpu|...\n"
-"picks one.\n");
-    return to == stdout ? 0 : 2;
-}
+"picks one.\n", NULL};
 
 typedef struct options {
     const char *scene_path, *out_path, *save_path;
@@ -60,18 +58,21 @@ static int parse_camera(const char *text, rt_view *view)
     return 1;
 }
 
-/* 0, or 2 after a message on stderr. */
+/* 0, or the exit status to leave with (-1: help, 2: after a message). */
 static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){.width = 700, .height = 700, .method = RT_METHOD_BVH};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         int ok = 1;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return -1;
         if (a[0] != '-' || a[1] == '\0') {
-            ok = !o->scene_path;
-            o->scene_path = a;
-            if (!ok)
+            if (o->scene_path) {
                 fprintf(stderr, "raytrace: one scene only ('%s')\n", a);
+                return 2;
+            }
+            o->scene_path = a;
             continue;
         }
         if (!value) {
@@ -95,26 +96,17 @@ static int parse_options(int argc, char **argv, options *o)
             ok = !strcmp(value, "reference")
                  ? (o->method = -1, 1)
                  : (o->method = rt_method_parse(value)) >= 0;
-        else {
-            fprintf(stderr, "raytrace: unknown option %s\n", a);
-            return usage(stderr);
-        }
+        else
+            return app_usage_error(&program, "unknown option %s", a);
         if (!ok) {
             fprintf(stderr, "raytrace: bad value '%s' for %s\n", value, a);
             return 2;
         }
     }
-    if (!o->scene_path == !o->generate) {
-        fprintf(stderr, "raytrace: give a scene file or --generate N\n");
-        return usage(stderr);
-    }
+    if (!o->scene_path == !o->generate)
+        return app_usage_error(&program, "%s",
+                               "give a scene file or --generate N");
     return 0;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Renders o->frames frames (or one) into pixels; *median_ms is the median
@@ -142,11 +134,8 @@ static int render(const rt_scene *scene, const rt_view *view,
                : rt_render_reference(scene, view, o->width, o->height, pixels);
         ms[f] = clock_ms() - start;
     }
-    if (rc == 0) {
-        qsort(ms, frames, sizeof *ms, compare_doubles);
-        *median_ms = frames % 2 ? ms[frames / 2]
-                                : (ms[frames / 2 - 1] + ms[frames / 2]) / 2;
-    }
+    if (rc == 0)
+        *median_ms = median_of(ms, (int)frames);
     rt_renderer_free(r);
     free(ms);
     return rc;
@@ -166,20 +155,15 @@ static int save_scene(const rt_scene *scene, const char *path)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
-    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-        return usage(stdout);
     options o;
-    int rc = parse_options(argc, argv, &o);
-    if (rc != 0)
+    int rc = app_start(&program, parse_options(argc, argv, &o));
+    if (rc >= 0)
         return rc;
     rt_scene scene;
     rc = o.generate ? rt_scene_generate(&scene, (uint32_t)o.generate)
                     : rt_scene_load_file(&scene, o.scene_path);
-    if (rc != 0) {
-        fprintf(stderr, "raytrace: %s\n", app_last_error());
-        return 1;
-    }
+    if (rc != 0)
+        return app_failed(&program);
     rt_view view = scene.camera;
     if (o.have_camera) {
         memcpy(view.position, o.camera.position, sizeof view.position);
@@ -211,9 +195,5 @@ int main(int argc, char **argv)
         printf("wrote %s (%ux%u)\n", o.out_path, o.width, o.height);
     free(pixels);
     rt_scene_free(&scene);
-    if (rc != 0) {
-        fprintf(stderr, "raytrace: %s\n", app_last_error());
-        return 1;
-    }
-    return 0;
+    return rc ? app_failed(&program) : 0;
 }

@@ -5,8 +5,9 @@
  * CSV, and as a PNG plot. Run with --help for the options.
  */
 #include "societies/societies.h"
-#include "common/parse.h"
 #include "common/error.h"
+#include "common/parse.h"
+#include "common/program.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -15,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char USAGE[] =
+static const app_program program = {"societies",
     "usage: societies [options]\n"
-    "  --config FILE     key = value settings (README: Societies); the\n"
+    "  --config FILE     key = value settings (apps/societies/README.md);\n"
     "                    options below override them\n"
     "  --days N          days to run (default 10)\n"
     "  --agents A        agents (default 1000)\n"
@@ -29,7 +30,8 @@ static const char USAGE[] =
     "                    best device, or CLFRAME_DEVICE)\n"
     "  --csv FILE        the summary of every day as CSV (default: stdout)\n"
     "  --plot FILE.png   the summary plotted by gnuplot\n"
-    "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n";
+    "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n",
+    NULL};
 
 typedef struct options {
     const char *config, *where, *csv, *plot;
@@ -38,7 +40,7 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    return parse_usage_error("societies", USAGE, fmt, arg);
+    return app_usage_error(&program, fmt, arg);
 }
 
 /* Fills o from argv; 0, or the exit status to leave with (-1: help). */
@@ -90,10 +92,8 @@ static int whole_number(const char *name, const char *text, unsigned long lo,
 static int configure(const options *o, societies_config *c)
 {
     societies_config_default(c);
-    if (o->config && societies_config_read(o->config, c)) {
-        fprintf(stderr, "societies: %s\n", app_last_error());
-        return 1;
-    }
+    if (o->config && societies_config_read(o->config, c))
+        return app_failed(&program);
     unsigned long days = (unsigned long)c->days;
     unsigned long agents = (unsigned long)c->agents;
     unsigned long resources = (unsigned long)c->resources;
@@ -115,11 +115,7 @@ static int configure(const options *o, societies_config *c)
     c->seed = (CLF_ULONG)seed;
     if (c->menu_size > c->resources)
         c->menu_size = c->resources;        /* fewer resources asked for */
-    if (societies_config_check(c, 0)) {
-        fprintf(stderr, "societies: %s\n", app_last_error());
-        return 1;
-    }
-    return 0;
+    return societies_config_check(c, 0) ? app_failed(&program) : 0;
 }
 
 typedef struct totals {
@@ -139,15 +135,12 @@ static int write_day(const societies_summary *s, void *user)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     options o;
-    int status = parse_options(argc, argv, &o);
-    if (status == -1) {
-        fputs(USAGE, stdout);
-        return 0;
-    }
+    int status = app_start(&program, parse_options(argc, argv, &o));
+    if (status >= 0)
+        return status;
     societies_config c;
-    if (status || (status = configure(&o, &c)))
+    if ((status = configure(&o, &c)))
         return status;
 
     /* A plot without a CSV file of its own draws from a temporary one. */
@@ -180,10 +173,8 @@ int main(int argc, char **argv)
         rc = societies_plot(csv_path, o.plot);
     if (csv_path == scratch)
         remove(scratch);
-    if (rc) {
-        fprintf(stderr, "societies: %s\n", app_last_error());
-        return 1;
-    }
+    if (rc)
+        return app_failed(&program);
     double pairs = (double)(c.agents / 2) * c.days;
     fprintf(stderr, "societies: %d agents, %d resources, %d days on %s: "
             "phase 1 %.3f s (%.4g agents/s), phase 2 %.3f s (%.4g pairs/s)\n",

@@ -1,0 +1,45 @@
+/*
+ * versions.c: the apps' tables of versions (versions.h).
+ */
+#include "versions.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int app_version_parse(const app_versions *t, const char *text)
+{
+    for (int v = 0; text && v < t->count; v++) {
+        const app_version *e = &t->list[v];
+        if (!strcmp(text, e->name) || (e->alias && !strcmp(text, e->alias)))
+            return v;
+    }
+    return -1;
+}
+
+const char *app_version_name(const app_versions *t, int v)
+{
+    return v >= 0 && v < t->count ? t->list[v].name : "unknown";
+}
+
+int app_version_uses_opencl(const app_versions *t, int v)
+{
+    return v >= 0 && v < t->count && t->list[v].uses_opencl;
+}
+
+const char *app_version_names(const app_versions *t, int mark_default,
+                              char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int v = 0; v < t->count && n < size; v++) {
+        const char *sep = v == 0 ? "" : v == t->count - 1 ? " or " : ", ";
+        int wrote = snprintf(buf + n, size - n, "%s%s%s", sep,
+                             t->list[v].name,
+                             mark_default && v == t->preferred
+                                 ? " (default)" : "");
+        if (wrote < 0)
+            break;
+        n += (size_t)wrote;
+    }
+    return buf;
+}
