@@ -125,7 +125,8 @@ int blur_run(blur_image *img, unsigned passes, blur_version v, clctx *ctx,
     blur_stats ignored = {0};
     if (!stats)
         stats = &ignored;
-    *stats = (blur_stats){.want_kernel_time = stats->want_kernel_time};
+    *stats = (blur_stats){
+        .timing.want_kernel_time = stats->timing.want_kernel_time};
     if (!img || !img->rgba)
         return app_fail(APP_ERR_USAGE, "blur: no image");
     int rc = check_size(img->width, img->height);

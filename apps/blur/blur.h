@@ -20,6 +20,8 @@
 #ifndef BLUR_H
 #define BLUR_H
 
+#include "common/timing.h"
+
 #include <stdint.h>
 
 /* clframe's context (clframe.h), which the OpenCL versions run on. */
@@ -68,9 +70,7 @@ int blur_version_uses_opencl(blur_version v);
 
 /* What a run reports. */
 typedef struct blur_stats {
-    int want_kernel_time;   /* in: time every launch by its event */
-    unsigned launches;      /* out: kernels launched */
-    double kernel_ms;       /* out: sum of kernel event times (if wanted) */
+    app_timing timing;      /* kernel time if wanted in; launches out */
 } blur_stats;
 
 /* Blurs img in place by `passes` passes of version v. ctx is for the

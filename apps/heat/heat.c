@@ -62,8 +62,8 @@ int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
                         "= %g gives alpha*dt = %g; it must be in [0, 4)",
                         dt, world->alpha, outer);
     if (stats) {
-        stats->kernel_ms = 0;
-        stats->launches = 0;
+        stats->timing.kernel_ms = 0;
+        stats->timing.launches = 0;
     }
     switch (v) {
     case HEAT_REFERENCE:

@@ -11,6 +11,7 @@
 #define HEAT_H
 
 #include "world.h"
+#include "common/timing.h"
 
 /* clframe's context (clframe.h), which the OpenCL versions run on. */
 typedef struct clctx clctx;
@@ -35,9 +36,7 @@ int heat_version_uses_opencl(heat_version v);
 
 /* What a run can report besides the new state. */
 typedef struct heat_stats {
-    int want_kernel_time;   /* in: time every launch by its event */
-    double kernel_ms;       /* out: sum of kernel event times (if wanted) */
-    unsigned launches;      /* out: kernels launched */
+    app_timing timing;      /* kernel time if wanted in; launches out */
 } heat_stats;
 
 /* Advances world by `steps` steps of size dt with version v. ctx is the

@@ -82,7 +82,7 @@ static int time_version(const blur_image *start, unsigned passes,
     *ok = 1;
     for (int i = -opencl; i < runs; i++) {
         blur_image img;
-        blur_stats stats = {.want_kernel_time = opencl};
+        blur_stats stats = {.timing.want_kernel_time = opencl};
         int rc = blur_image_copy(&img, start);
         double t0 = clock_seconds();
         if (rc == 0)
@@ -93,7 +93,7 @@ static int time_version(const blur_image *start, unsigned passes,
             return rc;
         }
         if (i >= 0)
-            t[n++] = opencl ? stats.kernel_ms : s * 1e3;
+            t[n++] = opencl ? stats.timing.kernel_ms : s * 1e3;
         if (i == 0 && want)
             *ok = memcmp(img.rgba, want->rgba,
                          (size_t)img.width * img.height * 4) == 0;

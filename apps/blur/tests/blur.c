@@ -215,16 +215,17 @@ START_TEST(stats_count_launches)
 {
     blur_image img;
     make_random_image(&img, 20, 20, 5);
-    blur_stats s = {.want_kernel_time = 1};
+    blur_stats s = {.timing.want_kernel_time = 1};
     ck_assert_app(run_checked(&img, 10, BLUR_SEED, &s));
-    ck_assert_uint_eq(s.launches, 20);          /* blur + copy each */
+    ck_assert_uint_eq(s.timing.launches, 20);   /* blur + copy each */
     ck_assert_app(run_checked(&img, 10, BLUR_DOUBLE, &s));
-    ck_assert_uint_eq(s.launches, 10);
+    ck_assert_uint_eq(s.timing.launches, 10);
     ck_assert_app(run_checked(&img, 10, BLUR_FAST, &s));
-    ck_assert_uint_eq(s.launches, 3);           /* 4 + 4 + 2 */
-    ck_assert_msg(s.kernel_ms > 0, "kernel time %g", s.kernel_ms);
+    ck_assert_uint_eq(s.timing.launches, 3);    /* 4 + 4 + 2 */
+    ck_assert_msg(s.timing.kernel_ms > 0, "kernel time %g",
+                  s.timing.kernel_ms);
     ck_assert_app(run_checked(&img, 0, BLUR_FAST, &s));
-    ck_assert_uint_eq(s.launches, 0);
+    ck_assert_uint_eq(s.timing.launches, 0);
     blur_image_free(&img);
 }
 END_TEST

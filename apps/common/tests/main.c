@@ -4,10 +4,11 @@
 #include "testing.h"
 
 Suite *error_suite(void);
+Suite *timing_suite(void);
 
 int main(void)
 {
     app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
-        error_suite, NULL});
+        error_suite, timing_suite, NULL});
 }

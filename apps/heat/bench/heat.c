@@ -70,7 +70,7 @@ static int time_in_process(const heat_world *start, unsigned steps,
     for (int i = -opencl; i < runs; i++) {
         heat_world w;
         int rc = heat_world_copy(&w, start);
-        heat_stats stats = {.want_kernel_time = opencl};
+        heat_stats stats = {.timing.want_kernel_time = opencl};
         double t0 = clock_seconds();
         if (rc == 0)
             rc = heat_step(&w, 0.1f, i < 0 ? 1 : steps, v, NULL, &stats);
@@ -82,7 +82,7 @@ static int time_in_process(const heat_world *start, unsigned steps,
         if (want && i >= 0)
             r->ok &= memcmp(w.state, want->state, (size_t)w.w * w.h * 4) == 0;
         if (i >= 0)
-            ms[r->step_runs++] = opencl ? stats.kernel_ms : t * 1e3;
+            ms[r->step_runs++] = opencl ? stats.timing.kernel_ms : t * 1e3;
         int last = i == runs - 1 || (i >= 0 && t > SLOW_S);
         if (result && last)
             *result = w;                /* the reference's answer */

@@ -220,15 +220,16 @@ START_TEST(stats_count_launches_and_time_kernels)
 {
     heat_world world;
     ck_assert_app(heat_world_make_standard(&world, 20, 0.1f));
-    heat_stats stats = {.want_kernel_time = 1};
+    heat_stats stats = {.timing.want_kernel_time = 1};
     ck_assert_app(step_checked(&world, 0.1f, 10, HEAT_V4_DOUBLE_BUFFERED,
                               &stats));
-    ck_assert_uint_eq(stats.launches, 10);
-    ck_assert_msg(stats.kernel_ms > 0, "kernel time %g", stats.kernel_ms);
+    ck_assert_uint_eq(stats.timing.launches, 10);
+    ck_assert_msg(stats.timing.kernel_ms > 0, "kernel time %g",
+                  stats.timing.kernel_ms);
     ck_assert_app(step_checked(&world, 0.1f, 10, HEAT_V6_TILED, &stats));
-    ck_assert_uint_eq(stats.launches, 3);     /* 4 + 4 + 2 steps */
+    ck_assert_uint_eq(stats.timing.launches, 3); /* 4 + 4 + 2 steps */
     ck_assert_app(step_checked(&world, 0.1f, 0, HEAT_V6_TILED, &stats));
-    ck_assert_uint_eq(stats.launches, 0);
+    ck_assert_uint_eq(stats.timing.launches, 0);
     heat_world_free(&world);
 }
 END_TEST
