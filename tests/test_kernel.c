@@ -385,7 +385,7 @@ START_TEST(debug_mode_prints_build_logs)
 }
 END_TEST
 
-/* ---- counting and timing launches ---------------------------------------- */
+/* ---- counting and timing launches --------------------------------------- */
 
 static const char *const add_one_source =
     "__kernel void add_one(__global int *x) { x[get_global_id(0)] += 1; }";
@@ -397,6 +397,20 @@ static const char *const work_source =
     "  float v = x[get_global_id(0)];"
     "  for (int i = 0; i < 200; i++) v = v * 0.5f + 1.0f;"
     "  x[get_global_id(0)] = v; }";
+
+/* k over n work-items, every launch timed. */
+static void time_kernel(clkernel *k, size_t n)
+{
+    ck_assert_cl(clkernel_global(k, n));
+    ck_assert_cl(clkernel_set_timing(k, 1));
+}
+
+/* n launches of k(p), enqueued without waiting. */
+static void enqueue_times(clkernel *k, clarg p, int n)
+{
+    for (int t = 0; t < n; t++)
+        ck_assert_cl(clkernel_enqueue(k, p));
+}
 
 START_TEST(runs_are_counted_with_and_without_timing)
 {
@@ -429,8 +443,7 @@ START_TEST(total_is_the_sum_of_the_timed_launches)
     enum { N = 4096, CALLS = 5 };
     static float x[N];
     clkernel *k = test_kernel(work_source, "work");
-    ck_assert_cl(clkernel_global(k, N));
-    ck_assert_cl(clkernel_set_timing(k, 1));
+    time_kernel(k, N);
     double sum = 0;
     for (int t = 0; t < CALLS; t++) {       /* each read as it ends */
         ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, N)));
@@ -454,12 +467,10 @@ START_TEST(total_counts_every_enqueued_launch)
     ck_assert_made(ctx);
     clkernel *k = clkernel_source(ctx, work_source, "work", NULL);
     ck_assert_made(k);
-    ck_assert_cl(clkernel_global(k, N));
-    ck_assert_cl(clkernel_set_timing(k, 1));
+    time_kernel(k, N);
     clarg p = CLARG_INOUT(x, N);
     ck_assert_cl(clarg_keep_on_device(&p, ctx, 1));
-    for (int t = 0; t < LAUNCHES; t++)
-        ck_assert_cl(clkernel_enqueue(k, p));
+    enqueue_times(k, p, LAUNCHES);
     double total = clkernel_total_ms(k), last = clkernel_last_ms(k);
     ck_assert(last >= 0 && total >= last);
     ck_assert_uint_eq(clkernel_runs(k), LAUNCHES);
@@ -483,17 +494,14 @@ START_TEST(timed_launches_leave_no_event_behind)
     long before = clctx_get_stats(NULL).live_objects;
     clkernel *k = test_kernel(add_one_source, "add_one");
     long made = clctx_get_stats(NULL).live_objects;
-    ck_assert_cl(clkernel_global(k, N));
-    ck_assert_cl(clkernel_set_timing(k, 1));
+    time_kernel(k, N);
     clarg p = CLARG_INOUT(x, N);
     ck_assert_cl(clarg_keep_on_device(&p, NULL, 1));
-    for (int t = 0; t < LAUNCHES; t++)
-        ck_assert_cl(clkernel_enqueue(k, p));
+    enqueue_times(k, p, LAUNCHES);
     ck_assert(clkernel_total_ms(k) >= 0);           /* reads them all */
     ck_assert_int_eq(clctx_get_stats(NULL).live_objects, made + 1);
-    for (int t = 0; t < LAUNCHES; t++)              /* freed unread */
-        ck_assert_cl(clkernel_enqueue(k, p));
-    clkernel_free(k);
+    enqueue_times(k, p, LAUNCHES);
+    clkernel_free(k);                               /* with them unread */
     ck_assert_cl(clctx_finish(NULL));
     clarg_release(&p);
     ck_assert_int_eq(clctx_get_stats(NULL).live_objects, before);
@@ -506,8 +514,7 @@ START_TEST(a_long_timed_run_keeps_few_events)
     enum { N = 64, LAUNCHES = 5000 };
     int x[N] = {0};
     clkernel *k = test_kernel(add_one_source, "add_one");
-    ck_assert_cl(clkernel_global(k, N));
-    ck_assert_cl(clkernel_set_timing(k, 1));
+    time_kernel(k, N);
     clarg p = CLARG_INOUT(x, N);
     ck_assert_cl(clarg_keep_on_device(&p, NULL, 1));
     long before = clctx_get_stats(NULL).live_objects, most = before;
