@@ -370,9 +370,21 @@ int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args);
  * Calls are timed only after clkernel_set_timing(k, 1), or for every kernel
  * under CLFRAME_PROFILE=1: asking the driver for an event is not free (on
  * NVIDIA's driver it measured 8 us per blocking call, about as much as the
- * call itself; see bench/RESULTS.md). */
+ * call itself; see bench/RESULTS.md). A timed launch does not wait: the
+ * context keeps its event and reads it into k's totals (below) at the
+ * next blocking call, clctx_finish or clctx_free, when some thousands are
+ * pending, or when one of these asks. */
 int clkernel_set_timing(clkernel *k, int on);
 double clkernel_last_ms(clkernel *k);
+
+/* What k has run since it was made: clkernel_runs counts every call and
+ * enqueue that reached the queue, timed or not (0 for NULL);
+ * clkernel_total_ms sums the kernel time of the timed ones in
+ * milliseconds, waiting for those still running (0 before the first; -1
+ * for NULL). To time a stretch of a longer run, read both before and
+ * after it. */
+uint64_t clkernel_runs(clkernel *k);
+double clkernel_total_ms(clkernel *k);
 
 /* The most work-items a work-group of k can have on its device: the
  * device's limit, or less where the kernel's registers or local memory

@@ -504,7 +504,7 @@ static int transfer(clctx *ctx, int what, cl_mem mem, size_t bytes,
     }
     if (ev) {
         clf_track(ctx, 1);
-        clf_keep_event(ctx, ev, what, bytes, NULL);
+        clf_keep_event(ctx, ev, what, bytes, NULL, NULL);
     }
     return 0;
 }
@@ -537,6 +537,7 @@ clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name)
         return NULL;
     clf_kernel_profile *k = &ctx->kprof[ctx->nkprof++];
     snprintf(k->name, sizeof k->name, "%s", name);
+    k->last_ms = -1;
     return k;
 }
 
@@ -551,19 +552,28 @@ double clf_event_ms(cl_event ev)
     return (double)(end - start) * 1e-6;
 }
 
+/* A kernel event read: its time, when the driver gave one, added. */
+static void add_kernel_time(clf_kernel_profile *totals, double ms)
+{
+    if (!totals)
+        return;
+    totals->unread--;
+    if (ms < 0)
+        return;
+    totals->calls++;
+    totals->total_ms += ms;
+    totals->last_ms = ms;
+    if (ms > totals->max_ms)
+        totals->max_ms = ms;
+}
+
 static void record_event(clctx *ctx, const clf_pending_event *p)
 {
     double ms = clf_event_ms(p->event);
-    if (ms < 0)
-        return;
     if (p->what == CLF_EV_KERNEL) {
-        if (p->kernel) {
-            p->kernel->calls++;
-            p->kernel->total_ms += ms;
-            if (ms > p->kernel->max_ms)
-                p->kernel->max_ms = ms;
-        }
-    } else {
+        add_kernel_time(p->kernel, ms);
+        add_kernel_time(p->launch, ms);
+    } else if (ms >= 0) {
         int d = p->what == CLF_EV_WRITE ? 0 : 1;
         ctx->transfer_ms[d] += ms;
         ctx->transfer_bytes[d] += p->bytes;
@@ -572,7 +582,7 @@ static void record_event(clctx *ctx, const clf_pending_event *p)
 
 /* Takes over the caller's reference to ev (already counted as live). */
 void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
-                    clf_kernel_profile *kp)
+                    clf_kernel_profile *kernel, clf_kernel_profile *launch)
 {
     enum { MAX_PENDING = 4096 };
     if (ctx->npending == MAX_PENDING)
@@ -585,7 +595,21 @@ void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
     }
     ctx->pending[ctx->npending++] =
         (clf_pending_event){.event = ev, .what = what, .bytes = bytes,
-                            .kernel = kp};
+                            .kernel = kernel, .launch = launch};
+    if (kernel)
+        kernel->unread++;
+    if (launch)
+        launch->unread++;
+}
+
+void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals)
+{
+    for (size_t i = 0; i < ctx->npending; i++) {
+        if (ctx->pending[i].kernel == totals)
+            ctx->pending[i].kernel = NULL;
+        if (ctx->pending[i].launch == totals)
+            ctx->pending[i].launch = NULL;
+    }
 }
 
 void clf_collect_events(clctx *ctx)

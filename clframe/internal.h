@@ -42,11 +42,15 @@ int clf_make_dirs(const char *path, mode_t mode);
 
 /* ---- contexts (ctx.c) ---------------------------------------------------- */
 
-/* Per-kernel-name profile totals, kept when CLFRAME_PROFILE=1. */
+/* Kernel time totals, read from launches' profiling events: per kernel
+ * name when CLFRAME_PROFILE=1 (the table clctx_free prints), and per
+ * clkernel for clkernel_total_ms and clkernel_last_ms. */
 typedef struct clf_kernel_profile {
     char name[64];
-    uint64_t calls;
+    uint64_t calls;             /* launches whose events were read */
     double total_ms, max_ms;
+    double last_ms;             /* the latest event read; -1 before one */
+    uint64_t unread;            /* events kept but not read yet */
 } clf_kernel_profile;
 
 /* An enqueued command whose profiling event is read later. */
@@ -54,7 +58,8 @@ typedef struct clf_pending_event {
     cl_event event;
     int what;                   /* CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ */
     size_t bytes;               /* transfers */
-    clf_kernel_profile *kernel; /* kernels */
+    clf_kernel_profile *kernel; /* kernels: the totals of the name, */
+    clf_kernel_profile *launch; /* and of the clkernel launched */
 } clf_pending_event;
 enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ };
 
@@ -102,11 +107,15 @@ int clf_read(clctx *ctx, cl_mem mem, size_t bytes, void *host,
              cl_bool blocking, const char *what);
 
 /* Profiling records: the named kernel's totals; a pending event to read at
- * the next clf_collect_events (called by finish, blocking calls, free). */
+ * the next clf_collect_events (called by finish, blocking calls, free),
+ * added then to the totals kernel and launch (either may be NULL). */
 clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name);
 void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
-                    clf_kernel_profile *kp);
+                    clf_kernel_profile *kernel, clf_kernel_profile *launch);
 void clf_collect_events(clctx *ctx);
+/* Totals that are going away (a freed clkernel's): their pending events
+ * are still read into the others, and released, at the next collection. */
+void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals);
 double clf_event_ms(cl_event ev);   /* end - start, or -1 */
 
 /* ---- signatures (signature.c) -------------------------------------------- */

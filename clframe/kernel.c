@@ -28,10 +28,10 @@ struct clkernel {
     size_t global[3], local[3], offset[3];
     int has_local, has_offset;
     int sizes_checked;           /* local/global validated since last change */
-    clf_kernel_profile *profile;
+    clf_kernel_profile *profile; /* its name's totals (CLFRAME_PROFILE) */
     int timing;                  /* clkernel_set_timing */
-    cl_event last_event;         /* the last timed launch, read lazily */
-    double last_ms;
+    uint64_t runs;               /* launches since it was made */
+    clf_kernel_profile times;    /* its timed launches' totals */
 };
 
 /* ---- signature ----------------------------------------------------------- */
@@ -108,7 +108,7 @@ void clkernel_free(clkernel *k)
 {
     if (!k)
         return;
-    clf_release_event(k->ctx, k->last_event);
+    clf_forget_profile(k->ctx, &k->times);
     if (k->kernel) {
         clReleaseKernel(k->kernel);
         clf_track(k->ctx, -1);
@@ -139,7 +139,7 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
         return NULL;
     }
     k->ctx = ctx;
-    k->last_ms = -1;
+    k->times.last_ms = -1;
     snprintf(k->name, sizeof k->name, "%s", name);
     k->program = clf_program_get(ctx, text, origin, options);
     if (!k->program) {
@@ -488,33 +488,18 @@ static int launch(clkernel *k, cl_event *ev)
     if (want_event)
         clf_track(ctx, 1);
     ctx->stats.kernel_runs++;
+    k->runs++;
     return 0;
 }
 
-/* Where a launch's event goes: to the kernel for clkernel_last_ms (read
- * only when asked), to the profile, or both (then one more reference). */
-static void hand_over_event(clkernel *k, cl_event ev)
-{
-    clctx *ctx = k->ctx;
-    if (!ev)
-        return;
-    if (k->timing) {
-        clf_release_event(ctx, k->last_event);
-        k->last_event = ev;
-        if (ctx->profile) {
-            clRetainEvent(ev);
-            clf_track(ctx, 1);
-        }
-    }
-    if (ctx->profile)
-        clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile);
-}
-
-/* The end of a call: wait if blocking (or debugging), hand over the event. */
+/* The end of a call: wait if blocking (or debugging). A timed launch's
+ * event joins the context's pending ones, read at the next collection
+ * into the kernel's totals and, when profiling, its name's. */
 static int finish_call(clkernel *k, int blocking, cl_event ev)
 {
     clctx *ctx = k->ctx;
-    hand_over_event(k, ev);
+    if (ev)
+        clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile, &k->times);
     if (blocking || ctx->debug) {
         cl_int err = clFinish(ctx->queue);
         if (err != CL_SUCCESS)
@@ -594,17 +579,36 @@ int clkernel_set_timing(clkernel *k, int on)
     return 0;
 }
 
+/* Reads k's pending events into its totals, and with them every other
+ * pending event of its context: one wait for the lot, as at the other
+ * collections. Nothing to wait for when k's events have all been read. */
+static void read_times(clkernel *k)
+{
+    if (k->times.unread)
+        clf_collect_events(k->ctx);
+}
+
 double clkernel_last_ms(clkernel *k)
 {
     if (!k)
         return -1;
-    if (k->last_event) {
-        clWaitForEvents(1, &k->last_event);
-        k->last_ms = clf_event_ms(k->last_event);
-        clf_release_event(k->ctx, k->last_event);
-        k->last_event = NULL;
+    read_times(k);
+    return k->times.last_ms;
+}
+
+uint64_t clkernel_runs(clkernel *k)
+{
+    return k ? k->runs : 0;
+}
+
+double clkernel_total_ms(clkernel *k)
+{
+    if (!k) {
+        clframe_fail(CLFRAME_ERR_USAGE, "clkernel_total_ms: NULL kernel");
+        return -1;
     }
-    return k->last_ms;
+    read_times(k);
+    return k->times.total_ms;
 }
 
 const char *clkernel_name(clkernel *k) { return k ? k->name : ""; }

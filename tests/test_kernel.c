@@ -2,10 +2,12 @@
  * test_kernel.c: calling kernels: 1-3 dimensions, offsets, local memory,
  * structs, enqueue chains; every kind of argument mismatch and size error
  * rejected with its message; build failures with their log; no OpenCL
- * object leaked over 1000 calls; the profile table and debug mode.
+ * object leaked over 1000 calls; the profile table and debug mode; a
+ * kernel's launches counted and every timed launch's time summed.
  */
 #include "support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +385,164 @@ START_TEST(debug_mode_prints_build_logs)
 }
 END_TEST
 
+/* ---- counting and timing launches --------------------------------------- */
+
+static const char *const add_one_source =
+    "__kernel void add_one(__global int *x) { x[get_global_id(0)] += 1; }";
+
+/* Long enough a kernel that its time shows in the profile's three
+ * decimals. */
+static const char *const work_source =
+    "__kernel void work(__global float *x) {"
+    "  float v = x[get_global_id(0)];"
+    "  for (int i = 0; i < 200; i++) v = v * 0.5f + 1.0f;"
+    "  x[get_global_id(0)] = v; }";
+
+/* k over n work-items, every launch timed. */
+static void time_kernel(clkernel *k, size_t n)
+{
+    ck_assert_cl(clkernel_global(k, n));
+    ck_assert_cl(clkernel_set_timing(k, 1));
+}
+
+/* n launches of k(p), enqueued without waiting. */
+static void enqueue_times(clkernel *k, clarg p, int n)
+{
+    for (int t = 0; t < n; t++)
+        ck_assert_cl(clkernel_enqueue(k, p));
+}
+
+START_TEST(runs_are_counted_with_and_without_timing)
+{
+    enum { N = 64 };
+    int x[N] = {0};
+    clkernel *k = test_kernel(add_one_source, "add_one");
+    ck_assert_cl(clkernel_global(k, N));
+    ck_assert_uint_eq(clkernel_runs(k), 0);
+    ck_assert(clkernel_total_ms(k) == 0);           /* nothing timed yet */
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, N)));
+    ck_assert_cl(clkernel_enqueue(k, CLARG_INOUT(x, N)));
+    ck_assert_cl(clctx_finish(NULL));
+    ck_assert_uint_eq(clkernel_runs(k), 2);
+    ck_assert(clkernel_total_ms(k) == 0);           /* timing is off */
+    ck_assert(clkernel_last_ms(k) == -1);
+    ck_assert_cl(clkernel_set_timing(k, 1));
+    ck_assert_cl(clkernel_enqueue(k, CLARG_INOUT(x, N)));
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, N)));
+    int refused = clkernel_call(k, CLARG(1));
+    ck_assert_int_eq(refused, CLFRAME_ERR_ARG_TYPE);
+    ck_assert_uint_eq(clkernel_runs(k), 4);         /* the refused one not */
+    ck_assert(clkernel_total_ms(k) >= clkernel_last_ms(k));
+    ck_assert_int_eq(x[N - 1], 4);
+    clkernel_free(k);
+}
+END_TEST
+
+START_TEST(total_is_the_sum_of_the_timed_launches)
+{
+    enum { N = 4096, CALLS = 5 };
+    static float x[N];
+    clkernel *k = test_kernel(work_source, "work");
+    time_kernel(k, N);
+    double sum = 0;
+    for (int t = 0; t < CALLS; t++) {       /* each read as it ends */
+        ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, N)));
+        sum += clkernel_last_ms(k);
+    }
+    ck_assert_double_eq_tol(clkernel_total_ms(k), sum, 1e-9);
+    ck_assert(sum > 0);
+    clkernel_free(k);
+}
+END_TEST
+
+/* Enqueued launches read only at the end: all of them count, as in the
+ * CLFRAME_PROFILE table that sums the same events by kernel name. */
+START_TEST(total_counts_every_enqueued_launch)
+{
+    enum { N = 4096, LAUNCHES = 6 };
+    static float x[N];
+    setenv("CLFRAME_PROFILE", "1", 1);
+    clctx *ctx = clctx_new(NULL);
+    unsetenv("CLFRAME_PROFILE");
+    ck_assert_made(ctx);
+    clkernel *k = clkernel_source(ctx, work_source, "work", NULL);
+    ck_assert_made(k);
+    time_kernel(k, N);
+    clarg p = CLARG_INOUT(x, N);
+    ck_assert_cl(clarg_keep_on_device(&p, ctx, 1));
+    enqueue_times(k, p, LAUNCHES);
+    double total = clkernel_total_ms(k), last = clkernel_last_ms(k);
+    ck_assert(last >= 0 && total >= last);
+    ck_assert_uint_eq(clkernel_runs(k), LAUNCHES);
+    clarg_release(&p);
+    clkernel_free(k);
+    capture_stderr_begin();
+    clctx_free(ctx);
+    char *table = capture_stderr_end();
+    char row[128];
+    snprintf(row, sizeof row, "%-32s %8d %12.3f", "work", LAUNCHES, total);
+    ck_assert_msg(strstr(table, row), "no \"%s\" in the profile: %s", row,
+                  table);
+    free(table);
+}
+END_TEST
+
+START_TEST(timed_launches_leave_no_event_behind)
+{
+    enum { N = 64, LAUNCHES = 10 };
+    int x[N] = {0};
+    long before = clctx_get_stats(NULL).live_objects;
+    clkernel *k = test_kernel(add_one_source, "add_one");
+    long made = clctx_get_stats(NULL).live_objects;
+    time_kernel(k, N);
+    clarg p = CLARG_INOUT(x, N);
+    ck_assert_cl(clarg_keep_on_device(&p, NULL, 1));
+    enqueue_times(k, p, LAUNCHES);
+    ck_assert(clkernel_total_ms(k) >= 0);           /* reads them all */
+    ck_assert_int_eq(clctx_get_stats(NULL).live_objects, made + 1);
+    enqueue_times(k, p, LAUNCHES);
+    clkernel_free(k);                               /* with them unread */
+    ck_assert_cl(clctx_finish(NULL));
+    clarg_release(&p);
+    ck_assert_int_eq(clctx_get_stats(NULL).live_objects, before);
+}
+END_TEST
+
+/* Events wait for a blocking call, but never more than some thousands. */
+START_TEST(a_long_timed_run_keeps_few_events)
+{
+    enum { N = 64, LAUNCHES = 5000 };
+    int x[N] = {0};
+    clkernel *k = test_kernel(add_one_source, "add_one");
+    time_kernel(k, N);
+    clarg p = CLARG_INOUT(x, N);
+    ck_assert_cl(clarg_keep_on_device(&p, NULL, 1));
+    long before = clctx_get_stats(NULL).live_objects, most = before;
+    for (int t = 0; t < LAUNCHES; t++) {
+        ck_assert_cl(clkernel_enqueue(k, p));
+        long live = clctx_get_stats(NULL).live_objects;
+        most = live > most ? live : most;
+    }
+    ck_assert_msg(most - before <= 4096, "%ld events kept", most - before);
+    ck_assert_cl(clarg_read(&p));
+    ck_assert_int_eq(x[0], LAUNCHES);
+    ck_assert(clkernel_total_ms(k) > 0);
+    ck_assert_int_eq(clctx_get_stats(NULL).live_objects, before);
+    clarg_release(&p);
+    clkernel_free(k);
+}
+END_TEST
+
+START_TEST(counting_a_null_kernel)
+{
+    ck_assert_uint_eq(clkernel_runs(NULL), 0);
+    ck_assert(clkernel_total_ms(NULL) == -1);
+    ck_assert_ptr_nonnull(strstr(clframe_last_error(),
+                                 "clkernel_total_ms: NULL kernel"));
+    ck_assert(clkernel_last_ms(NULL) == -1);
+}
+END_TEST
+
 Suite *kernel_suite(void)
 {
     Suite *s = suite_create("clkernel");
@@ -405,5 +565,13 @@ Suite *kernel_suite(void)
     tcase_add_test(resources, profile_table_at_the_end);
     tcase_add_test(resources, debug_mode_prints_build_logs);
     suite_add_tcase(s, resources);
+    TCase *timing = test_case("timing");
+    tcase_add_test(timing, runs_are_counted_with_and_without_timing);
+    tcase_add_test(timing, total_is_the_sum_of_the_timed_launches);
+    tcase_add_test(timing, total_counts_every_enqueued_launch);
+    tcase_add_test(timing, timed_launches_leave_no_event_behind);
+    tcase_add_test(timing, a_long_timed_run_keeps_few_events);
+    tcase_add_test(timing, counting_a_null_kernel);
+    suite_add_tcase(s, timing);
     return s;
 }

@@ -103,12 +103,13 @@ int blur_image_save(const char *path, const blur_image *img)
 /* ---- blurring ------------------------------------------------------------ */
 
 int blur_run(blur_image *img, unsigned passes, blur_version v, clctx *ctx,
-             blur_stats *stats)
+             app_timing *timing)
 {
-    blur_stats ignored = {0};
-    if (!stats)
-        stats = &ignored;
-    *stats = (blur_stats){.want_kernel_time = stats->want_kernel_time};
+    app_timing ignored = {0};
+    if (!timing)
+        timing = &ignored;
+    *timing = (app_timing){
+        .want_kernel_time = timing->want_kernel_time};
     if (!img || !img->rgba)
         return app_fail(APP_ERR_USAGE, "blur: no image");
     int rc = check_size(img->width, img->height);
@@ -117,7 +118,7 @@ int blur_run(blur_image *img, unsigned passes, blur_version v, clctx *ctx,
     if (v == BLUR_REFERENCE || v == BLUR_OPENMP)
         return blur_run_c(img, passes, v == BLUR_OPENMP);
     if (app_version_uses_opencl(&blur_versions, v))
-        return blur_run_opencl(img, passes, v, ctx, stats);
+        return blur_run_opencl(img, passes, v, ctx, timing);
     return app_fail(APP_ERR_BAD_INPUT, "blur: no version %d",
                     (int)v);
 }

@@ -20,6 +20,7 @@
 #ifndef BLUR_H
 #define BLUR_H
 
+#include "common/timing.h"
 #include "common/versions.h"
 
 #include <stdint.h>
@@ -66,23 +67,16 @@ typedef enum blur_version {
  * which run on a device (common/versions.h); fast is the default. */
 extern const app_versions blur_versions;
 
-/* What a run reports. */
-typedef struct blur_stats {
-    int want_kernel_time;   /* in: time every launch by its event */
-    unsigned launches;      /* out: kernels launched */
-    double kernel_ms;       /* out: sum of kernel event times (if wanted) */
-} blur_stats;
-
 /* Blurs img in place by `passes` passes of version v. ctx is for the
- * OpenCL versions (NULL: clframe's default); stats may be NULL. */
+ * OpenCL versions (NULL: clframe's default); timing may be NULL. */
 int blur_run(blur_image *img, unsigned passes, blur_version v, clctx *ctx,
-             blur_stats *stats);
+             app_timing *timing);
 
 /* The C versions (blur_ref.c) and the OpenCL ones (blur_cl.c), for
  * blur_run, which has checked the image. */
 int blur_run_c(blur_image *img, unsigned passes, int parallel);
 int blur_run_opencl(blur_image *img, unsigned passes, blur_version v,
-                    clctx *ctx, blur_stats *stats);
+                    clctx *ctx, app_timing *timing);
 /* Threads the OpenMP version uses (1 without OpenMP). */
 int blur_openmp_threads(void);
 

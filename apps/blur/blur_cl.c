@@ -49,7 +49,7 @@ unsigned blur_fast_passes_per_launch(void)
 typedef struct blur_dev {
     clctx *ctx;
     blur_image *img;
-    blur_stats *stats;
+    app_timing *timing;
     blur_version v;
     size_t pixels, group_h;
     unsigned tile_h;
@@ -68,8 +68,7 @@ static clkernel *build(blur_dev *d, const char *name)
     if (clframe_add_sources(blur_kernel_sources))
         return NULL;
     clkernel *k = clkernel_file(d->ctx, BLUR_KERNELS, name, options);
-    if (k && d->stats->want_kernel_time)
-        clkernel_set_timing(k, 1);
+    app_timing_watch(d->timing, k);
     return k;
 }
 
@@ -177,14 +176,6 @@ static int set_up(blur_dev *d)
     return rc;
 }
 
-/* Counts a launch and, when asked, adds its kernel time (which waits). */
-static void account(blur_dev *d, clkernel *k)
-{
-    d->stats->launches++;
-    if (d->stats->want_kernel_time)
-        d->stats->kernel_ms += clkernel_last_ms(k);
-}
-
 /* One pass of the seed's pair of kernels. */
 static int seed_pass(blur_dev *d)
 {
@@ -194,13 +185,9 @@ static int seed_pass(blur_dev *d)
                               CLARG(w), CLARG(h));
     if (rc)
         return rc;
-    account(d, d->blur);
-    rc = clkernel_enqueue(d->copy, d->chan[0], d->chan[1], d->chan[2],
-                          d->fresh[0], d->fresh[1], d->fresh[2], CLARG(w),
-                          CLARG(h));
-    if (rc == 0)
-        account(d, d->copy);
-    return rc;
+    return clkernel_enqueue(d->copy, d->chan[0], d->chan[1], d->chan[2],
+                            d->fresh[0], d->fresh[1], d->fresh[2], CLARG(w),
+                            CLARG(h));
 }
 
 /* `now` passes from a into b (one for double, up to HALO for fast), then
@@ -212,11 +199,7 @@ static int swap_pass(blur_dev *d, cl_uint now)
                  ? clkernel_enqueue(d->blur, d->a, d->b, CLARG(w), CLARG(h),
                                     CLARG(now))
                  : clkernel_enqueue(d->blur, d->a, d->b, CLARG(w), CLARG(h));
-    if (rc == 0) {
-        account(d, d->blur);
-        rc = clarg_swap(&d->a, &d->b);
-    }
-    return rc;
+    return rc ? rc : clarg_swap(&d->a, &d->b);
 }
 
 /* The passes, then the result back into the image. */
@@ -248,22 +231,24 @@ static void tear_down(blur_dev *d)
         clarg_release(&d->chan[c]);
         clarg_release(&d->fresh[c]);
     }
+    app_timing_add(d->timing, d->blur);
+    app_timing_add(d->timing, d->copy);
     clkernel_free(d->blur);
     clkernel_free(d->copy);
     free(d->planes);
 }
 
 int blur_run_opencl(blur_image *img, unsigned passes, blur_version v,
-                    clctx *ctx, blur_stats *stats)
+                    clctx *ctx, app_timing *timing)
 {
     if (!app_version_uses_opencl(&blur_versions, v))
         return app_fail(APP_ERR_USAGE, "blur_run_opencl: version %d "
                         "is not an OpenCL version", (int)v);
-    blur_stats ignored = {0};
+    app_timing ignored = {0};
     blur_dev d = {
         .ctx = ctx ? ctx : clctx_default(),
         .img = img,
-        .stats = stats ? stats : &ignored,
+        .timing = timing ? timing : &ignored,
         .v = v,
         .pixels = (size_t)img->width * img->height,
     };

@@ -42,7 +42,7 @@ static int blur_device(demo_result *r, const blur_image *start,
         rc = blur_image_copy(got, start);
         if (rc)
             return demo_fail(r, rc, "blur: copying the image");
-        blur_stats stats = {.want_kernel_time = 1};
+        app_timing stats = {.want_kernel_time = 1};
         double t0 = demo_now_ms();
         rc = blur_run(got, PICTURE_PASSES, BLUR_FAST, NULL, &stats);
         r->call_ms = demo_now_ms() - t0;

@@ -28,7 +28,7 @@ static int heat_device(demo_result *r, const heat_world *start,
         rc = heat_world_copy(got, start);
         if (rc)
             return demo_fail(r, rc, "heat: copying the world");
-        heat_stats stats = {.want_kernel_time = 1};
+        app_timing stats = {.want_kernel_time = 1};
         double t0 = demo_now_ms();
         rc = heat_step(got, HEAT_DT, HEAT_STEPS, HEAT_V6_TILED, NULL, &stats);
         r->call_ms = demo_now_ms() - t0;

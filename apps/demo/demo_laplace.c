@@ -27,11 +27,11 @@ static int laplace_device(demo_result *r, const laplace_grid *start,
         rc = laplace_grid_copy(got, start);
         if (rc)
             return demo_fail(r, rc, "laplace: copying the grid");
-        laplace_stats stats = {.want_kernel_time = 1};
+        laplace_stats stats = {.timing.want_kernel_time = 1};
         double t0 = demo_now_ms();
         rc = laplace_solve(got, &plan, LAPLACE_FAST, NULL, &stats);
         r->call_ms = demo_now_ms() - t0;
-        r->kernel_ms = stats.kernel_ms;
+        r->kernel_ms = stats.timing.kernel_ms;
     }
     return rc ? demo_fail(r, rc, "laplace: iterating with fast") : 0;
 }

@@ -19,7 +19,7 @@ static const app_version versions[HEAT_VERSION_COUNT] = {
 const app_versions heat_versions = {versions, HEAT_VERSION_COUNT, -1};
 
 int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
-              clctx *ctx, heat_stats *stats)
+              clctx *ctx, app_timing *timing)
 {
     if (!world || !world->properties || !world->state)
         return app_fail(APP_ERR_USAGE, "heat_step: no world");
@@ -35,9 +35,9 @@ int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
         return app_fail(APP_ERR_BAD_INPUT, "heat: dt = %g with alpha "
                         "= %g gives alpha*dt = %g; it must be in [0, 4)",
                         dt, world->alpha, outer);
-    if (stats) {
-        stats->kernel_ms = 0;
-        stats->launches = 0;
+    if (timing) {
+        timing->kernel_ms = 0;
+        timing->launches = 0;
     }
     switch (v) {
     case HEAT_REFERENCE:
@@ -48,6 +48,6 @@ int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
         if (!app_version_uses_opencl(&heat_versions, v))
             return app_fail(APP_ERR_USAGE, "heat_step: unknown "
                             "version %d", (int)v);
-        return heat_step_opencl(world, dt, steps, v, ctx, stats);
+        return heat_step_opencl(world, dt, steps, v, ctx, timing);
     }
 }

@@ -11,6 +11,7 @@
 #define HEAT_H
 
 #include "world.h"
+#include "common/timing.h"
 #include "common/versions.h"
 
 /* clframe's context (clframe.h), which the OpenCL versions run on. */
@@ -32,18 +33,11 @@ typedef enum heat_version {
  * (common/versions.h). */
 extern const app_versions heat_versions;
 
-/* What a run can report besides the new state. */
-typedef struct heat_stats {
-    int want_kernel_time;   /* in: time every launch by its event */
-    double kernel_ms;       /* out: sum of kernel event times (if wanted) */
-    unsigned launches;      /* out: kernels launched */
-} heat_stats;
-
 /* Advances world by `steps` steps of size dt with version v. ctx is the
  * OpenCL context for the OpenCL versions (NULL: clframe's default) and is
- * ignored by the others; stats may be NULL. 0 or a negative code. */
+ * ignored by the others; timing may be NULL. 0 or a negative code. */
 int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
-              clctx *ctx, heat_stats *stats);
+              clctx *ctx, app_timing *timing);
 
 /* The coefficients of one step: outer = alpha*dt, inner = 1 - outer/4. */
 void heat_coefficients(float alpha, float dt, float *inner, float *outer);
@@ -58,7 +52,7 @@ int heat_openmp_threads(void);
 
 /* The OpenCL versions (heat_cl.c). */
 int heat_step_opencl(heat_world *world, float dt, unsigned steps,
-                     heat_version v, clctx *ctx, heat_stats *stats);
+                     heat_version v, clctx *ctx, app_timing *timing);
 
 /* Each cell's flags with its neighbours' insulator bits packed in, as v5
  * and v6 read them: bit 0 fixed, bit 1 insulator, bits 2-5 set when the

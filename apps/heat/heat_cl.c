@@ -37,7 +37,7 @@ typedef struct heat_run {
     heat_world *world;
     size_t cells;
     float inner, outer;
-    heat_stats *stats;
+    app_timing *timing;         /* the caller's, or one nobody reads */
 } heat_run;
 
 static clkernel *build(heat_run *run, const char *name, const char *defines)
@@ -49,20 +49,15 @@ static clkernel *build(heat_run *run, const char *name, const char *defines)
     if (clframe_add_sources(heat_kernel_sources))
         return NULL;
     clkernel *k = clkernel_file(run->ctx, HEAT_KERNELS, name, options);
-    if (k && run->stats && run->stats->want_kernel_time)
-        clkernel_set_timing(k, 1);
+    app_timing_watch(run->timing, k);
     return k;
 }
 
-/* Called after each launch: counts it and, when asked, adds its kernel
- * time (which waits for it: timing runs measure kernels, not overlap). */
-static void account(heat_run *run, clkernel *k)
+/* A run's kernel is done: its launches and time go to the run's timing. */
+static void free_kernel(heat_run *run, clkernel *k)
 {
-    if (!run->stats)
-        return;
-    run->stats->launches++;
-    if (run->stats->want_kernel_time)
-        run->stats->kernel_ms += clkernel_last_ms(k);
+    app_timing_add(run->timing, k);
+    clkernel_free(k);
 }
 
 /* One work-item per cell in ROW_GROUP_W x ROW_GROUP_H groups (narrower on
@@ -97,14 +92,13 @@ static int step_naive(heat_run *run, unsigned steps)
                            CLARG_IN(world->state, run->cells),
                            CLARG_OUT(buffer, run->cells));
         if (rc == 0) {
-            account(run, k);
             float *swap = world->state;
             world->state = buffer;
             buffer = swap;
         }
     }
     clarg_release(&properties);
-    clkernel_free(k);
+    free_kernel(run, k);
     free(buffer);
     return rc;
 }
@@ -241,7 +235,6 @@ static int step_double_buffered(heat_run *run, unsigned steps, clkernel *k,
                                   cur, next, CLARG(now));
         }
         if (rc == 0) {
-            account(run, k);
             rc = clarg_swap(&cur, &next);
             done += now;
         }
@@ -286,19 +279,20 @@ static int step_persistent(heat_run *run, unsigned steps, heat_version v)
     if (rc == 0)
         rc = step_double_buffered(run, steps, k, flags, tile.halo);
     clarg_release(&flags);
-    clkernel_free(k);
+    free_kernel(run, k);
     free(packed);
     return rc;
 }
 
 int heat_step_opencl(heat_world *world, float dt, unsigned steps,
-                     heat_version v, clctx *ctx, heat_stats *stats)
+                     heat_version v, clctx *ctx, app_timing *timing)
 {
+    app_timing ignored = {0};
     heat_run run = {
         .ctx = ctx ? ctx : clctx_default(),
         .world = world,
         .cells = (size_t)world->w * world->h,
-        .stats = stats,
+        .timing = timing ? timing : &ignored,
     };
     if (!run.ctx)
         return CLFRAME_ERR_NO_DEVICE;   /* clframe said why */

@@ -228,8 +228,8 @@ int laplace_solve(laplace_grid *g, const laplace_plan *plan,
     laplace_stats ignored = {0};
     if (!stats)
         stats = &ignored;
-    int want_time = stats->want_kernel_time;
-    *stats = (laplace_stats){.want_kernel_time = want_time};
+    int want_time = stats->timing.want_kernel_time;
+    *stats = (laplace_stats){.timing.want_kernel_time = want_time};
     int rc = laplace_grid_validate(g);
     if (rc)
         return rc;

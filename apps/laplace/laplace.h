@@ -15,6 +15,7 @@
 #ifndef LAPLACE_H
 #define LAPLACE_H
 
+#include "common/timing.h"
 #include "common/versions.h"
 
 #include <stdint.h>
@@ -92,13 +93,11 @@ typedef struct laplace_plan {
 
 /* What a run reports. */
 typedef struct laplace_stats {
-    int want_kernel_time;   /* in: time every launch by its event */
+    app_timing timing;      /* kernel time if wanted in; launches out */
     unsigned iterations;    /* out: iterations done */
     float max_change;       /* out: at the last check (tolerance mode) */
     int converged;          /* out: stopped because max_change < tolerance */
     unsigned checks;        /* out: how many checks were made */
-    unsigned launches;      /* out: kernels launched */
-    double kernel_ms;       /* out: sum of kernel event times (if wanted) */
 } laplace_stats;
 
 /* Iterates g in place by plan with version v. ctx is for the OpenCL

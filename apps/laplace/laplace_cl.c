@@ -88,8 +88,7 @@ static clkernel *build(laplace_dev *d, const char *name)
     if (clframe_add_sources(laplace_kernel_sources))
         return NULL;
     clkernel *k = clkernel_file(d->ctx, LAPLACE_KERNELS, name, options);
-    if (k && d->stats->want_kernel_time)
-        clkernel_set_timing(k, 1);
+    app_timing_watch(&d->stats->timing, k);
     return k;
 }
 
@@ -136,14 +135,6 @@ static clkernel *build_tiled(laplace_dev *d)
         return NULL;
     }
     return k;
-}
-
-/* Counts a launch and, when asked, adds its kernel time (which waits). */
-static void account(laplace_dev *d, clkernel *k)
-{
-    d->stats->launches++;
-    if (d->stats->want_kernel_time)
-        d->stats->kernel_ms += clkernel_last_ms(k);
 }
 
 /* Work-group shape and tile height for this device. */
@@ -234,11 +225,8 @@ static int seed_iteration(laplace_dev *d, int measure)
                               CLARG(ny));
     if (rc)
         return rc;
-    account(d, measure ? d->change : d->update);
-    rc = clkernel_enqueue(d->copy, d->a, d->b, d->mask, CLARG(nx), CLARG(ny));
-    if (rc == 0)
-        account(d, d->copy);
-    return rc;
+    return clkernel_enqueue(d->copy, d->a, d->b, d->mask, CLARG(nx),
+                            CLARG(ny));
 }
 
 /* One double-buffered iteration from a into b, then a is the result. */
@@ -250,11 +238,7 @@ static int double_iteration(laplace_dev *d, int measure)
                                         CLARG(ny), d->changes)
                      : clkernel_enqueue(k, d->a, d->b, d->mask, CLARG(nx),
                                         CLARG(ny));
-    if (rc == 0) {
-        account(d, k);
-        rc = clarg_swap(&d->a, &d->b);
-    }
-    return rc;
+    return rc ? rc : clarg_swap(&d->a, &d->b);
 }
 
 /* n iterations by tiled launches of up to HALO each. */
@@ -267,7 +251,6 @@ static int tiled_iterations(laplace_dev *d, unsigned n)
         rc = clkernel_enqueue(d->tiled, d->a, d->b, d->mask, CLARG(nx),
                               CLARG(ny), CLARG(now));
         if (rc == 0) {
-            account(d, d->tiled);
             rc = clarg_swap(&d->a, &d->b);
             done += now;
         }
@@ -340,10 +323,11 @@ static void tear_down(laplace_dev *d)
     clarg_release(&d->b);
     clarg_release(&d->mask);
     clarg_release(&d->changes);
-    clkernel_free(d->update);
-    clkernel_free(d->change);
-    clkernel_free(d->copy);
-    clkernel_free(d->tiled);
+    clkernel *all[] = {d->update, d->change, d->copy, d->tiled};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        app_timing_add(&d->stats->timing, all[i]);
+        clkernel_free(all[i]);
+    }
     free(d->int_mask);
     free(d->group_max);
 }

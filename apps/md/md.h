@@ -119,9 +119,10 @@ typedef struct md_phase_ms {
     double kick_drift, scan, scatter, forces;
 } md_phase_ms;
 
-/* steps steps of a device version with every kernel timed by its event
- * (each launch then waits, so such steps are slower than untimed ones:
- * this says where the time goes, not how much there is). */
+/* steps steps of a device version with every kernel timed by its event,
+ * the events read once the steps are done (asking for events costs some
+ * drivers time, so such steps are slower than untimed ones: this says
+ * where the time goes, not how much there is). */
 int md_sim_profile(md_sim *sim, unsigned steps, md_phase_ms *out);
 
 /* One-shot: steps steps of version v from s, s updated; the energies at

@@ -15,6 +15,7 @@
  */
 #include "md.h"
 #include "common/error.h"
+#include "common/timing.h"
 #include "clframe.h"
 
 #include <stdio.h>
@@ -53,16 +54,7 @@ struct md_device {
     cl_float4 *pos4, *vel4, *force4, *cell_pos4;
     cl_float *pe_f;
     cl_int *cell_of_i, *counts_i, *starts_i, *sums_i, *sums_starts_i;
-    int profiling;              /* every kernel timed, into phase */
-    md_phase_ms phase;
 };
-
-/* While profiling, adds k's last launch time (which waits) to *sum. */
-static void account(const md_device *d, clkernel *k, double *sum)
-{
-    if (d->profiling)
-        *sum += clkernel_last_ms(k);
-}
 
 /* The largest power of two up to limit. */
 static size_t power_of_two_below(size_t limit)
@@ -235,28 +227,18 @@ static int scan_counts(md_device *d)
 {
     clarg scan_scratch = CLARG_LOCAL(d->scan_group * sizeof(cl_int));
     clarg block_scratch = CLARG_LOCAL(d->block * sizeof(cl_int));
-    if (!by_blocks(d)) {
-        int rc = clkernel_enqueue(d->scan, d->counts, d->starts,
-                                  CLARG(d->ncells), scan_scratch);
-        if (rc == 0)
-            account(d, d->scan, &d->phase.scan);
-        return rc;
-    }
+    if (!by_blocks(d))
+        return clkernel_enqueue(d->scan, d->counts, d->starts,
+                                CLARG(d->ncells), scan_scratch);
     cl_int nblocks = (cl_int)d->nblocks;
     int rc = clkernel_enqueue(d->block_sums, d->counts, CLARG(d->ncells),
                               d->sums, block_scratch);
-    if (rc == 0) {
-        account(d, d->block_sums, &d->phase.scan);
+    if (rc == 0)
         rc = clkernel_enqueue(d->scan, d->sums, d->sums_starts,
                               CLARG(nblocks), scan_scratch);
-    }
-    if (rc == 0) {
-        account(d, d->scan, &d->phase.scan);
+    if (rc == 0)
         rc = clkernel_enqueue(d->block_starts, d->counts, CLARG(d->ncells),
                               d->sums_starts, d->starts, block_scratch);
-    }
-    if (rc == 0)
-        account(d, d->block_starts, &d->phase.scan);
     return rc;
 }
 
@@ -264,12 +246,9 @@ static int scan_counts(md_device *d)
 static int sort_into_cells(md_device *d)
 {
     int rc = scan_counts(d);
-    if (rc == 0) {
+    if (rc == 0)
         rc = clkernel_enqueue(d->scatter, d->pos, CLARG(d->n), d->cell_of,
                               d->starts, d->counts, d->cell_pos);
-    }
-    if (rc == 0)
-        account(d, d->scatter, &d->phase.scatter);
     return rc;
 }
 
@@ -289,8 +268,6 @@ static int forces(md_device *d, cl_float half_dt)
         rc = clkernel_enqueue(d->force, d->cell_pos, d->starts,
                               CLARG(d->nc), CLARG(d->box_f), d->vel, d->frc,
                               d->pe, CLARG(half_dt));
-    if (rc == 0)
-        account(d, d->force, &d->phase.forces);
     return rc;
 }
 
@@ -382,14 +359,10 @@ static int step(md_device *d)
                               CLARG(d->cells_per_length), CLARG(d->nc),
                               d->cell_of, d->counts);
         if (rc == 0)
-            account(d, d->kick_drift, &d->phase.kick_drift);
-        if (rc == 0)
             rc = sort_into_cells(d);
     } else {
         rc = clkernel_enqueue(d->kick_drift, d->pos, d->vel, d->frc,
                               CLARG(d->n), CLARG(dt), CLARG(d->box_f));
-        if (rc == 0)
-            account(d, d->kick_drift, &d->phase.kick_drift);
     }
     return rc ? rc : forces(d, 0.5f * dt);
 }
@@ -402,21 +375,47 @@ int md_device_step(md_device *d, unsigned steps)
     return rc;
 }
 
-int md_device_profile(md_device *d, unsigned steps, md_phase_ms *out)
+/* Each phase's kernel time so far: the totals of its kernels (those the
+ * version has) summed. */
+static md_phase_ms phase_totals(const md_device *d)
+{
+    app_timing kick_drift = {.want_kernel_time = 1}, scan = kick_drift,
+               scatter = kick_drift, forces = kick_drift;
+    app_timing_add(&kick_drift, d->kick_drift);
+    app_timing_add(&scan, d->scan);
+    app_timing_add(&scan, d->block_sums);
+    app_timing_add(&scan, d->block_starts);
+    app_timing_add(&scatter, d->scatter);
+    app_timing_add(&forces, d->force);
+    return (md_phase_ms){.kick_drift = kick_drift.kernel_ms,
+                         .scan = scan.kernel_ms,
+                         .scatter = scatter.kernel_ms,
+                         .forces = forces.kernel_ms};
+}
+
+/* Turns the timing of every kernel of a step on or off. */
+static void time_steps(md_device *d, int on)
 {
     clkernel *all[] = {d->kick_drift, d->scan, d->block_sums,
                        d->block_starts, d->scatter, d->force};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (all[i])
-            clkernel_set_timing(all[i], 1);
-    d->phase = (md_phase_ms){0};
-    d->profiling = 1;
+            clkernel_set_timing(all[i], on);
+}
+
+int md_device_profile(md_device *d, unsigned steps, md_phase_ms *out)
+{
+    /* The totals before are subtracted: launches outside these steps add
+     * to them too under CLFRAME_PROFILE=1, and an earlier profile's. */
+    md_phase_ms before = phase_totals(d);
+    time_steps(d, 1);
     int rc = md_device_step(d, steps);
-    d->profiling = 0;
-    *out = d->phase;
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (all[i])
-            clkernel_set_timing(all[i], 0);
+    md_phase_ms after = phase_totals(d);
+    time_steps(d, 0);
+    *out = (md_phase_ms){.kick_drift = after.kick_drift - before.kick_drift,
+                         .scan = after.scan - before.scan,
+                         .scatter = after.scatter - before.scatter,
+                         .forces = after.forces - before.forces};
     return rc;
 }
 

@@ -82,7 +82,7 @@ static int time_version(const blur_image *start, unsigned passes,
     *ok = 1;
     for (int i = -opencl; i < runs; i++) {
         blur_image img;
-        blur_stats stats = {.want_kernel_time = opencl};
+        app_timing stats = {.want_kernel_time = opencl};
         int rc = blur_image_copy(&img, start);
         double t0 = clock_seconds();
         if (rc == 0)

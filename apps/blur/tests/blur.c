@@ -23,7 +23,7 @@ enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 /* blur_run on the context test_run_context gives (a fresh one under
  * Oclgrind). */
 static int run_checked(blur_image *img, unsigned passes, blur_version v,
-                       blur_stats *stats)
+                       app_timing *stats)
 {
     if (!app_version_uses_opencl(&blur_versions, v))
         return blur_run(img, passes, v, NULL, stats);
@@ -215,14 +215,15 @@ START_TEST(stats_count_launches)
 {
     blur_image img;
     make_random_image(&img, 20, 20, 5);
-    blur_stats s = {.want_kernel_time = 1};
+    app_timing s = {.want_kernel_time = 1};
     ck_assert_app(run_checked(&img, 10, BLUR_SEED, &s));
-    ck_assert_uint_eq(s.launches, 20);          /* blur + copy each */
+    ck_assert_uint_eq(s.launches, 20);   /* blur + copy each */
     ck_assert_app(run_checked(&img, 10, BLUR_DOUBLE, &s));
     ck_assert_uint_eq(s.launches, 10);
     ck_assert_app(run_checked(&img, 10, BLUR_FAST, &s));
-    ck_assert_uint_eq(s.launches, 3);           /* 4 + 4 + 2 */
-    ck_assert_msg(s.kernel_ms > 0, "kernel time %g", s.kernel_ms);
+    ck_assert_uint_eq(s.launches, 3);    /* 4 + 4 + 2 */
+    ck_assert_msg(s.kernel_ms > 0, "kernel time %g",
+                  s.kernel_ms);
     ck_assert_app(run_checked(&img, 0, BLUR_FAST, &s));
     ck_assert_uint_eq(s.launches, 0);
     blur_image_free(&img);

@@ -70,7 +70,7 @@ static int time_in_process(const heat_world *start, unsigned steps,
     for (int i = -opencl; i < runs; i++) {
         heat_world w;
         int rc = heat_world_copy(&w, start);
-        heat_stats stats = {.want_kernel_time = opencl};
+        app_timing stats = {.want_kernel_time = opencl};
         double t0 = clock_seconds();
         if (rc == 0)
             rc = heat_step(&w, 0.1f, i < 0 ? 1 : steps, v, NULL, &stats);

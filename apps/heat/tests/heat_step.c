@@ -54,7 +54,7 @@ static void make_random_world(heat_world *world, uint32_t w, uint32_t h,
 /* heat_step on the context test_run_context gives (a fresh one under
  * Oclgrind); every kernel run here goes through this. */
 static int step_checked(heat_world *world, float dt, unsigned steps,
-                        heat_version v, heat_stats *stats)
+                        heat_version v, app_timing *stats)
 {
     clctx *own = test_run_context();
     int rc = heat_step(world, dt, steps, v, own, stats);
@@ -220,13 +220,14 @@ START_TEST(stats_count_launches_and_time_kernels)
 {
     heat_world world;
     ck_assert_app(heat_world_make_standard(&world, 20, 0.1f));
-    heat_stats stats = {.want_kernel_time = 1};
+    app_timing stats = {.want_kernel_time = 1};
     ck_assert_app(step_checked(&world, 0.1f, 10, HEAT_V4_DOUBLE_BUFFERED,
                               &stats));
     ck_assert_uint_eq(stats.launches, 10);
-    ck_assert_msg(stats.kernel_ms > 0, "kernel time %g", stats.kernel_ms);
+    ck_assert_msg(stats.kernel_ms > 0, "kernel time %g",
+                  stats.kernel_ms);
     ck_assert_app(step_checked(&world, 0.1f, 10, HEAT_V6_TILED, &stats));
-    ck_assert_uint_eq(stats.launches, 3);     /* 4 + 4 + 2 steps */
+    ck_assert_uint_eq(stats.launches, 3); /* 4 + 4 + 2 steps */
     ck_assert_app(step_checked(&world, 0.1f, 0, HEAT_V6_TILED, &stats));
     ck_assert_uint_eq(stats.launches, 0);
     heat_world_free(&world);

@@ -52,7 +52,7 @@ static int time_version(const laplace_grid *start, unsigned iterations,
     *ok = 1;
     for (int i = -opencl; i < runs; i++) {
         laplace_grid g;
-        laplace_stats stats = {.want_kernel_time = opencl};
+        laplace_stats stats = {.timing.want_kernel_time = opencl};
         laplace_plan warm = {1, 0.0f, 1};
         int rc = laplace_grid_copy(&g, start);
         double t0 = clock_seconds();
@@ -64,7 +64,7 @@ static int time_version(const laplace_grid *start, unsigned iterations,
             return rc;
         }
         if (i >= 0) {
-            t[n++] = opencl ? stats.kernel_ms : s * 1e3;
+            t[n++] = opencl ? stats.timing.kernel_ms : s * 1e3;
             if (want)
                 *ok &= memcmp(g.phi, want->phi, (size_t)g.nx * g.ny * 4) == 0;
         }

@@ -248,14 +248,15 @@ START_TEST(stats_count_launches)
     laplace_grid g;
     ck_assert_app(laplace_grid_make(&g, 20, 20, 0.0f, 1.0f, 4, 4));
     laplace_plan plan = {10, 0.0f, 1};
-    laplace_stats s = {.want_kernel_time = 1};
+    laplace_stats s = {.timing.want_kernel_time = 1};
     ck_assert_app(solve_checked(&g, &plan, LAPLACE_SEED, &s));
-    ck_assert_uint_eq(s.launches, 20);          /* update + copy each */
+    ck_assert_uint_eq(s.timing.launches, 20);   /* update + copy each */
     ck_assert_app(solve_checked(&g, &plan, LAPLACE_DOUBLE, &s));
-    ck_assert_uint_eq(s.launches, 10);
+    ck_assert_uint_eq(s.timing.launches, 10);
     ck_assert_app(solve_checked(&g, &plan, LAPLACE_FAST, &s));
-    ck_assert_uint_eq(s.launches, 3);           /* 4 + 4 + 2 */
-    ck_assert_msg(s.kernel_ms > 0, "kernel time %g", s.kernel_ms);
+    ck_assert_uint_eq(s.timing.launches, 3);    /* 4 + 4 + 2 */
+    ck_assert_msg(s.timing.kernel_ms > 0, "kernel time %g",
+                  s.timing.kernel_ms);
     laplace_grid_free(&g);
 }
 END_TEST
