@@ -1,5 +1,5 @@
 /*
- * test_blur.c: the image blur (apps/blur). Every version against the C
+ * blur.c: the image blur (apps/blur). Every version against the C
  * reference byte for byte on random RGBA images of odd sizes (1 x 1, one
  * pixel wide or high, around the work-group and the fast version's tile),
  * at pass counts below, at, above and not a multiple of the fast

@@ -1,5 +1,5 @@
 /*
- * test_heat_step.c: every heat stepper (OpenMP and the OpenCL versions v3
+ * heat_step.c: every heat stepper (OpenMP and the OpenCL versions v3
  * to v6) against the plain C reference, byte for byte: all of them evaluate
  * each cell with the reference's operations in its order, so any difference
  * at all is a bug. Inputs: the standard world at n = 10, 33, 100; random

@@ -1,5 +1,5 @@
 /*
- * test_heat_world.c: the heat world outside of stepping it (apps/heat/
+ * heat_world.c: the heat world outside of stepping it (apps/heat/
  * world.c and render.c): the spec's standard world, the text and binary
  * formats (exact bytes, round trips, every malformed file the spec lists,
  * each rejected with a message that says what and where), validation, and

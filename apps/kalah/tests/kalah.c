@@ -1,5 +1,5 @@
 /*
- * test_kalah.c: Mankalah on the host (apps/kalah). Alpha-beta against the
+ * kalah.c: Mankalah on the host (apps/kalah). Alpha-beta against the
  * sequential minimax on thousands of random positions (same move, same
  * score, fewer nodes) and the GPU players against it too (the minimax
  * player: same move, score and node count; the alpha-beta player at many

@@ -1,5 +1,5 @@
 /*
- * test_kalah_board.c: the Mankalah rules of apps/kalah/kernels/board.h
+ * kalah_board.c: the Mankalah rules of apps/kalah/kernels/board.h
  * (docs/specs/kalah.md), one source read by the host's C compiler
  * and the device's OpenCL C compiler. On the host: the opening position,
  * sowing, the extra turn, the skipped opposing store when a move wraps,

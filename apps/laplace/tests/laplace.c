@@ -1,5 +1,5 @@
 /*
- * test_laplace.c: the Laplace solver (apps/laplace) and PNG reading
+ * laplace.c: the Laplace solver (apps/laplace) and PNG reading
  * (apps/common/png_read.c). Every version against the C reference bit for
  * bit (all add in the reference's order): the seed's problem and random
  * grids of odd sizes, iterations 0, 1, 2, 3 and 100; tolerance mode stops

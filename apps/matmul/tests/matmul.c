@@ -1,5 +1,5 @@
 /*
- * test_matmul.c: every OpenCL version of apps/matmul against the exact
+ * matmul.c: every OpenCL version of apps/matmul against the exact
  * product (matmul_compare's k-scaled bound) and the C reference, on
  * square, rectangular, tiny, odd and prime sizes and sizes just past the
  * tiles; the blocked kernel with several tiles; argument errors; and

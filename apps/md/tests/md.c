@@ -1,5 +1,5 @@
 /*
- * test_md.c: molecular dynamics (apps/md). Every version against the host
+ * md.c: molecular dynamics (apps/md). Every version against the host
  * all-pairs reference in double at steps 0, 1, 2, 3 and 10 on boxes whose
  * N is not a lattice's 4 m^3 (positions within POS_TOL, velocities within
  * VEL_TOL); the cell version with tiny work-groups and a crowded cell, so

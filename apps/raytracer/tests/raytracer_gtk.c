@@ -1,5 +1,5 @@
 /*
- * test_raytracer_gtk.c: the raytracer's window, tested the way a person
+ * raytracer_gtk.c: the raytracer's window, tested the way a person
  * uses it: apps/raytracer/tests/gui/run-gtk starts bin/raytracer-gtk on a
  * private X server, drags, scrolls, moves a light slider, takes
  * screenshots and checks them (see the script for what exactly). The

@@ -1,5 +1,5 @@
 /*
- * test_raytracer_render.c: the raytracer's renderers against each other.
+ * raytracer_render.c: the raytracer's renderers against each other.
  * The OpenCL kernels (brute force and BVH) must give the C reference's
  * image on the shipped scenes, on the seed's 1000-sphere scene and on odd
  * image sizes; purpose-built scenes check shadows and reflections against

@@ -1,5 +1,5 @@
 /*
- * test_raytracer_scene.c: the raytracer's scenes (apps/raytracer/scene.c
+ * raytracer_scene.c: the raytracer's scenes (apps/raytracer/scene.c
  * and generate.c): the text format read into the structs the device sees,
  * every malformed line refused with its line number and what was expected
  * (and the scene left empty), saving and loading again bit for bit, the

@@ -1,5 +1,5 @@
 /*
- * test_societies_config.c: the Societies configuration and formulas
+ * societies_config.c: the Societies configuration and formulas
  * (apps/societies/config.c, apps/societies/kernels/model.h). Defaults that pass
  * the checks; a file with comments, spaces and per-resource lists; every
  * kind of bad line refused with its name and line number, and every range

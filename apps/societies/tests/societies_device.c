@@ -1,5 +1,5 @@
 /*
- * test_societies_device.c: the Societies simulation on the device
+ * societies_device.c: the Societies simulation on the device
  * (apps/societies/device.c, apps/societies/kernels/phase*.cl) against the C
  * reference. Agents whose days came nowhere near a tie (the reference's
  * closest call, societies_day) must end every day exactly as the

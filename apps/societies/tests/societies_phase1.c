@@ -1,5 +1,5 @@
 /*
- * test_societies_phase1.c: the C reference of phase 1 (resource
+ * societies_phase1.c: the C reference of phase 1 (resource
  * extraction, apps/societies/phase1.c). Time accounting within a day (the
  * efforts of the units extracted add up to the minutes used, which end
  * between the day's length and one extraction more); one resource worked

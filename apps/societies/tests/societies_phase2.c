@@ -1,5 +1,5 @@
 /*
- * test_societies_phase2.c: the C reference of phase 2 (trading,
+ * societies_phase2.c: the C reference of phase 2 (trading,
  * apps/societies/phase2.c) and its offer rule (societies_best_offer in
  * apps/societies/kernels/model.h). The offer against values worked out by hand
  * (a trade B limits, one A limits, a lot of 5 for 1, and four kinds of no
