@@ -173,8 +173,9 @@ $(call link,$(1),$(patsubst %.c,$(B)/%.o,$(wildcard $(2)/*.c)) $(3),$(GTK_LIBS) 
 endef
 
 # OpenMP for the CPU baselines; clang needs libomp-dev for it, or set
-# OPENMP_FLAGS= to build them single-threaded.
+# OPENMP_FLAGS= to build them single-threaded (their pragmas ignored).
 OPENMP_FLAGS ?= -fopenmp
+ALL_CFLAGS += $(if $(OPENMP_FLAGS),,-Wno-unknown-pragmas)
 PNG_CFLAGS := $(shell pkg-config --cflags libpng 2>/dev/null)
 PNG_LIBS   := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng)
 

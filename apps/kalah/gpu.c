@@ -214,14 +214,13 @@ static int reduce_tasks(kalah_board b, int plies, const task **next)
 /* Walk 1 of every task, in parallel, and their lists joined in order. */
 static int collect_tasks(kalah_gpu *g, int plies, uint64_t *nodes)
 {
-    int parallel = plies >= PARALLEL_PLIES;
     long n = (long)g->tasks_top.count;
     task *tasks = realloc(g->tasks, (n ? (size_t)n : 1) * sizeof *tasks);
     if (!tasks)
         return app_fail(APP_ERR_NO_MEMORY, "kalah gpu: no memory "
                         "for %ld tasks", n);
     g->tasks = tasks;
-    #pragma omp parallel for schedule(dynamic) if (parallel)
+    #pragma omp parallel for schedule(dynamic) if (plies >= PARALLEL_PLIES)
     for (long i = 0; i < n; i++) {
         tasks[i] = (task){.root = g->tasks_top.boards[i]};
         tasks[i].rc = kalah_frontier_collect(tasks[i].root, plies,
@@ -367,8 +366,8 @@ int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
     if (rc)
         return rc;
     long n = (long)g->tasks_top.count;
-    int parallel = host_plies - task_plies >= PARALLEL_PLIES;
-    #pragma omp parallel for schedule(dynamic) if (parallel)
+    #pragma omp parallel for schedule(dynamic) \
+        if (host_plies - task_plies >= PARALLEL_PLIES)
     for (long i = 0; i < n; i++) {
         const int *next = g->scores + g->tasks[i].first;
         g->tasks[i].score = kalah_frontier_reduce(g->tasks[i].root,

@@ -141,9 +141,11 @@ long societies_phase1(const societies_config *c, societies_agents *a,
                       int threads)
 {
     long made = 0;
-#ifdef _OPENMP     /* OPENMP_FLAGS= builds without it */
+#ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : made) \
     num_threads(societies_threads(threads))
+#else
+    (void)threads;      /* OPENMP_FLAGS= builds without OpenMP */
 #endif
     for (int i = 0; i < a->agents; i++) {
         size_t at = (size_t)i * (size_t)a->resources;

@@ -97,9 +97,11 @@ long societies_phase2(const societies_config *c, societies_agents *a,
     long trades = 0;
     int count = a->agents / 2;
     size_t n = (size_t)a->resources;
-#ifdef _OPENMP     /* OPENMP_FLAGS= builds without it */
+#ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : trades) \
     num_threads(societies_threads(threads))
+#else
+    (void)threads;      /* OPENMP_FLAGS= builds without OpenMP */
 #endif
     for (int p = 0; p < count; p++)
         trades += societies_trade_pair(c, a->units + (size_t)pairs[2 * p] * n,
