@@ -88,9 +88,12 @@ $(foreach p,$(notdir $(basename $(wildcard bench/*.c))),\
 
 # Every test binary is made of a folder of Check suites with its main.c and
 # tests/support.c (what all suites share). The tests run on the CPU device
-# (PoCL) unless CLFRAME_DEVICE says otherwise, with clframe's program cache
-# (and PoCL's) in a folder of their own that the checked runs reuse (see
-# test_main in tests/support.c).
+# (PoCL) unless CLFRAME_DEVICE says otherwise, all in one process
+# (CK_FORK=no: a fork per test starts PoCL again, which made the library's
+# suites four times slower; run bin/test-NAME alone for a fork per test and
+# Check's timeouts). PoCL's kernel cache lives in a folder of the build
+# (XDG_CACHE_HOME), so the checked runs reuse what the plain runs compiled;
+# clframe's own program cache stays off (see test_main in tests/support.c).
 TEST_CFLAGS = $(CHECK_CFLAGS) -Itests
 TEST_CACHE  = $(CURDIR)/$(B)/test-cache
 TESTS :=
@@ -106,7 +109,7 @@ TESTS += $(1)
 .PHONY: test-$(1)
 test-$(1): export CLFRAME_DEVICE ?= cpu
 test-$(1): $(BIN)/test-$(1)
-	XDG_CACHE_HOME=$$(TEST_CACHE) CLFRAME_CACHE=1 $(BIN)/test-$(1)
+	CK_FORK=no XDG_CACHE_HOME=$$(TEST_CACHE) $(BIN)/test-$(1)
 endef
 
 $(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
@@ -248,8 +251,8 @@ deps:
 # valgrind; `make test-run` is the quick first part alone.
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget test-run
-	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget asan-run oclgrind-run \
-	    valgrind-run
+	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget valgrind-run asan-run \
+	    oclgrind-run
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
@@ -307,8 +310,10 @@ bench: all
 
 # Each test binary runs again under AddressSanitizer+UBSan, valgrind and
 # Oclgrind, each run its own target (asan-test-NAME, ...) so that `make -j`
-# runs them side by side. They read the program cache the plain runs filled
-# (see tests/support.c), except Oclgrind, which must build from source.
+# runs them side by side, the longest (valgrind) first. They reuse the
+# kernels PoCL compiled for the plain runs (TEST_CACHE), except Oclgrind,
+# which is a device of its own. Valgrind runs one thread at a time, so PoCL
+# gets one worker thread there: that halved the library's valgrind run.
 check-asan: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget asan-run
 
@@ -319,7 +324,7 @@ check-oclgrind: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget oclgrind-run
 
 CHECKED_ENV = CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} \
-              XDG_CACHE_HOME=$(TEST_CACHE) CLFRAME_CACHE=1 CK_FORK=no
+              XDG_CACHE_HOME=$(TEST_CACHE) CK_FORK=no
 ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer \
               -fno-sanitize-recover=undefined
 
@@ -342,7 +347,7 @@ asan-test-$(1): asan-build
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    $$(CHECKED_ENV) build/asan/bin/test-$(1)
 valgrind-test-$(1): $(BIN)/test-$(1)
-	CLFRAME_TEST_SWEEP=edges $$(CHECKED_ENV) valgrind -q --error-exitcode=1 \
+	CLFRAME_TEST_SWEEP=edges POCL_MAX_PTHREAD_COUNT=1 $$(CHECKED_ENV) valgrind -q --error-exitcode=1 \
 	    --leak-check=full --show-leak-kinds=definite \
 	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
 	    $(BIN)/test-$(1)
