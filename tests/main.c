@@ -1,6 +1,6 @@
 /*
  * main.c: bin/test-clframe, the library's own suites; it links nothing of
- * the apps. CK_FORK=no (used under valgrind and the sanitizers) runs them
+ * the apps. CK_FORK=no (as `make test` runs every test binary) runs them
  * in this process.
  */
 #include "support.h"

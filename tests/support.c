@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ftw.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+extern char **environ;
 
 static int saved_stderr = -1;
 static FILE *capture_file;
@@ -151,19 +154,66 @@ int test_memory_run(void)
     return sweep && strcmp(sweep, "edges") == 0;
 }
 
+/* This program's path into path[4096] (under valgrind, the program's, not
+ * valgrind's). */
+static void own_path(char *path)
+{
+    ssize_t n = readlink("/proc/self/exe", path, 4095);
+    ck_assert_msg(n > 0, "cannot find the test runner's own path");
+    path[n] = '\0';
+}
+
 const char *test_program(const char *name)
 {
     static char paths[4][4096];     /* a few may be in use at once */
     static int next;
     char *path = paths[next++ % 4];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof paths[0] - 1);
-    ck_assert_msg(n > 0, "cannot find the test runner's own path");
-    path[n] = '\0';
+    own_path(path);
     char *slash = strrchr(path, '/');
     snprintf(slash + 1, sizeof paths[0] - (size_t)(slash + 1 - path), "%s",
              name);
     ck_assert_msg(access(path, X_OK) == 0, "%s is not built", path);
     return path;
+}
+
+int test_run_apart(const char *suite, const char *tcase)
+{
+    const char *fork_mode = getenv("CK_FORK");
+    if (!fork_mode || strcmp(fork_mode, "no") != 0)
+        return 0;
+    static const char *const replaced[] = {"CK_FORK=", "CK_RUN_SUITE=",
+                                           "CK_RUN_CASE="};
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 4, sizeof *env);
+    ck_assert_ptr_nonnull(env);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        int keep = 1;
+        for (size_t r = 0; r < sizeof replaced / sizeof *replaced; r++)
+            keep &= strncmp(environ[i], replaced[r], strlen(replaced[r])) != 0;
+        if (keep)
+            env[m++] = environ[i];
+    }
+    char run_suite[256], run_case[256], path[4096];
+    snprintf(run_suite, sizeof run_suite, "CK_RUN_SUITE=%s", suite);
+    snprintf(run_case, sizeof run_case, "CK_RUN_CASE=%s", tcase);
+    env[m++] = "CK_FORK=yes";
+    env[m++] = run_suite;
+    env[m++] = run_case;
+    own_path(path);
+    char *argv[] = {path, NULL};
+    fflush(stdout);
+    pid_t pid;
+    int status = -1;
+    int spawned = posix_spawn(&pid, path, NULL, NULL, argv, env) == 0 &&
+                  waitpid(pid, &status, 0) == pid;
+    free(env);
+    ck_assert_msg(spawned, "cannot run %s again", path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "%s / %s failed in a process of its own", suite, tcase);
+    return 1;
 }
 
 TCase *test_case(const char *name)

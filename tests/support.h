@@ -71,6 +71,13 @@ int test_memory_run(void);
  * path is in one of four static buffers, used in turn. */
 const char *test_program(const char *name);
 
+/* For a test that needs a process which has opened no device yet (OpenCL
+ * does not survive fork). When the tests share one process (CK_FORK=no, as
+ * in `make test`), runs case `tcase` of suite `suite` in a new process of
+ * this program, a fork per test, fails unless it passes, and returns 1: the
+ * test then returns. Returns 0 in a process of its own: go on. */
+int test_run_apart(const char *suite, const char *tcase);
+
 /* The next number (24 bits) of a small deterministic generator: the same
  * sequence for a seed on every machine, so a failure can be replayed. */
 uint32_t test_random(uint32_t *state);

@@ -381,12 +381,10 @@ static void writer(int start_fd)
 /* Processes that build the same new source at once each write the entry;
  * the renames leave one whole entry and no temporary file. OpenCL does not
  * survive fork (PoCL's threads stay behind), so the writers are forked
- * before this process opens any device: in CK_FORK=no mode, where earlier
- * tests have, the test has nothing it can do and returns. */
+ * before this process opens any device: in a process of its own. */
 START_TEST(concurrent_writers_leave_one_valid_entry)
 {
-    const char *fork_mode = getenv("CK_FORK");
-    if (fork_mode && strcmp(fork_mode, "no") == 0)
+    if (test_run_apart("cache", "concurrent writers"))
         return;
     enum { WRITERS = 6 };
     int start[2];
@@ -516,10 +514,15 @@ Suite *cache_suite(void)
     tcase_add_test(tc, a_flipped_byte_anywhere_is_a_miss);
     tcase_add_test(tc, options_source_and_includes_change_the_key);
     tcase_add_test(tc, an_unwritable_cache_is_a_silent_miss);
-    tcase_add_test(tc, concurrent_writers_leave_one_valid_entry);
     tcase_add_test(tc, a_setting_is_stored_read_back_and_replaced);
     tcase_add_test(tc, a_damaged_setting_is_no_value_and_is_removed);
     tcase_add_test(tc, setting_errors_say_what_and_where);
     suite_add_tcase(s, tc);
+    /* A process that has opened no device yet (test_run_apart). */
+    TCase *apart = test_case("concurrent writers");
+    tcase_set_tags(apart, "no-oclgrind");
+    tcase_add_checked_fixture(apart, use_own_cache, drop_own_cache);
+    tcase_add_test(apart, concurrent_writers_leave_one_valid_entry);
+    suite_add_tcase(s, apart);
     return s;
 }

@@ -227,8 +227,7 @@ END_TEST
 
 START_TEST(no_platform_says_what_to_install)
 {
-    const char *fork_mode = getenv("CK_FORK");
-    if (fork_mode && strcmp(fork_mode, "no") == 0)
+    if (test_run_apart("clctx", "no platform"))
         return;
     char dir[] = "/tmp/clframe-no-icd-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -262,9 +261,14 @@ Suite *ctx_suite(void)
     tcase_add_test(tc, debug_mode_uses_the_cpu);
     tcase_add_test(tc, empty_selector_is_an_error);
     tcase_add_test(tc, the_default_context_can_be_freed_early);
-    tcase_add_test(tc, no_platform_says_what_to_install);
     tcase_add_test(tc, exact_fp_option_matches_the_device);
     tcase_add_test(tc, limits_are_the_devices);
     suite_add_tcase(s, tc);
+    /* A process that has opened no platform yet (test_run_apart). */
+    TCase *apart = test_case("no platform");
+    tcase_set_tags(apart, "no-oclgrind");
+    tcase_add_checked_fixture(apart, clear_selection, restore_selection);
+    tcase_add_test(apart, no_platform_says_what_to_install);
+    suite_add_tcase(s, apart);
     return s;
 }

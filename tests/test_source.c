@@ -222,7 +222,7 @@ START_TEST(include_cycles_stop_and_pragma_once_is_honoured)
 }
 END_TEST
 
-/* Two tests move to other folders; with CK_FORK=no (valgrind, sanitizers,
+/* Two tests move to other folders; with CK_FORK=no (`make test`, valgrind,
  * Oclgrind) the suites after them share this process and its folder, and
  * they find the project's files (scenes, scripts) relative to it. */
 static char start_dir[4096];
