@@ -313,7 +313,10 @@ bench: all
 # runs them side by side, the longest (valgrind) first. They reuse the
 # kernels PoCL compiled for the plain runs (TEST_CACHE), except Oclgrind,
 # which is a device of its own. Valgrind runs one thread at a time, so PoCL
-# gets one worker thread there: that halved the library's valgrind run.
+# gets one worker thread there (that halved the library's valgrind run), and
+# the same run goes first without valgrind: the kernels valgrind's run
+# builds are then in PoCL's cache (compiling them under valgrind took a
+# third of the heat suites' run).
 check-asan: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget asan-run
 
@@ -325,6 +328,7 @@ check-oclgrind: deps
 
 CHECKED_ENV = CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} \
               XDG_CACHE_HOME=$(TEST_CACHE) CK_FORK=no
+VALGRIND_ENV = CLFRAME_TEST_SWEEP=edges POCL_MAX_PTHREAD_COUNT=1 $(CHECKED_ENV)
 ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer \
               -fno-sanitize-recover=undefined
 
@@ -347,7 +351,8 @@ asan-test-$(1): asan-build
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    $$(CHECKED_ENV) build/asan/bin/test-$(1)
 valgrind-test-$(1): $(BIN)/test-$(1)
-	CLFRAME_TEST_SWEEP=edges POCL_MAX_PTHREAD_COUNT=1 $$(CHECKED_ENV) valgrind -q --error-exitcode=1 \
+	$$(VALGRIND_ENV) $(BIN)/test-$(1)
+	$$(VALGRIND_ENV) valgrind -q --error-exitcode=1 \
 	    --leak-check=full --show-leak-kinds=definite \
 	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
 	    $(BIN)/test-$(1)
