@@ -344,18 +344,27 @@ asan-build:
 oclgrind-planted: $(BIN)/planted-oob
 	scripts/check-oclgrind --planted $(BIN)/planted-oob
 
+# The two longest valgrind runs, the library's suites and heat's, are
+# spread over processes (CLFRAME_TEST_PART), so that the cores share them;
+# $(call parts,NAME) numbers a binary's parts.
+VALGRIND_PARTS_clframe = 4
+VALGRIND_PARTS_heat    = 2
+parts = $(shell seq $(or $(VALGRIND_PARTS_$(1)),1))
+
 # $(call checked_runs,NAME): the three checked runs of bin/test-NAME.
 define checked_runs
 .PHONY: asan-test-$(1) valgrind-test-$(1) oclgrind-test-$(1)
 asan-test-$(1): asan-build
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    $$(CHECKED_ENV) build/asan/bin/test-$(1)
-valgrind-test-$(1): $(BIN)/test-$(1)
-	$$(VALGRIND_ENV) $(BIN)/test-$(1)
-	$$(VALGRIND_ENV) valgrind -q --error-exitcode=1 \
-	    --leak-check=full --show-leak-kinds=definite \
-	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
+valgrind-test-$(1): $(foreach k,$(call parts,$(1)),valgrind-test-$(1)-$(k))
+valgrind-test-$(1)-%: $(BIN)/test-$(1)
+	$$(VALGRIND_ENV) CLFRAME_TEST_PART=$$*/$(words $(call parts,$(1))) \
 	    $(BIN)/test-$(1)
+	$$(VALGRIND_ENV) CLFRAME_TEST_PART=$$*/$(words $(call parts,$(1))) \
+	    valgrind -q --error-exitcode=1 --leak-check=full \
+	    --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+	    --suppressions=tests/valgrind.supp $(BIN)/test-$(1)
 oclgrind-test-$(1): $(BIN)/test-$(1) | oclgrind-planted
 	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind --no-planted $(BIN)/test-$(1)
 endef

@@ -231,8 +231,29 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 }
 
 
+/* Reads CLFRAME_TEST_PART=K/N as the first suite's index (K - 1) and the
+ * step (N): 0 and 1 when it is not set. Returns 0, with a message, when it
+ * is not K/N. */
+static int test_part(int *first, int *step)
+{
+    const char *part = getenv("CLFRAME_TEST_PART");
+    int k = 1, n = 1, end = 0;
+    if (part && (sscanf(part, "%d/%d%n", &k, &n, &end) != 2 ||
+                 part[end] != '\0' || n < 1 || k < 1 || k > n)) {
+        fprintf(stderr, "CLFRAME_TEST_PART=%s: expected K/N with 1 <= K <= "
+                "N, such as 2/3\n", part);
+        return 0;
+    }
+    *first = k - 1;
+    *step = n;
+    return 1;
+}
+
 int test_main(Suite *(*const suites[])(void))
 {
+    int part, parts;
+    if (!test_part(&part, &parts))
+        return EXIT_FAILURE;
     test_tmpdir();                  /* made once here, shared by the forks */
     /* clframe's program cache is off unless CLFRAME_CACHE says otherwise:
      * test sources named after this run's temporary folder would fill the
@@ -242,12 +263,18 @@ int test_main(Suite *(*const suites[])(void))
      * plain and the checked runs instead (XDG_CACHE_HOME). The cache suite
      * uses folders of its own. */
     setenv("CLFRAME_CACHE", "0", 0);
-    SRunner *sr = srunner_create(suites[0]());
-    for (int i = 1; suites[i]; i++)
-        srunner_add_suite(sr, suites[i]());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int count = 0;
+    while (suites[count])
+        count++;
+    int failed = 0;
+    if (part < count) {                         /* else a part with none */
+        SRunner *sr = srunner_create(suites[part]());
+        for (int i = part + parts; i < count; i += parts)
+            srunner_add_suite(sr, suites[i]());
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+    }
     nftw(test_tmpdir(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -14,7 +14,9 @@
 
 /* Runs the suites that the NULL-ended list makes, in one runner (so a
  * binary ends with one summary line), in a temporary folder removed at the
- * end; the exit status for main: EXIT_SUCCESS if every test passed. */
+ * end; the exit status for main: EXIT_SUCCESS if every test passed.
+ * CLFRAME_TEST_PART=K/N runs every Nth suite from the Kth alone, so that a
+ * slow run (valgrind) can be spread over N processes. */
 int test_main(Suite *(*const suites[])(void));
 
 /* Asserts a clframe call returned 0, showing clframe_last_error() if not. */
