@@ -344,11 +344,10 @@ asan-build:
 oclgrind-planted: $(BIN)/planted-oob
 	scripts/check-oclgrind --planted $(BIN)/planted-oob
 
-# The two longest valgrind runs, the library's suites and heat's, are
-# spread over processes (CLFRAME_TEST_PART), so that the cores share them;
+# The longest valgrind run, the library's suites (31 minutes of CPU), is
+# spread over processes (CLFRAME_TEST_PART), so that the cores share it;
 # $(call parts,NAME) numbers a binary's parts.
 VALGRIND_PARTS_clframe = 4
-VALGRIND_PARTS_heat    = 2
 parts = $(shell seq $(or $(VALGRIND_PARTS_$(1)),1))
 
 # $(call checked_runs,NAME): the three checked runs of bin/test-NAME.
