@@ -313,7 +313,7 @@ bench: all
 # runs them side by side, the longest (valgrind) first. They reuse the
 # kernels PoCL compiled for the plain runs (TEST_CACHE), except Oclgrind,
 # which is a device of its own. Valgrind runs one thread at a time, so PoCL
-# gets one worker thread there (that halved the library's valgrind run), and
+# gets one worker thread there (that halved two library suites' runs), and
 # the same run goes first without valgrind: the kernels valgrind's run
 # builds are then in PoCL's cache (compiling them under valgrind took a
 # third of the heat suites' run).
@@ -357,13 +357,13 @@ asan-test-$(1): asan-build
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    $$(CHECKED_ENV) build/asan/bin/test-$(1)
 valgrind-test-$(1): $(foreach k,$(call parts,$(1)),valgrind-test-$(1)-$(k))
+valgrind-test-$(1)-%: PART = CLFRAME_TEST_PART=$$*/$(words $(call parts,$(1)))
 valgrind-test-$(1)-%: $(BIN)/test-$(1)
-	$$(VALGRIND_ENV) CLFRAME_TEST_PART=$$*/$(words $(call parts,$(1))) \
+	$$(VALGRIND_ENV) $$(PART) $(BIN)/test-$(1)
+	$$(VALGRIND_ENV) $$(PART) valgrind -q --error-exitcode=1 \
+	    --leak-check=full --show-leak-kinds=definite \
+	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
 	    $(BIN)/test-$(1)
-	$$(VALGRIND_ENV) CLFRAME_TEST_PART=$$*/$(words $(call parts,$(1))) \
-	    valgrind -q --error-exitcode=1 --leak-check=full \
-	    --show-leak-kinds=definite --errors-for-leak-kinds=definite \
-	    --suppressions=tests/valgrind.supp $(BIN)/test-$(1)
 oclgrind-test-$(1): $(BIN)/test-$(1) | oclgrind-planted
 	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind --no-planted $(BIN)/test-$(1)
 endef

@@ -518,7 +518,8 @@ Suite *cache_suite(void)
     tcase_add_test(tc, a_damaged_setting_is_no_value_and_is_removed);
     tcase_add_test(tc, setting_errors_say_what_and_where);
     suite_add_tcase(s, tc);
-    /* A process that has opened no device yet (test_run_apart). */
+    /* A process that has opened no device yet (test_run_apart); not
+     * under Oclgrind, whose log each forked test would truncate. */
     TCase *apart = test_case("concurrent writers");
     tcase_set_tags(apart, "no-oclgrind");
     tcase_add_checked_fixture(apart, use_own_cache, drop_own_cache);

@@ -264,7 +264,8 @@ Suite *ctx_suite(void)
     tcase_add_test(tc, exact_fp_option_matches_the_device);
     tcase_add_test(tc, limits_are_the_devices);
     suite_add_tcase(s, tc);
-    /* A process that has opened no platform yet (test_run_apart). */
+    /* A process that has opened no platform yet (test_run_apart); not
+     * under Oclgrind, whose log each forked test would truncate. */
     TCase *apart = test_case("no platform");
     tcase_set_tags(apart, "no-oclgrind");
     tcase_add_checked_fixture(apart, clear_selection, restore_selection);
