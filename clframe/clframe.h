@@ -144,7 +144,8 @@ typedef struct clctx_stats {
     uint64_t kernel_runs;        /* kernels enqueued */
     uint64_t writes, reads;      /* host->device and device->host copies */
     uint64_t bytes_to_device, bytes_from_device;
-    long live_objects;           /* buffers, events, programs, kernels alive */
+    long live_objects;           /* buffers, events, programs, kernels alive
+                                    (a kept program no kernel uses is not) */
     uint64_t cache_hits;         /* programs loaded from the binary cache */
     uint64_t cache_misses;       /* programs compiled (and then cached) */
 } clctx_stats;
@@ -320,6 +321,9 @@ int clframe_add_sources(const clframe_source *table);
  * including file, then in each -I folder in options, then in kernels/, then
  * as written; clframe expands it itself, so a build log names file and line.
  * options are passed to the OpenCL compiler with -cl-kernel-arg-info added.
+ * Kernels of one source and options share one build in a context, and a
+ * program stays built after its last kernel is freed (the 16 most recently
+ * freed are kept until clctx_free), so making the same kernel again is cheap.
  * Returns NULL on error: a build failure's message holds the build log. */
 clkernel *clkernel_file(clctx *ctx, const char *path, const char *name,
                         const char *options);

@@ -1,6 +1,9 @@
 /*
  * program.c: building OpenCL programs, once per (source, options) and
- * context, so that several kernels from one file share one build.
+ * context, so that several kernels from one file share one build, and a
+ * kernel made again from the same source (a solver called in a loop) finds
+ * its program still built: the last PROGRAMS_KEPT programs that no kernel
+ * uses stay built until the context is freed.
  *
  * Every build adds -cl-kernel-arg-info (argument checking needs the kernel's
  * own signature) and, under CL_DEBUG, -g -cl-opt-disable (OpenCL's spelling of
@@ -18,12 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A build costs from milliseconds to seconds (PoCL preprocesses and hashes
+ * the whole source even when its own cache has the binary); a kept program
+ * holds only its binaries. */
+enum { PROGRAMS_KEPT = 16 };
+
 struct clf_program {
     cl_program program;
     char *source;
     char *options;               /* the user's plus clframe's additions */
-    int refs;
-    clf_program *next;
+    int refs;                    /* kernels using it; 0: kept for reuse */
+    clf_program *next;           /* most recently used first */
 };
 
 static char *build_log(clctx *ctx, cl_program program)
@@ -157,6 +165,15 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
     return program;
 }
 
+/* Moves the node at *pp to the front of the list: the most recently used. */
+static void to_front(clctx *ctx, clf_program **pp)
+{
+    clf_program *p = *pp;
+    *pp = p->next;
+    p->next = ctx->programs;
+    ctx->programs = p;
+}
+
 cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
                            const char *options)
 {
@@ -165,12 +182,16 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
         clframe_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
         return NULL;
     }
-    for (clf_program *p = ctx->programs; p; p = p->next)
+    for (clf_program **pp = &ctx->programs; *pp; pp = &(*pp)->next) {
+        clf_program *p = *pp;
         if (strcmp(p->options, opts) == 0 && strcmp(p->source, source) == 0) {
             free(opts);
-            p->refs++;
+            if (p->refs++ == 0)
+                clf_track(ctx, 1);          /* kept, now in use again */
+            to_front(ctx, pp);
             return p->program;
         }
+    }
     clf_program *p = calloc(1, sizeof *p);
     char *src = clf_strdup(source);
     cl_program program = p && src ? build(ctx, source, origin, options) : NULL;
@@ -188,13 +209,31 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
     return program;
 }
 
+/* Releases the program of node p, which the caller has unlinked. A kept
+ * program was already untracked when its last kernel let it go. */
 static void free_node(clctx *ctx, clf_program *p)
 {
     clReleaseProgram(p->program);
-    clf_track(ctx, -1);
+    if (p->refs > 0)
+        clf_track(ctx, -1);
     free(p->source);
     free(p->options);
     free(p);
+}
+
+/* Frees the least recently used kept programs beyond PROGRAMS_KEPT. */
+static void drop_unused(clctx *ctx)
+{
+    int kept = 0;
+    for (clf_program **pp = &ctx->programs; *pp;) {
+        clf_program *p = *pp;
+        if (p->refs == 0 && ++kept > PROGRAMS_KEPT) {
+            *pp = p->next;
+            free_node(ctx, p);
+        } else {
+            pp = &p->next;
+        }
+    }
 }
 
 void clf_program_put(clctx *ctx, cl_program program)
@@ -204,8 +243,11 @@ void clf_program_put(clctx *ctx, cl_program program)
         if (p->program != program)
             continue;
         if (--p->refs == 0) {
-            *pp = p->next;
-            free_node(ctx, p);
+            /* Kept, not counted among the live objects: it is the
+             * context's, and goes with it. */
+            clf_track(ctx, -1);
+            to_front(ctx, pp);
+            drop_unused(ctx);
         }
         return;
     }

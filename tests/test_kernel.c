@@ -2,8 +2,9 @@
  * test_kernel.c: calling kernels: 1-3 dimensions, offsets, local memory,
  * structs, enqueue chains; every kind of argument mismatch and size error
  * rejected with its message; build failures with their log; no OpenCL
- * object leaked over 1000 calls; the profile table and debug mode; a
- * kernel's launches counted and every timed launch's time summed.
+ * object leaked over 1000 calls; freed kernels' programs kept for reuse;
+ * the profile table and debug mode; a kernel's launches counted and every
+ * timed launch's time summed.
  */
 #include "support.h"
 
@@ -343,6 +344,53 @@ static clctx *ctx_with(const char *variable)
     return ctx;
 }
 
+/* How many programs ctx has compiled (the cache is off in the tests, so
+ * every build is a miss). */
+static uint64_t builds(clctx *ctx)
+{
+    clctx_stats st = clctx_get_stats(ctx);
+    return st.cache_misses + st.cache_hits;
+}
+
+/* Makes, runs and frees kernel "k" of source number v in ctx. */
+static void make_and_free(clctx *ctx, int v)
+{
+    char src[128];
+    snprintf(src, sizeof src, "__kernel void k(__global int *x) "
+             "{ x[0] = %d; }", v);
+    clkernel *k = clkernel_source(ctx, src, "k", NULL);
+    ck_assert_made(k);
+    int x = -1;
+    ck_assert_cl(clkernel_global(k, 1));
+    ck_assert_cl(clkernel_call(k, CLARG_OUT(&x, 1)));
+    ck_assert_int_eq(x, v);
+    clkernel_free(k);
+}
+
+/* A kernel made again after the last kernel of its program was freed finds
+ * the program still built; the 16 most recently freed programs are kept,
+ * and not counted as live objects. */
+START_TEST(freed_kernels_programs_are_kept_for_reuse)
+{
+    enum { KEPT = 16 };
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    make_and_free(ctx, 0);
+    make_and_free(ctx, 0);
+    ck_assert_uint_eq(builds(ctx), 1);
+    ck_assert_int_eq(clctx_get_stats(ctx).live_objects, 0);
+    for (int v = 1; v <= KEPT; v++)         /* program 0 is now the 17th */
+        make_and_free(ctx, v);
+    ck_assert_uint_eq(builds(ctx), KEPT + 1);
+    make_and_free(ctx, 1);                  /* kept: the 16th most recent */
+    ck_assert_uint_eq(builds(ctx), KEPT + 1);
+    make_and_free(ctx, 0);                  /* dropped: built again */
+    ck_assert_uint_eq(builds(ctx), KEPT + 2);
+    ck_assert_int_eq(clctx_get_stats(ctx).live_objects, 0);
+    clctx_free(ctx);
+}
+END_TEST
+
 START_TEST(profile_table_at_the_end)
 {
     clctx *ctx = ctx_with("CLFRAME_PROFILE");
@@ -562,6 +610,7 @@ Suite *kernel_suite(void)
     suite_add_tcase(s, errors);
     TCase *resources = test_case("resources");
     tcase_add_test(resources, no_opencl_object_leaks_over_1000_calls);
+    tcase_add_test(resources, freed_kernels_programs_are_kept_for_reuse);
     tcase_add_test(resources, profile_table_at_the_end);
     tcase_add_test(resources, debug_mode_prints_build_logs);
     suite_add_tcase(s, resources);
