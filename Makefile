@@ -248,11 +248,15 @@ deps:
 # Each runs install-deps first, then itself again, so that pkg-config looks
 # for Check (and GTK) only after they are installed. `make test` is every
 # check: the suites, then the same suites under the sanitizers, Oclgrind and
-# valgrind; `make test-run` is the quick first part alone.
+# valgrind; `make test-run` is the quick first part alone. The checked runs
+# start with the longest (LONGEST_CHECKS), so that no long one is left
+# running alone at the end while the other core idles.
+LONGEST_CHECKS = oclgrind-test-clframe valgrind-test-clframe \
+                 valgrind-test-societies oclgrind-test-md
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget test-run
-	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget valgrind-run asan-run \
-	    oclgrind-run
+	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget $(LONGEST_CHECKS) \
+	    valgrind-run asan-run oclgrind-run
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
