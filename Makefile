@@ -350,7 +350,7 @@ asan-build:
 oclgrind-planted: $(BIN)/planted-oob
 	scripts/check-oclgrind --planted $(BIN)/planted-oob
 
-# The longest valgrind run, the library's suites (31 minutes of CPU), is
+# The longest valgrind run, the library's suites (12 minutes of CPU), is
 # spread over processes (CLFRAME_TEST_PART), so that the cores share it;
 # $(call parts,NAME) numbers a binary's parts.
 VALGRIND_PARTS_clframe = 4
@@ -370,14 +370,14 @@ valgrind-test-$(1)-%: $(BIN)/test-$(1)
 	    --leak-check=full --show-leak-kinds=definite \
 	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
 	    $(BIN)/test-$(1)
-oclgrind-test-$(1): $(BIN)/test-$(1) | oclgrind-planted
+oclgrind-test-$(1): $(BIN)/test-$(1)
 	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind --no-planted $(BIN)/test-$(1)
 endef
 $(foreach t,$(TESTS),$(eval $(call checked_runs,$(t))))
 
 asan-run: $(addprefix asan-test-,$(TESTS))
 valgrind-run: $(addprefix valgrind-test-,$(TESTS))
-oclgrind-run: $(addprefix oclgrind-test-,$(TESTS))
+oclgrind-run: oclgrind-planted $(addprefix oclgrind-test-,$(TESTS))
 
 # ---- install ----------------------------------------------------------------------
 
