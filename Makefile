@@ -314,15 +314,15 @@ bench: all
 
 # Each test binary runs again under AddressSanitizer+UBSan, valgrind and
 # Oclgrind, each run its own target (asan-test-NAME, ...) so that `make -j`
-# runs them side by side, the longest (valgrind) first. The sanitized runs
-# reuse the kernels PoCL compiled for the plain runs (TEST_CACHE). Valgrind
+# runs them side by side, the longest first (LONGEST_CHECKS). The sanitized
+# runs reuse the kernels PoCL compiled for the plain runs (TEST_CACHE). Valgrind
 # runs one thread at a time, so PoCL gets one worker thread there (that
 # halved two library suites' runs). Under valgrind PoCL sees valgrind's CPU
 # (no AVX-512), so it compiles for another target than the plain runs did,
 # and compiling under memcheck is slow: each valgrind run goes first under
 # valgrind's plain core (--tool=none), which fills PoCL's cache for that
 # CPU at a fraction of the cost, and memcheck then loads what it builds
-# (Societies: 383 s, then 89 s, instead of 1452 s).
+# (Societies: 383 s, then 89 s, instead of 1452 s, measured side by side).
 check-asan: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget asan-run
 
@@ -350,7 +350,7 @@ asan-build:
 oclgrind-planted: $(BIN)/planted-oob
 	scripts/check-oclgrind --planted $(BIN)/planted-oob
 
-# The longest valgrind run, the library's suites (12 minutes of CPU), is
+# The longest valgrind run, the library's suites (12 minutes in all), is
 # spread over processes (CLFRAME_TEST_PART), so that the cores share it;
 # $(call parts,NAME) numbers a binary's parts.
 VALGRIND_PARTS_clframe = 4

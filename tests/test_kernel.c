@@ -344,8 +344,7 @@ static clctx *ctx_with(const char *variable)
     return ctx;
 }
 
-/* How many programs ctx has compiled (the cache is off in the tests, so
- * every build is a miss). */
+/* How many programs ctx has built: compiled, or loaded from the cache. */
 static uint64_t builds(clctx *ctx)
 {
     clctx_stats st = clctx_get_stats(ctx);
