@@ -43,6 +43,23 @@ static char *saved[sizeof cache_vars / sizeof *cache_vars];
 static char cache_home[256];      /* XDG_CACHE_HOME of the running test */
 static char entry_dir[300];       /* cache_home/clframe */
 
+/* PoCL keeps its compiled kernels under XDG_CACHE_HOME too: point it at
+ * the folder it used before the test moved XDG_CACHE_HOME (PoCL's default,
+ * pocl/kcache under the cache home), so that it finds what earlier runs
+ * compiled. Under valgrind, compiling is most of this suite's time. */
+static void keep_pocl_cache(void)
+{
+    char pocl[4096];
+    const char *xdg = saved[0], *home = saved[1];
+    if (xdg && xdg[0] == '/')
+        snprintf(pocl, sizeof pocl, "%s/pocl/kcache", xdg);
+    else if (home && home[0] == '/')
+        snprintf(pocl, sizeof pocl, "%s/.cache/pocl/kcache", home);
+    else
+        snprintf(pocl, sizeof pocl, "%s/pocl-cache", test_tmpdir());
+    setenv("POCL_CACHE_DIR", pocl, 1);
+}
+
 static void use_own_cache(void)
 {
     for (size_t i = 0; i < sizeof cache_vars / sizeof *cache_vars; i++) {
@@ -53,11 +70,8 @@ static void use_own_cache(void)
     ck_assert_ptr_nonnull(mkdtemp(cache_home));
     snprintf(entry_dir, sizeof entry_dir, "%s/clframe", cache_home);
     setenv("XDG_CACHE_HOME", cache_home, 1);
-    if (!saved[4]) {
-        char pocl[300];
-        snprintf(pocl, sizeof pocl, "%s/pocl-cache", test_tmpdir());
-        setenv("POCL_CACHE_DIR", pocl, 1);
-    }
+    if (!saved[4])
+        keep_pocl_cache();
     unsetenv("CLFRAME_CACHE");
     unsetenv("CL_DEBUG");
 }
