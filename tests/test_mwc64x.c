@@ -64,11 +64,13 @@ START_TEST(a_step_is_the_multiply_with_carry_and_multiplies_z_by_a)
         for (int n = 0; n < 1000; n++) {
             uint64_t t = (uint64_t)MWC64X_A * s.x + s.c;
             mwc64x_state next = mwc64x_step(s);
-            ck_assert_uint_eq(next.x, (uint32_t)t);
-            ck_assert_uint_eq(next.c, (uint32_t)(t >> 32));
-            ck_assert_uint_eq(mwc64x_draw(s), s.x ^ s.c);
-            ck_assert_uint_eq(z_of(next),
-                              (uint64_t)((u128)z_of(s) * MWC64X_A % M));
+            ck_assert_quietly(next.x == (uint32_t)t &&
+                                  next.c == (uint32_t)(t >> 32) &&
+                                  mwc64x_draw(s) == (s.x ^ s.c) &&
+                                  z_of(next) == (uint64_t)((u128)z_of(s) *
+                                                           MWC64X_A % M),
+                              "start %d, step %d: (%u, %u) after (%u, %u)",
+                              i, n, next.x, next.c, s.x, s.c);
             s = next;
         }
     }
@@ -80,8 +82,9 @@ START_TEST(skips_equal_steps_and_the_power_of_a)
     for (int i = 0; i < 10; i++) {
         mwc64x_state s = start(i), stepped = s;
         for (uint64_t d = 0; d <= 300; d++) {
-            ck_assert_msg(same(mwc64x_skip(s, d), stepped),
-                          "start %d, %llu steps", i, (unsigned long long)d);
+            ck_assert_quietly(same(mwc64x_skip(s, d), stepped),
+                              "start %d, %llu steps", i,
+                              (unsigned long long)d);
             stepped = mwc64x_step(stepped);
         }
         static const uint64_t far[] = {1ull << 40, 1ull << 63,
@@ -118,7 +121,8 @@ START_TEST(streams_are_the_gap_apart_distinct_and_uniform)
             ck_assert(same(s, mwc64x_jump(before, gap)));  /* the same */
         }
         for (int j = 0; j < k; j++)
-            ck_assert_uint_ne(starts[j], starts[k]);
+            ck_assert_quietly(starts[j] != starts[k], "streams %d and %d "
+                              "start alike", j, k);
     }
     ck_assert(!same(mwc64x_stream(7, 0), mwc64x_stream(8, 0)));
     /* The draws' top 4 bits over 16 bins: chi-square with 15 degrees of

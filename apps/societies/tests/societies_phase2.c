@@ -17,14 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Check records every passing assertion; the big loops call into it only
- * to fail. */
-#define check_quietly(cond, ...)                                           \
-    do {                                                                   \
-        if (!(cond))                                                       \
-            ck_abort_msg(__VA_ARGS__);                                     \
-    } while (0)
-
 static int trades(societies_offer o)
 {
     return o.give_units > 0;
@@ -157,9 +149,9 @@ START_TEST(best_offer_is_the_best_quantity_both_accept)
         societies_offer o = societies_best_offer(l.dg, l.ng, l.dh, l.nh,
                                                  give, receive, l.ag, l.ah,
                                                  l.bg, l.bh);
-        check_quietly(o.give == give && o.receive == receive,
-                      "case %d: the offer names %d, %d", t, o.give,
-                      o.receive);
+        ck_assert_quietly(o.give == give && o.receive == receive,
+                          "case %d: the offer names %d, %d", t, o.give,
+                          o.receive);
         /* The lot, as the rule sets it (model.h). */
         float va = societies_marginal_utility(l.dh, l.nh, l.ah + 1) /
                    societies_marginal_utility(l.dg, l.ng, l.ag + 1);
@@ -174,27 +166,27 @@ START_TEST(best_offer_is_the_best_quantity_both_accept)
         if (trades(o)) {
             made++;
             int k = o.give_units / gp;
-            check_quietly(open && k >= 1 && o.give_units == k * gp &&
-                          o.receive_units == k * rp, "case %d: %d for %d "
-                          "is not whole lots of %d for %d", t, o.give_units,
-                          o.receive_units, gp, rp);
-            check_quietly(o.give_units <= l.ag && o.receive_units <= l.bh,
-                          "case %d: unaffordable", t);
+            ck_assert_quietly(open && k >= 1 && o.give_units == k * gp &&
+                              o.receive_units == k * rp, "case %d: %d for %d "
+                              "is not whole lots of %d for %d", t, o.give_units,
+                              o.receive_units, gp, rp);
+            ck_assert_quietly(o.give_units <= l.ag && o.receive_units <= l.bh,
+                              "case %d: unaffordable", t);
             double ga = gain_a(l, o.give_units, o.receive_units);
             double gb = gain_b(l, o.give_units, o.receive_units);
-            check_quietly(o.gain_a > 0 && o.gain_b > 0 &&
-                          fabs(o.gain_a - ga) <
-                              1e-6 * gain_size(l, 0, o.give_units,
-                                               o.receive_units) &&
-                          fabs(o.gain_b - gb) <
-                              1e-6 * gain_size(l, 1, o.give_units,
-                                               o.receive_units),
-                          "case %d: gains "
-                          "%g %g, recomputed %g %g", t, (double)o.gain_a,
-                          (double)o.gain_b, ga, gb);
+            ck_assert_quietly(o.gain_a > 0 && o.gain_b > 0 &&
+                              fabs(o.gain_a - ga) <
+                                  1e-6 * gain_size(l, 0, o.give_units,
+                                                   o.receive_units) &&
+                              fabs(o.gain_b - gb) <
+                                  1e-6 * gain_size(l, 1, o.give_units,
+                                                   o.receive_units),
+                              "case %d: gains "
+                              "%g %g, recomputed %g %g", t, (double)o.gain_a,
+                              (double)o.gain_b, ga, gb);
         } else {
-            check_quietly(o.receive_units == 0 && o.gain_a == 0 &&
-                          o.gain_b == 0, "case %d: a half offer", t);
+            ck_assert_quietly(o.receive_units == 0 && o.gain_a == 0 &&
+                              o.gain_b == 0, "case %d: a half offer", t);
         }
         if (!open)
             continue;
@@ -204,11 +196,11 @@ START_TEST(best_offer_is_the_best_quantity_both_accept)
             double gb = gain_b(l, k * gp, k * rp);
             if (gb <= tol || ga <= tol)
                 continue;
-            check_quietly(trades(o), "case %d: no trade, but %d lots of "
-                          "%d for %d gain %g and %g", t, k, gp, rp, ga, gb);
-            check_quietly(ga <= o.gain_a + tol, "case %d: %d lots gain A "
-                          "%g, the offer's %d only %g", t, k, ga,
-                          o.give_units / gp, (double)o.gain_a);
+            ck_assert_quietly(trades(o), "case %d: no trade, but %d lots of "
+                              "%d for %d gain %g and %g", t, k, gp, rp, ga, gb);
+            ck_assert_quietly(ga <= o.gain_a + tol, "case %d: %d lots gain A "
+                              "%g, the offer's %d only %g", t, k, ga,
+                              o.give_units / gp, (double)o.gain_a);
         }
     }
     /* The inputs must exercise trades, not only refusals. */
@@ -348,22 +340,22 @@ START_TEST(trades_conserve_resources_and_both_gain)
         memcpy(b0, b, sizeof b);
         double ua = total_utility(&c, a), ub = total_utility(&c, b);
         int made = societies_trade_pair(&c, a, b);
-        check_quietly(made >= 0 && made <= c.trades_per_pairing,
-                      "case %d: %d trades of at most %d", t, made,
-                      c.trades_per_pairing);
+        ck_assert_quietly(made >= 0 && made <= c.trades_per_pairing,
+                          "case %d: %d trades of at most %d", t, made,
+                          c.trades_per_pairing);
         for (int r = 0; r < c.resources; r++)
-            check_quietly(a[r] + b[r] == a0[r] + b0[r] && a[r] >= 0 &&
-                          b[r] >= 0, "case %d, resource %d: %d + %d, "
-                          "was %d + %d", t, r, a[r], b[r], a0[r], b0[r]);
+            ck_assert_quietly(a[r] + b[r] == a0[r] + b0[r] && a[r] >= 0 &&
+                              b[r] >= 0, "case %d, resource %d: %d + %d, "
+                              "was %d + %d", t, r, a[r], b[r], a0[r], b0[r]);
         double va = total_utility(&c, a), vb = total_utility(&c, b);
         if (made == 0)
-            check_quietly(memcmp(a, a0, sizeof a) == 0 &&
-                          memcmp(b, b0, sizeof b) == 0,
-                          "case %d: changed without a trade", t);
+            ck_assert_quietly(memcmp(a, a0, sizeof a) == 0 &&
+                              memcmp(b, b0, sizeof b) == 0,
+                              "case %d: changed without a trade", t);
         else
-            check_quietly(va > ua && vb > ub, "case %d: %d trades, "
-                          "utilities %.7g -> %.7g and %.7g -> %.7g", t,
-                          made, ua, va, ub, vb);
+            ck_assert_quietly(va > ua && vb > ub, "case %d: %d trades, "
+                              "utilities %.7g -> %.7g and %.7g -> %.7g", t,
+                              made, ua, va, ub, vb);
         traded += made > 0;
     }
     ck_assert_msg(traded > tries / 4, "%d pairs traded of %d", traded,
@@ -431,8 +423,8 @@ START_TEST(a_round_makes_the_best_offer_of_the_menus)
                 if (trades(o) && (!trades(best) || o.gain_a > best.gain_a))
                     best = o;
             }
-        check_quietly(made == trades(best), "case %d: %d trades, the "
-                      "menus offer %d", t, made, trades(best));
+        ck_assert_quietly(made == trades(best), "case %d: %d trades, the "
+                          "menus offer %d", t, made, trades(best));
         if (trades(best)) {
             a[best.give] -= best.give_units;
             b[best.give] += best.give_units;
@@ -440,10 +432,10 @@ START_TEST(a_round_makes_the_best_offer_of_the_menus)
             b[best.receive] -= best.receive_units;
             traded++;
         }
-        check_quietly(memcmp(a, a1, sizeof a) == 0 &&
-                      memcmp(b, b1, sizeof b) == 0, "case %d: not the best "
-                      "offer (%d of %d for %d of %d)", t, best.give_units,
-                      best.give, best.receive_units, best.receive);
+        ck_assert_quietly(memcmp(a, a1, sizeof a) == 0 &&
+                          memcmp(b, b1, sizeof b) == 0, "case %d: not the best "
+                          "offer (%d of %d for %d of %d)", t, best.give_units,
+                          best.give, best.receive_units, best.receive);
     }
     ck_assert_int_gt(traded, 500);
 }
@@ -536,9 +528,9 @@ START_TEST(a_society_trades_and_keeps_its_resources)
     ck_assert_mem_eq(a.units + (size_t)out * 16, before + (size_t)out * 16,
                      16 * sizeof *a.units);
     for (int i = 0; i < c.agents; i++)
-        check_quietly(total_utility(&c, a.units + (size_t)i * 16) >=
-                      total_utility(&c, before + (size_t)i * 16),
-                      "agent %d lost", i);
+        ck_assert_quietly(total_utility(&c, a.units + (size_t)i * 16) >=
+                          total_utility(&c, before + (size_t)i * 16),
+                          "agent %d lost", i);
     /* The same trades pair by pair. */
     memcpy(pairwise, before, bytes);
     long again = 0;
