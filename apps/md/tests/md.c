@@ -242,6 +242,9 @@ static void assert_cells_sorted(md_sim *sim, const md_system *now)
 START_TEST(counting_sort_places_every_particle_in_its_cell)
 {
     static const md_version cell_versions[] = {MD_PARTICLE, MD_CELL};
+    /* The sort at the start, then after steps; under valgrind and Oclgrind
+     * after one (a sort into lists already filled, as every later one). */
+    int rounds = test_memory_run() ? 2 : 3;
     md_system start, now;
     ck_assert_app(md_system_init(&start, test_memory_run() ? 357 : 863, 5));
     ck_assert_app(md_system_copy(&now, &start));
@@ -251,10 +254,10 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
             setenv("MD_SCAN_BLOCK", "1", 1);
         md_sim *sim = open_checked(&start, cell_versions[v % 2], &own);
         unsetenv("MD_SCAN_BLOCK");
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < rounds; round++) {
             ck_assert_app(md_sim_read(sim, &now));
             assert_cells_sorted(sim, &now);
-            if (round < 2)
+            if (round < rounds - 1)
                 ck_assert_app(md_sim_step(sim, test_memory_run() ? 1 : 5));
         }
         close_checked(sim, own);

@@ -250,18 +250,20 @@ static long compare_phase2(const societies_config *c)
 START_TEST(phase2_keeps_resources_and_is_the_references)
 {
     uint32_t seed = 23;
+    /* Under valgrind and Oclgrind, where each case is a build at their
+     * pace, only the cases marked: one resource, and menus of 4 and 16 (16
+     * resources trade within three days, 256 do not). With 0 rounds the
+     * trading loop does not run, which adds nothing for them to check. */
     static const struct {
-        int resources, menu, rounds;
-    } cases[] = {{1, 1, 3}, {16, 4, 0}, {16, 4, 3}, {256, 16, 3},
-                 {2, 1, 1}, {37, 16, 2}, {64, 7, 3}};
+        int resources, menu, rounds, memory_run;
+    } cases[] = {{1, 1, 3, 1}, {16, 4, 0, 0}, {16, 4, 3, 1}, {256, 16, 3, 1},
+                 {2, 1, 1, 0}, {37, 16, 2, 0}, {64, 7, 3, 0}};
     int agents = test_memory_run() ? 7 : 801;
-    /* The first four under valgrind and Oclgrind (a build each, cached by
-     * PoCL from the plain run; 16 resources trade within three days, 256
-     * do not). */
-    size_t count = test_memory_run() ? 4 : sizeof cases / sizeof *cases;
     long traded = 0;
-    for (size_t t = 0; t < count; t++) {
+    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
         societies_config c = random_config(agents, cases[t].resources, &seed);
+        if (test_memory_run() && !cases[t].memory_run)
+            continue;
         c.epsilon = 0.3f;
         c.menu_size = cases[t].menu;
         c.trades_per_pairing = cases[t].rounds;
