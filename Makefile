@@ -350,9 +350,9 @@ asan-build:
 oclgrind-planted: $(BIN)/planted-oob
 	scripts/check-oclgrind --planted $(BIN)/planted-oob
 
-# The longest valgrind run, the library's suites (12 minutes in all), is
-# spread over processes (CLFRAME_TEST_PART), so that the cores share it;
-# $(call parts,NAME) numbers a binary's parts.
+# The longest valgrind run, the library's suites, is spread over processes
+# (CLFRAME_TEST_PART), so that the cores share it; $(call parts,NAME)
+# numbers a binary's parts.
 VALGRIND_PARTS_clframe = 4
 parts = $(shell seq $(or $(VALGRIND_PARTS_$(1)),1))
 
