@@ -4,11 +4,52 @@
  * A clarg is a plain value so that a call can be written inline; the only
  * thing shared between copies is the persistent buffer, which is why it lives
  * behind a pointer. Non-persistent buffers are the call's business (kernel.c).
+ *
+ * Copies cannot be tracked, so a released buffer's record is never freed: it
+ * goes to a list for reuse with its generation bumped, and a copy made
+ * before the release, whose generation is now old, gets an error instead of
+ * freed memory or another argument's buffer. The list is as long as the most
+ * buffers that were ever persistent at once.
  */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+static clarg_buffer *free_buffers;
+
+static clarg_buffer *buffer_take(void)
+{
+    pthread_mutex_lock(&free_lock);
+    clarg_buffer *b = free_buffers;
+    if (b)
+        free_buffers = b->next_free;
+    pthread_mutex_unlock(&free_lock);
+    return b ? b : calloc(1, sizeof *b);
+}
+
+static void buffer_give_back(clarg_buffer *b)
+{
+    b->generation++;
+    b->mem = NULL;
+    pthread_mutex_lock(&free_lock);
+    b->next_free = free_buffers;
+    free_buffers = b;
+    pthread_mutex_unlock(&free_lock);
+}
+
+/* 0 if a has no buffer or its own; else the error that a copy of a
+ * released argument is, naming fn. */
+static int check_live(const clarg *a, const char *fn)
+{
+    if (!a->buffer || a->generation == a->buffer->generation)
+        return 0;
+    return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument's device buffer "
+                        "was released (by clarg_release on it or on a copy)",
+                        fn);
+}
 
 /* Sets each field rather than zeroing the whole clarg: this runs for every
  * CLARG(x) of every call, and value[] is mostly unused bytes. */
@@ -78,6 +119,9 @@ int clarg_persist(clarg *a, clctx *ctx)
                         "argument (CLARG_IN/OUT/INOUT/TYPED) can be persistent");
     if (!(ctx = clf_ctx(ctx)))
         return CLFRAME_ERR_NO_DEVICE;
+    int rc = check_live(a, "clarg_persist");
+    if (rc)
+        return rc;
     if (a->buffer) {
         if (a->buffer->ctx == ctx)
             return 0;
@@ -88,7 +132,7 @@ int clarg_persist(clarg *a, clctx *ctx)
     if (bytes == (size_t)-1)
         return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: %zu elements of "
                         "%zu bytes overflow size_t", a->count, a->elem_size);
-    clarg_buffer *b = malloc(sizeof *b);
+    clarg_buffer *b = buffer_take();
     if (!b)
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clarg_persist: out of memory");
     cl_int err;
@@ -96,12 +140,13 @@ int clarg_persist(clarg *a, clctx *ctx)
     b->bytes = bytes;
     b->mem = clf_create_buffer(ctx, bytes, &err);
     if (err != CL_SUCCESS) {
-        free(b);
+        buffer_give_back(b);
         return clf_fail_cl(err, "clCreateBuffer", "clarg_persist: %zu bytes "
                            "of %s on %s", bytes, a->type ? a->type : "data",
                            ctx->device_name);
     }
     a->buffer = b;
+    a->generation = b->generation;
     return 0;
 }
 
@@ -126,9 +171,14 @@ int clarg_keep_on_device(clarg *a, clctx *ctx, int upload)
 
 static int check_persistent(const clarg *a, const char *fn)
 {
-    if (!a || a->kind != CLARG_KIND_BUFFER || !a->buffer)
+    if (!a)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument is NULL", fn);
+    if (a->kind != CLARG_KIND_BUFFER || !a->buffer)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument is not "
                         "persistent (call clarg_persist first)", fn);
+    int rc = check_live(a, fn);
+    if (rc)
+        return rc;
     if (!a->host && a->buffer->bytes)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument has no host "
                         "array to copy to or from", fn);
@@ -153,11 +203,29 @@ int clarg_write(clarg *a)
                      a->host, CL_TRUE, "clarg_write");
 }
 
+/* The element type's name, for messages and for comparing two arrays'. */
+static const char *type_of(const clarg *a)
+{
+    return a->type ? a->type : "untyped data";
+}
+
 int clarg_swap(clarg *a, clarg *b)
 {
-    if (!a || !b || !a->buffer || !b->buffer)
+    if (!a || !b)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: argument %s is "
+                            "NULL", a ? "b" : "a");
+    if (!a->buffer || !b->buffer)
         return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: both arguments must "
                         "be persistent (call clarg_persist first)");
+    int rc = check_live(a, "clarg_swap");
+    if (rc || (rc = check_live(b, "clarg_swap")))
+        return rc;
+    /* Same bytes but other elements would let a kernel read floats as ints. */
+    if (strcmp(type_of(a), type_of(b)) != 0 || a->elem_size != b->elem_size)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: an array of %s "
+                            "(%zu bytes each) and one of %s (%zu bytes each) "
+                            "cannot be exchanged", type_of(a), a->elem_size,
+                            type_of(b), b->elem_size);
     if (a->buffer->bytes != b->buffer->bytes || a->buffer->ctx != b->buffer->ctx)
         return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: buffers of %zu and "
                         "%zu bytes (or on two contexts) cannot be exchanged",
@@ -172,12 +240,15 @@ void clarg_release(clarg *a)
 {
     if (!a || !a->buffer)
         return;
-    clf_release_mem(a->buffer->ctx, a->buffer->mem);
-    free(a->buffer);
+    if (a->generation == a->buffer->generation) {   /* else done by a copy */
+        clf_release_mem(a->buffer->ctx, a->buffer->mem);
+        buffer_give_back(a->buffer);
+    }
     a->buffer = NULL;
 }
 
 cl_mem clarg_mem(const clarg *a)
 {
-    return a && a->buffer ? a->buffer->mem : NULL;
+    return a && a->buffer && a->generation == a->buffer->generation
+               ? a->buffer->mem : NULL;
 }

@@ -90,7 +90,8 @@ clctx *clctx_default(void);
  * HPCE_SELECT_PLATFORM / HPCE_SELECT_DEVICE if set, else the CPU when CL_DEBUG
  * is on, else the first GPU on any platform, else the first CPU device.
  * CL_DEBUG=1 also builds kernels with "-g -cl-opt-disable", prints every build
- * log and finishes the queue after every enqueue. Free with clctx_free. */
+ * log, finishes the queue after every enqueue and prints one line naming the
+ * device and the mode when the context is made. Free with clctx_free. */
 clctx *clctx_new(const char *selector);
 
 /* Waits for outstanding work, prints the CLFRAME_PROFILE table if profiling,
@@ -148,6 +149,7 @@ typedef struct clctx_stats {
                                     (a kept program no kernel uses is not) */
     uint64_t cache_hits;         /* programs loaded from the binary cache */
     uint64_t cache_misses;       /* programs compiled (and then cached) */
+    uint64_t compiles;           /* compiler runs, failed ones included */
 } clctx_stats;
 clctx_stats clctx_get_stats(clctx *ctx);
 
@@ -181,6 +183,7 @@ typedef struct clarg {
     size_t count;                /* elements of an array; bytes of local */
     void *host;                  /* host array, or the value of CLARG_VALUE */
     clarg_buffer *buffer;        /* persistent buffer, or NULL (lazy) */
+    unsigned generation;         /* the buffer's when this became persistent */
     _Alignas(16) unsigned char value[128]; /* the copied value of CLARG(x) */
 } clarg;
 
@@ -274,13 +277,15 @@ int clarg_keep_on_device(clarg *a, clctx *ctx, int upload);
 int clarg_read(clarg *a);
 int clarg_write(clarg *a);
 
-/* Exchanges the device buffers of two persistent arguments of equal size,
- * for double buffering: every copy of a and b sees the exchange. The host
- * arrays stay where they were. 0 or a negative code. */
+/* Exchanges the device buffers of two persistent arguments of equal size
+ * and element type, for double buffering: every copy of a and b sees the
+ * exchange. The host arrays stay where they were. 0 or a negative code. */
 int clarg_swap(clarg *a, clarg *b);
 
-/* Releases a persistent argument's device buffer (in every copy: do not use
- * them afterwards). Safe on non-persistent arguments; a becomes unpersistent. */
+/* Releases a persistent argument's device buffer, which its copies shared:
+ * a call, read, write or swap with a copy then fails with a message (and a
+ * release of a copy does nothing). Safe on non-persistent arguments; a
+ * becomes unpersistent. */
 void clarg_release(clarg *a);
 
 /* The device buffer of a persistent argument, or NULL. Owned by clframe. */
@@ -336,7 +341,8 @@ void clkernel_free(clkernel *k);
 size_t clframe_round_up(size_t n, size_t m);
 
 /* Work sizes, 1 to 3 of them: clkernel_global(k, w, h). A local size of 0
- * in every dimension (the default) lets the implementation choose. */
+ * in every dimension (the default) lets the implementation choose; a local
+ * size or offset given must have the global size's dimensions. */
 #define CLFRAME_NSIZES_(...) \
     (unsigned)(sizeof((size_t[]){__VA_ARGS__}) / sizeof(size_t))
 #define clkernel_global(k, ...) \
@@ -352,20 +358,31 @@ int clkernel_set_global(clkernel *k, unsigned dims, const size_t *sizes);
 int clkernel_set_local(clkernel *k, unsigned dims, const size_t *sizes);
 int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
 
+/* A call's clargs: the macro arguments after the first `skip` (1 or 2) as
+ * an array, ended by a marker so that a call with none is plain C11 (no
+ * GNU ", ##__VA_ARGS__"), and their count, the marker left out. */
+#define CLFRAME_FIRST_(a, ...) a
+#define CLFRAME_SECOND_(a, b, ...) b
+#define CLFRAME_AFTER_1_(a, ...) ((const clarg[]){__VA_ARGS__})
+#define CLFRAME_AFTER_2_(a, b, ...) ((const clarg[]){__VA_ARGS__})
+#define CLFRAME_ARGS_(skip, ...) \
+    CLFRAME_AFTER_##skip##_(__VA_ARGS__, {.kind = CLARG_KIND_NONE})
+#define CLFRAME_NARGS_(skip, ...) \
+    (unsigned)(sizeof(CLFRAME_ARGS_(skip, __VA_ARGS__)) / sizeof(clarg) - 1)
+
 /* Calls the kernel: checks the arguments against its signature, sets them,
  * copies in what must go in, runs it, copies back what must come back and
  * waits, so results are in host memory on return. 0 or a negative code.
  * clkernel_enqueue does the same without waiting: host arrays must then stay
  * untouched until clctx_finish (or a blocking call) on the same context. */
-#define CLFRAME_ARGS_(...) ((const clarg[]){{.kind = CLARG_KIND_NONE}, ##__VA_ARGS__})
-#define CLFRAME_NARGS_(...) \
-    (unsigned)(sizeof(CLFRAME_ARGS_(__VA_ARGS__)) / sizeof(clarg) - 1)
-#define clkernel_call(k, ...) \
-    clkernel_call_args((k), CLFRAME_NARGS_(__VA_ARGS__), \
-                       CLFRAME_ARGS_(__VA_ARGS__) + 1)
-#define clkernel_enqueue(k, ...) \
-    clkernel_enqueue_args((k), CLFRAME_NARGS_(__VA_ARGS__), \
-                          CLFRAME_ARGS_(__VA_ARGS__) + 1)
+#define clkernel_call(...) \
+    clkernel_call_args(CLFRAME_FIRST_(__VA_ARGS__, 0), \
+                       CLFRAME_NARGS_(1, __VA_ARGS__), \
+                       CLFRAME_ARGS_(1, __VA_ARGS__))
+#define clkernel_enqueue(...) \
+    clkernel_enqueue_args(CLFRAME_FIRST_(__VA_ARGS__, 0), \
+                          CLFRAME_NARGS_(1, __VA_ARGS__), \
+                          CLFRAME_ARGS_(1, __VA_ARGS__))
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args);
 int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args);
 
@@ -447,10 +464,12 @@ int clfunction_group_results(clfunction *f, int all);
 #define clfunction_ret_type(ret) \
     _Generic((ret), void *: (const char *)0, \
              CLFRAME_TYPES_(CLFRAME_RET_NAME_) default: "")
-#define clfunction_call(f, ret, ...) \
-    clfunction_call_args((f), (ret), clfunction_ret_type(ret), \
-                         CLFRAME_NARGS_(__VA_ARGS__), \
-                         CLFRAME_ARGS_(__VA_ARGS__) + 1)
+#define clfunction_call(...) \
+    clfunction_call_args(CLFRAME_FIRST_(__VA_ARGS__, 0), \
+                         CLFRAME_SECOND_(__VA_ARGS__, 0), \
+                         clfunction_ret_type(CLFRAME_SECOND_(__VA_ARGS__, 0)), \
+                         CLFRAME_NARGS_(2, __VA_ARGS__), \
+                         CLFRAME_ARGS_(2, __VA_ARGS__))
 int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
                          unsigned nargs, const clarg *args);
 

@@ -286,12 +286,15 @@ clctx *clctx_new(const char *selector)
                     NULL);
     ctx->debug = env_on("CL_DEBUG");
     ctx->on_oclgrind = strcmp(c->platform_name, "Oclgrind") == 0;
+    ctx->on_nvidia = strstr(c->platform_name, "NVIDIA") != NULL;
     ctx->profile = env_on("CLFRAME_PROFILE");
     snprintf(ctx->describe, sizeof ctx->describe,
              "%s [%s, %s, %s], platform %u device %u: %s%s", c->name,
              type_word(c->type), c->platform_name, version, c->pi, c->di, why,
              ctx->debug ? " (debug mode)" : "");
     free(list);
+    if (ctx->debug)             /* so a quiet run still shows where it ran */
+        fprintf(stderr, "clframe: %s\n", ctx->describe);
 
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                     sizeof ctx->max_group, &ctx->max_group, NULL);

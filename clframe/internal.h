@@ -76,6 +76,7 @@ struct clctx {
     int debug;                  /* CL_DEBUG=1 */
     int profile;                /* CLFRAME_PROFILE=1 */
     int on_oclgrind;            /* the Oclgrind simulator: no -g, see ctx.c */
+    int on_nvidia;              /* NVIDIA's driver: its PTX retry, program.c */
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE */
@@ -165,6 +166,11 @@ typedef struct clf_proto {
     char text[1024];             /* "int score(Board* b, int move)" */
 } clf_proto;
 
+/* Gives each of the n parameters whose type is a typedef of a built-in
+ * type in source ("typedef float real;") that type, and its size: drivers
+ * report the name as written. 0 or CLFRAME_ERR_NO_MEMORY. */
+int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n);
+
 /* Finds fname's prototype in source; 0 or an error naming what failed. */
 int clf_proto_find(const char *source, const char *fname, clf_proto *out);
 /* Reads a prototype given as text ("int f(Board *b)"), with source's
@@ -179,6 +185,8 @@ struct clarg_buffer {
     clctx *ctx;
     cl_mem mem;
     size_t bytes;
+    unsigned generation;        /* bumped by each release (arg.c) */
+    clarg_buffer *next_free;    /* in the list of released ones */
 };
 
 /* Bytes of an array argument, or (size_t)-1 if count * elem_size overflows. */

@@ -24,7 +24,7 @@ struct clkernel {
     unsigned nparams;
     int have_info;               /* 0: the driver gave no argument info */
     clf_param *params;
-    unsigned dims;
+    unsigned dims, local_dims, offset_dims;
     size_t global[3], local[3], offset[3];
     int has_local, has_offset;
     int sizes_checked;           /* local/global validated since last change */
@@ -36,7 +36,7 @@ struct clkernel {
 
 /* ---- signature ----------------------------------------------------------- */
 
-static int read_params(clkernel *k)
+static int read_params(clkernel *k, const char *source)
 {
     cl_uint n = 0;
     cl_int err = clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n,
@@ -76,6 +76,10 @@ static int read_params(clkernel *k)
         p->size = p->pointer ? 0 : clf_builtin_size(p->type);
         p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0;
     }
+    for (cl_uint i = 0; i < n; i++)     /* a name no built-in type has */
+        if (!clf_builtin_size(k->params[i].type) &&
+            strcmp(k->params[i].type, "void") != 0)
+            return clf_resolve_typedefs(source, k->params, n);
     return 0;
 }
 
@@ -160,7 +164,7 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
         return NULL;
     }
     clf_track(ctx, 1);
-    if (read_params(k) || make_signature(k)) {
+    if (read_params(k, text) || make_signature(k)) {
         clkernel_free(k);
         return NULL;
     }
@@ -230,17 +234,21 @@ int clkernel_set_global(clkernel *k, unsigned dims, const size_t *sizes)
 int clkernel_set_local(clkernel *k, unsigned dims, const size_t *sizes)
 {
     int rc = set_sizes(k, dims, sizes, k ? k->local : NULL, "local");
-    if (rc == 0)
+    if (rc == 0) {
+        k->local_dims = dims;
         k->has_local = sizes[0] != 0 || (dims > 1 && sizes[1]) ||
                        (dims > 2 && sizes[2]);
+    }
     return rc;
 }
 
 int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes)
 {
     int rc = set_sizes(k, dims, sizes, k ? k->offset : NULL, "offset");
-    if (rc == 0)
+    if (rc == 0) {
+        k->offset_dims = dims;
         k->has_offset = 1;
+    }
     return rc;
 }
 
@@ -266,6 +274,15 @@ static int check_sizes(clkernel *k)
                         k->name);
     if (k->sizes_checked)
         return 0;
+    /* The driver would read sizes beyond the global's as unset: a local
+     * size of 8 x 8 for 64 x 1 work-items would silently be 8. */
+    int local_differs = k->has_local && k->local_dims != k->dims;
+    if (local_differs || (k->has_offset && k->offset_dims != k->dims))
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): the "
+                            "global size is %u-D, the %s size %u-D: give "
+                            "both the same dimensions", k->name, k->dims,
+                            local_differs ? "local" : "offset",
+                            local_differs ? k->local_dims : k->offset_dims);
     for (unsigned d = 0; d < k->dims; d++)
         if (k->global[d] == 0)
             return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): global "
@@ -324,6 +341,10 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
             return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u: %zu elements overflow size_t", k->name, i + 1,
                             a->count);
+        if (a->buffer && a->generation != a->buffer->generation)
+            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+                            "%u: its device buffer was released (by "
+                            "clarg_release on it or on a copy)", k->name, i + 1);
         if (a->buffer && a->buffer->ctx != k->ctx)
             return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u is persistent on another context", k->name,

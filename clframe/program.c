@@ -88,6 +88,7 @@ static cl_program compile_source(clctx *ctx, const char *source,
     if (*err != CL_SUCCESS)
         return NULL;
     clf_track(ctx, 1);
+    ctx->stats.compiles++;
     *err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
     char *raw_log = build_log(ctx, program);
     *log = raw_log ? clf_source_map_log(raw_log, source) : NULL;
@@ -133,11 +134,13 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
     cl_int err;
     char *log;
     cl_program program = compile(ctx, source, origin, options, &err, &log);
-    if (!program && err == CL_BUILD_PROGRAM_FAILURE) {
+    if (!program && err == CL_BUILD_PROGRAM_FAILURE && ctx->on_nvidia) {
         /* NVIDIA's OpenCL 3.0 driver (seen on an H200) writes PTX that its
          * own assembler rejects for a kernel without parameters when
          * -cl-kernel-arg-info is on. A program that builds without it runs
-         * with its argument counts checked, not their types. */
+         * with its argument counts checked, not their types. Elsewhere a
+         * failed build is the source's fault: compiling it again would only
+         * double the wait for the same log. */
         char *plain = full_options(ctx, user_options, 0), *plain_log = NULL;
         cl_int plain_err;
         if (plain)

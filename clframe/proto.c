@@ -479,6 +479,29 @@ static int find_in(const char *clean, const char *fname, const aliases *al,
     return 0;
 }
 
+int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n)
+{
+    char *clean = clean_source(source);
+    aliases *al = calloc(1, sizeof *al);
+    if (!clean || !al) {
+        free(clean);
+        free(al);
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading typedefs");
+    }
+    collect_aliases(clean, al);
+    for (unsigned i = 0; i < n; i++) {
+        clf_param *p = &params[i];
+        const char *type = resolve_alias(al, p->type);
+        if (type == p->type)
+            continue;
+        snprintf(p->type, sizeof p->type, "%s", type);
+        p->size = p->pointer ? 0 : clf_builtin_size(p->type);
+    }
+    free(clean);
+    free(al);
+    return 0;
+}
+
 int clf_proto_find(const char *source, const char *fname, clf_proto *out)
 {
     return clf_proto_parse(source, NULL, fname, out);

@@ -296,6 +296,17 @@ START_TEST(read_write_and_swap_need_persistent_arguments)
     ck_assert_cl(clarg_persist(&x, NULL));
     ck_assert_cl(clarg_persist(&y, NULL));
     ck_assert_fails(clarg_swap(&x, &y), CLFRAME_ERR_USAGE, "cannot be exchanged");
+    /* The same bytes, but floats and ints. */
+    float f[4];
+    clarg z = CLARG_INOUT(f, 4);
+    ck_assert_cl(clarg_persist(&z, NULL));
+    ck_assert_fails(clarg_swap(&x, &z), CLFRAME_ERR_USAGE,
+                    "an array of int (4 bytes each) and one of float");
+    ck_assert_fails(clarg_read(NULL), CLFRAME_ERR_USAGE,
+                    "clarg_read: the argument is NULL");
+    ck_assert_fails(clarg_swap(&x, NULL), CLFRAME_ERR_USAGE,
+                    "argument b is NULL");
+    clarg_release(&z);
     clarg s = CLARG(5);
     ck_assert_fails(clarg_persist(&s, NULL), CLFRAME_ERR_USAGE,
                     "only an array argument");
@@ -322,6 +333,40 @@ static void step_reference(int *state, int n, int steps)
     }
     free(next);
 }
+
+/* Copies of a persistent argument share its buffer; once one of them is
+ * released, using any other is an error with a message, never freed
+ * memory (ASan and valgrind run this) nor the buffer that takes its place. */
+START_TEST(a_copy_used_after_release_is_an_error)
+{
+    int x[4] = {0}, y[4] = {0};
+    clkernel *k = test_kernel(direction_source, "add_one");
+    ck_assert_cl(clkernel_global(k, 4));
+    clarg a = CLARG_INOUT(x, 4);
+    ck_assert_cl(clarg_keep_on_device(&a, NULL, 1));
+    clarg copy = a;
+    ck_assert_cl(clkernel_call(k, copy));
+    clarg_release(&a);
+    ck_assert_fails(clkernel_call(k, copy), CLFRAME_ERR_USAGE,
+                    "argument 1: its device buffer was released");
+    /* A new persistent argument may reuse the record; the copy stays old. */
+    clarg b = CLARG_INOUT(y, 4);
+    ck_assert_cl(clarg_keep_on_device(&b, NULL, 1));
+    ck_assert_fails(clarg_read(&copy), CLFRAME_ERR_USAGE,
+                    "clarg_read: the argument's device buffer was released");
+    ck_assert_fails(clarg_write(&copy), CLFRAME_ERR_USAGE, "was released");
+    ck_assert_fails(clarg_swap(&copy, &b), CLFRAME_ERR_USAGE, "was released");
+    ck_assert_fails(clarg_persist(&copy, NULL), CLFRAME_ERR_USAGE,
+                    "was released");
+    ck_assert_ptr_null(clarg_mem(&copy));
+    clarg_release(&copy);                 /* a no-op: b keeps its buffer */
+    ck_assert_cl(clkernel_call(k, b));
+    ck_assert_cl(clarg_read(&b));
+    ck_assert_int_eq(y[3], 1);
+    clarg_release(&b);
+    clkernel_free(k);
+}
+END_TEST
 
 START_TEST(swap_double_buffering_over_0_to_3_steps)
 {
@@ -372,6 +417,7 @@ Suite *arg_suite(void)
     tcase_add_test(persist, persistent_data_stays_on_the_device_between_kernels);
     tcase_add_test(persist, kept_arguments_move_only_when_asked);
     tcase_add_test(persist, read_write_and_swap_need_persistent_arguments);
+    tcase_add_test(persist, a_copy_used_after_release_is_an_error);
     tcase_add_loop_test(persist, swap_double_buffering_over_0_to_3_steps, 0, 4);
     suite_add_tcase(s, persist);
     return s;

@@ -152,7 +152,15 @@ END_TEST
 START_TEST(debug_mode_uses_the_cpu)
 {
     setenv("CL_DEBUG", "1", 1);
+    capture_stderr_begin();
     clctx *ctx = new_ctx(NULL);
+    char *said = capture_stderr_end();
+    /* One line names the device and the mode, even if nothing else is said. */
+    char line[1500];
+    snprintf(line, sizeof line, "clframe: %s\n", clctx_describe(ctx));
+    ck_assert_str_eq(said, line);
+    ck_assert_ptr_nonnull(strstr(said, "(debug mode)"));
+    free(said);
     ck_assert_int_eq(clctx_debug(ctx), 1);
     ck_assert(clctx_device_type(ctx) & CL_DEVICE_TYPE_CPU);
     ck_assert_ptr_nonnull(strstr(clctx_describe(ctx), "CL_DEBUG=1"));

@@ -1,7 +1,9 @@
 /*
  * user.c: a user's program built against the installed library
  * (tests/install/check): it calls the vmul of its own kernels/demo/vadd.cl
- * and checks every product; exit status 0 if all are right.
+ * and checks every product, then a kernel without arguments and a device
+ * function; exit status 0 if all are right. It must build without a
+ * warning under -std=c11 -pedantic -Wall -Wextra -Werror.
  */
 #include <clframe.h>
 #include <stdio.h>
@@ -25,6 +27,21 @@ int main(void)
             fprintf(stderr, "user: c[%d] = %g, want %g\n", i, c[i], 0.5 * i);
             return 1;
         }
+    clkernel *nothing = clkernel_file(NULL, "kernels/demo/vadd.cl", "nothing",
+                                      NULL);
+    clfunction *twice = clfunction_file(NULL, "kernels/demo/vadd.cl", "twice",
+                                        NULL);
+    float got = 0;
+    if (!nothing || !twice || clkernel_global(nothing, 1) ||
+        clkernel_call(nothing) || clkernel_enqueue(nothing) ||
+        clctx_finish(NULL) || clfunction_call(twice, &got, CLARG(1.5f)) ||
+        got != 3.0f) {
+        fprintf(stderr, "user: %s (twice(1.5) = %g)\n", clframe_last_error(),
+                got);
+        return 1;
+    }
+    clkernel_free(nothing);
+    clfunction_free(twice);
     printf("user: vmul of its own kernels/demo/vadd.cl on %s: ok\n",
            clctx_device_name(NULL));
     return 0;
