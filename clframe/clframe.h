@@ -433,9 +433,11 @@ typedef struct clfunction clfunction;
  * __local copy loaded before the call and stored after it, and the return
  * value is stored for the host. The shim is built at the first call. NULL on
  * error (a source that is not there, a prototype clframe cannot use). When
- * no prototype is found in the text (a macro makes it), the function is
- * still returned, and calls fail saying so until clfunction_proto gives
- * it. Free with clfunction_free. */
+ * no prototype is found in the text (a macro makes it, or the name is
+ * misspelt), the function is still returned, and calls fail saying so, with
+ * the names of the functions the source defines, until clfunction_proto
+ * gives it; under CL_DEBUG the message is printed at once. Free with
+ * clfunction_free. */
 clfunction *clfunction_file(clctx *ctx, const char *path, const char *fname,
                             const char *options);
 clfunction *clfunction_source(clctx *ctx, const char *source,

@@ -69,6 +69,8 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
             rc = CLFRAME_ERR_NO_MEMORY;
         else
             rc = 0;
+        if (f->missing && ctx->debug)   /* a misspelling shows at once */
+            fprintf(stderr, "clframe: %s\n", f->missing);
     }
     if (rc) {
         clfunction_free(f);

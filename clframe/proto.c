@@ -459,6 +459,42 @@ static int read_at(const char *clean, const char *name_at, const char *open,
     return 1;
 }
 
+/* The names of the functions clean text defines ("a, b, c"), into out:
+ * for the message that a name was not found, so that a misspelling shows. */
+static void list_functions(const char *clean, char *out, size_t size)
+{
+    size_t used = 0;
+    int depth = 0;
+    out[0] = '\0';
+    for (const char *p = clean; *p; p++) {
+        depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
+        if (depth != 0 || !is_ident_char(*p) || isdigit((unsigned char)*p) ||
+            (p > clean && is_ident_char(p[-1])))
+            continue;
+        const char *end = p;
+        while (is_ident_char(*end))
+            end++;
+        const char *q = end;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (*q != '(')
+            continue;
+        for (int parens = 0; *q; q++) {        /* to the matching ')' */
+            parens += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+            if (parens == 0)
+                break;
+        }
+        if (*q)
+            q++;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (*q != '{' || used + (size_t)(end - p) + 3 >= size)
+            continue;                           /* a declaration, or full */
+        used += (size_t)snprintf(out + used, size - used, "%s%.*s",
+                                 used ? ", " : "", (int)(end - p), p);
+    }
+}
+
 /* Finds fname's prototype in clean text: 1 found, 0 not, or an error. */
 static int find_in(const char *clean, const char *fname, const aliases *al,
                    clf_proto *out)
@@ -529,13 +565,17 @@ int clf_proto_parse(const char *source, const char *prototype,
         }
     }
     rc = find_in(prototype ? clean_proto : clean, fname, al, out);
-    if (rc == 0)
-        rc = clframe_fail(CLFRAME_ERR_NOT_FOUND, prototype
-                      ? "\"%s\" is not a prototype of %s"
-                      : "%sno prototype of %s found in the source (is it made "
-                        "by a macro? then give it with clfunction_proto)",
-                      prototype ? prototype : "", fname);
-    else if (rc == 1)
+    if (rc == 0 && prototype) {
+        rc = clframe_fail(CLFRAME_ERR_NOT_FOUND, "\"%s\" is not a prototype "
+                          "of %s", prototype, fname);
+    } else if (rc == 0) {
+        char names[1024];
+        list_functions(clean, names, sizeof names);
+        rc = clframe_fail(CLFRAME_ERR_NOT_FOUND, "no prototype of %s found in "
+                          "the source (its functions: %s; is %s made by a "
+                          "macro? then give it with clfunction_proto)", fname,
+                          names[0] ? names : "none", fname);
+    } else if (rc == 1)
         rc = 0;
 done:
     free(clean);

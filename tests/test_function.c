@@ -268,6 +268,37 @@ START_TEST(prototypes_made_by_macros_are_given_by_hand)
 }
 END_TEST
 
+/* A name not in the source: the message lists the functions that are, and
+ * under CL_DEBUG it is printed when the object is made. */
+START_TEST(a_misspelt_name_lists_the_functions_found)
+{
+    const char *src = "float poly(float x) { return x * x; }\n"
+                      "float declared_only(float x);\n"
+                      "int horner(int x)\n{\n    return x + 1;\n}\n";
+    clfunction *f = clfunction_source(NULL, src, "polly", NULL);
+    ck_assert_made(f);                  /* clfunction_proto could supply it */
+    float r = 0;
+    ck_assert_fails(clfunction_call(f, &r, CLARG(1.0f)), CLFRAME_ERR_NOT_FOUND,
+                    "no prototype of polly found in the source (its functions:"
+                    " poly, horner;");
+    clfunction_free(f);
+    clctx *debug = NULL;
+    setenv("CL_DEBUG", "1", 1);
+    debug = clctx_new(NULL);
+    unsetenv("CL_DEBUG");
+    ck_assert_made(debug);
+    capture_stderr_begin();
+    f = clfunction_source(debug, src, "polly", NULL);
+    char *said = capture_stderr_end();
+    ck_assert_made(f);
+    ck_assert_msg(strstr(said, "no prototype of polly") != NULL,
+                  "not said at once: \"%s\"", said);
+    free(said);
+    clfunction_free(f);
+    clctx_free(debug);
+}
+END_TEST
+
 START_TEST(unusable_prototypes_are_errors)
 {
     ck_assert_ptr_null(clfunction_source(NULL, "__kernel void k(int x) {}", "k",
@@ -387,6 +418,7 @@ Suite *function_suite(void)
     TCase *protos = test_case("prototypes");
     tcase_add_test(protos, prototypes_of_awkward_declarations);
     tcase_add_test(protos, prototypes_made_by_macros_are_given_by_hand);
+    tcase_add_test(protos, a_misspelt_name_lists_the_functions_found);
     tcase_add_test(protos, unusable_prototypes_are_errors);
     suite_add_tcase(s, protos);
     TCase *errors = test_case("errors");
