@@ -322,9 +322,10 @@ int clframe_add_sources(const clframe_source *table);
  *      device library ("clframe/shared.h", "lib/mwc64x.h", ...).
  * So a user's own file always wins over a compiled-in one of the same
  * name; when a compiled-in source is used, error messages say so, and so
- * does stderr under CL_DEBUG=1. An #include is looked up relative to the
- * including file, then in each -I folder in options, then in kernels/, then
- * as written; clframe expands it itself, so a build log names file and line.
+ * does stderr under CL_DEBUG=1. An #include "name" is looked up relative to
+ * the including file, then, as #include <name> is, in each -I folder in
+ * options, then in kernels/, then as written; clframe expands it itself, so
+ * a build log names file and line.
  * options are passed to the OpenCL compiler with -cl-kernel-arg-info added.
  * Kernels of one source and options share one build in a context, and a
  * program stays built after its last kernel is freed (the 16 most recently

@@ -495,6 +495,31 @@ static void list_functions(const char *clean, char *out, size_t size)
     }
 }
 
+/* The headers of source's #include lines ("<a.h>, \"b.h\""), into out: in
+ * expanded text (source.c) those are the ones that were not found. */
+static void list_unread_headers(const char *source, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *p = source; *p;) {
+        const char *line = p + strspn(p, " \t");
+        size_t len = strcspn(p, "\n");
+        if (*line == '#') {
+            const char *w = line + 1 + strspn(line + 1, " \t");
+            if (strncmp(w, "include", 7) == 0) {
+                w += 7 + strspn(w + 7, " \t");
+                size_t n = strcspn(w, " \t\n");
+                if (used + n + 3 < size)
+                    used += (size_t)snprintf(out + used, size - used, "%s%.*s",
+                                             used ? ", " : "", (int)n, w);
+            }
+        }
+        p += len;
+        if (*p == '\n')
+            p++;
+    }
+}
+
 /* Finds fname's prototype in clean text: 1 found, 0 not, or an error. */
 static int find_in(const char *clean, const char *fname, const aliases *al,
                    clf_proto *out)
@@ -569,12 +594,15 @@ int clf_proto_parse(const char *source, const char *prototype,
         rc = clframe_fail(CLFRAME_ERR_NOT_FOUND, "\"%s\" is not a prototype "
                           "of %s", prototype, fname);
     } else if (rc == 0) {
-        char names[1024];
+        char names[1024], headers[1024];
         list_functions(clean, names, sizeof names);
+        list_unread_headers(source, headers, sizeof headers);
         rc = clframe_fail(CLFRAME_ERR_NOT_FOUND, "no prototype of %s found in "
-                          "the source (its functions: %s; is %s made by a "
-                          "macro? then give it with clfunction_proto)", fname,
-                          names[0] ? names : "none", fname);
+                          "the source (its functions: %s;%s%s%s is %s made by "
+                          "a macro? then give it with clfunction_proto)",
+                          fname, names[0] ? names : "none",
+                          headers[0] ? " headers not found, so not read: " : "",
+                          headers, headers[0] ? ";" : "", fname);
     } else if (rc == 1)
         rc = 0;
 done:

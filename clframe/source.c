@@ -224,7 +224,8 @@ static int seen_once(const expander *x, const char *where)
     return 0;
 }
 
-/* If line is `#include "name"` (outside a comment), copies name into buf. */
+/* If line is `#include "name"` or `#include <name>` (outside a comment),
+ * copies name into buf and returns its closing character, else 0. */
 static int include_name(const char *line, size_t len, char *buf, size_t size)
 {
     const char *p = line, *end = line + len;
@@ -240,14 +241,15 @@ static int include_name(const char *line, size_t len, char *buf, size_t size)
     p += 7;
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
-    if (p == end || *p != '"')
+    if (p == end || (*p != '"' && *p != '<'))
         return 0;
-    const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+    char close = *p == '"' ? '"' : '>';
+    const char *q = memchr(p + 1, close, (size_t)(end - p - 1));
     if (!q || (size_t)(q - p - 1) >= size || q == p + 1)
         return 0;
     memcpy(buf, p + 1, (size_t)(q - p - 1));
     buf[q - p - 1] = '\0';
-    return 1;
+    return close;
 }
 
 /* Tracks whether the end of a line is inside a block comment. */
@@ -285,14 +287,17 @@ static char *dir_of(const char *path)
 
 static void expand(expander *x, const char *text, const char *name, int depth);
 
-/* Resolves and expands one include; leaves the line for the compiler to
- * report when the file is nowhere, so the error shows in its context. */
-static void expand_include(expander *x, const char *inc, const char *from,
-                           int depth, const char *line, size_t len)
+/* Resolves and expands one include: "name" from the including file's
+ * folder first, then like <name> from the search folders. Leaves the line
+ * for the compiler to report when the file is nowhere, so the error shows
+ * in its context (and clfunction's message names it: proto.c). */
+static void expand_include(expander *x, const char *inc, int angle,
+                           const char *from, int depth, const char *line,
+                           size_t len)
 {
     char *where = NULL, *text = NULL;
     int embedded;
-    char *dir = dir_of(from);
+    char *dir = angle ? NULL : dir_of(from);
     char *first = dir ? join_path(dir, inc) : NULL;
     if (first)
         text = find_source(first, &where, &embedded);
@@ -331,8 +336,9 @@ static void expand(expander *x, const char *text, const char *name, int depth)
     for (const char *p = text; *p && !x->error; lineno++) {
         size_t len = strcspn(p, "\n");
         char inc[512];
-        if (!in_comment && include_name(p, len, inc, sizeof inc)) {
-            expand_include(x, inc, name, depth, p, len);
+        int close = in_comment ? 0 : include_name(p, len, inc, sizeof inc);
+        if (close) {
+            expand_include(x, inc, close == '>', name, depth, p, len);
             clf_str_printf(&x->out, "#line %u \"%s\"\n", lineno + 1, name);
         } else {
             clf_str_append(&x->out, p, len);

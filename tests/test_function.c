@@ -299,6 +299,33 @@ START_TEST(a_misspelt_name_lists_the_functions_found)
 }
 END_TEST
 
+/* #include <name> is looked up in the -I folders and the library's own,
+ * as "name" is after the including file's folder; a header found nowhere is
+ * named when the function is not found. */
+START_TEST(angle_includes_are_found_and_missing_ones_named)
+{
+    const char *path = test_write_file("angle/poly3.cl",
+                                       "float poly3(float x) { return 3.0f * x; }\n");
+    char options[1100];
+    snprintf(options, sizeof options, "-I %.*s", (int)(strrchr(path, '/') - path),
+             path);
+    clfunction *f = clfunction_source(NULL, "#include <poly3.cl>\n", "poly3",
+                                      options);
+    ck_assert_made(f);
+    float r = 0;
+    ck_assert_cl(clfunction_call(f, &r, CLARG(2.0f)));
+    ck_assert(r == 6.0f);
+    clfunction_free(f);
+    f = clfunction_source(NULL, "#include <nothere.cl>\n"
+                          "float g(float x) { return x; }\n", "poly3", NULL);
+    ck_assert_made(f);
+    ck_assert_fails(clfunction_call(f, &r, CLARG(2.0f)), CLFRAME_ERR_NOT_FOUND,
+                    "(its functions: g; headers not found, so not read: "
+                    "<nothere.cl>;");
+    clfunction_free(f);
+}
+END_TEST
+
 START_TEST(unusable_prototypes_are_errors)
 {
     ck_assert_ptr_null(clfunction_source(NULL, "__kernel void k(int x) {}", "k",
@@ -419,6 +446,7 @@ Suite *function_suite(void)
     tcase_add_test(protos, prototypes_of_awkward_declarations);
     tcase_add_test(protos, prototypes_made_by_macros_are_given_by_hand);
     tcase_add_test(protos, a_misspelt_name_lists_the_functions_found);
+    tcase_add_test(protos, angle_includes_are_found_and_missing_ones_named);
     tcase_add_test(protos, unusable_prototypes_are_errors);
     suite_add_tcase(s, protos);
     TCase *errors = test_case("errors");
