@@ -73,8 +73,15 @@ $(B)/libclframe.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/libclframe.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
+# The shared library carries its ABI version in its name and SONAME, so a
+# program linked against it finds the version it was built for:
+# libclframe.so.$(SOVERSION), and libclframe.so (a link) to link with.
+SOVERSION = 1
+$(B)/libclframe.so.$(SOVERSION): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libclframe.so.$(SOVERSION) -o $@ $^ $(LDLIBS)
+
+$(B)/libclframe.so: $(B)/libclframe.so.$(SOVERSION)
+	ln -sf libclframe.so.$(SOVERSION) $@
 
 $(eval $(call link,clframe-info,$(B)/clframe/tools/info/info.o))
 
@@ -388,7 +395,9 @@ install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe
-	install -m 644 $(B)/libclframe.a $(B)/libclframe.so $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(B)/libclframe.a $(B)/libclframe.so.$(SOVERSION) \
+	    $(DESTDIR)$(PREFIX)/lib
+	ln -sf libclframe.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libclframe.so
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(DESTDIR)$(PREFIX)/bin
@@ -398,6 +407,7 @@ install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libclframe.a $(DESTDIR)$(PREFIX)/lib/libclframe.so \
+	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION) \
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe

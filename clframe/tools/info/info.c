@@ -278,9 +278,13 @@ static void print_oclgrind(int has_platform)
     int has_program = find_on_path("oclgrind", program, sizeof program);
     printf("\nOclgrind (a simulator that checks kernels for bad accesses and "
            "races):\n");
-    if (has_program)
+    /* bin/clframe-demo is there only in clframe's own tree. */
+    if (has_program && access("bin/clframe-demo", X_OK) == 0)
         printf("  program: %s: run 'oclgrind bin/clframe-demo' to check the "
                "demo's kernels\n", program);
+    else if (has_program)
+        printf("  program: %s: run 'oclgrind ./your-program' to check its "
+               "kernels\n", program);
     else
         printf("  program: not on PATH\n");
     printf("  platform: %s\n", has_platform ? "present (listed above)"
