@@ -239,7 +239,11 @@ clarg clarg_unsupported_(struct clarg_type_not_an_opencl_scalar_or_vector *);
 #define CLARG_ARRAY_(p, n, flags) \
     clarg_array(clarg_type_name(*(p)), sizeof(*(p)), (void *)(p), (n), (flags))
 
-/* A host array of user structs, named as the kernel names them. */
+/* A host array of user structs, named as the kernel names them ("Pair" or
+ * "struct Pair"). The element size must be the device's sizeof: the first
+ * call of a kernel with struct parameters measures it (one more build), and
+ * a call whose host size differs fails with both sizes. The same holds for
+ * CLARG_VALUE. */
 #define CLARG_TYPED(name, p, n, flags) \
     clarg_array((name), sizeof(*(p)), (void *)(p), (n), (flags))
 

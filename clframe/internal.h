@@ -129,6 +129,8 @@ typedef struct clf_param {
     char type[512];              /* "float", "Board": no '*', no "struct " */
     char name[64];
     size_t size;                 /* bytes of a built-in by-value type, or 0 */
+    size_t struct_size;          /* a struct's (or what a pointer points to)
+                                    bytes on the device, once measured */
 } clf_param;
 
 /* Size of a built-in scalar or vector type by name ("float3" -> 16), or 0. */
@@ -165,6 +167,10 @@ typedef struct clf_proto {
     char decl[CLF_MAX_PARAMS][256]; /* each value or element type to declare */
     char text[1024];             /* "int score(Board* b, int move)" */
 } clf_proto;
+
+/* For a kernel whose caller checks its structs' sizes itself (clfunction's
+ * shims): no measuring build at its first call (kernel.c). */
+void clf_kernel_skip_struct_sizes(clkernel *k);
 
 /* Gives each of the n parameters whose type is a typedef of a built-in
  * type in source ("typedef float real;") that type, and its size: drivers

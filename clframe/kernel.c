@@ -32,9 +32,31 @@ struct clkernel {
     int timing;                  /* clkernel_set_timing */
     uint64_t runs;               /* launches since it was made */
     clf_kernel_profile times;    /* its timed launches' totals */
+    /* Struct parameters: each one's type as the driver spells it, and the
+     * source and options to measure their sizes with (read_struct_sizes). */
+    char **struct_decl;
+    char *source, *options;
+    int struct_sizes_read;
 };
 
 /* ---- signature ----------------------------------------------------------- */
+
+/* Keeps the driver's spelling of parameter i's struct type ("struct Pair*"
+ * as "struct Pair"), for sizeof. 0 or -1 when out of memory. */
+static int keep_struct_decl(clkernel *k, unsigned i, const char *raw)
+{
+    if (!k->struct_decl &&
+        !(k->struct_decl = calloc(k->nparams, sizeof *k->struct_decl)))
+        return -1;
+    size_t n = strcspn(raw, "*");
+    while (n && raw[n - 1] == ' ')
+        n--;
+    if (!(k->struct_decl[i] = malloc(n + 1)))
+        return -1;
+    memcpy(k->struct_decl[i], raw, n);
+    k->struct_decl[i][n] = '\0';
+    return 0;
+}
 
 static int read_params(clkernel *k, const char *source)
 {
@@ -75,12 +97,27 @@ static int read_params(clkernel *k, const char *source)
         clf_normalize_type(raw, p->type, sizeof p->type, &p->pointer);
         p->size = p->pointer ? 0 : clf_builtin_size(p->type);
         p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0;
+        if (!p->size && !clf_builtin_size(p->type) &&
+            strcmp(p->type, "void") != 0 && keep_struct_decl(k, i, raw))
+            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
     }
-    for (cl_uint i = 0; i < n; i++)     /* a name no built-in type has */
-        if (!clf_builtin_size(k->params[i].type) &&
-            strcmp(k->params[i].type, "void") != 0)
-            return clf_resolve_typedefs(source, k->params, n);
-    return 0;
+    if (!k->struct_decl)
+        return 0;
+    /* Names no built-in type has: typedefs of one, or structs. */
+    int rc = clf_resolve_typedefs(source, k->params, n);
+    int structs = 0;
+    for (cl_uint i = 0; rc == 0 && i < n; i++) {
+        if (k->struct_decl[i] && clf_builtin_size(k->params[i].type)) {
+            free(k->struct_decl[i]);
+            k->struct_decl[i] = NULL;
+        }
+        structs += k->struct_decl[i] != NULL;
+    }
+    if (rc == 0 && !structs) {
+        free(k->struct_decl);
+        k->struct_decl = NULL;
+    }
+    return rc;
 }
 
 static int make_signature(clkernel *k)
@@ -119,6 +156,11 @@ void clkernel_free(clkernel *k)
     }
     if (k->program)
         clf_program_put(k->ctx, k->program);
+    for (unsigned i = 0; k->struct_decl && i < k->nparams; i++)
+        free(k->struct_decl[i]);
+    free(k->struct_decl);
+    free(k->source);
+    free(k->options);
     free(k->params);
     free(k->signature);
     free(k);
@@ -165,6 +207,12 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
     }
     clf_track(ctx, 1);
     if (read_params(k, text) || make_signature(k)) {
+        clkernel_free(k);
+        return NULL;
+    }
+    if (k->struct_decl && (!(k->source = clf_strdup(text)) ||
+                           !(k->options = clf_strdup(options ? options : "")))) {
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", name);
         clkernel_free(k);
         return NULL;
     }
@@ -322,6 +370,18 @@ static int mismatch(const clkernel *k, unsigned i, const clarg *a,
                             &k->params[i], a, advice);
 }
 
+/* A struct whose host size is not the device's: the kernel would read
+ * garbage, and drivers do not check the sizes they are given. */
+static int layout_mismatch(const clkernel *k, unsigned i, const clarg *a)
+{
+    const clf_param *p = &k->params[i];
+    return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
+                        "(%s): %s is %zu bytes on %s but %zu on the host: host "
+                        "and device layouts differ", k->name, i + 1, p->name,
+                        p->type, p->struct_size, k->ctx->device_name,
+                        a->elem_size);
+}
+
 static int check_arg(const clkernel *k, unsigned i, const clarg *a)
 {
     if (a->kind == CLARG_KIND_NONE)
@@ -364,6 +424,8 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
                             "CLARG_TYPED(\"Type\", p, n, flags)");
         if (!clf_types_match(p, a->type))
             return mismatch(k, i, a, NULL);
+        if (p->struct_size && p->struct_size != a->elem_size)
+            return layout_mismatch(k, i, a);
         return 0;
     case CL_KERNEL_ARG_ADDRESS_LOCAL:
         if (a->kind != CLARG_KIND_LOCAL)
@@ -381,17 +443,60 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
             return mismatch(k, i, a, NULL);
         if (p->size && p->size != a->elem_size)
             return mismatch(k, i, a, "the sizes differ");
+        if (p->struct_size && p->struct_size != a->elem_size)
+            return layout_mismatch(k, i, a);
         return 0;
     }
 }
 
-static int check_args(const clkernel *k, unsigned nargs, const clarg *args)
+/* Measures the device's sizeof of each struct parameter's type, once, with
+ * a kernel added to the kernel's own source (one more build, at the first
+ * call). If that build fails, the sizes stay unchecked (said under
+ * CL_DEBUG): the call itself goes on as before. */
+static void read_struct_sizes(clkernel *k)
+{
+    k->struct_sizes_read = 1;
+    clf_str s = {0};
+    clf_str_printf(&s, "%s\n__kernel void clf_struct_sizes_(__global ulong "
+                   "*clf_out)\n{\n", k->source);
+    for (unsigned i = 0; i < k->nparams; i++)
+        if (k->struct_decl[i])
+            clf_str_printf(&s, "    clf_out[%u] = sizeof(%s);\n", i,
+                           k->struct_decl[i]);
+    clf_str_printf(&s, "}\n");
+    cl_ulong *sizes = calloc(k->nparams, sizeof *sizes);
+    clkernel *m = s.failed || !sizes ? NULL
+                : clkernel_source(k->ctx, s.data, "clf_struct_sizes_",
+                                  k->options);
+    int rc = m ? clkernel_set_global(m, 1, (size_t[]){1}) : -1;
+    if (rc == 0)
+        rc = clkernel_call(m, CLARG_OUT(sizes, k->nparams));
+    for (unsigned i = 0; rc == 0 && i < k->nparams; i++)
+        if (k->struct_decl[i])
+            k->params[i].struct_size = (size_t)sizes[i];
+    if (rc && k->ctx->debug)
+        fprintf(stderr, "clframe: %s: the sizes of its struct parameters "
+                "could not be measured, so they are not checked: %s\n",
+                k->name, clframe_last_error());
+    clkernel_free(m);
+    free(sizes);
+    free(s.data);
+}
+
+void clf_kernel_skip_struct_sizes(clkernel *k)
+{
+    k->struct_sizes_read = 1;
+}
+
+static int check_args(clkernel *k, unsigned nargs, const clarg *args)
 {
     if (nargs != k->nparams)
         return clframe_fail(CLFRAME_ERR_ARG_COUNT, "clkernel_call(%s): %u "
                         "argument%s given, the kernel takes %u: %s", k->name,
                         nargs, nargs == 1 ? "" : "s", k->nparams,
                         k->signature);
+    if (k->struct_decl && !k->struct_sizes_read)
+        read_struct_sizes(k);
     cl_ulong local_bytes = 0;
     for (unsigned i = 0; i < nargs; i++) {
         int rc = check_arg(k, i, &args[i]);
