@@ -131,6 +131,8 @@ typedef struct clf_param {
     size_t size;                 /* bytes of a built-in by-value type, or 0 */
     size_t struct_size;          /* a struct's (or what a pointer points to)
                                     bytes on the device, once measured */
+    char other_name[128];        /* a struct's other name: its tag for its
+                                    typedef name, or the reverse */
 } clf_param;
 
 /* Size of a built-in scalar or vector type by name ("float3" -> 16), or 0. */
@@ -174,7 +176,9 @@ void clf_kernel_skip_struct_sizes(clkernel *k);
 
 /* Gives each of the n parameters whose type is a typedef of a built-in
  * type in source ("typedef float real;") that type, and its size: drivers
- * report the name as written. 0 or CLFRAME_ERR_NO_MEMORY. */
+ * report the name as written; and to a struct named by a typedef of it
+ * ("typedef struct pair_s {...} Pair;") its other name. 0 or
+ * CLFRAME_ERR_NO_MEMORY. */
 int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n);
 
 /* Finds fname's prototype in source; 0 or an error naming what failed. */

@@ -540,6 +540,62 @@ static int find_in(const char *clean, const char *fname, const aliases *al,
     return 0;
 }
 
+/* Copies the identifier at *p into out (empty if none), moves *p past it
+ * and the spaces after it. */
+static void take_ident(const char **p, char *out, size_t size)
+{
+    size_t len = 0;
+    while (is_ident_char(**p)) {
+        if (len + 1 < size)
+            out[len++] = **p;
+        (*p)++;
+    }
+    out[len] = '\0';
+    while (isspace((unsigned char)**p))
+        (*p)++;
+}
+
+/* For `typedef struct tag {...} name;` and `typedef struct tag name;` in
+ * clean text, gives each parameter of either name the other. */
+static void pair_struct_names(const char *clean, clf_param *params,
+                              unsigned n)
+{
+    for (const char *p = clean; (p = strstr(p, "typedef")); p += 7) {
+        if ((p > clean && is_ident_char(p[-1])) || is_ident_char(p[7]))
+            continue;
+        const char *q = p + 7;
+        char word[128], tag[128], name[128];
+        while (isspace((unsigned char)*q))
+            q++;
+        take_ident(&q, word, sizeof word);
+        if (strcmp(word, "struct") != 0)
+            continue;
+        take_ident(&q, tag, sizeof tag);
+        if (*q == '{') {                        /* to the matching '}' */
+            for (int depth = 0; *q; q++) {
+                depth += *q == '{' ? 1 : *q == '}' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (*q)
+                q++;
+            while (isspace((unsigned char)*q))
+                q++;
+        }
+        take_ident(&q, name, sizeof name);
+        if (*q != ';' || !tag[0] || !name[0] || strcmp(tag, name) == 0)
+            continue;
+        for (unsigned i = 0; i < n; i++) {
+            const char *other = strcmp(params[i].type, tag) == 0    ? name
+                              : strcmp(params[i].type, name) == 0 ? tag
+                                                                  : NULL;
+            if (other)
+                snprintf(params[i].other_name, sizeof params[i].other_name,
+                         "%s", other);
+        }
+    }
+}
+
 int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n)
 {
     char *clean = clean_source(source);
@@ -550,6 +606,7 @@ int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n)
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading typedefs");
     }
     collect_aliases(clean, al);
+    pair_struct_names(clean, params, n);
     for (unsigned i = 0; i < n; i++) {
         clf_param *p = &params[i];
         const char *type = resolve_alias(al, p->type);

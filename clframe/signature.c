@@ -108,7 +108,8 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size)
 /* Element or value types agree: the same name, or float3 given a float4
  * (the host has no distinct 3-vector type), or any type for void*. The
  * given name is compared as written first, the common case, then in the
- * parameters' spelling ("struct Pair" as "Pair"). */
+ * parameters' spelling ("struct Pair" as "Pair"), and with a struct's other
+ * name (its tag for its typedef name, or the reverse). */
 int clf_types_match(const clf_param *p, const char *given)
 {
     if (strcmp(p->type, given) == 0 || (p->pointer && strcmp(p->type, "void") == 0))
@@ -119,7 +120,8 @@ int clf_types_match(const clf_param *p, const char *given)
     if (pointer)
         return 0;
     given = plain;
-    if (strcmp(p->type, given) == 0)
+    if (strcmp(p->type, given) == 0 ||
+        (p->other_name[0] && strcmp(p->other_name, given) == 0))
         return 1;
     size_t n = strlen(p->type);
     return n > 1 && p->type[n - 1] == '3' && strncmp(p->type, given, n - 1) == 0 &&

@@ -167,6 +167,19 @@ START_TEST(struct_names_with_or_without_the_word_struct)
                     CLFRAME_ERR_ARG_TYPE, "expects __global Pair*, got an "
                     "array of struct Pear");
     clkernel_free(k);
+    /* A typedef of a struct: its name and the struct's tag are one type. */
+    k = test_kernel("typedef struct pair_s { int a; int b; } Duo;\n"
+                    "__kernel void add(__global Duo *ps, struct pair_s d) {"
+                    "  ps[get_global_id(0)].a += d.a; }", "add");
+    ck_assert_cl(clkernel_global(k, 2));
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("struct pair_s", ps, 2,
+                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
+                               CLARG_VALUE("Duo", &d)));
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("Duo", ps, 2,
+                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
+                               CLARG_VALUE("pair_s", &d)));
+    ck_assert_int_eq(ps[0].a, 41);
+    clkernel_free(k);
 }
 END_TEST
 
