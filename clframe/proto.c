@@ -459,6 +459,22 @@ static int read_at(const char *clean, const char *name_at, const char *open,
     return 1;
 }
 
+/* From the `open` at q: past its matching `close` and the spaces after it
+ * (the text's end if it has none). */
+static const char *past_closing(const char *q, char open, char close)
+{
+    for (int depth = 0; *q; q++) {
+        depth += *q == open ? 1 : *q == close ? -1 : 0;
+        if (depth == 0)
+            break;
+    }
+    if (*q)
+        q++;
+    while (isspace((unsigned char)*q))
+        q++;
+    return q;
+}
+
 /* The names of the functions clean text defines ("a, b, c"), into out:
  * for the message that a name was not found, so that a misspelling shows. */
 static void list_functions(const char *clean, char *out, size_t size)
@@ -479,15 +495,7 @@ static void list_functions(const char *clean, char *out, size_t size)
             q++;
         if (*q != '(')
             continue;
-        for (int parens = 0; *q; q++) {        /* to the matching ')' */
-            parens += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-            if (parens == 0)
-                break;
-        }
-        if (*q)
-            q++;
-        while (isspace((unsigned char)*q))
-            q++;
+        q = past_closing(q, '(', ')');
         if (*q != '{' || used + (size_t)(end - p) + 3 >= size)
             continue;                           /* a declaration, or full */
         used += (size_t)snprintf(out + used, size - used, "%s%.*s",
@@ -571,17 +579,8 @@ static void pair_struct_names(const char *clean, clf_param *params,
         if (strcmp(word, "struct") != 0)
             continue;
         take_ident(&q, tag, sizeof tag);
-        if (*q == '{') {                        /* to the matching '}' */
-            for (int depth = 0; *q; q++) {
-                depth += *q == '{' ? 1 : *q == '}' ? -1 : 0;
-                if (depth == 0)
-                    break;
-            }
-            if (*q)
-                q++;
-            while (isspace((unsigned char)*q))
-                q++;
-        }
+        if (*q == '{')
+            q = past_closing(q, '{', '}');
         take_ident(&q, name, sizeof name);
         if (*q != ';' || !tag[0] || !name[0] || strcmp(tag, name) == 0)
             continue;

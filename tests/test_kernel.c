@@ -142,23 +142,34 @@ START_TEST(structs_by_value_and_in_arrays)
 }
 END_TEST
 
-/* A struct parameter without a typedef: the driver names it "Pair",
- * the user may write "struct Pair"; either spelling is the same type. */
+/* A pair of ints, on both sides. */
+typedef struct Pair {
+    cl_int a, b;
+} Pair;
+
+/* k(ps, d) adds d to both of ps, the array named `array`, d named `value`. */
+static void add_pairs(clkernel *k, const char *array, const char *value,
+                      Pair ps[2], const Pair *d)
+{
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED(array, ps, 2,
+                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
+                               CLARG_VALUE(value, d)));
+}
+
+/* A struct parameter without a typedef: the driver names it "Pair", the
+ * user may write "struct Pair"; and a typedef of a struct: its name and the
+ * struct's tag are one type. */
 START_TEST(struct_names_with_or_without_the_word_struct)
 {
-    struct Pair { cl_int a, b; } ps[2] = {{1, 2}, {3, 4}}, d = {10, 20};
+    Pair ps[2] = {{1, 2}, {3, 4}}, d = {10, 20};
     clkernel *k = test_kernel(
         "struct Pair { int a; int b; };\n"
         "__kernel void add(__global struct Pair *ps, struct Pair d) {"
         "  ps[get_global_id(0)].a += d.a; ps[get_global_id(0)].b += d.b; }",
         "add");
     ck_assert_cl(clkernel_global(k, 2));
-    ck_assert_cl(clkernel_call(k, CLARG_TYPED("struct Pair", ps, 2,
-                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
-                               CLARG_VALUE("struct Pair", &d)));
-    ck_assert_cl(clkernel_call(k, CLARG_TYPED("Pair", ps, 2,
-                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
-                               CLARG_VALUE("Pair", &d)));
+    add_pairs(k, "struct Pair", "struct Pair", ps, &d);
+    add_pairs(k, "Pair", "Pair", ps, &d);
     ck_assert_int_eq(ps[0].a, 21);
     ck_assert_int_eq(ps[1].b, 44);
     ck_assert_fails(clkernel_call(k, CLARG_TYPED("struct Pear", ps, 2,
@@ -167,17 +178,12 @@ START_TEST(struct_names_with_or_without_the_word_struct)
                     CLFRAME_ERR_ARG_TYPE, "expects __global Pair*, got an "
                     "array of struct Pear");
     clkernel_free(k);
-    /* A typedef of a struct: its name and the struct's tag are one type. */
     k = test_kernel("typedef struct pair_s { int a; int b; } Duo;\n"
                     "__kernel void add(__global Duo *ps, struct pair_s d) {"
                     "  ps[get_global_id(0)].a += d.a; }", "add");
     ck_assert_cl(clkernel_global(k, 2));
-    ck_assert_cl(clkernel_call(k, CLARG_TYPED("struct pair_s", ps, 2,
-                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
-                               CLARG_VALUE("Duo", &d)));
-    ck_assert_cl(clkernel_call(k, CLARG_TYPED("Duo", ps, 2,
-                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
-                               CLARG_VALUE("pair_s", &d)));
+    add_pairs(k, "struct pair_s", "Duo", ps, &d);
+    add_pairs(k, "Duo", "pair_s", ps, &d);
     ck_assert_int_eq(ps[0].a, 41);
     clkernel_free(k);
 }
