@@ -40,11 +40,16 @@ static void buffer_give_back(clarg_buffer *b)
     pthread_mutex_unlock(&free_lock);
 }
 
+int clf_arg_released(const clarg *a)
+{
+    return a->buffer && a->generation != a->buffer->generation;
+}
+
 /* 0 if a has no buffer or its own; else the error that a copy of a
  * released argument is, naming fn. */
 static int check_live(const clarg *a, const char *fn)
 {
-    if (!a->buffer || a->generation == a->buffer->generation)
+    if (!clf_arg_released(a))
         return 0;
     return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument's device buffer "
                         "was released (by clarg_release on it or on a copy)",
@@ -240,7 +245,7 @@ void clarg_release(clarg *a)
 {
     if (!a || !a->buffer)
         return;
-    if (a->generation == a->buffer->generation) {   /* else done by a copy */
+    if (!clf_arg_released(a)) {                     /* else done by a copy */
         clf_release_mem(a->buffer->ctx, a->buffer->mem);
         buffer_give_back(a->buffer);
     }
@@ -249,6 +254,5 @@ void clarg_release(clarg *a)
 
 cl_mem clarg_mem(const clarg *a)
 {
-    return a && a->buffer && a->generation == a->buffer->generation
-               ? a->buffer->mem : NULL;
+    return a && a->buffer && !clf_arg_released(a) ? a->buffer->mem : NULL;
 }

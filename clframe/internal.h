@@ -199,6 +199,10 @@ struct clarg_buffer {
     clarg_buffer *next_free;    /* in the list of released ones */
 };
 
+/* 1 when a is a copy of an argument whose buffer was released since (its
+ * generation is old: arg.c). */
+int clf_arg_released(const clarg *a);
+
 /* Bytes of an array argument, or (size_t)-1 if count * elem_size overflows. */
 size_t clf_arg_bytes(const clarg *a);
 
@@ -273,6 +277,11 @@ char *clf_source_expand(const char *text, const char *origin,
 char *clf_source_open(const char *caller, int from_file, const char *text,
                       const char *name, const char *options, int debug,
                       char **origin);
+
+/* If line (len characters) is `#include "name"` or `#include <name>`,
+ * copies name into buf and returns its closing character, else 0. */
+int clf_source_include_name(const char *line, size_t len, char *buf,
+                            size_t size);
 
 /* A build log with "<kernel>:N:" locations (compilers that ignore #line,
  * like NVIDIA's) turned into "file:line:" of the expanded source's origin.

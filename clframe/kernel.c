@@ -97,8 +97,10 @@ static int read_params(clkernel *k, const char *source)
         clf_normalize_type(raw, p->type, sizeof p->type, &p->pointer);
         p->size = p->pointer ? 0 : clf_builtin_size(p->type);
         p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0;
-        if (!p->size && !clf_builtin_size(p->type) &&
-            strcmp(p->type, "void") != 0 && keep_struct_decl(k, i, raw))
+        /* Sizes are checked for what the host hands over, not __local. */
+        if (!clf_builtin_size(p->type) && strcmp(p->type, "void") != 0 &&
+            p->space != CL_KERNEL_ARG_ADDRESS_LOCAL &&
+            keep_struct_decl(k, i, raw))
             return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
     }
     if (!k->struct_decl)
@@ -401,7 +403,7 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
             return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u: %zu elements overflow size_t", k->name, i + 1,
                             a->count);
-        if (a->buffer && a->generation != a->buffer->generation)
+        if (clf_arg_released(a))
             return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u: its device buffer was released (by "
                             "clarg_release on it or on a copy)", k->name, i + 1);

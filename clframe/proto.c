@@ -510,18 +510,13 @@ static void list_unread_headers(const char *source, char *out, size_t size)
     size_t used = 0;
     out[0] = '\0';
     for (const char *p = source; *p;) {
-        const char *line = p + strspn(p, " \t");
         size_t len = strcspn(p, "\n");
-        if (*line == '#') {
-            const char *w = line + 1 + strspn(line + 1, " \t");
-            if (strncmp(w, "include", 7) == 0) {
-                w += 7 + strspn(w + 7, " \t");
-                size_t n = strcspn(w, " \t\n");
-                if (used + n + 3 < size)
-                    used += (size_t)snprintf(out + used, size - used, "%s%.*s",
-                                             used ? ", " : "", (int)n, w);
-            }
-        }
+        char name[512];
+        int close = clf_source_include_name(p, len, name, sizeof name);
+        if (close && used + strlen(name) + 5 < size)
+            used += (size_t)snprintf(out + used, size - used, "%s%c%s%c",
+                                     used ? ", " : "", close == '>' ? '<' : '"',
+                                     name, close);
         p += len;
         if (*p == '\n')
             p++;

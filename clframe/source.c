@@ -224,9 +224,8 @@ static int seen_once(const expander *x, const char *where)
     return 0;
 }
 
-/* If line is `#include "name"` or `#include <name>` (outside a comment),
- * copies name into buf and returns its closing character, else 0. */
-static int include_name(const char *line, size_t len, char *buf, size_t size)
+int clf_source_include_name(const char *line, size_t len, char *buf,
+                            size_t size)
 {
     const char *p = line, *end = line + len;
     while (p < end && (*p == ' ' || *p == '\t'))
@@ -336,7 +335,8 @@ static void expand(expander *x, const char *text, const char *name, int depth)
     for (const char *p = text; *p && !x->error; lineno++) {
         size_t len = strcspn(p, "\n");
         char inc[512];
-        int close = in_comment ? 0 : include_name(p, len, inc, sizeof inc);
+        int close = in_comment
+                        ? 0 : clf_source_include_name(p, len, inc, sizeof inc);
         if (close) {
             expand_include(x, inc, close == '>', name, depth, p, len);
             clf_str_printf(&x->out, "#line %u \"%s\"\n", lineno + 1, name);

@@ -28,8 +28,8 @@ int test_main(Suite *(*const suites[])(void));
     } while (0)
 
 /* ck_assert_msg for big loops: Check records every passing assertion (a
- * write to a file, which costs more than most checks and, under valgrind,
- * most of a suite's time), so this calls into Check only to fail. */
+ * write to a file; under valgrind 2 million of them were 83 s of the MWC64X
+ * suite's 95), so this calls into Check only to fail. */
 #define ck_assert_quietly(cond, ...)                                       \
     do {                                                                   \
         if (!(cond))                                                       \
