@@ -22,7 +22,7 @@ B       ?= build
 BIN     ?= bin
 
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-psabi -fPIC -pthread \
+ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -fPIC -pthread \
              -D_XOPEN_SOURCE=700 -DCL_TARGET_OPENCL_VERSION=120 \
              -Iclframe -Iclframe/kernels -Iapps -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lOpenCL -lm -pthread

@@ -57,38 +57,23 @@ static int check_live(const clarg *a, const char *fn)
 }
 
 /* Sets each field rather than zeroing the whole clarg: this runs for every
- * CLARG(x) of every call, and value[] is mostly unused bytes. */
-static clarg scalar_arg(const char *type, const void *value, size_t size)
+ * CLARG(x) of every call, and value[] is mostly unused bytes. A size that
+ * does not fit gives a clarg that every call refuses. */
+clarg clarg_scalar(const char *type, size_t size, const void *value)
 {
     clarg a;
-    a.kind = CLARG_KIND_SCALAR;
+    a.kind = value && size <= sizeof a.value ? CLARG_KIND_SCALAR
+                                             : CLARG_KIND_NONE;
     a.flags = 0;
     a.type = type;
     a.elem_size = size;
     a.count = 1;
     a.host = NULL;
     a.buffer = NULL;
-    memcpy(a.value, value, size);
+    a.generation = 0;
+    if (a.kind == CLARG_KIND_SCALAR)
+        memcpy(a.value, value, size);
     return a;
-}
-
-#define CLARG_DEFINE_(ctype, name)                         \
-    clarg clarg_of_##name(ctype value)                     \
-    {                                                      \
-        return scalar_arg(#name, &value, sizeof value);    \
-    }
-CLFRAME_TYPES_(CLARG_DEFINE_)
-#undef CLARG_DEFINE_
-
-clarg clarg_of_plain_char(char value)
-{
-    return scalar_arg("char", &value, sizeof value);
-}
-
-clarg clarg_unsupported_(struct clarg_type_not_an_opencl_scalar_or_vector *p)
-{
-    (void)p;
-    return (clarg){.kind = CLARG_KIND_NONE};
 }
 
 clarg clarg_array(const char *type, size_t elem_size, void *host, size_t n,

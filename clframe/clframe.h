@@ -173,6 +173,12 @@ typedef enum clarg_kind {
 
 typedef struct clarg_buffer clarg_buffer;  /* a persistent device buffer */
 
+#ifdef __cplusplus
+#define CLFRAME_ALIGN16_ alignas(16)
+#else
+#define CLFRAME_ALIGN16_ _Alignas(16)
+#endif
+
 /* A small value: build it with the macros below and pass it by value; copies
  * of a persistent clarg share its device buffer. */
 typedef struct clarg {
@@ -184,7 +190,7 @@ typedef struct clarg {
     void *host;                  /* host array, or the value of CLARG_VALUE */
     clarg_buffer *buffer;        /* persistent buffer, or NULL (lazy) */
     unsigned generation;         /* the buffer's when this became persistent */
-    _Alignas(16) unsigned char value[128]; /* the copied value of CLARG(x) */
+    CLFRAME_ALIGN16_ unsigned char value[128]; /* the value of CLARG(x) */
 } clarg;
 
 /* The scalar and vector host types CLARG(x) and CLARG_IN/OUT/INOUT know, with
@@ -208,28 +214,29 @@ typedef struct clarg {
     CLFRAME_VECTOR_TYPES_(X, cl_float, float)                             \
     CLFRAME_VECTOR_TYPES_(X, cl_double, double)
 
-#define CLARG_DECLARE_(ctype, name) clarg clarg_of_##name(ctype value);
-CLFRAME_TYPES_(CLARG_DECLARE_)
-clarg clarg_of_plain_char(char value);
-#undef CLARG_DECLARE_
+/* A copy of size bytes at value (at most 128): what CLARG makes. */
+clarg clarg_scalar(const char *type, size_t size, const void *value);
 
-/* Chosen by CLARG when x has no OpenCL type: the compiler then reports the
- * mismatch with this struct's name. Use CLARG_VALUE for structs. */
-struct clarg_type_not_an_opencl_scalar_or_vector;
-clarg clarg_unsupported_(struct clarg_type_not_an_opencl_scalar_or_vector *);
-
-#define CLARG_ASSOC_FN_(ctype, name) ctype: clarg_of_##name,
+#ifndef __cplusplus
 #define CLARG_ASSOC_NAME_(ctype, name) ctype: #name,
+#define CLARG_ASSOC_SCALAR_(ctype, name) ctype: clarg_scalar,
 
 /* The OpenCL C name of the type of expression x, or NULL. */
 #define clarg_type_name(x) \
     _Generic((x), CLFRAME_TYPES_(CLARG_ASSOC_NAME_) char: "char", \
              default: (const char *)0)
 
-/* A scalar or vector by value: CLARG(n), CLARG(1.5f), CLARG(my_float4). */
-#define CLARG(x) \
-    _Generic((x), CLFRAME_TYPES_(CLARG_ASSOC_FN_) \
-             char: clarg_of_plain_char, default: clarg_unsupported_)(x)
+/* A scalar or vector by value: CLARG(n), CLARG(1.5f), CLARG(my_float4).
+ * x is copied through its address, in a temporary when it is not an
+ * lvalue: passing a vector of 32 bytes or more by value draws a -Wpsabi
+ * note from gcc at every call. Any other type does not compile, naming
+ * clarg_type_not_an_opencl_scalar_or_vector: pass a struct with
+ * CLARG_VALUE. (__typeof__ is C23's typeof, which gcc and clang have.) */
+#define CLARG(x)                                                          \
+    _Generic((x), CLFRAME_TYPES_(CLARG_ASSOC_SCALAR_) char: clarg_scalar, \
+             default: (struct clarg_type_not_an_opencl_scalar_or_vector *)0) \
+        (clarg_type_name(x), sizeof(x), &(struct { __typeof__(x) v; }){x}.v)
+#endif
 
 /* A host array of n elements; the element type comes from *p. */
 #define CLARG_IN(p, n)    CLARG_ARRAY_((p), (n), CLARG_TO_DEVICE)
@@ -348,6 +355,7 @@ size_t clframe_round_up(size_t n, size_t m);
 /* Work sizes, 1 to 3 of them: clkernel_global(k, w, h). A local size of 0
  * in every dimension (the default) lets the implementation choose; a local
  * size or offset given must have the global size's dimensions. */
+#ifndef __cplusplus /* C++: the templates at the end */
 #define CLFRAME_NSIZES_(...) \
     (unsigned)(sizeof((size_t[]){__VA_ARGS__}) / sizeof(size_t))
 #define clkernel_global(k, ...) \
@@ -359,6 +367,7 @@ size_t clframe_round_up(size_t n, size_t m);
 #define clkernel_offset(k, ...) \
     clkernel_set_offset((k), CLFRAME_NSIZES_(__VA_ARGS__), \
                         (const size_t[]){__VA_ARGS__})
+#endif
 int clkernel_set_global(clkernel *k, unsigned dims, const size_t *sizes);
 int clkernel_set_local(clkernel *k, unsigned dims, const size_t *sizes);
 int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
@@ -366,6 +375,7 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
 /* A call's clargs: the macro arguments after the first `skip` (1 or 2) as
  * an array, ended by a marker so that a call with none is plain C11 (no
  * GNU ", ##__VA_ARGS__"), and their count, the marker left out. */
+#ifndef __cplusplus
 #define CLFRAME_FIRST_(a, ...) a
 #define CLFRAME_SECOND_(a, b, ...) b
 #define CLFRAME_AFTER_1_(a, ...) ((const clarg[]){__VA_ARGS__})
@@ -388,6 +398,7 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
     clkernel_enqueue_args(CLFRAME_FIRST_(__VA_ARGS__, 0), \
                           CLFRAME_NARGS_(1, __VA_ARGS__), \
                           CLFRAME_ARGS_(1, __VA_ARGS__))
+#endif
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args);
 int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args);
 
@@ -467,6 +478,7 @@ int clfunction_group_results(clfunction *f, int all);
  * checked against the prototype as kernel arguments are against the
  * kernel's signature; ret's type too when it is a pointer to an OpenCL
  * scalar or vector type. 0 or a negative code. */
+#ifndef __cplusplus
 #define CLFRAME_RET_NAME_(ctype, name) ctype *: #name, const ctype *: #name,
 #define clfunction_ret_type(ret) \
     _Generic((ret), void *: (const char *)0, \
@@ -477,6 +489,7 @@ int clfunction_group_results(clfunction *f, int all);
                          clfunction_ret_type(CLFRAME_SECOND_(__VA_ARGS__, 0)), \
                          CLFRAME_NARGS_(2, __VA_ARGS__), \
                          CLFRAME_ARGS_(2, __VA_ARGS__))
+#endif
 int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
                          unsigned nargs, const clarg *args);
 
@@ -523,6 +536,7 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
  * taken by the host compiler:
  *     CLFRAME_CHECK_LAYOUT(NULL, "kernels/myapp/board.h", Board, pos, w)
  * T is spelled as the device code spells it ("Board", "struct Board"). */
+#ifndef __cplusplus
 #define CLFRAME_CHECK_LAYOUT(ctx, include, T, ...)                          \
     clframe_check_layout((ctx), (include), #T, sizeof(T),                   \
                          CLFRAME_FIELDS_(T, __VA_ARGS__),                   \
@@ -531,10 +545,12 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
 
 /* {"a", offsetof(T, a)}, ... for up to 16 members, as a compound literal;
  * a 17th names the undefined CLFRAME_FIELDS_MORE_THAN_16_. */
-#define CLFRAME_FIELDS_(T, ...)                                             \
-    ((const clframe_field[]){                                               \
-        CLFRAME_PASTE_(CLFRAME_FIELDS_,                                     \
-                       CLFRAME_COUNT16_(__VA_ARGS__))(T, __VA_ARGS__)})
+#define CLFRAME_FIELDS_(T, ...) \
+    ((const clframe_field[]){CLFRAME_FIELD_LIST_(T, __VA_ARGS__)})
+#endif
+#define CLFRAME_FIELD_LIST_(T, ...)                                         \
+    CLFRAME_PASTE_(CLFRAME_FIELDS_,                                         \
+                   CLFRAME_COUNT16_(__VA_ARGS__))(T, __VA_ARGS__)
 #define CLFRAME_PASTE_(a, b) CLFRAME_PASTE2_(a, b)
 #define CLFRAME_PASTE2_(a, b) a##b##_
 #define CLFRAME_COUNT16_(...)                                               \
@@ -576,6 +592,136 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
     CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_15_(T, __VA_ARGS__)
 
 #ifdef __cplusplus
+} /* extern "C" */
+
+/* ------------------------------------------------------------------------ */
+/* C++: the same calls, as templates                                         */
+/* ------------------------------------------------------------------------ */
+
+/* C's macros build argument lists with compound literals and pick types
+ * with _Generic, neither of which C++ has; here the same names are inline
+ * templates over the same functions, so a call reads the same in both:
+ *     clkernel_global(k, n);
+ *     clkernel_call(k, CLARG_IN(a, n), CLARG_OUT(c, n), CLARG(n));
+ *     clfunction_call(f, &ret, CLARG_TYPED("Board", &board, 1, CLARG_TO_DEVICE),
+ *                     CLARG(3));
+ * A CLARG of a type OpenCL does not have fails to compile (static_assert). */
+#include <initializer_list>
+
+template <class T> struct clarg_type_ {
+    enum { known = 0 };
+    static const char *name() { return 0; }
+};
+#define CLARG_TYPE_TRAIT_(ctype, name_)                                      \
+    template <> struct clarg_type_<ctype> {                                  \
+        enum { known = 1 };                                                  \
+        static const char *name() { return name_; }                          \
+    };
+#define CLARG_TYPE_TRAIT_OF_(ctype, tname) CLARG_TYPE_TRAIT_(ctype, #tname)
+CLFRAME_TYPES_(CLARG_TYPE_TRAIT_OF_)
+CLARG_TYPE_TRAIT_(char, "char")
+#undef CLARG_TYPE_TRAIT_OF_
+#undef CLARG_TYPE_TRAIT_
+
+template <class T> inline const char *clarg_type_name(const T &)
+{
+    return clarg_type_<T>::name();
 }
-#endif
+
+template <class T> inline clarg clarg_of_cxx_(const T &x)
+{
+    static_assert(clarg_type_<T>::known, "CLARG takes an OpenCL scalar or "
+                  "vector (cl_int, cl_float4, ...); pass a struct with "
+                  "CLARG_VALUE(\"Type\", &x)");
+    return clarg_scalar(clarg_type_<T>::name(), sizeof x, &x);
+}
+#define CLARG(x) clarg_of_cxx_(x)
+
+template <class... S>
+inline int clkernel_global(clkernel *k, S... sizes)
+{
+    const size_t v[] = {static_cast<size_t>(sizes)...};
+    return clkernel_set_global(k, sizeof...(S), v);
+}
+template <class... S>
+inline int clkernel_local(clkernel *k, S... sizes)
+{
+    const size_t v[] = {static_cast<size_t>(sizes)...};
+    return clkernel_set_local(k, sizeof...(S), v);
+}
+template <class... S>
+inline int clkernel_offset(clkernel *k, S... sizes)
+{
+    const size_t v[] = {static_cast<size_t>(sizes)...};
+    return clkernel_set_offset(k, sizeof...(S), v);
+}
+
+/* The argument lists end with an unused zeroed clarg, so that a call with
+ * no arguments has an array to point at. */
+template <class... A>
+inline int clkernel_call(clkernel *k, const A &...args)
+{
+    const clarg list[] = {args..., clarg()};
+    return clkernel_call_args(k, sizeof...(A), list);
+}
+template <class... A>
+inline int clkernel_enqueue(clkernel *k, const A &...args)
+{
+    const clarg list[] = {args..., clarg()};
+    return clkernel_enqueue_args(k, sizeof...(A), list);
+}
+
+/* ret as clfunction_call_args takes it: a pointer with its type's OpenCL
+ * name ("" when it has none), or nothing for NULL / nullptr. */
+template <class T>
+inline void *clfunction_ret_(const T *ret, const char **type)
+{
+    *type = clarg_type_<T>::name();
+    if (!*type)
+        *type = "";
+    return const_cast<void *>(static_cast<const void *>(ret));
+}
+inline void *clfunction_ret_(void *ret, const char **type)
+{
+    *type = 0;
+    return ret;
+}
+inline void *clfunction_ret_(std::nullptr_t, const char **type)
+{
+    *type = 0;
+    return nullptr;
+}
+inline void *clfunction_ret_(long null, const char **type)  /* NULL */
+{
+    *type = 0;
+    return null ? (void *)-1 : nullptr;     /* not NULL: refused below */
+}
+inline void *clfunction_ret_(int null, const char **type)
+{
+    return clfunction_ret_((long)null, type);
+}
+
+template <class R, class... A>
+inline int clfunction_call(clfunction *f, R ret, const A &...args)
+{
+    const char *type;
+    void *p = clfunction_ret_(ret, &type);
+    if (p == (void *)-1)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call: ret is a "
+                            "number, not a pointer");
+    const clarg list[] = {args..., clarg()};
+    return clfunction_call_args(f, p, type, sizeof...(A), list);
+}
+
+inline int clframe_check_layout_list_(clctx *ctx, const char *include,
+                                      const char *type, size_t host_size,
+                                      std::initializer_list<clframe_field> f)
+{
+    return clframe_check_layout(ctx, include, type, host_size, f.begin(),
+                                (unsigned)f.size());
+}
+#define CLFRAME_CHECK_LAYOUT(ctx, include, T, ...)                          \
+    clframe_check_layout_list_((ctx), (include), #T, sizeof(T),             \
+                               {CLFRAME_FIELD_LIST_(T, __VA_ARGS__)})
+#endif /* __cplusplus */
 #endif /* CLFRAME_H */

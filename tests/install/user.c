@@ -1,9 +1,10 @@
 /*
  * user.c: a user's program built against the installed library
  * (tests/install/check): it calls the vmul of its own kernels/demo/vadd.cl
- * and checks every product, then a kernel without arguments and a device
- * function; exit status 0 if all are right. It must build without a
- * warning under -std=c11 -pedantic -Wall -Wextra -Werror.
+ * and checks every product, then a kernel without arguments, a vector of 32
+ * bytes by value and a device function; exit status 0 if all are right. It
+ * must build without a word from the compiler under -std=c11 -pedantic
+ * -Wall -Wextra -Werror.
  */
 #include <clframe.h>
 #include <stdio.h>
@@ -31,16 +32,21 @@ int main(void)
                                       NULL);
     clfunction *twice = clfunction_file(NULL, "kernels/demo/vadd.cl", "twice",
                                         NULL);
+    clkernel *sum4 = clkernel_file(NULL, "kernels/demo/vadd.cl", "sum4", NULL);
     float got = 0;
-    if (!nothing || !twice || clkernel_global(nothing, 1) ||
+    cl_long4 v = {{1, 20, 300, 4000}};
+    cl_long sum = 0;
+    if (!nothing || !twice || !sum4 || clkernel_global(nothing, 1) ||
         clkernel_call(nothing) || clkernel_enqueue(nothing) ||
         clctx_finish(NULL) || clfunction_call(twice, &got, CLARG(1.5f)) ||
-        got != 3.0f) {
-        fprintf(stderr, "user: %s (twice(1.5) = %g)\n", clframe_last_error(),
-                got);
+        got != 3.0f || clkernel_global(sum4, 1) ||
+        clkernel_call(sum4, CLARG(v), CLARG_OUT(&sum, 1)) || sum != 4321) {
+        fprintf(stderr, "user: %s (twice(1.5) = %g, sum4 = %ld)\n",
+                clframe_last_error(), got, (long)sum);
         return 1;
     }
     clkernel_free(nothing);
+    clkernel_free(sum4);
     clfunction_free(twice);
     printf("user: vmul of its own kernels/demo/vadd.cl on %s: ok\n",
            clctx_device_name(NULL));

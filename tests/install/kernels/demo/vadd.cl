@@ -26,3 +26,24 @@ float twice(float x)
 {
     return 2.0f * x;
 }
+
+/* A vector of 32 bytes by value: gcc notes (-Wpsabi) every call that passes
+ * one by value, so the user's program shows whether CLARG does. */
+__kernel void sum4(long4 v, __global long *out)
+{
+    out[0] = v.x + v.y + v.z + v.w;
+}
+
+#include "pair.h"
+
+/* A struct by value and a void function with a private pointer, for the
+ * C++ calls. */
+float pair_sum(Pair p)
+{
+    return (float)p.a + p.b;
+}
+
+void scale(float *x, float s)
+{
+    *x *= s;
+}
