@@ -672,41 +672,42 @@ inline int clkernel_enqueue(clkernel *k, const A &...args)
 }
 
 /* ret as clfunction_call_args takes it: a pointer with its type's OpenCL
- * name ("" when it has none), or nothing for NULL / nullptr. */
+ * name ("" when it has none), or no pointer and no name for nullptr and for
+ * NULL, which C++ makes an integer 0. Returns 0, or -1 for another
+ * integer. */
 template <class T>
-inline void *clfunction_ret_(const T *ret, const char **type)
+inline int clfunction_ret_(const T *ret, void **p, const char **type)
 {
-    *type = clarg_type_<T>::name();
-    if (!*type)
-        *type = "";
-    return const_cast<void *>(static_cast<const void *>(ret));
+    *p = const_cast<void *>(static_cast<const void *>(ret));
+    *type = clarg_type_<T>::name() ? clarg_type_<T>::name() : "";
+    return 0;
 }
-inline void *clfunction_ret_(void *ret, const char **type)
+inline int clfunction_ret_(void *ret, void **p, const char **type)
 {
+    *p = ret;
     *type = 0;
-    return ret;
+    return 0;
 }
-inline void *clfunction_ret_(std::nullptr_t, const char **type)
+inline int clfunction_ret_(std::nullptr_t, void **p, const char **type)
 {
-    *type = 0;
-    return nullptr;
+    return clfunction_ret_(static_cast<void *>(nullptr), p, type);
 }
-inline void *clfunction_ret_(long null, const char **type)  /* NULL */
+inline int clfunction_ret_(long null, void **p, const char **type)
 {
-    *type = 0;
-    return null ? (void *)-1 : nullptr;     /* not NULL: refused below */
+    clfunction_ret_(nullptr, p, type);
+    return null ? -1 : 0;
 }
-inline void *clfunction_ret_(int null, const char **type)
+inline int clfunction_ret_(int null, void **p, const char **type)
 {
-    return clfunction_ret_((long)null, type);
+    return clfunction_ret_(static_cast<long>(null), p, type);
 }
 
 template <class R, class... A>
 inline int clfunction_call(clfunction *f, R ret, const A &...args)
 {
+    void *p;
     const char *type;
-    void *p = clfunction_ret_(ret, &type);
-    if (p == (void *)-1)
+    if (clfunction_ret_(ret, &p, &type) != 0)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call: ret is a "
                             "number, not a pointer");
     const clarg list[] = {args..., clarg()};
