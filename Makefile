@@ -131,6 +131,14 @@ test-install: export CLFRAME_DEVICE ?= cpu
 test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info
 	tests/install/check
 
+# Every example of README.md and clframe.h, taken from the text, built and
+# run (tests/docs/check).
+.PHONY: test-docs
+test-clframe: test-docs
+test-docs: export CLFRAME_DEVICE ?= cpu
+test-docs: $(B)/libclframe.a
+	CC="$(CC)" CXX="$(CXX)" tests/docs/check
+
 # ---- applications ---------------------------------------------------------------
 
 # An application in apps/NAME: its .c files are its library build/libNAME.a,

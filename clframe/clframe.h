@@ -461,7 +461,9 @@ clfunction *clfunction_source(clctx *ctx, const char *source,
 void clfunction_free(clfunction *f);
 
 /* Supplies the prototype when it cannot be read from the text (a macro
- * makes it): clfunction_proto(f, "int score(Board *b, int move)"). */
+ * makes it):
+ *     clfunction_proto(f, "int score(const Board *b, int move)");
+ */
 int clfunction_proto(clfunction *f, const char *prototype);
 
 /* Runs the function in one work-group of local_size work-items, all calling
@@ -473,7 +475,9 @@ int clfunction_proto(clfunction *f, const char *prototype);
 int clfunction_group(clfunction *f, size_t local_size);
 int clfunction_group_results(clfunction *f, int all);
 
-/* Calls the function: clfunction_call(f, &ret, CLARG(3), CLARG_INOUT(&b, 1)).
+/* Calls the function, here int score(const Board *b, int move):
+ *     clfunction_call(f, &ret, CLARG_TYPED("Board", &board, 1, CLARG_TO_DEVICE),
+ *                     CLARG(3));
  * ret receives the return value; NULL for a void function. Arguments are
  * checked against the prototype as kernel arguments are against the
  * kernel's signature; ret's type too when it is a pointer to an OpenCL
@@ -534,7 +538,7 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
 
 /* The same for host type T and 1 to 16 of its members, sizes and offsets
  * taken by the host compiler:
- *     CLFRAME_CHECK_LAYOUT(NULL, "kernels/myapp/board.h", Board, pos, w)
+ *     CLFRAME_CHECK_LAYOUT(NULL, "kernels/mygame/board.h", Board, pits, turn);
  * T is spelled as the device code spells it ("Board", "struct Board"). */
 #ifndef __cplusplus
 #define CLFRAME_CHECK_LAYOUT(ctx, include, T, ...)                          \
@@ -602,11 +606,12 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
  * with _Generic, neither of which C++ has; here the same names are inline
  * templates over the same functions, so a call reads the same in both:
  *     clkernel_global(k, n);
- *     clkernel_call(k, CLARG_IN(a, n), CLARG_OUT(c, n), CLARG(n));
+ *     clkernel_call(k, CLARG_IN(a, n), CLARG_IN(b, n), CLARG_OUT(c, n), CLARG(n));
  *     clfunction_call(f, &ret, CLARG_TYPED("Board", &board, 1, CLARG_TO_DEVICE),
  *                     CLARG(3));
  * A CLARG of a type OpenCL does not have fails to compile (static_assert). */
 #include <initializer_list>
+#include <type_traits>
 
 template <class T> struct clarg_type_ {
     enum { known = 0 };
@@ -628,7 +633,29 @@ template <class T> inline const char *clarg_type_name(const T &)
     return clarg_type_<T>::name();
 }
 
-template <class T> inline clarg clarg_of_cxx_(const T &x)
+/* An enumerator is its enum's type in C++, an int in C: CLARG takes it as
+ * the integer C++ promotes it to (int, as C has it, when its values fit),
+ * or an enum class as its underlying type. */
+template <class T, bool = std::is_convertible<T, int>::value>
+struct clarg_enum_integer_ {
+    typedef decltype(+T()) type;
+};
+template <class T> struct clarg_enum_integer_<T, false> {
+    typedef typename std::underlying_type<T>::type type;
+};
+
+template <class T>
+inline typename std::enable_if<std::is_enum<T>::value, clarg>::type
+clarg_of_cxx_(const T &x)
+{
+    typedef typename clarg_enum_integer_<T>::type integer;
+    const integer value = static_cast<integer>(x);
+    return clarg_scalar(clarg_type_<integer>::name(), sizeof value, &value);
+}
+
+template <class T>
+inline typename std::enable_if<!std::is_enum<T>::value, clarg>::type
+clarg_of_cxx_(const T &x)
 {
     static_assert(clarg_type_<T>::known, "CLARG takes an OpenCL scalar or "
                   "vector (cl_int, cl_float4, ...); pass a struct with "
