@@ -453,13 +453,21 @@ void clfunction_free(clfunction *f);
  * makes it): clfunction_proto(f, "int score(Board *b, int move)"). */
 int clfunction_proto(clfunction *f, const char *prototype);
 
-/* Runs the function in one work-group of local_size work-items, all calling
- * it (for functions that cooperate through __local memory and barriers);
- * __local parameters are then shared by the group. 0 goes back to one
- * work-item. The return value is work-item 0's unless
- * clfunction_group_results(f, 1) asks for every work-item's (ret then points
- * at local_size values). */
-int clfunction_group(clfunction *f, size_t local_size);
+/* Runs the function in one work-group, all of whose work-items call it (for
+ * functions that cooperate through __local memory and barriers): 1 to 3
+ * sizes, as clkernel_local takes them, so that clfunction_group(f, 64) is
+ * 64 work-items and clfunction_group(f, 6, 36) a 6 x 36 group whose
+ * work-items read get_local_id(0) and (1). __local parameters are then
+ * shared by the group; clfunction_group(f, 1) goes back to one work-item.
+ * A size of 0, or more than the device runs, is an error naming f. The
+ * return value is work-item 0's unless clfunction_group_results(f, 1) asks
+ * for every work-item's: ret then points at one value per work-item, in
+ * the order of their flattened local ids, x fastest
+ * (x + size_x * (y + size_y * z)). */
+#define clfunction_group(f, ...) \
+    clfunction_set_group((f), CLFRAME_NSIZES_(__VA_ARGS__), \
+                         (const size_t[]){__VA_ARGS__})
+int clfunction_set_group(clfunction *f, unsigned dims, const size_t *sizes);
 int clfunction_group_results(clfunction *f, int all);
 
 /* Calls the function: clfunction_call(f, &ret, CLARG(3), CLARG_INOUT(&b, 1)).

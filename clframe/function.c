@@ -35,7 +35,8 @@ struct clfunction {
     char *options;
     clf_proto proto;
     char *missing;               /* why the prototype was not found, or NULL */
-    size_t group;                /* 0: one work-item */
+    unsigned group_dims;         /* 1 to 3 */
+    size_t group[3];             /* the work-group's sizes, 1 beyond dims */
     int all_results;
     size_t capacity[CLF_MAX_PARAMS]; /* private copies' lengths in the shim */
     char *shim;                  /* the generated kernels' text */
@@ -58,6 +59,8 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
     }
     f->ctx = ctx;
     f->source = source;
+    f->group_dims = 1;                  /* one work-item */
+    f->group[0] = f->group[1] = f->group[2] = 1;
     snprintf(f->proto.name, sizeof f->proto.name, "%s", fname);
     int rc = clf_proto_find(source, fname, &f->proto);
     if (rc == CLFRAME_ERR_NOT_FOUND) {
@@ -143,11 +146,47 @@ int clfunction_proto(clfunction *f, const char *prototype)
     return 0;
 }
 
-int clfunction_group(clfunction *f, size_t local_size)
+/* 0 if a group of these sizes can run on f's device, else the error.
+ * Checked when set rather than left to the shim's launch, so that the
+ * message names the function and no call allocates results for a group
+ * that cannot run. 0, which once meant "one work-item", is refused like any
+ * other size the device cannot run: more likely a size computed wrong. */
+static int check_group(const clfunction *f, unsigned dims, const size_t *sizes)
+{
+    if (dims < 1 || dims > 3)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_group(%s): %u "
+                            "sizes given, 1 to 3 expected", f->proto.name,
+                            dims);
+    if (!sizes)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_group(%s): NULL "
+                            "sizes", f->proto.name);
+    size_t items = 1;
+    for (unsigned d = 0; d < dims; d++) {
+        if (sizes[d] == 0 || sizes[d] > f->ctx->max_item[d])
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_group(%s): "
+                                "size %zu in dimension %u: the device allows "
+                                "1 to %zu", f->proto.name, sizes[d], d,
+                                f->ctx->max_item[d]);
+        items *= sizes[d];
+    }
+    if (items > f->ctx->max_group)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_group(%s): a "
+                            "group of %zu work-items is more than %s runs (at "
+                            "most %zu)", f->proto.name, items,
+                            f->ctx->device_name, f->ctx->max_group);
+    return 0;
+}
+
+int clfunction_set_group(clfunction *f, unsigned dims, const size_t *sizes)
 {
     if (!f)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_group: NULL function");
-    f->group = local_size;
+    int rc = check_group(f, dims, sizes);
+    if (rc)
+        return rc;
+    f->group_dims = dims;
+    f->group[1] = f->group[2] = 1;
+    memcpy(f->group, sizes, dims * sizeof *sizes);
     return 0;
 }
 
@@ -158,6 +197,12 @@ int clfunction_group_results(clfunction *f, int all)
                         "function");
     f->all_results = all != 0;
     return 0;
+}
+
+/* The work-items of the group, one when none was asked for. */
+static size_t group_items(const clfunction *f)
+{
+    return f->group[0] * f->group[1] * f->group[2];
 }
 
 const char *clfunction_prototype(clfunction *f)
@@ -207,12 +252,17 @@ static void shim_params(const clfunction *f, clf_str *s)
 
 /* Copies in, calls, copies out. Every work-item of the group runs this; the
  * __local copies are shared, so each work-item moves a stride of them and
- * barriers separate the phases. */
+ * barriers separate the phases. A work-item's number is its flattened local
+ * id, x fastest, and the stride the group's size, so that the same text
+ * serves groups of 1 to 3 dimensions (unused ones have size 1, id 0). */
 static void shim_body(const clfunction *f, clf_str *s)
 {
     const clf_proto *pr = &f->proto;
-    clf_str_printf(s, "{\n    size_t clf_lid = get_local_id(0), "
-                   "clf_lsize = get_local_size(0);\n");
+    clf_str_printf(s, "{\n    size_t clf_lid = get_local_id(0) + "
+                   "get_local_size(0) * (get_local_id(1) +\n"
+                   "                   get_local_size(1) * get_local_id(2));\n"
+                   "    size_t clf_lsize = get_local_size(0) * "
+                   "get_local_size(1) * get_local_size(2);\n");
     for (unsigned i = 0; i < pr->nparams; i++) {
         const clf_param *p = &pr->params[i];
         if (is_private_pointer(p))
@@ -510,8 +560,7 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
     if (rc)
         return rc;
 
-    size_t items = f->group ? f->group : 1;
-    size_t results = f->all_results ? items : 1;
+    size_t results = f->all_results ? group_items(f) : 1;
     void *result = NULL;
     if (f->proto.ret_type[0] &&
         !(result = calloc(results, f->device_size[0] ? f->device_size[0] : 1)))
@@ -524,9 +573,9 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
                         f->proto.name);
     }
     unsigned n = shim_args(f, result, results, nargs, args, kargs);
-    rc = clkernel_set_global(f->kernel, 1, &items);
-    if (rc == 0)
-        rc = clkernel_set_local(f->kernel, 1, &items);
+    rc = clkernel_set_global(f->kernel, f->group_dims, f->group);
+    if (rc == 0)        /* one work-group: the local size is the global */
+        rc = clkernel_set_local(f->kernel, f->group_dims, f->group);
     if (rc == 0)
         rc = clkernel_call_args(f->kernel, n, kargs);
     if (rc == 0 && ret && result)

@@ -193,6 +193,112 @@ START_TEST(local_copies_in_one_item_and_in_a_group)
 }
 END_TEST
 
+/* ---- groups of 1 to 3 dimensions ------------------------------------------ */
+
+/* Each work-item writes its code (which it makes of all three local ids)
+ * into its cell of a __local grid, x fastest, and returns the code of the
+ * cell at the mirror image of its own: both need the group's real shape. */
+static const char *grid_source =
+    "int code(size_t x, size_t y, size_t z) { return (int)(x + 16 * y + 256 * z); }\n"
+    "int mirror_code(__local int *grid)\n"
+    "{\n"
+    "    size_t x = get_local_id(0), y = get_local_id(1), z = get_local_id(2);\n"
+    "    size_t sx = get_local_size(0), sy = get_local_size(1), sz = get_local_size(2);\n"
+    "    grid[x + sx * (y + sy * z)] = code(x, y, z);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    return grid[(sx - 1 - x) + sx * ((sy - 1 - y) + sy * (sz - 1 - z))];\n"
+    "}\n";
+
+static int grid_code(size_t x, size_t y, size_t z)
+{
+    return (int)(x + 16 * y + 256 * z);
+}
+
+/* Runs mirror_code in a group of sizes s (unused dimensions 1) and checks
+ * the grid and every work-item's result, listed x fastest, against C. */
+static void check_mirror_codes(clfunction *f, const size_t s[3])
+{
+    enum { MAX = 64 };
+    int grid[MAX], all[MAX];
+    size_t n = s[0] * s[1] * s[2];
+    ck_assert_uint_le(n, MAX);
+    for (size_t i = 0; i < n; i++)
+        grid[i] = all[i] = -1;
+    ck_assert_cl(clfunction_call(f, all, CLARG_INOUT(grid, n)));
+    for (size_t z = 0; z < s[2]; z++)
+        for (size_t y = 0; y < s[1]; y++)
+            for (size_t x = 0; x < s[0]; x++) {
+                size_t i = x + s[0] * (y + s[1] * z);
+                int mirror = grid_code(s[0] - 1 - x, s[1] - 1 - y, s[2] - 1 - z);
+                ck_assert_msg(grid[i] == grid_code(x, y, z) && all[i] == mirror,
+                              "%zux%zux%zu, item (%zu,%zu,%zu): cell %d, "
+                              "result %d; want %d and %d", s[0], s[1], s[2],
+                              x, y, z, grid[i], all[i], grid_code(x, y, z),
+                              mirror);
+            }
+}
+
+START_TEST(groups_of_two_and_three_dimensions)
+{
+    clfunction *f = clfunction_source(NULL, grid_source, "mirror_code", NULL);
+    ck_assert_made(f);
+    ck_assert_cl(clfunction_group_results(f, 1));
+    ck_assert_cl(clfunction_group(f, 7));                   /* 1-D, as ever */
+    check_mirror_codes(f, (size_t[3]){7, 1, 1});
+    ck_assert_cl(clfunction_group(f, 3, 5));
+    check_mirror_codes(f, (size_t[3]){3, 5, 1});
+    ck_assert_cl(clfunction_group(f, 1, 6));
+    check_mirror_codes(f, (size_t[3]){1, 6, 1});
+    ck_assert_cl(clfunction_group(f, 2, 3, 4));
+    check_mirror_codes(f, (size_t[3]){2, 3, 4});
+    ck_assert_cl(clfunction_group(f, 3, 1, 5));
+    check_mirror_codes(f, (size_t[3]){3, 1, 5});
+    ck_assert_cl(clfunction_group(f, 1));                   /* one work-item */
+    check_mirror_codes(f, (size_t[3]){1, 1, 1});
+
+    /* Without all results, work-item 0's: the code of the far corner. */
+    int r = 0, grid[24] = {0};
+    ck_assert_cl(clfunction_group_results(f, 0));
+    ck_assert_cl(clfunction_group(f, 2, 3, 4));
+    ck_assert_cl(clfunction_call(f, &r, CLARG_INOUT(grid, 24)));
+    ck_assert_int_eq(r, grid_code(1, 2, 3));
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(group_sizes_the_device_cannot_run_are_refused)
+{
+    clfunction *f = clfunction_source(NULL, grid_source, "mirror_code", NULL);
+    ck_assert_made(f);
+    ck_assert_cl(clfunction_group(f, 3, 5));
+    ck_assert_fails(clfunction_set_group(f, 0, (size_t[]){4}),
+                    CLFRAME_ERR_BAD_SIZE, "clfunction_group(mirror_code): 0 "
+                    "sizes given, 1 to 3 expected");
+    ck_assert_fails(clfunction_group(f, 2, 2, 2, 2), CLFRAME_ERR_BAD_SIZE,
+                    "clfunction_group(mirror_code): 4 sizes given");
+    ck_assert_fails(clfunction_group(f, 4, 0), CLFRAME_ERR_BAD_SIZE,
+                    "clfunction_group(mirror_code): size 0 in dimension 1");
+    ck_assert_fails(clfunction_group(f, 0), CLFRAME_ERR_BAD_SIZE,
+                    "size 0 in dimension 0");
+    size_t most = clctx_max_work_group_size(NULL);
+    char want[200];
+    snprintf(want, sizeof want, "clfunction_group(mirror_code): size %zu in "
+             "dimension 0: the device allows 1 to", most + 1);
+    ck_assert_fails(clfunction_group(f, most + 1), CLFRAME_ERR_BAD_SIZE, want);
+    snprintf(want, sizeof want, "clfunction_group(mirror_code): a group of "
+             "%zu work-items is more than", 2 * most);
+    ck_assert_fails(clfunction_group(f, 2, most), CLFRAME_ERR_BAD_SIZE, want);
+    ck_assert_fails(clfunction_set_group(f, 2, NULL), CLFRAME_ERR_USAGE,
+                    "NULL sizes");
+    ck_assert_fails(clfunction_group(NULL, 4), CLFRAME_ERR_USAGE,
+                    "NULL function");
+    /* A refused size leaves the group as it was. */
+    ck_assert_cl(clfunction_group_results(f, 1));
+    check_mirror_codes(f, (size_t[3]){3, 5, 1});
+    clfunction_free(f);
+}
+END_TEST
+
 /* ---- prototypes ----------------------------------------------------------- */
 
 static const struct {
@@ -441,6 +547,7 @@ Suite *function_suite(void)
     tcase_add_test(calls, struct_return);
     tcase_add_test(calls, global_array_function);
     tcase_add_test(calls, local_copies_in_one_item_and_in_a_group);
+    tcase_add_test(calls, groups_of_two_and_three_dimensions);
     suite_add_tcase(s, calls);
     TCase *protos = test_case("prototypes");
     tcase_add_test(protos, prototypes_of_awkward_declarations);
@@ -451,6 +558,7 @@ Suite *function_suite(void)
     suite_add_tcase(s, protos);
     TCase *errors = test_case("errors");
     tcase_add_test(errors, every_kind_of_mismatch_is_named);
+    tcase_add_test(errors, group_sizes_the_device_cannot_run_are_refused);
     tcase_add_test(errors, shims_are_dumped_on_request);
     tcase_add_test(errors, no_opencl_object_leaks_over_many_calls);
     suite_add_tcase(s, errors);
