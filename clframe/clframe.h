@@ -157,11 +157,13 @@ clctx_stats clctx_get_stats(clctx *ctx);
 /* clarg: one argument of a kernel call                                       */
 /* ------------------------------------------------------------------------ */
 
-/* Copy directions, combinable. */
+/* Copy directions, combinable, and CLARG_EACH for clfunction_call's
+ * per-work-item arrays (CLARG_EACH_IN below). */
 enum {
     CLARG_NO_COPY     = 0,
     CLARG_TO_DEVICE   = 1,  /* host data is copied in before the kernel */
-    CLARG_FROM_DEVICE = 2   /* device data is copied back after it */
+    CLARG_FROM_DEVICE = 2,  /* device data is copied back after it */
+    CLARG_EACH        = 4   /* element i is work-item i's own argument */
 };
 
 typedef enum clarg_kind {
@@ -238,6 +240,22 @@ clarg clarg_unsupported_(struct clarg_type_not_an_opencl_scalar_or_vector *);
     CLARG_ARRAY_((p), (n), CLARG_TO_DEVICE | CLARG_FROM_DEVICE)
 #define CLARG_ARRAY_(p, n, flags) \
     clarg_array(clarg_type_name(*(p)), sizeof(*(p)), (void *)(p), (n), (flags))
+
+/* For clfunction_call only: a host array of n elements, one per work-item
+ * of the function's group (n is the group's size; 1 without a group), so
+ * that work-item i (its flattened local id) gets p[i] as its own argument:
+ * the value itself for a value parameter (int idx), which is in only; a
+ * pointer to its own private copy of p[i] for a private pointer (int *flag),
+ * copied back after the call unless the parameter is const; and &p[i] in
+ * the argument's buffer for a __global or __constant pointer. A __local
+ * pointer, shared by the group, takes no per-work-item argument. For
+ * structs: CLARG_TYPED("Pair", p, n, CLARG_EACH | CLARG_TO_DEVICE). */
+#define CLARG_EACH_IN(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_EACH | CLARG_TO_DEVICE)
+#define CLARG_EACH_OUT(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_EACH | CLARG_FROM_DEVICE)
+#define CLARG_EACH_INOUT(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_EACH | CLARG_TO_DEVICE | CLARG_FROM_DEVICE)
 
 /* A host array of user structs, named as the kernel names them ("Pair" or
  * "struct Pair"). The element size must be the device's sizeof: the first
@@ -474,7 +492,12 @@ int clfunction_group_results(clfunction *f, int all);
  * ret receives the return value; NULL for a void function. Arguments are
  * checked against the prototype as kernel arguments are against the
  * kernel's signature; ret's type too when it is a pointer to an OpenCL
- * scalar or vector type. 0 or a negative code. */
+ * scalar or vector type. Every work-item of a group gets the same
+ * arguments, except per-work-item ones (CLARG_EACH_IN, _OUT, _INOUT), whose
+ * element i is work-item i's own: after clfunction_group(best, 64),
+ * clfunction_call(best, &at, CLARG_EACH_IN(value, 64), CLARG_IN(tmp, 64))
+ * gives each work-item its own candidate value and the group one __local
+ * tmp. 0 or a negative code. */
 #define CLFRAME_RET_NAME_(ctype, name) ctype *: #name, const ctype *: #name,
 #define clfunction_ret_type(ret) \
     _Generic((ret), void *: (const char *)0, \

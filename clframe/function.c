@@ -12,7 +12,12 @@
  *     generated text, so a longer argument rebuilds the shim);
  *   - a __local pointer gets __local memory filled before the call and stored
  *     after it, by the whole work-group;
- *   - the return value goes to a result buffer, from work-item 0 or from all.
+ *   - the return value goes to a result buffer, from work-item 0 or from all;
+ *   - a per-work-item argument (CLARG_EACH) is a buffer of one element per
+ *     work-item, indexed by the work-item's flattened local id: the value
+ *     itself for a value parameter, a private copy of the element for a
+ *     private pointer, the element's address for a __global or __constant
+ *     one (a __local one, shared by the group, takes none).
  *
  * The same program holds a second kernel that reports sizeof() of every type
  * passed by pointer or by value, as the device compiled it: a host array of
@@ -39,6 +44,7 @@ struct clfunction {
     size_t group[3];             /* the work-group's sizes, 1 beyond dims */
     int all_results;
     size_t capacity[CLF_MAX_PARAMS]; /* private copies' lengths in the shim */
+    unsigned char each[CLF_MAX_PARAMS]; /* per-work-item in the shim */
     char *shim;                  /* the generated kernels' text */
     clkernel *kernel;            /* the shim, built */
     size_t device_size[CLF_MAX_PARAMS + 1]; /* [0] return, [1 + i] params */
@@ -222,9 +228,33 @@ static int is_local_pointer(const clf_param *p)
     return p->pointer && p->space == CL_KERNEL_ARG_ADDRESS_LOCAL;
 }
 
-/* The kernel's parameter list: the result buffer, then for each function
- * parameter its value or buffer, and what copying needs (lengths, __local
- * room). Parameter names are clframe's own, so no user name can clash. */
+/* Parameter i's kernel parameters: its value or buffer, and what copying
+ * needs (lengths, __local room). A per-work-item argument (CLARG_EACH) is
+ * always a buffer, of one element per work-item. Parameter names are
+ * clframe's own, so no user name can clash. */
+static void shim_param(const clfunction *f, unsigned i, clf_str *s)
+{
+    const clf_param *p = &f->proto.params[i];
+    const char *decl = f->proto.decl[i], *c = p->is_const ? "const " : "";
+    if (!p->pointer && f->each[i])
+        clf_str_printf(s, ",\n    __global const %s *clf_a%u", decl, i);
+    else if (!p->pointer)
+        clf_str_printf(s, ",\n    %s clf_a%u", decl, i);
+    else if (p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT)
+        clf_str_printf(s, ",\n    __constant %s *clf_a%u", decl, i);
+    else if (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL)
+        clf_str_printf(s, ",\n    __global %s%s *clf_a%u", c, decl, i);
+    else if (f->each[i])
+        clf_str_printf(s, ",\n    __global %s *clf_a%u", decl, i);
+    else
+        clf_str_printf(s, ",\n    __global %s *clf_a%u, int clf_n%u", decl, i,
+                       i);
+    if (is_local_pointer(p))
+        clf_str_printf(s, ", __local %s *clf_l%u", decl, i);
+}
+
+/* The kernel's parameter list: the result buffer, clf_all, then each
+ * function parameter's. */
 static void shim_params(const clfunction *f, clf_str *s)
 {
     const clf_proto *pr = &f->proto;
@@ -232,22 +262,62 @@ static void shim_params(const clfunction *f, clf_str *s)
     if (pr->ret_type[0])
         clf_str_printf(s, "__global %s *clf_ret, ", pr->ret_decl);
     clf_str_printf(s, "int clf_all");
-    for (unsigned i = 0; i < pr->nparams; i++) {
-        const clf_param *p = &pr->params[i];
-        const char *c = p->is_const ? "const " : "";
-        if (!p->pointer)
-            clf_str_printf(s, ",\n    %s clf_a%u", pr->decl[i], i);
-        else if (p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT)
-            clf_str_printf(s, ",\n    __constant %s *clf_a%u", pr->decl[i], i);
-        else if (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL)
-            clf_str_printf(s, ",\n    __global %s%s *clf_a%u", c, pr->decl[i], i);
-        else
-            clf_str_printf(s, ",\n    __global %s *clf_a%u, int clf_n%u",
-                           pr->decl[i], i, i);
-        if (is_local_pointer(p))
-            clf_str_printf(s, ", __local %s *clf_l%u", pr->decl[i], i);
-    }
+    for (unsigned i = 0; i < pr->nparams; i++)
+        shim_param(f, i, s);
     clf_str_printf(s, ")\n");
+}
+
+/* Before the call: parameter i's private copy (a work-item's own element
+ * for a per-work-item argument) or its share of the __local copy. */
+static void shim_copy_in(const clfunction *f, unsigned i, clf_str *s)
+{
+    const clf_param *p = &f->proto.params[i];
+    const char *decl = f->proto.decl[i];
+    if (is_private_pointer(p) && f->each[i])
+        clf_str_printf(s, "    %s clf_p%u = clf_a%u[clf_lid];\n", decl, i, i);
+    else if (is_private_pointer(p))
+        clf_str_printf(s, "    %s clf_p%u[%zu];\n    for (int k = 0; k < "
+                       "clf_n%u; k++)\n        clf_p%u[k] = clf_a%u[k];\n",
+                       decl, i, f->capacity[i], i, i, i);
+    else if (is_local_pointer(p))
+        clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
+                       " k += clf_lsize)\n        clf_l%u[k] = clf_a%u[k];\n",
+                       i, i, i);
+}
+
+/* What the function is given for parameter i. */
+static void shim_call_arg(const clfunction *f, unsigned i, clf_str *s)
+{
+    const clf_param *p = &f->proto.params[i];
+    const char *sep = i ? ", " : "";
+    if (f->each[i] && !p->pointer)
+        clf_str_printf(s, "%sclf_a%u[clf_lid]", sep, i);
+    else if (f->each[i] && is_private_pointer(p))
+        clf_str_printf(s, "%s&clf_p%u", sep, i);
+    else if (f->each[i])                /* __global or __constant */
+        clf_str_printf(s, "%sclf_a%u + clf_lid", sep, i);
+    else
+        clf_str_printf(s, "%sclf_%c%u", sep, is_private_pointer(p) ? 'p'
+                       : is_local_pointer(p) ? 'l' : 'a', i);
+}
+
+/* After the call: parameter i's private copy stored back (work-item 0's,
+ * or each work-item's own element) or its share of the __local copy. */
+static void shim_copy_out(const clfunction *f, unsigned i, clf_str *s)
+{
+    const clf_param *p = &f->proto.params[i];
+    if (p->is_const)
+        return;
+    if (is_private_pointer(p) && f->each[i])
+        clf_str_printf(s, "    clf_a%u[clf_lid] = clf_p%u;\n", i, i);
+    else if (is_private_pointer(p))
+        clf_str_printf(s, "    if (clf_lid == 0)\n        for (int k = 0; "
+                       "k < clf_n%u; k++)\n            clf_a%u[k] = clf_p%u[k];"
+                       "\n", i, i, i);
+    else if (is_local_pointer(p))
+        clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
+                       " k += clf_lsize)\n        clf_a%u[k] = clf_l%u[k];\n",
+                       i, i, i);
 }
 
 /* Copies in, calls, copies out. Every work-item of the group runs this; the
@@ -263,39 +333,19 @@ static void shim_body(const clfunction *f, clf_str *s)
                    "                   get_local_size(1) * get_local_id(2));\n"
                    "    size_t clf_lsize = get_local_size(0) * "
                    "get_local_size(1) * get_local_size(2);\n");
-    for (unsigned i = 0; i < pr->nparams; i++) {
-        const clf_param *p = &pr->params[i];
-        if (is_private_pointer(p))
-            clf_str_printf(s, "    %s clf_p%u[%zu];\n    for (int k = 0; k < "
-                           "clf_n%u; k++)\n        clf_p%u[k] = clf_a%u[k];\n",
-                           pr->decl[i], i, f->capacity[i], i, i, i);
-        if (is_local_pointer(p))
-            clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
-                           " k += clf_lsize)\n        clf_l%u[k] = clf_a%u[k];\n",
-                           i, i, i);
-    }
+    for (unsigned i = 0; i < pr->nparams; i++)
+        shim_copy_in(f, i, s);
     clf_str_printf(s, "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
     clf_str_printf(s, "    %s%s%s(", pr->ret_type[0] ? pr->ret_decl : "",
                    pr->ret_type[0] ? " clf_r = " : "", pr->name);
     for (unsigned i = 0; i < pr->nparams; i++)
-        clf_str_printf(s, "%sclf_%c%u", i ? ", " : "",
-                       is_private_pointer(&pr->params[i]) ? 'p'
-                       : is_local_pointer(&pr->params[i]) ? 'l' : 'a', i);
+        shim_call_arg(f, i, s);
     clf_str_printf(s, ");\n    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
     if (pr->ret_type[0])
         clf_str_printf(s, "    if (clf_all)\n        clf_ret[clf_lid] = clf_r;\n"
                        "    else if (clf_lid == 0)\n        clf_ret[0] = clf_r;\n");
-    for (unsigned i = 0; i < pr->nparams; i++) {
-        const clf_param *p = &pr->params[i];
-        if (is_private_pointer(p) && !p->is_const)
-            clf_str_printf(s, "    if (clf_lid == 0)\n        for (int k = 0; "
-                           "k < clf_n%u; k++)\n            clf_a%u[k] = clf_p%u[k];"
-                           "\n", i, i, i);
-        if (is_local_pointer(p) && !p->is_const)
-            clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
-                           " k += clf_lsize)\n        clf_a%u[k] = clf_l%u[k];\n",
-                           i, i, i);
-    }
+    for (unsigned i = 0; i < pr->nparams; i++)
+        shim_copy_out(f, i, s);
     clf_str_printf(s, "}\n");
 }
 
@@ -422,6 +472,45 @@ static int mismatch(const clfunction *f, unsigned i, const clarg *a,
                             advice);
 }
 
+/* A per-work-item argument (CLARG_EACH): an array of the parameter's type
+ * with one element per work-item, for a parameter that can take one. */
+static int check_each(const clfunction *f, unsigned i, const clarg *a)
+{
+    const clf_param *p = &f->proto.params[i];
+    const char *name = f->proto.name;
+    if (a->kind != CLARG_KIND_BUFFER)
+        return mismatch(f, i, a, "a per-work-item argument is an array: "
+                        "CLARG_EACH_IN, CLARG_EACH_OUT or CLARG_EACH_INOUT");
+    if (is_local_pointer(p))
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument "
+                            "%u (%s): a __local parameter is shared by the "
+                            "work-group, so it takes no per-work-item "
+                            "argument: pass the whole array with CLARG_IN, "
+                            "CLARG_OUT or CLARG_INOUT", name, i + 1, p->name);
+    if (!p->pointer && (a->flags & CLARG_FROM_DEVICE))
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument "
+                            "%u (%s) is passed by value, so nothing comes back "
+                            "from it: use CLARG_EACH_IN, or make it a pointer",
+                            name, i + 1, p->name);
+    if (p->pointer && strcmp(p->type, "void") == 0)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument "
+                            "%u (%s) is a void pointer, whose elements have no "
+                            "size: a per-work-item argument needs the element "
+                            "type", name, i + 1, p->name);
+    if (!a->type)
+        return mismatch(f, i, a, "name the element type with "
+                        "CLARG_TYPED(\"Type\", p, n, CLARG_EACH | ...)");
+    if (!clf_types_match(p, a->type) || (p->size && p->size != a->elem_size))
+        return mismatch(f, i, a, NULL);
+    if (a->count != group_items(f))
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_call(%s): argument "
+                            "%u (%s): a per-work-item array of %zu element%s, "
+                            "but the group has %zu work-item%s", name, i + 1,
+                            p->name, a->count, a->count == 1 ? "" : "s",
+                            group_items(f), group_items(f) == 1 ? "" : "s");
+    return 0;
+}
+
 static int check_arg(const clfunction *f, unsigned i, const clarg *a)
 {
     const clf_param *p = &f->proto.params[i];
@@ -429,10 +518,13 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument %u "
                         "(%s) must be a value or an array (clframe makes any "
                         "__local copy itself)", f->proto.name, i + 1, p->name);
+    if (a->flags & CLARG_EACH)
+        return check_each(f, i, a);
     if (!p->pointer) {
         if (a->kind != CLARG_KIND_SCALAR)
             return mismatch(f, i, a, "pass a value with CLARG(x) or "
-                            "CLARG_VALUE(\"Type\", &x)");
+                            "CLARG_VALUE(\"Type\", &x), or one per "
+                            "work-item with CLARG_EACH_IN(p, n)");
         if ((a->type && !clf_types_match(p, a->type)) ||
             (p->size && p->size != a->elem_size))
             return mismatch(f, i, a, NULL);
@@ -504,22 +596,30 @@ static int check_sizes(const clfunction *f, unsigned nargs, const clarg *args)
 
 /* ---- calling ------------------------------------------------------------------- */
 
-/* Makes sure the built shim has room for every private copy of this call. */
+/* Makes sure the built shim takes this call's arguments: per-work-item
+ * ones where they are given, and room for every private copy. */
 static int ensure_shim(clfunction *f, unsigned nargs, const clarg *args)
 {
-    int grow = !f->kernel;
+    int rebuild = !f->kernel;
     for (unsigned i = 0; i < nargs; i++) {
+        unsigned char each = (args[i].flags & CLARG_EACH) != 0;
         size_t need = args[i].count ? args[i].count : 1;
-        if (is_private_pointer(&f->proto.params[i]) && need > f->capacity[i]) {
+        if (each != f->each[i]) {
+            f->each[i] = each;
+            rebuild = 1;
+        }
+        if (is_private_pointer(&f->proto.params[i]) && !each &&
+            need > f->capacity[i]) {
             f->capacity[i] = need;
-            grow = 1;
+            rebuild = 1;
         }
     }
-    return grow ? build_shim(f) : 0;
+    return rebuild ? build_shim(f) : 0;
 }
 
 /* The shim's arguments: result, clf_all, then each parameter's own with the
- * lengths and __local room the generated code expects. */
+ * lengths and __local room the generated code expects. A per-work-item
+ * array goes as a plain array, which the shim indexes itself. */
 static unsigned shim_args(const clfunction *f, void *result, size_t results,
                           unsigned nargs, const clarg *args, clarg *out)
 {
@@ -531,7 +631,10 @@ static unsigned shim_args(const clfunction *f, void *result, size_t results,
     out[n++] = CLARG((cl_int)f->all_results);
     for (unsigned i = 0; i < nargs; i++) {
         const clf_param *p = &pr->params[i];
-        out[n++] = args[i];
+        out[n] = args[i];
+        out[n++].flags &= ~(unsigned)CLARG_EACH;    /* the shim's own array */
+        if (f->each[i])
+            continue;
         if (is_private_pointer(p) || is_local_pointer(p))
             out[n++] = CLARG((cl_int)args[i].count);
         size_t bytes = args[i].count * args[i].elem_size;
