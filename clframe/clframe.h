@@ -157,11 +157,13 @@ clctx_stats clctx_get_stats(clctx *ctx);
 /* clarg: one argument of a kernel call                                       */
 /* ------------------------------------------------------------------------ */
 
-/* Copy directions, combinable. */
+/* Copy directions, combinable, and CLARG_EACH for clfunction_call's
+ * per-work-item arrays (CLARG_EACH_IN below). */
 enum {
     CLARG_NO_COPY     = 0,
     CLARG_TO_DEVICE   = 1,  /* host data is copied in before the kernel */
-    CLARG_FROM_DEVICE = 2   /* device data is copied back after it */
+    CLARG_FROM_DEVICE = 2,  /* device data is copied back after it */
+    CLARG_EACH        = 4   /* element i is work-item i's own argument */
 };
 
 typedef enum clarg_kind {
@@ -245,6 +247,22 @@ clarg clarg_scalar(const char *type, size_t size, const void *value);
     CLARG_ARRAY_((p), (n), CLARG_TO_DEVICE | CLARG_FROM_DEVICE)
 #define CLARG_ARRAY_(p, n, flags) \
     clarg_array(clarg_type_name(*(p)), sizeof(*(p)), (void *)(p), (n), (flags))
+
+/* For clfunction_call only: a host array of n elements, one per work-item
+ * of the function's group (n is the group's size; 1 without a group), so
+ * that work-item i (its flattened local id) gets p[i] as its own argument:
+ * the value itself for a value parameter (int idx), which is in only; a
+ * pointer to its own private copy of p[i] for a private pointer (int *flag),
+ * copied back after the call unless the parameter is const; and &p[i] in
+ * the argument's buffer for a __global or __constant pointer. A __local
+ * pointer, shared by the group, takes no per-work-item argument. For
+ * structs: CLARG_TYPED("Pair", p, n, CLARG_EACH | CLARG_TO_DEVICE). */
+#define CLARG_EACH_IN(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_EACH | CLARG_TO_DEVICE)
+#define CLARG_EACH_OUT(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_EACH | CLARG_FROM_DEVICE)
+#define CLARG_EACH_INOUT(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_EACH | CLARG_TO_DEVICE | CLARG_FROM_DEVICE)
 
 /* A host array of user structs, named as the kernel names them ("Pair" or
  * "struct Pair"). The element size must be the device's sizeof: the first
@@ -466,13 +484,23 @@ void clfunction_free(clfunction *f);
  */
 int clfunction_proto(clfunction *f, const char *prototype);
 
-/* Runs the function in one work-group of local_size work-items, all calling
- * it (for functions that cooperate through __local memory and barriers);
- * __local parameters are then shared by the group. 0 goes back to one
- * work-item. The return value is work-item 0's unless
- * clfunction_group_results(f, 1) asks for every work-item's (ret then points
- * at local_size values). */
-int clfunction_group(clfunction *f, size_t local_size);
+/* Runs the function in one work-group, all of whose work-items call it (for
+ * functions that cooperate through __local memory and barriers): 1 to 3
+ * sizes, as clkernel_local takes them, so that clfunction_group(f, 64) is
+ * 64 work-items and clfunction_group(f, 6, 36) a 6 x 36 group whose
+ * work-items read get_local_id(0) and (1). __local parameters are then
+ * shared by the group; clfunction_group(f, 1) goes back to one work-item.
+ * A size of 0, or more than the device runs, is an error naming f. The
+ * return value is work-item 0's unless clfunction_group_results(f, 1) asks
+ * for every work-item's: ret then points at one value per work-item, in
+ * the order of their flattened local ids, x fastest
+ * (x + size_x * (y + size_y * z)). */
+#ifndef __cplusplus
+#define clfunction_group(f, ...) \
+    clfunction_set_group((f), CLFRAME_NSIZES_(__VA_ARGS__), \
+                         (const size_t[]){__VA_ARGS__})
+#endif
+int clfunction_set_group(clfunction *f, unsigned dims, const size_t *sizes);
 int clfunction_group_results(clfunction *f, int all);
 
 /* Calls the function, here int score(const Board *b, int move):
@@ -481,7 +509,13 @@ int clfunction_group_results(clfunction *f, int all);
  * ret receives the return value; NULL for a void function. Arguments are
  * checked against the prototype as kernel arguments are against the
  * kernel's signature; ret's type too when it is a pointer to an OpenCL
- * scalar or vector type. 0 or a negative code. */
+ * scalar or vector type. Every work-item of a group gets the same
+ * arguments, except per-work-item ones (CLARG_EACH_IN, _OUT, _INOUT), whose
+ * element i is work-item i's own. Here each of 64 work-items brings its
+ * own candidate value, and the group shares one __local tmp:
+ *     clfunction_group(best, 64);
+ *     clfunction_call(best, &at, CLARG_EACH_IN(value, 64), CLARG_IN(tmp, 64));
+ * 0 or a negative code. */
 #ifndef __cplusplus
 #define CLFRAME_RET_NAME_(ctype, name) ctype *: #name, const ctype *: #name,
 #define clfunction_ret_type(ret) \
@@ -681,6 +715,13 @@ inline int clkernel_offset(clkernel *k, S... sizes)
 {
     const size_t v[] = {static_cast<size_t>(sizes)...};
     return clkernel_set_offset(k, sizeof...(S), v);
+}
+
+template <class... S>
+inline int clfunction_group(clfunction *f, S... sizes)
+{
+    const size_t v[] = {static_cast<size_t>(sizes)...};
+    return clfunction_set_group(f, sizeof...(S), v);
 }
 
 /* The argument lists end with an unused zeroed clarg, so that a call with

@@ -12,7 +12,12 @@
  *     generated text, so a longer argument rebuilds the shim);
  *   - a __local pointer gets __local memory filled before the call and stored
  *     after it, by the whole work-group;
- *   - the return value goes to a result buffer, from work-item 0 or from all.
+ *   - the return value goes to a result buffer, from work-item 0 or from all;
+ *   - a per-work-item argument (CLARG_EACH) is a buffer of one element per
+ *     work-item, indexed by the work-item's flattened local id: the value
+ *     itself for a value parameter, a private copy of the element for a
+ *     private pointer, the element's address for a __global or __constant
+ *     one (a __local one, shared by the group, takes none).
  *
  * The same program holds a second kernel that reports sizeof() of every type
  * passed by pointer or by value, as the device compiled it: a host array of
@@ -35,9 +40,11 @@ struct clfunction {
     char *options;
     clf_proto proto;
     char *missing;               /* why the prototype was not found, or NULL */
-    size_t group;                /* 0: one work-item */
+    unsigned group_dims;         /* 1 to 3 */
+    size_t group[3];             /* the work-group's sizes, 1 beyond dims */
     int all_results;
     size_t capacity[CLF_MAX_PARAMS]; /* private copies' lengths in the shim */
+    unsigned char each[CLF_MAX_PARAMS]; /* per-work-item in the shim */
     char *shim;                  /* the generated kernels' text */
     clkernel *kernel;            /* the shim, built */
     size_t device_size[CLF_MAX_PARAMS + 1]; /* [0] return, [1 + i] params */
@@ -58,6 +65,8 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
     }
     f->ctx = ctx;
     f->source = source;
+    f->group_dims = 1;                  /* one work-item */
+    f->group[0] = f->group[1] = f->group[2] = 1;
     snprintf(f->proto.name, sizeof f->proto.name, "%s", fname);
     int rc = clf_proto_find(source, fname, &f->proto);
     if (rc == CLFRAME_ERR_NOT_FOUND) {
@@ -143,11 +152,47 @@ int clfunction_proto(clfunction *f, const char *prototype)
     return 0;
 }
 
-int clfunction_group(clfunction *f, size_t local_size)
+/* 0 if a group of these sizes can run on f's device, else the error.
+ * Checked when set rather than left to the shim's launch, so that the
+ * message names the function and no call allocates results for a group
+ * that cannot run. 0, which once meant "one work-item", is refused like any
+ * other size the device cannot run: more likely a size computed wrong. */
+static int check_group(const clfunction *f, unsigned dims, const size_t *sizes)
+{
+    if (dims < 1 || dims > 3)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_group(%s): %u "
+                            "sizes given, 1 to 3 expected", f->proto.name,
+                            dims);
+    if (!sizes)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_group(%s): NULL "
+                            "sizes", f->proto.name);
+    size_t items = 1;
+    for (unsigned d = 0; d < dims; d++) {
+        if (sizes[d] == 0 || sizes[d] > f->ctx->max_item[d])
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_group(%s): "
+                                "size %zu in dimension %u: the device allows "
+                                "1 to %zu", f->proto.name, sizes[d], d,
+                                f->ctx->max_item[d]);
+        items *= sizes[d];
+    }
+    if (items > f->ctx->max_group)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_group(%s): a "
+                            "group of %zu work-items is more than %s runs (at "
+                            "most %zu)", f->proto.name, items,
+                            f->ctx->device_name, f->ctx->max_group);
+    return 0;
+}
+
+int clfunction_set_group(clfunction *f, unsigned dims, const size_t *sizes)
 {
     if (!f)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_group: NULL function");
-    f->group = local_size;
+    int rc = check_group(f, dims, sizes);
+    if (rc)
+        return rc;
+    f->group_dims = dims;
+    f->group[1] = f->group[2] = 1;
+    memcpy(f->group, sizes, dims * sizeof *sizes);
     return 0;
 }
 
@@ -158,6 +203,12 @@ int clfunction_group_results(clfunction *f, int all)
                         "function");
     f->all_results = all != 0;
     return 0;
+}
+
+/* The work-items of the group, one when none was asked for. */
+static size_t group_items(const clfunction *f)
+{
+    return f->group[0] * f->group[1] * f->group[2];
 }
 
 const char *clfunction_prototype(clfunction *f)
@@ -177,9 +228,33 @@ static int is_local_pointer(const clf_param *p)
     return p->pointer && p->space == CL_KERNEL_ARG_ADDRESS_LOCAL;
 }
 
-/* The kernel's parameter list: the result buffer, then for each function
- * parameter its value or buffer, and what copying needs (lengths, __local
- * room). Parameter names are clframe's own, so no user name can clash. */
+/* Parameter i's kernel parameters: its value or buffer, and what copying
+ * needs (lengths, __local room). A per-work-item argument (CLARG_EACH) is
+ * always a buffer, of one element per work-item. Parameter names are
+ * clframe's own, so no user name can clash. */
+static void shim_param(const clfunction *f, unsigned i, clf_str *s)
+{
+    const clf_param *p = &f->proto.params[i];
+    const char *decl = f->proto.decl[i], *c = p->is_const ? "const " : "";
+    if (!p->pointer && f->each[i])
+        clf_str_printf(s, ",\n    __global const %s *clf_a%u", decl, i);
+    else if (!p->pointer)
+        clf_str_printf(s, ",\n    %s clf_a%u", decl, i);
+    else if (p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT)
+        clf_str_printf(s, ",\n    __constant %s *clf_a%u", decl, i);
+    else if (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL)
+        clf_str_printf(s, ",\n    __global %s%s *clf_a%u", c, decl, i);
+    else if (f->each[i])
+        clf_str_printf(s, ",\n    __global %s *clf_a%u", decl, i);
+    else
+        clf_str_printf(s, ",\n    __global %s *clf_a%u, int clf_n%u", decl, i,
+                       i);
+    if (is_local_pointer(p))
+        clf_str_printf(s, ", __local %s *clf_l%u", decl, i);
+}
+
+/* The kernel's parameter list: the result buffer, clf_all, then each
+ * function parameter's. */
 static void shim_params(const clfunction *f, clf_str *s)
 {
     const clf_proto *pr = &f->proto;
@@ -187,65 +262,90 @@ static void shim_params(const clfunction *f, clf_str *s)
     if (pr->ret_type[0])
         clf_str_printf(s, "__global %s *clf_ret, ", pr->ret_decl);
     clf_str_printf(s, "int clf_all");
-    for (unsigned i = 0; i < pr->nparams; i++) {
-        const clf_param *p = &pr->params[i];
-        const char *c = p->is_const ? "const " : "";
-        if (!p->pointer)
-            clf_str_printf(s, ",\n    %s clf_a%u", pr->decl[i], i);
-        else if (p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT)
-            clf_str_printf(s, ",\n    __constant %s *clf_a%u", pr->decl[i], i);
-        else if (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL)
-            clf_str_printf(s, ",\n    __global %s%s *clf_a%u", c, pr->decl[i], i);
-        else
-            clf_str_printf(s, ",\n    __global %s *clf_a%u, int clf_n%u",
-                           pr->decl[i], i, i);
-        if (is_local_pointer(p))
-            clf_str_printf(s, ", __local %s *clf_l%u", pr->decl[i], i);
-    }
+    for (unsigned i = 0; i < pr->nparams; i++)
+        shim_param(f, i, s);
     clf_str_printf(s, ")\n");
+}
+
+/* Before the call: parameter i's private copy (a work-item's own element
+ * for a per-work-item argument) or its share of the __local copy. */
+static void shim_copy_in(const clfunction *f, unsigned i, clf_str *s)
+{
+    const clf_param *p = &f->proto.params[i];
+    const char *decl = f->proto.decl[i];
+    if (is_private_pointer(p) && f->each[i])
+        clf_str_printf(s, "    %s clf_p%u = clf_a%u[clf_lid];\n", decl, i, i);
+    else if (is_private_pointer(p))
+        clf_str_printf(s, "    %s clf_p%u[%zu];\n    for (int k = 0; k < "
+                       "clf_n%u; k++)\n        clf_p%u[k] = clf_a%u[k];\n",
+                       decl, i, f->capacity[i], i, i, i);
+    else if (is_local_pointer(p))
+        clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
+                       " k += clf_lsize)\n        clf_l%u[k] = clf_a%u[k];\n",
+                       i, i, i);
+}
+
+/* What the function is given for parameter i. */
+static void shim_call_arg(const clfunction *f, unsigned i, clf_str *s)
+{
+    const clf_param *p = &f->proto.params[i];
+    const char *sep = i ? ", " : "";
+    if (f->each[i] && !p->pointer)
+        clf_str_printf(s, "%sclf_a%u[clf_lid]", sep, i);
+    else if (f->each[i] && is_private_pointer(p))
+        clf_str_printf(s, "%s&clf_p%u", sep, i);
+    else if (f->each[i])                /* __global or __constant */
+        clf_str_printf(s, "%sclf_a%u + clf_lid", sep, i);
+    else
+        clf_str_printf(s, "%sclf_%c%u", sep, is_private_pointer(p) ? 'p'
+                       : is_local_pointer(p) ? 'l' : 'a', i);
+}
+
+/* After the call: parameter i's private copy stored back (work-item 0's,
+ * or each work-item's own element) or its share of the __local copy. */
+static void shim_copy_out(const clfunction *f, unsigned i, clf_str *s)
+{
+    const clf_param *p = &f->proto.params[i];
+    if (p->is_const)
+        return;
+    if (is_private_pointer(p) && f->each[i])
+        clf_str_printf(s, "    clf_a%u[clf_lid] = clf_p%u;\n", i, i);
+    else if (is_private_pointer(p))
+        clf_str_printf(s, "    if (clf_lid == 0)\n        for (int k = 0; "
+                       "k < clf_n%u; k++)\n            clf_a%u[k] = clf_p%u[k];"
+                       "\n", i, i, i);
+    else if (is_local_pointer(p))
+        clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
+                       " k += clf_lsize)\n        clf_a%u[k] = clf_l%u[k];\n",
+                       i, i, i);
 }
 
 /* Copies in, calls, copies out. Every work-item of the group runs this; the
  * __local copies are shared, so each work-item moves a stride of them and
- * barriers separate the phases. */
+ * barriers separate the phases. A work-item's number is its flattened local
+ * id, x fastest, and the stride the group's size, so that the same text
+ * serves groups of 1 to 3 dimensions (unused ones have size 1, id 0). */
 static void shim_body(const clfunction *f, clf_str *s)
 {
     const clf_proto *pr = &f->proto;
-    clf_str_printf(s, "{\n    size_t clf_lid = get_local_id(0), "
-                   "clf_lsize = get_local_size(0);\n");
-    for (unsigned i = 0; i < pr->nparams; i++) {
-        const clf_param *p = &pr->params[i];
-        if (is_private_pointer(p))
-            clf_str_printf(s, "    %s clf_p%u[%zu];\n    for (int k = 0; k < "
-                           "clf_n%u; k++)\n        clf_p%u[k] = clf_a%u[k];\n",
-                           pr->decl[i], i, f->capacity[i], i, i, i);
-        if (is_local_pointer(p))
-            clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
-                           " k += clf_lsize)\n        clf_l%u[k] = clf_a%u[k];\n",
-                           i, i, i);
-    }
+    clf_str_printf(s, "{\n    size_t clf_lid = get_local_id(0) + "
+                   "get_local_size(0) * (get_local_id(1) +\n"
+                   "                   get_local_size(1) * get_local_id(2));\n"
+                   "    size_t clf_lsize = get_local_size(0) * "
+                   "get_local_size(1) * get_local_size(2);\n");
+    for (unsigned i = 0; i < pr->nparams; i++)
+        shim_copy_in(f, i, s);
     clf_str_printf(s, "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
     clf_str_printf(s, "    %s%s%s(", pr->ret_type[0] ? pr->ret_decl : "",
                    pr->ret_type[0] ? " clf_r = " : "", pr->name);
     for (unsigned i = 0; i < pr->nparams; i++)
-        clf_str_printf(s, "%sclf_%c%u", i ? ", " : "",
-                       is_private_pointer(&pr->params[i]) ? 'p'
-                       : is_local_pointer(&pr->params[i]) ? 'l' : 'a', i);
+        shim_call_arg(f, i, s);
     clf_str_printf(s, ");\n    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
     if (pr->ret_type[0])
         clf_str_printf(s, "    if (clf_all)\n        clf_ret[clf_lid] = clf_r;\n"
                        "    else if (clf_lid == 0)\n        clf_ret[0] = clf_r;\n");
-    for (unsigned i = 0; i < pr->nparams; i++) {
-        const clf_param *p = &pr->params[i];
-        if (is_private_pointer(p) && !p->is_const)
-            clf_str_printf(s, "    if (clf_lid == 0)\n        for (int k = 0; "
-                           "k < clf_n%u; k++)\n            clf_a%u[k] = clf_p%u[k];"
-                           "\n", i, i, i);
-        if (is_local_pointer(p) && !p->is_const)
-            clf_str_printf(s, "    for (size_t k = clf_lid; k < (size_t)clf_n%u;"
-                           " k += clf_lsize)\n        clf_a%u[k] = clf_l%u[k];\n",
-                           i, i, i);
-    }
+    for (unsigned i = 0; i < pr->nparams; i++)
+        shim_copy_out(f, i, s);
     clf_str_printf(s, "}\n");
 }
 
@@ -372,6 +472,45 @@ static int mismatch(const clfunction *f, unsigned i, const clarg *a,
                             advice);
 }
 
+/* A per-work-item argument (CLARG_EACH): an array of the parameter's type
+ * with one element per work-item, for a parameter that can take one. */
+static int check_each(const clfunction *f, unsigned i, const clarg *a)
+{
+    const clf_param *p = &f->proto.params[i];
+    const char *name = f->proto.name;
+    if (a->kind != CLARG_KIND_BUFFER)
+        return mismatch(f, i, a, "a per-work-item argument is an array: "
+                        "CLARG_EACH_IN, CLARG_EACH_OUT or CLARG_EACH_INOUT");
+    if (is_local_pointer(p))
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument "
+                            "%u (%s): a __local parameter is shared by the "
+                            "work-group, so it takes no per-work-item "
+                            "argument: pass the whole array with CLARG_IN, "
+                            "CLARG_OUT or CLARG_INOUT", name, i + 1, p->name);
+    if (!p->pointer && (a->flags & CLARG_FROM_DEVICE))
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument "
+                            "%u (%s) is passed by value, so nothing comes back "
+                            "from it: use CLARG_EACH_IN, or make it a pointer",
+                            name, i + 1, p->name);
+    if (p->pointer && strcmp(p->type, "void") == 0)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument "
+                            "%u (%s) is a void pointer, whose elements have no "
+                            "size: a per-work-item argument needs the element "
+                            "type", name, i + 1, p->name);
+    if (!a->type)
+        return mismatch(f, i, a, "name the element type with "
+                        "CLARG_TYPED(\"Type\", p, n, CLARG_EACH | ...)");
+    if (!clf_types_match(p, a->type) || (p->size && p->size != a->elem_size))
+        return mismatch(f, i, a, NULL);
+    if (a->count != group_items(f))
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_call(%s): argument "
+                            "%u (%s): a per-work-item array of %zu element%s, "
+                            "but the group has %zu work-item%s", name, i + 1,
+                            p->name, a->count, a->count == 1 ? "" : "s",
+                            group_items(f), group_items(f) == 1 ? "" : "s");
+    return 0;
+}
+
 static int check_arg(const clfunction *f, unsigned i, const clarg *a)
 {
     const clf_param *p = &f->proto.params[i];
@@ -379,10 +518,13 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): argument %u "
                         "(%s) must be a value or an array (clframe makes any "
                         "__local copy itself)", f->proto.name, i + 1, p->name);
+    if (a->flags & CLARG_EACH)
+        return check_each(f, i, a);
     if (!p->pointer) {
         if (a->kind != CLARG_KIND_SCALAR)
             return mismatch(f, i, a, "pass a value with CLARG(x) or "
-                            "CLARG_VALUE(\"Type\", &x)");
+                            "CLARG_VALUE(\"Type\", &x), or one per "
+                            "work-item with CLARG_EACH_IN(p, n)");
         if ((a->type && !clf_types_match(p, a->type)) ||
             (p->size && p->size != a->elem_size))
             return mismatch(f, i, a, NULL);
@@ -454,22 +596,30 @@ static int check_sizes(const clfunction *f, unsigned nargs, const clarg *args)
 
 /* ---- calling ------------------------------------------------------------------- */
 
-/* Makes sure the built shim has room for every private copy of this call. */
+/* Makes sure the built shim takes this call's arguments: per-work-item
+ * ones where they are given, and room for every private copy. */
 static int ensure_shim(clfunction *f, unsigned nargs, const clarg *args)
 {
-    int grow = !f->kernel;
+    int rebuild = !f->kernel;
     for (unsigned i = 0; i < nargs; i++) {
+        unsigned char each = (args[i].flags & CLARG_EACH) != 0;
         size_t need = args[i].count ? args[i].count : 1;
-        if (is_private_pointer(&f->proto.params[i]) && need > f->capacity[i]) {
+        if (each != f->each[i]) {
+            f->each[i] = each;
+            rebuild = 1;
+        }
+        if (is_private_pointer(&f->proto.params[i]) && !each &&
+            need > f->capacity[i]) {
             f->capacity[i] = need;
-            grow = 1;
+            rebuild = 1;
         }
     }
-    return grow ? build_shim(f) : 0;
+    return rebuild ? build_shim(f) : 0;
 }
 
 /* The shim's arguments: result, clf_all, then each parameter's own with the
- * lengths and __local room the generated code expects. */
+ * lengths and __local room the generated code expects. A per-work-item
+ * array goes as a plain array, which the shim indexes itself. */
 static unsigned shim_args(const clfunction *f, void *result, size_t results,
                           unsigned nargs, const clarg *args, clarg *out)
 {
@@ -481,7 +631,10 @@ static unsigned shim_args(const clfunction *f, void *result, size_t results,
     out[n++] = CLARG((cl_int)f->all_results);
     for (unsigned i = 0; i < nargs; i++) {
         const clf_param *p = &pr->params[i];
-        out[n++] = args[i];
+        out[n] = args[i];
+        out[n++].flags &= ~(unsigned)CLARG_EACH;    /* the shim's own array */
+        if (f->each[i])
+            continue;
         if (is_private_pointer(p) || is_local_pointer(p))
             out[n++] = CLARG((cl_int)args[i].count);
         size_t bytes = args[i].count * args[i].elem_size;
@@ -510,8 +663,7 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
     if (rc)
         return rc;
 
-    size_t items = f->group ? f->group : 1;
-    size_t results = f->all_results ? items : 1;
+    size_t results = f->all_results ? group_items(f) : 1;
     void *result = NULL;
     if (f->proto.ret_type[0] &&
         !(result = calloc(results, f->device_size[0] ? f->device_size[0] : 1)))
@@ -524,9 +676,9 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
                         f->proto.name);
     }
     unsigned n = shim_args(f, result, results, nargs, args, kargs);
-    rc = clkernel_set_global(f->kernel, 1, &items);
-    if (rc == 0)
-        rc = clkernel_set_local(f->kernel, 1, &items);
+    rc = clkernel_set_global(f->kernel, f->group_dims, f->group);
+    if (rc == 0)        /* one work-group: the local size is the global */
+        rc = clkernel_set_local(f->kernel, f->group_dims, f->group);
     if (rc == 0)
         rc = clkernel_call_args(f->kernel, n, kargs);
     if (rc == 0 && ret && result)

@@ -390,6 +390,11 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
         return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument %u is "
                         "an empty clarg (zeroed, or CLARG of a non-OpenCL "
                         "type)", k->name, i + 1);
+    if (a->flags & CLARG_EACH)          /* a kernel indexes its arrays itself */
+        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument %u "
+                        "is per-work-item (CLARG_EACH), which only "
+                        "clfunction_call knows: pass the array with CLARG_IN, "
+                        "CLARG_OUT or CLARG_INOUT", k->name, i + 1);
     if (a->kind == CLARG_KIND_BUFFER) {
         if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE))
             return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "

@@ -95,7 +95,8 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size)
                  a->host ? "CLARG_VALUE" : "CLARG");
         break;
     case CLARG_KIND_BUFFER:
-        snprintf(buf, size, "an array of %s", t);
+        snprintf(buf, size, "%s array of %s", a->flags & CLARG_EACH ?
+                 "a per-work-item" : "an", t);
         break;
     case CLARG_KIND_LOCAL:
         snprintf(buf, size, "__local scratch (CLARG_LOCAL)");

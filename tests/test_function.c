@@ -44,6 +44,7 @@ static const char *game_source =
     "    b.turn = t;\n"
     "    return b;\n"
     "}\n"
+    "int weigh(Board b, int k) { return b.cells[k] * (b.turn + 1); }\n"
     "void twice(__global float *x, int n) { for (int i = 0; i < n; i++) x[i] *= 2; }\n"
     "int local_sum(__local int *x, int n)\n"
     "{\n"
@@ -190,6 +191,395 @@ START_TEST(local_copies_in_one_item_and_in_a_group)
     for (int i = 0; i < 64; i++)
         ck_assert_int_eq(all[i], 2 * want + i);
     clfunction_free(f);
+}
+END_TEST
+
+/* ---- groups of 1 to 3 dimensions ------------------------------------------ */
+
+/* Each work-item writes its code (which it makes of all three local ids)
+ * into its cell of a __local grid, x fastest, and returns the code of the
+ * cell at the mirror image of its own: both need the group's real shape. */
+static const char *grid_source =
+    "int code(size_t x, size_t y, size_t z) { return (int)(x + 16 * y + 256 * z); }\n"
+    "int mirror_code(__local int *grid)\n"
+    "{\n"
+    "    size_t x = get_local_id(0), y = get_local_id(1), z = get_local_id(2);\n"
+    "    size_t sx = get_local_size(0), sy = get_local_size(1), sz = get_local_size(2);\n"
+    "    grid[x + sx * (y + sy * z)] = code(x, y, z);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    return grid[(sx - 1 - x) + sx * ((sy - 1 - y) + sy * (sz - 1 - z))];\n"
+    "}\n";
+
+static int grid_code(size_t x, size_t y, size_t z)
+{
+    return (int)(x + 16 * y + 256 * z);
+}
+
+/* Runs mirror_code in a group of sizes s (unused dimensions 1) and checks
+ * the grid and every work-item's result, listed x fastest, against C. */
+static void check_mirror_codes(clfunction *f, const size_t s[3])
+{
+    enum { MAX = 64 };
+    int grid[MAX], all[MAX];
+    size_t n = s[0] * s[1] * s[2];
+    ck_assert_uint_le(n, MAX);
+    for (size_t i = 0; i < n; i++)
+        grid[i] = all[i] = -1;
+    ck_assert_cl(clfunction_call(f, all, CLARG_INOUT(grid, n)));
+    for (size_t z = 0; z < s[2]; z++)
+        for (size_t y = 0; y < s[1]; y++)
+            for (size_t x = 0; x < s[0]; x++) {
+                size_t i = x + s[0] * (y + s[1] * z);
+                int mirror = grid_code(s[0] - 1 - x, s[1] - 1 - y, s[2] - 1 - z);
+                ck_assert_msg(grid[i] == grid_code(x, y, z) && all[i] == mirror,
+                              "%zux%zux%zu, item (%zu,%zu,%zu): cell %d, "
+                              "result %d; want %d and %d", s[0], s[1], s[2],
+                              x, y, z, grid[i], all[i], grid_code(x, y, z),
+                              mirror);
+            }
+}
+
+START_TEST(groups_of_two_and_three_dimensions)
+{
+    clfunction *f = clfunction_source(NULL, grid_source, "mirror_code", NULL);
+    ck_assert_made(f);
+    ck_assert_cl(clfunction_group_results(f, 1));
+    ck_assert_cl(clfunction_group(f, 7));                   /* 1-D, as ever */
+    check_mirror_codes(f, (size_t[3]){7, 1, 1});
+    ck_assert_cl(clfunction_group(f, 3, 5));
+    check_mirror_codes(f, (size_t[3]){3, 5, 1});
+    ck_assert_cl(clfunction_group(f, 1, 6));
+    check_mirror_codes(f, (size_t[3]){1, 6, 1});
+    ck_assert_cl(clfunction_group(f, 2, 3, 4));
+    check_mirror_codes(f, (size_t[3]){2, 3, 4});
+    ck_assert_cl(clfunction_group(f, 3, 1, 5));
+    check_mirror_codes(f, (size_t[3]){3, 1, 5});
+    ck_assert_cl(clfunction_group(f, 1));                   /* one work-item */
+    check_mirror_codes(f, (size_t[3]){1, 1, 1});
+
+    /* Without all results, work-item 0's: the code of the far corner. */
+    int r = 0, grid[24] = {0};
+    ck_assert_cl(clfunction_group_results(f, 0));
+    ck_assert_cl(clfunction_group(f, 2, 3, 4));
+    ck_assert_cl(clfunction_call(f, &r, CLARG_INOUT(grid, 24)));
+    ck_assert_int_eq(r, grid_code(1, 2, 3));
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(group_sizes_the_device_cannot_run_are_refused)
+{
+    clfunction *f = clfunction_source(NULL, grid_source, "mirror_code", NULL);
+    ck_assert_made(f);
+    ck_assert_cl(clfunction_group(f, 3, 5));
+    ck_assert_fails(clfunction_set_group(f, 0, (size_t[]){4}),
+                    CLFRAME_ERR_BAD_SIZE, "clfunction_group(mirror_code): 0 "
+                    "sizes given, 1 to 3 expected");
+    ck_assert_fails(clfunction_group(f, 2, 2, 2, 2), CLFRAME_ERR_BAD_SIZE,
+                    "clfunction_group(mirror_code): 4 sizes given");
+    ck_assert_fails(clfunction_group(f, 4, 0), CLFRAME_ERR_BAD_SIZE,
+                    "clfunction_group(mirror_code): size 0 in dimension 1");
+    ck_assert_fails(clfunction_group(f, 0), CLFRAME_ERR_BAD_SIZE,
+                    "size 0 in dimension 0");
+    size_t most = clctx_max_work_group_size(NULL);
+    char want[200];
+    snprintf(want, sizeof want, "clfunction_group(mirror_code): size %zu in "
+             "dimension 0: the device allows 1 to", most + 1);
+    ck_assert_fails(clfunction_group(f, most + 1), CLFRAME_ERR_BAD_SIZE, want);
+    snprintf(want, sizeof want, "clfunction_group(mirror_code): a group of "
+             "%zu work-items is more than", 2 * most);
+    ck_assert_fails(clfunction_group(f, 2, most), CLFRAME_ERR_BAD_SIZE, want);
+    ck_assert_fails(clfunction_set_group(f, 2, NULL), CLFRAME_ERR_USAGE,
+                    "NULL sizes");
+    ck_assert_fails(clfunction_group(NULL, 4), CLFRAME_ERR_USAGE,
+                    "NULL function");
+    /* A refused size leaves the group as it was. */
+    ck_assert_cl(clfunction_group_results(f, 1));
+    check_mirror_codes(f, (size_t[3]){3, 5, 1});
+    clfunction_free(f);
+}
+END_TEST
+
+/* ---- per-work-item arguments ---------------------------------------------- */
+
+/* group_best: a work-group's cooperative choice of the largest value, ties
+ * to the lowest index, where each work-item brings its own candidate (value
+ * and index): a tree over __local scratch of one element per work-item,
+ * for groups of any size and shape. bump: a work-item's own counter, moved
+ * by its own step. */
+static const char *each_source =
+    "int group_best(float value, int index, __local float *v, __local int *at)\n"
+    "{\n"
+    "    size_t lid = get_local_id(0) + get_local_size(0) *\n"
+    "                 (get_local_id(1) + get_local_size(1) * get_local_id(2));\n"
+    "    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"
+    "    v[lid] = value;\n"
+    "    at[lid] = index;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (size_t m = n; m > 1;) {          /* m candidates left */\n"
+    "        size_t h = (m + 1) / 2;\n"
+    "        if (lid + h < m && (v[lid + h] > v[lid] ||\n"
+    "                            (v[lid + h] == v[lid] && at[lid + h] < at[lid]))) {\n"
+    "            v[lid] = v[lid + h];\n"
+    "            at[lid] = at[lid + h];\n"
+    "        }\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        m = h;\n"
+    "    }\n"
+    "    return at[0];\n"
+    "}\n"
+    "int bump(int *counter, const int *step, int base, int *twice)\n"
+    "{\n"
+    "    int old = *counter;\n"
+    "    *counter += *step;\n"
+    "    *twice = 2 * *step;\n"
+    "    return old + base;\n"
+    "}\n"
+    "void touch(__global void *p) { }\n";
+
+static clfunction *each_function(const char *name)
+{
+    clfunction *f = clfunction_source(NULL, each_source, name, NULL);
+    ck_assert_made(f);
+    return f;
+}
+
+/* group_best's C twin. */
+static int best_index(const float *value, const int *index, size_t n)
+{
+    size_t b = 0;
+    for (size_t i = 1; i < n; i++)
+        if (value[i] > value[b] || (value[i] == value[b] && index[i] < index[b]))
+            b = i;
+    return index[b];
+}
+
+/* Group shapes for the per-work-item tests: none, odd 1-D, 2-D and 3-D. */
+static const size_t each_shapes[][3] = {
+    {1, 1, 1}, {37, 1, 1}, {3, 5, 1}, {2, 3, 4}, {64, 1, 1}};
+
+static void set_shape(clfunction *f, const size_t s[3])
+{
+    ck_assert_cl(clfunction_group(f, s[0], s[1], s[2]));
+}
+
+START_TEST(each_work_item_brings_its_own_candidate)
+{
+    enum { MAX = 64 };
+    clfunction *f = each_function("group_best");
+    ck_assert_cl(clfunction_group_results(f, 1));
+    float value[MAX], vscratch[MAX] = {0};
+    int index[MAX], iscratch[MAX] = {0}, all[MAX];
+    uint32_t seed = 5;
+    int rounds = test_memory_run() ? 1 : 4;
+    for (size_t g = 0; g < sizeof each_shapes / sizeof *each_shapes; g++) {
+        const size_t *s = each_shapes[g];
+        size_t n = s[0] * s[1] * s[2];
+        set_shape(f, s);
+        for (int round = 0; round < rounds; round++) {
+            /* Few distinct values, so ties are common; indices shuffled,
+             * so the lowest is rarely the first work-item's. */
+            for (size_t i = 0; i < n; i++) {
+                value[i] = (float)(test_random(&seed) % 6) - 2.5f;
+                index[i] = 1000 + (int)i;
+            }
+            for (size_t i = n; i > 1; i--) {
+                size_t j = test_random(&seed) % i;
+                int t = index[i - 1];
+                index[i - 1] = index[j];
+                index[j] = t;
+            }
+            ck_assert_cl(clfunction_call(f, all, CLARG_EACH_IN(value, n),
+                         CLARG_EACH_IN(index, n), CLARG_IN(vscratch, n),
+                         CLARG_IN(iscratch, n)));
+            int want = best_index(value, index, n);
+            for (size_t i = 0; i < n; i++)
+                ck_assert_msg(all[i] == want, "group %zux%zux%zu round %d, "
+                              "work-item %zu: %d, want %d", s[0], s[1], s[2],
+                              round, i, all[i], want);
+        }
+    }
+    clfunction_free(f);
+}
+END_TEST
+
+/* Private pointers: each work-item gets its own copy of its element, in
+ * (const), out or both; plain arguments beside them are shared. */
+START_TEST(each_work_item_has_its_own_private_copy)
+{
+    enum { N = 15 };
+    clfunction *f = each_function("bump");
+    ck_assert_cl(clfunction_group(f, 3, 5));
+    ck_assert_cl(clfunction_group_results(f, 1));
+    int counter[N], step[N], twice[N], all[N];
+    for (int i = 0; i < N; i++) {
+        counter[i] = 10 * i;
+        step[i] = i % 4 - 1;
+        twice[i] = -99;
+    }
+    ck_assert_cl(clfunction_call(f, all, CLARG_EACH_INOUT(counter, N),
+                 CLARG_EACH_IN(step, N), CLARG(7), CLARG_EACH_OUT(twice, N)));
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(all[i], 10 * i + 7);
+        ck_assert_int_eq(counter[i], 10 * i + i % 4 - 1);
+        ck_assert_int_eq(twice[i], 2 * (i % 4 - 1));
+        ck_assert_int_eq(step[i], i % 4 - 1);
+    }
+    /* One work-item without a group; then the same function with plain
+     * arrays again, which takes another shim. */
+    ck_assert_cl(clfunction_group(f, 1));
+    int c = 4, st = 3, tw = 0, r = 0;
+    ck_assert_cl(clfunction_call(f, &r, CLARG_EACH_INOUT(&c, 1),
+                 CLARG_EACH_IN(&st, 1), CLARG(1), CLARG_EACH_OUT(&tw, 1)));
+    ck_assert_int_eq(r, 5);
+    ck_assert_int_eq(c, 7);
+    ck_assert_int_eq(tw, 6);
+    ck_assert_cl(clfunction_call(f, &r, CLARG_INOUT(&c, 1), CLARG_IN(&st, 1),
+                 CLARG(0), CLARG_OUT(&tw, 1)));
+    ck_assert_int_eq(r, 7);
+    ck_assert_int_eq(c, 10);
+    clfunction_free(f);
+}
+END_TEST
+
+/* Structs per work-item: by value, through a private pointer (written back
+ * or const), as return values; a __global pointer gets its element. */
+START_TEST(each_work_item_gets_its_own_struct_or_element)
+{
+    enum { N = 6 };
+    Board boards[N], got[N];
+    int moves[N], ts[N], all[N];
+    for (int i = 0; i < N; i++) {
+        boards[i] = (Board){{i, 2 * i, 3 * i, 4 * i}, i % 2};
+        moves[i] = (i * 3) % 4;
+        ts[i] = i + 1;
+    }
+    clfunction *f = game("weigh");
+    ck_assert_cl(clfunction_group(f, 2, 3));
+    ck_assert_cl(clfunction_group_results(f, 1));
+    ck_assert_cl(clfunction_call(f, all, CLARG_TYPED("Board", boards, N,
+                 CLARG_EACH | CLARG_TO_DEVICE), CLARG_EACH_IN(moves, N)));
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(all[i], boards[i].cells[moves[i]] * (i % 2 + 1));
+    clfunction_free(f);
+
+    f = game("total");                      /* const Board *: one each */
+    ck_assert_cl(clfunction_group(f, 2, 3));
+    ck_assert_cl(clfunction_group_results(f, 1));
+    ck_assert_cl(clfunction_call(f, all, CLARG_TYPED("Board", boards, N,
+                 CLARG_EACH | CLARG_TO_DEVICE), CLARG(1)));
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(all[i], 10 * i);
+    clfunction_free(f);
+
+    f = game("play");                       /* Board *: written back */
+    ck_assert_cl(clfunction_group(f, 3, 2));
+    ck_assert_cl(clfunction_group_results(f, 1));
+    ck_assert_cl(clfunction_call(f, all, CLARG_TYPED("Board", boards, N,
+                 CLARG_EACH | CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
+                 CLARG_EACH_IN(moves, N)));
+    for (int i = 0; i < N; i++) {
+        int before = (moves[i] + 1) * i;
+        ck_assert_int_eq(all[i], before + 1);
+        ck_assert_int_eq(boards[i].cells[moves[i]], before + 1);
+        ck_assert_int_eq(boards[i].turn, 1 - i % 2);
+    }
+    clfunction_free(f);
+
+    f = game("fresh");                      /* a Board back from each */
+    ck_assert_cl(clfunction_group(f, N));
+    ck_assert_cl(clfunction_group_results(f, 1));
+    ck_assert_cl(clfunction_call(f, got, CLARG_EACH_IN(ts, N)));
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(got[i].cells[3], 3 * ts[i]);
+        ck_assert_int_eq(got[i].turn, ts[i]);
+    }
+    clfunction_free(f);
+
+    f = game("twice");                      /* __global: &x[i] */
+    float x[7];
+    for (int i = 0; i < 7; i++)
+        x[i] = (float)i + 0.5f;
+    ck_assert_cl(clfunction_group(f, 7));
+    ck_assert_cl(clfunction_call(f, NULL, CLARG_EACH_INOUT(x, 7), CLARG(1)));
+    for (int i = 0; i < 7; i++)
+        ck_assert_float_eq(x[i], 2 * ((float)i + 0.5f));
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(per_work_item_mistakes_are_named)
+{
+    enum { N = 15 };
+    clfunction *f = each_function("group_best");
+    float value[N] = {0}, vscratch[N] = {0};
+    int index[N] = {0}, iscratch[N] = {0}, r = 0;
+    ck_assert_cl(clfunction_group(f, 3, 5));
+    ck_assert_fails(clfunction_call(f, &r, CLARG_EACH_IN(value, N - 1),
+                    CLARG_EACH_IN(index, N), CLARG_IN(vscratch, N),
+                    CLARG_IN(iscratch, N)), CLFRAME_ERR_BAD_SIZE,
+                    "clfunction_call(group_best): argument 1 (value): a "
+                    "per-work-item array of 14 elements, but the group has "
+                    "15 work-items");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_EACH_IN(value, N),
+                    CLARG_EACH_OUT(index, N), CLARG_IN(vscratch, N),
+                    CLARG_IN(iscratch, N)), CLFRAME_ERR_USAGE,
+                    "argument 2 (index) is passed by value, so nothing comes "
+                    "back from it: use CLARG_EACH_IN");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_EACH_IN(value, N),
+                    CLARG_EACH_INOUT(index, N), CLARG_IN(vscratch, N),
+                    CLARG_IN(iscratch, N)), CLFRAME_ERR_USAGE,
+                    "is passed by value");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_EACH_IN(value, N),
+                    CLARG_EACH_IN(index, N), CLARG_EACH_IN(vscratch, N),
+                    CLARG_IN(iscratch, N)), CLFRAME_ERR_USAGE,
+                    "argument 3 (v): a __local parameter is shared by the "
+                    "work-group");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_EACH_IN(value, N),
+                    CLARG_EACH_IN(value, N), CLARG_IN(vscratch, N),
+                    CLARG_IN(iscratch, N)), CLFRAME_ERR_ARG_TYPE,
+                    "argument 2 (index): the function takes int, got a "
+                    "per-work-item array of float");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_EACH_IN(value, N),
+                    clarg_array(NULL, sizeof(int), index, N,
+                                CLARG_EACH | CLARG_TO_DEVICE),
+                    CLARG_IN(vscratch, N), CLARG_IN(iscratch, N)),
+                    CLFRAME_ERR_ARG_TYPE, "name the element type");
+    ck_assert_fails(clfunction_call(f, &r, CLARG_EACH_IN(value, N),
+                    CLARG_IN(index, N), CLARG_IN(vscratch, N),
+                    CLARG_IN(iscratch, N)), CLFRAME_ERR_ARG_TYPE,
+                    "or one per work-item with CLARG_EACH_IN(p, n)");
+    ck_assert_cl(clfunction_group(f, 1));
+    ck_assert_fails(clfunction_call(f, &r, CLARG_EACH_IN(value, 2),
+                    CLARG_EACH_IN(index, 1), CLARG_IN(vscratch, 1),
+                    CLARG_IN(iscratch, 1)), CLFRAME_ERR_BAD_SIZE,
+                    "a per-work-item array of 2 elements, but the group has "
+                    "1 work-item");
+    clfunction_free(f);
+
+    f = each_function("touch");
+    ck_assert_fails(clfunction_call(f, NULL, CLARG_EACH_IN(index, 1)),
+                    CLFRAME_ERR_USAGE, "argument 1 (p) is a void pointer");
+    clfunction_free(f);
+
+    f = game("play");                       /* the device's size is checked */
+    struct { cl_int cells[4]; } small[2] = {{{0}}};
+    int moves[2] = {0, 1};
+    ck_assert_cl(clfunction_group(f, 2));
+    ck_assert_fails(clfunction_call(f, &r, CLARG_TYPED("Board", small, 2,
+                    CLARG_EACH | CLARG_TO_DEVICE), CLARG_EACH_IN(moves, 2)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 1 (b): Board is 20 bytes "
+                    "on");
+    clfunction_free(f);
+
+    clkernel *k = test_kernel("__kernel void inc(__global int *x)\n"
+                              "{ x[get_global_id(0)] += 1; }\n", "inc");
+    ck_assert_cl(clkernel_global(k, 4));
+    ck_assert_fails(clkernel_call(k, CLARG_EACH_INOUT(index, 4)),
+                    CLFRAME_ERR_USAGE, "clkernel_call(inc): argument 1 is "
+                    "per-work-item (CLARG_EACH), which only clfunction_call "
+                    "knows");
+    clkernel_free(k);
 }
 END_TEST
 
@@ -441,6 +831,10 @@ Suite *function_suite(void)
     tcase_add_test(calls, struct_return);
     tcase_add_test(calls, global_array_function);
     tcase_add_test(calls, local_copies_in_one_item_and_in_a_group);
+    tcase_add_test(calls, groups_of_two_and_three_dimensions);
+    tcase_add_test(calls, each_work_item_brings_its_own_candidate);
+    tcase_add_test(calls, each_work_item_has_its_own_private_copy);
+    tcase_add_test(calls, each_work_item_gets_its_own_struct_or_element);
     suite_add_tcase(s, calls);
     TCase *protos = test_case("prototypes");
     tcase_add_test(protos, prototypes_of_awkward_declarations);
@@ -451,6 +845,8 @@ Suite *function_suite(void)
     suite_add_tcase(s, protos);
     TCase *errors = test_case("errors");
     tcase_add_test(errors, every_kind_of_mismatch_is_named);
+    tcase_add_test(errors, group_sizes_the_device_cannot_run_are_refused);
+    tcase_add_test(errors, per_work_item_mistakes_are_named);
     tcase_add_test(errors, shims_are_dumped_on_request);
     tcase_add_test(errors, no_opencl_object_leaks_over_many_calls);
     suite_add_tcase(s, errors);

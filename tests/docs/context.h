@@ -2,10 +2,11 @@
  * context.h: what the examples of README.md and clframe/clframe.h take as
  * given (tests/docs/check builds each example as the body of a function
  * after this header): the arrays a, b, c, state, tmp of n floats, the
- * kernels vadd and k (vadd.cl) and step (smooth in smooth.cl), the device function f
- * (score in rules.cl) with its result ret and a Board, all made by
- * docs_setup. docs_run runs each example and fails on any error clframe
- * raised in it.
+ * kernels vadd and k (vadd.cl) and step (smooth in smooth.cl), the device
+ * function f (score in rules.cl) with its result ret and a Board, the
+ * cooperative functions mark, group_best and best (group.cl) with best's
+ * 64 values and its result at, all made by docs_setup. docs_run runs
+ * each example and fails on any error clframe raised in it.
  */
 #include <clframe.h>
 #include <stdio.h>
@@ -18,8 +19,9 @@
 enum { n = 1000, steps = 3 };
 float a[n], b[n], c[n], state[n], tmp[n];
 clkernel *vadd, *k, *step;
-clfunction *f;
-int ret;
+clfunction *f, *mark, *group_best, *best;
+int ret, at;
+float value[64];
 Board board = {{1, 2, 3, 4}, 0};
 
 static int docs_errors;
@@ -38,7 +40,13 @@ static int docs_setup(void)
     vadd = k = clkernel_file(NULL, "kernels/demo/vadd.cl", "vadd", NULL);
     step = clkernel_file(NULL, "kernels/docs/smooth.cl", "smooth", NULL);
     f = clfunction_file(NULL, "kernels/mygame/rules.cl", "score", NULL);
-    if (!vadd || !step || !f || clkernel_global(vadd, n) ||
+    mark = clfunction_file(NULL, "kernels/docs/group.cl", "mark", NULL);
+    group_best = clfunction_file(NULL, "kernels/docs/group.cl", "group_best",
+                                 NULL);
+    best = clfunction_file(NULL, "kernels/docs/group.cl", "best", NULL);
+    for (int i = 0; i < 64; i++)
+        value[i] = (float)((i * 37) % 64);
+    if (!vadd || !step || !f || !mark || !group_best || !best || clkernel_global(vadd, n) ||
         clkernel_global(step, n)) {
         fprintf(stderr, "docs: the examples' context: %s\n",
                 clframe_last_error());
