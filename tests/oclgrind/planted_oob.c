@@ -9,6 +9,10 @@
  * The program itself reports success either way: the check is on Oclgrind's
  * log, and the script fails if the log holds no such report.
  *
+ * A second context is made after the write, as test suites do: Oclgrind
+ * opens its --log file again for each context, and the report of the first
+ * must survive that (scripts/check-oclgrind makes the log a pipe for it).
+ *
  * The context is made and freed explicitly, not left to clframe's atexit
  * handler: Oclgrind 21.10 frees its per-thread API state before atexit
  * handlers run, so OpenCL calls made from one corrupt its heap.
@@ -45,5 +49,11 @@ int main(void)
            clctx_device_name(ctx), N - 1, (int)out[N - 1]);
     clkernel_free(k);
     clctx_free(ctx);
+    clctx *second = clctx_new(NULL);
+    if (!second) {
+        fprintf(stderr, "planted-oob: %s\n", clframe_last_error());
+        return 2;
+    }
+    clctx_free(second);
     return 0;
 }
