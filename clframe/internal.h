@@ -200,7 +200,9 @@ void clf_kernel_skip_struct_sizes(clkernel *k);
  * CLFRAME_ERR_NO_MEMORY. */
 int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n);
 
-/* Finds fname's prototype in source; 0 or an error naming what failed. */
+/* Finds fname's prototype in source, which is a preprocessed view
+ * (clf_preprocess) as are the sources of the two below; 0 or an error
+ * naming what failed. */
 int clf_proto_find(const char *source, const char *fname, clf_proto *out);
 /* Reads a prototype given as text ("int f(Board *b)"), with source's
  * typedefs of built-in types known. */

@@ -4,14 +4,15 @@
  * clfunction needs to know, for a function that is not a kernel, its return
  * type and each parameter's address space, type and pointer-ness, so it can
  * generate a kernel that calls it. The driver tells us nothing about such
- * functions, so we read the text: comments, literals and preprocessor lines
- * are blanked first (clf_blank_comments), then the function's name is found
- * where a type precedes it and a body or a ';' follows its parameter list.
- * typedefs of built-in types are followed, so `real f(real x)` with
- * `typedef float real;` takes a float, and clframe/shared.h's macros
- * (CLF_INLINE, CLF_INT, CLF_GLOBAL, ...) are read as what they mean on the
- * device, so the functions of a shared header need no help. What other
- * macros generate cannot be read: clfunction_proto exists for that.
+ * functions, so we read the text, as the device compiler's preprocessor
+ * leaves it (preproc.c: conditionals followed, macros expanded): comments,
+ * literals and preprocessor lines are blanked first, then the function's
+ * name is found where a type precedes it and a body or a ';' follows its
+ * parameter list. typedefs of built-in types are followed, so `real
+ * f(real x)` with `typedef float real;` takes a float, and clframe/shared.h's
+ * words (CLF_INLINE, CLF_INT, CLF_GLOBAL, ...) are read as what they mean on
+ * the device even where the header's own macros were not seen. What
+ * preproc.c cannot expand cannot be read: clfunction_proto exists for that.
  */
 #include "internal.h"
 
