@@ -6,12 +6,13 @@
  * preprocessor, yet a header may declare a function one way for the device
  * (#ifdef __OPENCL_VERSION__) and another for the host, or spell a type
  * through a macro (#define REAL float). So clframe runs the conditionals
- * itself, with the build's -D and -U options and the macros the device's
- * compiler predefines (__OPENCL_VERSION__, __OPENCL_C_VERSION__,
- * CL_VERSION_x_y, __ENDIAN_LITTLE__, __IMAGE_SUPPORT__, the device's
- * extensions and OpenCL C 3.0 features, __FAST_RELAXED_MATH__), and expands
- * macros in the text that is left: that view is what clframe reads. The
- * program is still built from the original text.
+ * itself, with the build's -D options (and -U, which PoCL refuses but
+ * others may take) and the macros the device's compiler predefines
+ * (__OPENCL_VERSION__, __OPENCL_C_VERSION__, CL_VERSION_x_y,
+ * __ENDIAN_LITTLE__, __IMAGE_SUPPORT__, the device's extensions and OpenCL
+ * C 3.0 features, __FAST_RELAXED_MATH__), and expands macros, object-like
+ * and function-like (__VA_ARGS__ too), in the text that is left: that view
+ * is what clframe reads. The program is still built from the original text.
  *
  * It is not a whole C preprocessor. #include is source.c's work. Macros
  * using # or ## or a parameter list it cannot read, and calls whose
