@@ -460,18 +460,21 @@ clctx *clkernel_ctx(clkernel *k);
 typedef struct clfunction clfunction;
 
 /* Finds function fname's prototype in the source (after expanding includes
- * as clkernel_file does) and prepares a generated wrapper kernel (a shim)
- * that calls it: scalars and by-value structs pass straight through, a
- * __global pointer gets the argument's buffer, a private pointer a private
- * copy of the argument's array (written back afterwards), a __local pointer a
- * __local copy loaded before the call and stored after it, and the return
- * value is stored for the host. The shim is built at the first call. NULL on
- * error (a source that is not there, a prototype clframe cannot use). When
- * no prototype is found in the text (a macro makes it, or the name is
- * misspelt), the function is still returned, and calls fail saying so, with
- * the names of the functions the source defines, until clfunction_proto
- * gives it; under CL_DEBUG the message is printed at once. Free with
- * clfunction_free. */
+ * as clkernel_file does, and reading it as the device compiler's
+ * preprocessor leaves it: #if and #ifdef followed with the -D options and
+ * the device's predefined macros, macros expanded) and prepares a generated
+ * wrapper kernel (a shim) that calls it: scalars and by-value structs pass
+ * straight through, a __global pointer gets the argument's buffer, a private
+ * pointer a private copy of the argument's array (written back afterwards),
+ * a __local pointer a __local copy loaded before the call and stored after
+ * it, and the return value is stored for the host. The shim is built at the
+ * first call, from the source as written. NULL on error (a source that is
+ * not there, out of memory). When the prototype cannot be read or used (not
+ * found, made by a macro clframe does not expand, misspelt, a parameter form
+ * it cannot pass, a preprocessing error), the function is still returned,
+ * and calls fail saying why (with the names of the functions the source
+ * defines, when not found) and that clfunction_proto can supply it; under
+ * CL_DEBUG the message is printed at once. Free with clfunction_free. */
 clfunction *clfunction_file(clctx *ctx, const char *path, const char *fname,
                             const char *options);
 clfunction *clfunction_source(clctx *ctx, const char *source,
@@ -479,7 +482,7 @@ clfunction *clfunction_source(clctx *ctx, const char *source,
 void clfunction_free(clfunction *f);
 
 /* Supplies the prototype when it cannot be read from the text (a macro
- * makes it):
+ * makes it, or clframe read it wrong):
  *     clfunction_proto(f, "int score(const Board *b, int move)");
  */
 int clfunction_proto(clfunction *f, const char *prototype);

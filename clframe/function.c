@@ -36,10 +36,13 @@ enum { PRIVATE_COPY_MAX_BYTES = 65536 };
 struct clfunction {
     clctx *ctx;
     char *source;                /* the function's source, includes expanded */
+    char *view;                  /* as its preprocessor leaves it, to read
+                                    (preproc.c); NULL if that failed */
     char *origin;                /* where it came from, for messages */
     char *options;
     clf_proto proto;
-    char *missing;               /* why the prototype was not found, or NULL */
+    char *missing;               /* why the prototype cannot be used, or NULL */
+    int missing_code;            /* and the error code that said so */
     unsigned group_dims;         /* 1 to 3 */
     size_t group[3];             /* the work-group's sizes, 1 beyond dims */
     int all_results;
@@ -51,6 +54,32 @@ struct clfunction {
 };
 
 /* ---- creation -------------------------------------------------------------- */
+
+/* The prototype could not be read or used (not found, made by a macro, a
+ * form clframe cannot pass, a preprocessing error): the function is still
+ * made, so that clfunction_proto can supply it, and calls fail with why
+ * until then. 0 or CLFRAME_ERR_NO_MEMORY. */
+static int keep_missing(clfunction *f, int code)
+{
+    const char *why = clframe_last_error();
+    clf_str s = {0};
+    clf_str_printf(&s, "%s%s", why, strstr(why, "clfunction_proto") ? ""
+                   : " (clfunction_proto can supply the prototype)");
+    if (s.failed) {
+        free(s.data);
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s",
+                            f->proto.name);
+    }
+    f->missing = s.data;
+    f->missing_code = code;
+    char name[sizeof f->proto.name];    /* nothing half read is kept */
+    memcpy(name, f->proto.name, sizeof name);
+    memset(&f->proto, 0, sizeof f->proto);
+    memcpy(f->proto.name, name, sizeof name);
+    if (f->ctx->debug)                  /* a misspelling shows at once */
+        fprintf(stderr, "clframe: %s\n", f->missing);
+    return 0;
+}
 
 static clfunction *function_new(clctx *ctx, char *source, const char *origin,
                                 const char *fname, const char *options)
@@ -68,19 +97,11 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
     f->group_dims = 1;                  /* one work-item */
     f->group[0] = f->group[1] = f->group[2] = 1;
     snprintf(f->proto.name, sizeof f->proto.name, "%s", fname);
-    int rc = clf_proto_find(source, fname, &f->proto);
-    if (rc == CLFRAME_ERR_NOT_FOUND) {
-        /* Perhaps a macro makes it: clfunction_proto can still supply it,
-         * and until then calls fail with this message. */
-        snprintf(f->proto.text, sizeof f->proto.text, "%s", "");
-        f->missing = clf_strdup(clframe_last_error());
-        if (!f->missing)
-            rc = CLFRAME_ERR_NO_MEMORY;
-        else
-            rc = 0;
-        if (f->missing && ctx->debug)   /* a misspelling shows at once */
-            fprintf(stderr, "clframe: %s\n", f->missing);
-    }
+    int rc = clf_preprocess(ctx, source, f->options, &f->view);
+    if (rc == 0)
+        rc = clf_proto_find(f->view, fname, &f->proto);
+    if (rc && rc != CLFRAME_ERR_NO_MEMORY)
+        rc = keep_missing(f, rc);
     if (rc) {
         clfunction_free(f);
         return NULL;
@@ -131,6 +152,7 @@ void clfunction_free(clfunction *f)
     drop_shim(f);
     free(f->missing);
     free(f->source);
+    free(f->view);
     free(f->origin);
     free(f->options);
     free(f);
@@ -141,7 +163,8 @@ int clfunction_proto(clfunction *f, const char *prototype)
     if (!f || !prototype)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_proto: NULL argument");
     clf_proto parsed;
-    int rc = clf_proto_parse(f->source, prototype, f->proto.name, &parsed);
+    int rc = clf_proto_parse(f->view ? f->view : f->source, prototype,
+                             f->proto.name, &parsed);
     if (rc)
         return rc;
     f->proto = parsed;
@@ -454,7 +477,7 @@ const char *clfunction_shim_source(clfunction *f)
     if (!f)
         return NULL;
     if (f->missing) {
-        clframe_fail(CLFRAME_ERR_NOT_FOUND, "%s", f->missing);
+        clframe_fail(f->missing_code, "%s", f->missing);
         return NULL;
     }
     if (!f->kernel && build_shim(f))
@@ -654,7 +677,7 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): NULL "
                         "argument list", f->proto.name);
     if (f->missing)
-        return clframe_fail(CLFRAME_ERR_NOT_FOUND, "%s", f->missing);
+        return clframe_fail(f->missing_code, "%s", f->missing);
     int rc = check_call(f, ret_type, nargs, args);
     if (rc == 0)
         rc = ensure_shim(f, nargs, args);

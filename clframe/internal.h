@@ -80,6 +80,9 @@ struct clctx {
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE */
+    int c_version;              /* OpenCL C version of a build without
+                                   -cl-std, measured when first needed
+                                   (preproc.c); 0 before */
     clctx_stats stats;
     clf_program *programs;      /* built programs, reused by source+options */
     clf_kernel_profile *kprof;  /* profile totals, grown on demand */
@@ -154,6 +157,22 @@ int clf_arg_mismatch(const char *what, const char *name, const char *wants,
                      unsigned i, const clf_param *p, const clarg *a,
                      const char *advice);
 
+/* ---- the source as the device compiler sees it (preproc.c) -------------- */
+
+/* A copy of text with its comments turned into spaces (newlines kept, so
+ * every line stays where it was); with code_too, string and character
+ * literals and preprocessor lines as well. NULL if out of memory. */
+char *clf_blank_comments(const char *text, int code_too);
+
+/* *view: source (includes expanded) after the conditionals (#if, #ifdef,
+ * #elif, #else, #define, #undef, with options' -D and -U and the macros
+ * ctx's compiler predefines), with text not compiled blanked and macros
+ * expanded in the rest; its lines are the source's. For reading, never for
+ * building. 0, or an error naming file and line (CLFRAME_ERR_USAGE) or
+ * CLFRAME_ERR_NO_MEMORY; caller frees *view. */
+int clf_preprocess(clctx *ctx, const char *source, const char *options,
+                   char **view);
+
 /* ---- device function prototypes (proto.c) -------------------------------- */
 
 enum { CLF_MAX_PARAMS = 32 };
@@ -181,7 +200,9 @@ void clf_kernel_skip_struct_sizes(clkernel *k);
  * CLFRAME_ERR_NO_MEMORY. */
 int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n);
 
-/* Finds fname's prototype in source; 0 or an error naming what failed. */
+/* Finds fname's prototype in source, which is a preprocessed view
+ * (clf_preprocess) as are the sources of the two below; 0 or an error
+ * naming what failed. */
 int clf_proto_find(const char *source, const char *fname, clf_proto *out);
 /* Reads a prototype given as text ("int f(Board *b)"), with source's
  * typedefs of built-in types known. */

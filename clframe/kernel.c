@@ -58,7 +58,8 @@ static int keep_struct_decl(clkernel *k, unsigned i, const char *raw)
     return 0;
 }
 
-static int read_params(clkernel *k, const char *source)
+static int read_params(clkernel *k, const char *source,
+                       const char *options)
 {
     cl_uint n = 0;
     cl_int err = clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n,
@@ -105,8 +106,14 @@ static int read_params(clkernel *k, const char *source)
     }
     if (!k->struct_decl)
         return 0;
-    /* Names no built-in type has: typedefs of one, or structs. */
-    int rc = clf_resolve_typedefs(source, k->params, n);
+    /* Names no built-in type has: typedefs of one, or structs, read from
+     * the source as the compiler saw it (preproc.c); where clframe cannot
+     * preprocess it, from the text as written, as the build succeeded. */
+    char *view = NULL;
+    int rc = clf_preprocess(k->ctx, source, options, &view);
+    if (rc != CLFRAME_ERR_NO_MEMORY)
+        rc = clf_resolve_typedefs(view ? view : source, k->params, n);
+    free(view);
     int structs = 0;
     for (cl_uint i = 0; rc == 0 && i < n; i++) {
         if (k->struct_decl[i] && clf_builtin_size(k->params[i].type)) {
@@ -208,7 +215,7 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
         return NULL;
     }
     clf_track(ctx, 1);
-    if (read_params(k, text) || make_signature(k)) {
+    if (read_params(k, text, options) || make_signature(k)) {
         clkernel_free(k);
         return NULL;
     }

@@ -4,14 +4,15 @@
  * clfunction needs to know, for a function that is not a kernel, its return
  * type and each parameter's address space, type and pointer-ness, so it can
  * generate a kernel that calls it. The driver tells us nothing about such
- * functions, so we read the text: comments, literals and preprocessor lines
- * are blanked first, then the function's name is found where a type precedes
- * it and a body or a ';' follows its parameter list. typedefs of built-in
- * types are followed, so `real f(real x)` with `typedef float real;` takes a
- * float, and clframe/shared.h's macros (CLF_INLINE, CLF_INT, CLF_GLOBAL,
- * ...) are read as what they mean on the device, so the functions of a
- * shared header need no help. What other macros generate cannot be read:
- * clfunction_proto exists for that.
+ * functions, so we read the text, as the device compiler's preprocessor
+ * leaves it (preproc.c: conditionals followed, macros expanded): comments,
+ * literals and preprocessor lines are blanked first, then the function's
+ * name is found where a type precedes it and a body or a ';' follows its
+ * parameter list. typedefs of built-in types are followed, so `real
+ * f(real x)` with `typedef float real;` takes a float, and clframe/shared.h's
+ * words (CLF_INLINE, CLF_INT, CLF_GLOBAL, ...) are read as what they mean on
+ * the device even where the header's own macros were not seen. What
+ * preproc.c cannot expand cannot be read: clfunction_proto exists for that.
  */
 #include "internal.h"
 
@@ -35,62 +36,6 @@ typedef struct aliases {
 static int is_ident_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_';
-}
-
-/* ---- cleaning ------------------------------------------------------------ */
-
-/* A copy of text with comments, string and character literals and
- * preprocessor lines turned into spaces (newlines kept), so that what is
- * left is declarations and code. */
-static char *clean_source(const char *text)
-{
-    size_t n = strlen(text);
-    char *out = malloc(n + 1);
-    if (!out)
-        return NULL;
-    int line_start = 1;
-    for (size_t i = 0; i < n;) {
-        char c = text[i];
-        if (line_start && (c == ' ' || c == '\t')) {
-            out[i++] = c;
-            continue;
-        }
-        if (line_start && c == '#') {           /* to the end of the line */
-            while (i < n && text[i] != '\n') {
-                int continued = text[i] == '\\' && text[i + 1] == '\n';
-                out[i] = ' ';
-                i++;
-                if (continued)
-                    out[i++] = '\n';
-            }
-            continue;
-        }
-        line_start = 0;
-        if (c == '/' && text[i + 1] == '*') {
-            while (i < n && !(text[i] == '*' && text[i + 1] == '/'))
-                out[i] = text[i] == '\n' ? '\n' : ' ', i++;
-            if (i < n)
-                out[i] = out[i + 1] = ' ', i += 2;
-        } else if (c == '/' && text[i + 1] == '/') {
-            while (i < n && text[i] != '\n')
-                out[i++] = ' ';
-        } else if (c == '"' || c == '\'') {
-            out[i++] = ' ';
-            while (i < n && text[i] != c && text[i] != '\n') {
-                if (text[i] == '\\' && i + 1 < n)
-                    out[i++] = ' ';
-                out[i++] = ' ';
-            }
-            if (i < n && text[i] == c)
-                out[i++] = ' ';
-        } else {
-            out[i++] = c;
-            if (c == '\n')
-                line_start = 1;
-        }
-    }
-    out[n] = '\0';
-    return out;
 }
 
 /* ---- tokens -------------------------------------------------------------- */
@@ -592,7 +537,7 @@ static void pair_struct_names(const char *clean, clf_param *params,
 
 int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n)
 {
-    char *clean = clean_source(source);
+    char *clean = clf_blank_comments(source, 1);
     aliases *al = calloc(1, sizeof *al);
     if (!clean || !al) {
         free(clean);
@@ -622,7 +567,7 @@ int clf_proto_find(const char *source, const char *fname, clf_proto *out)
 int clf_proto_parse(const char *source, const char *prototype,
                     const char *fname, clf_proto *out)
 {
-    char *clean = clean_source(source);
+    char *clean = clf_blank_comments(source, 1);
     char *clean_proto = NULL;
     aliases *al = calloc(1, sizeof *al);
     int rc;
