@@ -80,7 +80,8 @@ struct clctx {
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE */
-    int c_version;              /* OpenCL C version of a build without
+    int opencl_version;         /* __OPENCL_VERSION__ and */
+    int c_version;              /* __OPENCL_C_VERSION__ of a build without
                                    -cl-std, measured when first needed
                                    (preproc.c); 0 before */
     clctx_stats stats;

@@ -55,7 +55,7 @@ typedef struct macro {
     int nparams;                /* -1 for an object-like macro */
     int variadic;               /* the last parameter is __VA_ARGS__ */
     int unsupported;            /* # or ##, or an unreadable parameter list */
-    int pending;                /* __OPENCL_C_VERSION__ not yet measured */
+    int pending;                /* a version macro not yet measured */
     int expanding;              /* not expanded inside its own expansion
                                    (C11 6.10.3.4) */
 } macro;
@@ -80,6 +80,8 @@ typedef struct pp {
     unsigned line;
     long expansions;
     int depth;                  /* of macro expansions under way */
+    int std;                    /* the build's -cl-std as 120, or 0 */
+    int opencl_version;         /* __OPENCL_VERSION__, 0 until known */
     int c_version;              /* __OPENCL_C_VERSION__, 0 until known */
     int error;                  /* a clframe code once something failed */
     clf_str out;                /* the view */
@@ -378,28 +380,44 @@ static int device_version(cl_device_id device, cl_device_info what,
     return major * 100 + minor * 10;
 }
 
-/* The OpenCL C version of a build without -cl-std: the highest 1.x says
- * the specification, PoCL takes 3.0, so only the compiler knows. Asked
- * once per context with a one-line kernel, and only when a source needs
- * the version (lookup). */
-static int device_c_version(clctx *ctx)
+/* __OPENCL_VERSION__ and __OPENCL_C_VERSION__ of a build with the given
+ * -cl-std (0: none), as the compiler has them: without -cl-std the
+ * specification says the highest 1.x and PoCL takes 3.0, and NVIDIA's
+ * __OPENCL_VERSION__ follows -cl-std rather than the device's version. So
+ * a one-line kernel asks, when a source first needs either (lookup); a
+ * build without -cl-std asks once per context. If the probe cannot run,
+ * the device's versions answer. */
+static void device_versions(clctx *ctx, int std, int *opencl, int *c)
 {
-    if (ctx->c_version)
-        return ctx->c_version;
-    clkernel *k = clkernel_source(ctx, "__kernel void clf_c_version("
-                                  "__global int *v)\n{ *v = "
+    if (!std && ctx->c_version) {
+        *opencl = ctx->opencl_version;
+        *c = ctx->c_version;
+        return;
+    }
+    char options[32] = "";
+    if (std)
+        snprintf(options, sizeof options, "-cl-std=CL%d.%d", std / 100,
+                 std / 10 % 10);
+    clkernel *k = clkernel_source(ctx, "__kernel void clf_versions("
+                                  "__global int *v)\n{ v[0] = "
+                                  "__OPENCL_VERSION__; v[1] = "
                                   "__OPENCL_C_VERSION__; }\n",
-                                  "clf_c_version", NULL);
-    cl_int v = 0;
+                                  "clf_versions", options);
+    cl_int v[2] = {0, 0};
     if (!k || clkernel_set_global(k, 1, (size_t[]){1}) != 0 ||
-        clkernel_call(k, CLARG_OUT(&v, 1)) != 0 || v < 100)
-        v = device_version(ctx->device, CL_DEVICE_OPENCL_C_VERSION,
-                           "OpenCL C %d.%d");
-    if (v < 100)
-        v = 120;                /* the specification's default */
+        clkernel_call(k, CLARG_OUT(v, 2)) != 0 || v[0] < 100 || v[1] < 100) {
+        v[0] = device_version(ctx->device, CL_DEVICE_VERSION, "OpenCL %d.%d");
+        v[1] = std ? std : device_version(ctx->device,
+                                          CL_DEVICE_OPENCL_C_VERSION,
+                                          "OpenCL C %d.%d");
+    }
     clkernel_free(k);
-    ctx->c_version = v;
-    return v;
+    *opencl = v[0] >= 100 ? v[0] : 120;     /* the specification's default */
+    *c = v[1] >= 100 ? v[1] : 120;
+    if (!std) {
+        ctx->opencl_version = *opencl;
+        ctx->c_version = *c;
+    }
 }
 
 /* Each word of a space-separated list (extensions) defined as 1, unless
@@ -441,22 +459,34 @@ static void define_features(pp *pp)
     free(features);
 }
 
-/* __OPENCL_C_VERSION__'s value, and the features that come with 3.0. */
-static void know_c_version(pp *pp)
+/* The two version macros' values, and the features that come with 3.0. */
+static void know_versions(pp *pp)
 {
-    pp->c_version = device_c_version(pp->ctx);
-    macro *m = *slot(pp, "__OPENCL_C_VERSION__", 20);
+    device_versions(pp->ctx, pp->std, &pp->opencl_version, &pp->c_version);
+    macro *m = *slot(pp, "__OPENCL_VERSION__", 18);
+    if (m && m->pending)
+        predefine(pp, "__OPENCL_VERSION__", pp->opencl_version);
+    m = *slot(pp, "__OPENCL_C_VERSION__", 20);
     if (m && m->pending)
         predefine(pp, "__OPENCL_C_VERSION__", pp->c_version);
     if (pp->c_version >= 300)
         define_features(pp);
 }
 
+/* A version macro defined, its value measured only if a source asks. */
+static void predefine_pending(pp *pp, const char *name)
+{
+    predefine(pp, name, 0);
+    macro *m = *slot(pp, name, strlen(name));
+    if (m)
+        m->pending = 1;
+}
+
 static void define_device(pp *pp)
 {
     cl_device_id device = pp->ctx->device;
-    predefine(pp, "__OPENCL_VERSION__",
-              device_version(device, CL_DEVICE_VERSION, "OpenCL %d.%d"));
+    predefine_pending(pp, "__OPENCL_VERSION__");
+    predefine_pending(pp, "__OPENCL_C_VERSION__");
     static const char *const versions[] = {"1_0", "1_1", "1_2", "2_0", "3_0"};
     static const int values[] = {100, 110, 120, 200, 300};
     for (int i = 0; i < 5; i++) {
@@ -480,24 +510,17 @@ static void define_device(pp *pp)
             CL_SUCCESS)
         define_words(pp, extensions);
     free(extensions);
-    /* The OpenCL C version is measured only if a source asks for it. */
-    predefine(pp, "__OPENCL_C_VERSION__", pp->c_version);
-    macro *m = *slot(pp, "__OPENCL_C_VERSION__", 20);
-    if (m && !pp->c_version)
-        m->pending = 1;
-    else if (pp->c_version >= 300)
-        define_features(pp);
 }
 
-/* The macro called name, or NULL. The OpenCL C version is measured when
- * first needed: for __OPENCL_C_VERSION__'s value (want_value), or to know
- * whether an __opencl_c_ feature is defined. */
+/* The macro called name, or NULL. The versions are measured when first
+ * needed: for a version macro's value (want_value), or to know whether an
+ * __opencl_c_ feature is defined. */
 static macro *lookup(pp *pp, const char *name, size_t len, int want_value)
 {
     macro *m = *slot(pp, name, len);
     int feature = len > 11 && memcmp(name, "__opencl_c_", 11) == 0;
     if ((m && m->pending && want_value) || (!m && feature && !pp->c_version)) {
-        know_c_version(pp);
+        know_versions(pp);
         m = *slot(pp, name, len);
     }
     return m;
@@ -1155,7 +1178,7 @@ int clf_preprocess(clctx *ctx, const char *source, const char *options,
         pp->ctx = ctx;
         pp->active = 1;
         set_file(pp, "the device's macros");
-        pp->c_version = std_version(options);
+        pp->std = std_version(options);
         define_device(pp);
         apply_options(pp, options);
         set_file(pp, "the source");
