@@ -75,6 +75,10 @@ __kernel void societies_phase1(__global int *units, __global int *experience,
         e = max(e - SOCIETIES_IDLE_PENALTY, 0);
     units[at] = x;
     experience[at] = min(e, SOCIETIES_MAX_EXPERIENCE);
+    /* Every work-item read rng[agent] at its start; a day without a
+     * single choice passes no barrier, so one is needed before the store
+     * (Oclgrind reported the race). */
+    barrier(CLK_GLOBAL_MEM_FENCE);
     if (r == 0) {
         rng[agent] = stream;
         made[agent] = count;
