@@ -701,30 +701,29 @@ clarg_of_cxx_(const T &x)
 }
 #define CLARG(x) clarg_of_cxx_(x)
 
-template <class... S>
-inline int clkernel_global(clkernel *k, S... sizes)
+/* The work sizes: clkernel_global(k, w, h) as in C, through set. */
+template <class O, class... S>
+inline int clframe_set_sizes_(int (*set)(O *, unsigned, const size_t *), O *o,
+                              S... sizes)
 {
     const size_t v[] = {static_cast<size_t>(sizes)...};
-    return clkernel_set_global(k, sizeof...(S), v);
+    return set(o, sizeof...(S), v);
 }
-template <class... S>
-inline int clkernel_local(clkernel *k, S... sizes)
+template <class... S> inline int clkernel_global(clkernel *k, S... sizes)
 {
-    const size_t v[] = {static_cast<size_t>(sizes)...};
-    return clkernel_set_local(k, sizeof...(S), v);
+    return clframe_set_sizes_(clkernel_set_global, k, sizes...);
 }
-template <class... S>
-inline int clkernel_offset(clkernel *k, S... sizes)
+template <class... S> inline int clkernel_local(clkernel *k, S... sizes)
 {
-    const size_t v[] = {static_cast<size_t>(sizes)...};
-    return clkernel_set_offset(k, sizeof...(S), v);
+    return clframe_set_sizes_(clkernel_set_local, k, sizes...);
 }
-
-template <class... S>
-inline int clfunction_group(clfunction *f, S... sizes)
+template <class... S> inline int clkernel_offset(clkernel *k, S... sizes)
 {
-    const size_t v[] = {static_cast<size_t>(sizes)...};
-    return clfunction_set_group(f, sizeof...(S), v);
+    return clframe_set_sizes_(clkernel_set_offset, k, sizes...);
+}
+template <class... S> inline int clfunction_group(clfunction *f, S... sizes)
+{
+    return clframe_set_sizes_(clfunction_set_group, f, sizes...);
 }
 
 /* The argument lists end with an unused zeroed clarg, so that a call with

@@ -63,11 +63,17 @@ static const char *game_source =
     "    return s + (int)get_local_id(0);\n"
     "}\n";
 
-static clfunction *game(const char *name)
+/* Function name of source, which must be made. */
+static clfunction *function_of(const char *source, const char *name)
 {
-    clfunction *f = clfunction_source(NULL, game_source, name, NULL);
+    clfunction *f = clfunction_source(NULL, source, name, NULL);
     ck_assert_made(f);
     return f;
+}
+
+static clfunction *game(const char *name)
+{
+    return function_of(game_source, name);
 }
 
 START_TEST(scalar_and_vector_functions)
@@ -241,8 +247,7 @@ static void check_mirror_codes(clfunction *f, const size_t s[3])
 
 START_TEST(groups_of_two_and_three_dimensions)
 {
-    clfunction *f = clfunction_source(NULL, grid_source, "mirror_code", NULL);
-    ck_assert_made(f);
+    clfunction *f = function_of(grid_source, "mirror_code");
     ck_assert_cl(clfunction_group_results(f, 1));
     ck_assert_cl(clfunction_group(f, 7));                   /* 1-D, as ever */
     check_mirror_codes(f, (size_t[3]){7, 1, 1});
@@ -269,8 +274,7 @@ END_TEST
 
 START_TEST(group_sizes_the_device_cannot_run_are_refused)
 {
-    clfunction *f = clfunction_source(NULL, grid_source, "mirror_code", NULL);
-    ck_assert_made(f);
+    clfunction *f = function_of(grid_source, "mirror_code");
     ck_assert_cl(clfunction_group(f, 3, 5));
     ck_assert_fails(clfunction_set_group(f, 0, (size_t[]){4}),
                     CLFRAME_ERR_BAD_SIZE, "clfunction_group(mirror_code): 0 "
@@ -339,9 +343,7 @@ static const char *each_source =
 
 static clfunction *each_function(const char *name)
 {
-    clfunction *f = clfunction_source(NULL, each_source, name, NULL);
-    ck_assert_made(f);
-    return f;
+    return function_of(each_source, name);
 }
 
 /* group_best's C twin. */
