@@ -785,14 +785,21 @@ static value number(expr *e)
     return (value){(int64_t)v, u || v > INT64_MAX};
 }
 
+/* Counts one more level of nesting; 1 (and an error) past the limit. */
+static int too_deep(expr *e)
+{
+    if (++e->depth <= MAX_EXPR_DEPTH)
+        return 0;
+    fail(e->pp, "#if: the expression is nested more than %d deep",
+         MAX_EXPR_DEPTH);
+    return 1;
+}
+
 static value unary(expr *e, int eval)
 {
     value v = {0, 0};
-    if (++e->depth > MAX_EXPR_DEPTH) {
-        fail(e->pp, "#if: the expression is nested more than %d deep",
-             MAX_EXPR_DEPTH);
+    if (too_deep(e))
         return v;
-    }
     const char *p = next(e);
     if (p == e->end) {
         fail(e->pp, "#if: an operand is missing");
@@ -917,11 +924,8 @@ static value binary(expr *e, int min, int eval)
 static value ternary(expr *e, int eval)
 {
     value v = {0, 0};
-    if (++e->depth > MAX_EXPR_DEPTH) {
-        fail(e->pp, "#if: the expression is nested more than %d deep",
-             MAX_EXPR_DEPTH);
+    if (too_deep(e))
         return v;
-    }
     v = binary(e, 1, eval);
     if (!e->pp->error && next(e) < e->end && *e->p == '?') {
         e->p++;
