@@ -114,6 +114,11 @@ static clfunction *function_from(clctx *ctx, const char *caller,
                                  const char *fname, const char *options)
 {
     char *origin;
+    if (!clf_is_identifier(fname)) {
+        clframe_fail(CLFRAME_ERR_USAGE, "%s: \"%s\" is not a function name",
+                     caller, fname ? fname : "(null)");
+        return NULL;
+    }
     if (!(ctx = clf_ctx(ctx)))
         return NULL;
     char *expanded = clf_source_open(caller, from_file, text, fname, options,

@@ -34,8 +34,13 @@ void clf_str_printf(clf_str *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 char *clf_strdup(const char *s);
 double clf_now_ms(void);       /* monotonic clock */
-/* A whole file, NUL-terminated (*len, if given, without the NUL); NULL when
- * it cannot be opened or read. Caller frees. */
+/* 1 if s is a C identifier ("play", "_x1"), 0 for NULL, "" and the rest. */
+int clf_is_identifier(const char *s);
+/* A whole regular file of at most CLF_READ_MAX bytes, NUL-terminated (*len,
+ * if given, without the NUL); NULL with errno when it cannot be opened or
+ * read, EINVAL when it is not a regular file (/dev/zero would never end),
+ * EFBIG when it is larger. Caller frees. */
+enum { CLF_READ_MAX = 256 << 20 };
 char *clf_read_file(const char *path, size_t *len);
 /* mkdir -p: 0, or -1 with errno when a folder could not be made. */
 int clf_make_dirs(const char *path, mode_t mode);

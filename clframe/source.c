@@ -12,6 +12,8 @@
 #include "internal.h"
 
 #include <pthread.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,17 +123,37 @@ static int names_a_file_only(const char *path)
            strncmp(path, "../", 3) == 0;
 }
 
-/* path in each folder of CLFRAME_KERNEL_PATH, in order; NULL if in none. */
-static char *find_on_kernel_path(const char *path, char **where)
+/* errno after clf_read_file failed on a file that is there but cannot be a
+ * source (not a regular file, too large, unreadable); 0 when it is simply
+ * not there, so the search goes on. */
+static int unusable(int err)
+{
+    return err == ENOENT || err == ENOTDIR || err == ENAMETOOLONG ? 0 : err;
+}
+
+/* Why a source could not be used, for messages. */
+static const char *unusable_why(int err)
+{
+    return err == EINVAL ? "not a regular file"
+           : err == EFBIG ? "larger than clframe reads (256 MiB)"
+           : err == EACCES ? "not readable"
+           : err == ENOMEM ? "more than memory holds"
+                           : "unreadable";
+}
+
+/* path in each folder of CLFRAME_KERNEL_PATH, in order; NULL if in none,
+ * or with *err set (and *where naming it) at one that cannot be used. */
+static char *find_on_kernel_path(const char *path, char **where, int *err)
 {
     const char *kp = getenv("CLFRAME_KERNEL_PATH");
     if (!kp || !*kp)
         return NULL;
     char *dirs = clf_strdup(kp), *save = NULL, *text = NULL;
-    for (char *dir = dirs ? strtok_r(dirs, ":", &save) : NULL; dir && !text;
-         dir = strtok_r(NULL, ":", &save)) {
+    for (char *dir = dirs ? strtok_r(dirs, ":", &save) : NULL;
+         dir && !text && !*err; dir = strtok_r(NULL, ":", &save)) {
         char *full = join_path(dir, path);
-        if (full && (text = clf_read_file(full, NULL)))
+        if (full && ((text = clf_read_file(full, NULL)) ||
+                     (*err = unusable(errno))))
             *where = full;
         else
             free(full);
@@ -143,16 +165,19 @@ static char *find_on_kernel_path(const char *path, char **where)
 /* Looks path up as clkernel_file describes: on disk as given, in each
  * CLFRAME_KERNEL_PATH folder, among the embedded sources. Returns the text
  * and sets *where (both malloc'd) and *embedded, or NULL when found
- * nowhere. */
-static char *find_source(const char *path, char **where, int *embedded)
+ * nowhere, or NULL with *err (see unusable) and *where naming the file
+ * that is there but cannot be read. */
+static char *find_source(const char *path, char **where, int *embedded,
+                         int *err)
 {
     *embedded = 0;
     *where = NULL;
+    *err = 0;
     char *text = clf_read_file(path, NULL);
-    if (text) {
+    if (text || (*err = unusable(errno))) {
         *where = clf_strdup(path);
     } else if (!names_a_file_only(path) &&
-               !(text = find_on_kernel_path(path, where))) {
+               !(text = find_on_kernel_path(path, where, err)) && !*err) {
         const clframe_source *e = find_embedded(path);
         if (e && (text = malloc(e->length + 1))) {
             memcpy(text, e->text, e->length);
@@ -161,9 +186,10 @@ static char *find_source(const char *path, char **where, int *embedded)
             *embedded = 1;
         }
     }
-    if (text && !*where) {          /* out of memory for the name */
+    if ((text || *err) && !*where) {    /* out of memory for the name */
         free(text);
         text = NULL;
+        *err = ENOMEM;
     }
     return text;
 }
@@ -206,12 +232,15 @@ static void free_dirs(char **dirs, int n)
         free(dirs[i]);
 }
 
-/* Expansion state: the -I list and the files that asked for #pragma once. */
+/* Expansion state: the -I list, the files that asked for #pragma once and
+ * the include guards already defined. */
 typedef struct expander {
     char *dirs[MAX_SEARCH_DIRS];
     int ndirs;
     char *once[256];
     int nonce;
+    char *guards[256];
+    int nguards;
     clf_str out;
     int error;                   /* a clframe code once something failed */
 } expander;
@@ -284,6 +313,80 @@ static char *dir_of(const char *path)
     return d;
 }
 
+/* The directive of the line from p to end: its word ("ifndef") in *word,
+ * *word_len, and its first token ("X") in *arg, *arg_len. 0 for a line
+ * that is not a directive. */
+static int directive_at(const char *p, const char *end, const char **word,
+                        size_t *word_len, const char **arg, size_t *arg_len)
+{
+    p += strspn(p, " \t");
+    if (p >= end || *p != '#')
+        return 0;
+    p += 1 + strspn(p + 1, " \t");
+    for (*word = p; p < end && *p >= 'a' && *p <= 'z'; p++)
+        ;
+    *word_len = (size_t)(p - *word);
+    p += strspn(p, " \t");
+    for (*arg = p; p < end && !strchr(" \t\r", *p); p++)
+        ;
+    *arg_len = (size_t)(p - *arg);
+    return 1;
+}
+
+static int is(const char *word, size_t len, const char *name)
+{
+    return len == strlen(name) && strncmp(word, name, len) == 0;
+}
+
+/* The guard macro of a header written the classic way, "#ifndef X" and
+ * "#define X" first, its "#endif" last (comments aside), into name; 0 for
+ * any other header. A compiler skips such a header when X is defined; so
+ * does the expander, or headers that include each other twice would make
+ * a text that doubles with every level. */
+static int include_guard(const char *text, char *name, size_t size)
+{
+    char *clean = clf_blank_comments(text, 0);
+    int lines = 0, depth = 0, guarded = clean != NULL;
+    for (const char *p = clean; guarded && p && *p;) {
+        const char *end = p + strcspn(p, "\n"), *word = p, *arg = p;
+        size_t word_len = 0, arg_len = 0;
+        int d = directive_at(p, end, &word, &word_len, &arg, &arg_len);
+        if (p + strspn(p, " \t\r\f\v") < end) {     /* not a blank line */
+            lines++;
+            if (lines == 1)
+                guarded = d && is(word, word_len, "ifndef") && arg_len &&
+                          arg_len < size;
+            if (lines == 1 && guarded) {
+                memcpy(name, arg, arg_len);
+                name[arg_len] = '\0';
+            }
+            if (lines == 2)
+                guarded = d && is(word, word_len, "define") &&
+                          is(arg, arg_len, name);
+            if (lines > 1 && depth == 0)
+                guarded = 0;            /* text after the closing #endif */
+            if (d && word_len >= 2 && strncmp(word, "if", 2) == 0)
+                depth++;
+            if (d && is(word, word_len, "endif"))
+                depth--;
+        }
+        p = *end ? end + 1 : end;
+    }
+    free(clean);
+    return guarded && lines > 2 && depth == 0;
+}
+
+/* 1 if name is the guard of a header expanded before; else remembers it. */
+static int guarded_before(expander *x, const char *name)
+{
+    for (int i = 0; i < x->nguards; i++)
+        if (strcmp(x->guards[i], name) == 0)
+            return 1;
+    if (x->nguards < 256 && (x->guards[x->nguards] = clf_strdup(name)))
+        x->nguards++;
+    return 0;
+}
+
 static void expand(expander *x, const char *text, const char *name, int depth);
 
 /* Resolves and expands one include: "name" from the including file's
@@ -291,29 +394,39 @@ static void expand(expander *x, const char *text, const char *name, int depth);
  * for the compiler to report when the file is nowhere, so the error shows
  * in its context (and clfunction's message names it: proto.c). */
 static void expand_include(expander *x, const char *inc, int angle,
-                           const char *from, int depth, const char *line,
-                           size_t len)
+                           const char *from, unsigned lineno, int depth,
+                           const char *line, size_t len)
 {
     char *where = NULL, *text = NULL;
-    int embedded;
+    int embedded, err = 0;
     char *dir = angle ? NULL : dir_of(from);
     char *first = dir ? join_path(dir, inc) : NULL;
     if (first)
-        text = find_source(first, &where, &embedded);
+        text = find_source(first, &where, &embedded, &err);
     free(first);
     free(dir);
-    for (int i = 0; !text && i < x->ndirs; i++) {
+    for (int i = 0; !text && !err && i < x->ndirs; i++) {
         char *candidate = x->dirs[i] ? join_path(x->dirs[i], inc) : NULL;
         if (candidate)
-            text = find_source(candidate, &where, &embedded);
+            text = find_source(candidate, &where, &embedded, &err);
         free(candidate);
+    }
+    if (err) {
+        x->error = clframe_fail(CLFRAME_ERR_IO, "%s:%u: #include %c%s%c: %s "
+                                "is %s", from, lineno, angle ? '<' : '"', inc,
+                                angle ? '>' : '"', where ? where : inc,
+                                unusable_why(err));
+        free(where);
+        return;
     }
     if (!text) {
         clf_str_append(&x->out, line, len);
         clf_str_append(&x->out, "\n", 1);
         return;
     }
-    if (!seen_once(x, where))
+    char guard[256];
+    if (!seen_once(x, where) &&
+        !(include_guard(text, guard, sizeof guard) && guarded_before(x, guard)))
         expand(x, text, where, depth + 1);
     free(text);
     free(where);
@@ -338,7 +451,7 @@ static void expand(expander *x, const char *text, const char *name, int depth)
         int close = in_comment
                         ? 0 : clf_source_include_name(p, len, inc, sizeof inc);
         if (close) {
-            expand_include(x, inc, close == '>', name, depth, p, len);
+            expand_include(x, inc, close == '>', name, lineno, depth, p, len);
             clf_str_printf(&x->out, "#line %u \"%s\"\n", lineno + 1, name);
         } else {
             clf_str_append(&x->out, p, len);
@@ -359,6 +472,7 @@ char *clf_source_expand(const char *text, const char *origin,
     expand(&x, text, origin, 0);
     free_dirs(x.dirs, x.ndirs);
     free_dirs(x.once, x.nonce);
+    free_dirs(x.guards, x.nguards);
     if (x.out.failed && !x.error)
         x.error = clframe_fail(CLFRAME_ERR_NO_MEMORY, "expanding %s", origin);
     if (x.error) {
@@ -372,7 +486,14 @@ char *clf_source_load(const char *path, const char *options, char **resolved,
                       int *embedded)
 {
     char *where = NULL;
-    char *text = find_source(path, &where, embedded);
+    int err;
+    char *text = find_source(path, &where, embedded, &err);
+    if (err) {
+        clframe_fail(CLFRAME_ERR_IO, "kernel source \"%s\" is %s",
+                     where ? where : path, unusable_why(err));
+        free(where);
+        return NULL;
+    }
     if (!text && names_a_file_only(path)) {
         clframe_fail(CLFRAME_ERR_NOT_FOUND, "kernel source \"%s\" not found "
                      "(a path starting with /, ./ or ../ names a file on disk "
@@ -396,6 +517,44 @@ char *clf_source_load(const char *path, const char *options, char **resolved,
     return expanded;
 }
 
+/* The decimal number at s, before end, in *value: the count of its
+ * digits, 0 when there is none or it does not fit. Unlike sscanf's %u it
+ * skips no blank and no newline, so a line is never read past its end. */
+static size_t read_number(const char *s, const char *end, unsigned *value)
+{
+    size_t n = 0;
+    unsigned long v = 0;
+    for (; s + n < end && s[n] >= '0' && s[n] <= '9'; n++)
+        if ((v = v * 10 + (unsigned long)(s[n] - '0')) > UINT_MAX)
+            return 0;
+    *value = (unsigned)v;
+    return n;
+}
+
+/* A line `#line N "file"` or `#line N` from p to end: N in *number, the
+ * name, if any (up to size - 1 bytes), in file. 0 for any other line. */
+static int line_marker(const char *p, const char *end, unsigned *number,
+                       char *file, size_t size)
+{
+    size_t digits;
+    if (end - p < 6 || memcmp(p, "#line ", 6) != 0 ||
+        !(digits = read_number(p + 6, end, number)))
+        return 0;
+    const char *name = p + 6 + digits;
+    if (name + strspn(name, " \t\r") >= end)
+        return 1;                       /* the number alone */
+    if (end - name < 2 || memcmp(name, " \"", 2) != 0)
+        return 0;
+    name += 2;
+    const char *quote = memchr(name, '"', (size_t)(end - name));
+    size_t n = quote ? (size_t)(quote - name) : 0;
+    if (n >= size)
+        n = size - 1;
+    memcpy(file, name, n);
+    file[n] = '\0';
+    return 1;
+}
+
 /* Walks the expanded text to its line `line`, following the #line markers
  * expand() wrote, to find the file and line it came from. */
 static int locate(const char *text, unsigned line, char *file, size_t size,
@@ -405,51 +564,56 @@ static int locate(const char *text, unsigned line, char *file, size_t size,
     unsigned mapped = 1;                /* its line in *file */
     snprintf(file, size, "?");
     for (const char *p = text; *p && here < line; here++) {
-        size_t len = strcspn(p, "\n");
-        unsigned l;
-        int name_at = 0;
-        if (sscanf(p, "#line %u \"%n", &l, &name_at) == 1 && name_at > 0) {
-            const char *q = memchr(p + name_at, '"', len - (size_t)name_at);
-            size_t n = q ? (size_t)(q - p - name_at) : 0;
-            if (n >= size)
-                n = size - 1;
-            memcpy(file, p + name_at, n);
-            file[n] = '\0';
-            mapped = l;
-        } else {
+        const char *end = p + strcspn(p, "\n");
+        unsigned number;
+        if (line_marker(p, end, &number, file, size))
+            mapped = number;
+        else
             mapped++;
-        }
-        p += len;
-        if (*p == '\n')
-            p++;
+        p = *end ? end + 1 : end;
     }
     *file_line = mapped;
     return here == line;
+}
+
+/* Where a log line from p to end names a line of the expanded text:
+ * "<kernel>:12:" (NVIDIA) or "input.cl:12:" (Oclgrind), both of which
+ * ignore #line. Returns that line and sets *rest just past the number's
+ * colon; 0 for any other line. */
+static unsigned log_line_number(const char *p, const char *end,
+                                const char **rest)
+{
+    const char *after;
+    if (end - p >= 9 && memcmp(p, "input.cl:", 9) == 0)
+        after = p + 9;
+    else if (p < end && *p == '<' && (after = memchr(p, '>', (size_t)(end - p))) &&
+             end - after >= 2 && after[1] == ':')
+        after += 2;
+    else
+        return 0;
+    unsigned line;
+    size_t digits = read_number(after, end, &line);
+    if (!digits || after + digits >= end || after[digits] != ':')
+        return 0;
+    *rest = after + digits;
+    return line;
 }
 
 char *clf_source_map_log(const char *log, const char *expanded)
 {
     clf_str out = {0};
     for (const char *p = log; *p;) {
-        size_t len = strcspn(p, "\n");
-        /* "<kernel>:12:" (NVIDIA) or "input.cl:12:" (Oclgrind): both
-         * ignore #line, so the number is a line of the expanded text. */
-        const char *close = p[0] == '<' ? memchr(p, '>', len)
-                            : strncmp(p, "input.cl:", 9) == 0 ? p + 7 : NULL;
-        unsigned line = 0;
-        int used = 0;
+        const char *end = p + strcspn(p, "\n"), *rest;
+        unsigned line = log_line_number(p, end, &rest);
         char file[512];
         unsigned file_line;
-        if (close && close[1] == ':' &&
-            sscanf(close + 2, "%u%n", &line, &used) == 1 &&
-            close[2 + used] == ':' &&
-            locate(expanded, line, file, sizeof file, &file_line)) {
+        if (line && locate(expanded, line, file, sizeof file, &file_line)) {
             clf_str_printf(&out, "%s:%u", file, file_line);
-            clf_str_append(&out, close + 2 + used, len - (size_t)(close + 2 + used - p));
+            clf_str_append(&out, rest, (size_t)(end - rest));
         } else {
-            clf_str_append(&out, p, len);
+            clf_str_append(&out, p, (size_t)(end - p));
         }
-        p += len;
+        p = end;
         if (*p == '\n') {
             clf_str_append(&out, "\n", 1);
             p++;

@@ -3,6 +3,7 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,20 +75,36 @@ double clf_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+int clf_is_identifier(const char *s)
+{
+    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+        return 0;
+    while (isalnum((unsigned char)*s) || *s == '_')
+        s++;
+    return *s == '\0';
+}
+
 char *clf_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        errno = EINVAL;         /* /dev/zero, a FIFO, a folder: no end */
+        return NULL;
+    }
     clf_str s = {0};
     char chunk[8192];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    while (s.len <= CLF_READ_MAX && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
         clf_str_append(&s, chunk, n);
-    int bad = ferror(f) || s.failed;
+    int bad = ferror(f) || s.failed, big = s.len > CLF_READ_MAX;
     fclose(f);
-    if (bad) {
+    if (bad || big) {
         free(s.data);
+        errno = big ? EFBIG : EIO;
         return NULL;
     }
     if (len)

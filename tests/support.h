@@ -52,6 +52,12 @@ int test_main(Suite *(*const suites[])(void));
                       clframe_last_error());                               \
     } while (0)
 
+/* Asserts clframe_last_error() contains text. */
+#define ck_assert_error_has(text)                                          \
+    ck_assert_msg(strstr(clframe_last_error(), (text)) != NULL,            \
+                  "the message lacks \"%s\": %s", (text),                 \
+                  clframe_last_error())
+
 /* A kernel from a source string, built on the default context. */
 clkernel *test_kernel(const char *source, const char *name);
 

@@ -663,6 +663,22 @@ END_TEST
 
 /* A name not in the source: the message lists the functions that are, and
  * under CL_DEBUG it is printed when the object is made. */
+/* A name that is no C name is refused at once: an empty one made the
+ * prototype search loop for ever. */
+START_TEST(function_names_must_be_c_names)
+{
+    static const char *const bad[] = {"", "1st", "twice ", "a-b", "f(x)"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_ptr_null(clfunction_source(NULL, game_source, bad[i], NULL));
+        ck_assert_error_has("is not a function name");
+        ck_assert_ptr_null(clfunction_file(NULL, "x.cl", bad[i], NULL));
+        ck_assert_error_has("clfunction_file");
+    }
+    ck_assert_ptr_null(clfunction_source(NULL, game_source, NULL, NULL));
+    ck_assert_error_has("(null)");
+}
+END_TEST
+
 START_TEST(a_misspelt_name_lists_the_functions_found)
 {
     const char *src = "float poly(float x) { return x * x; }\n"
@@ -854,6 +870,7 @@ Suite *function_suite(void)
     tcase_add_test(protos, prototypes_of_awkward_declarations);
     tcase_add_test(protos, prototypes_made_by_macros_are_given_by_hand);
     tcase_add_test(protos, a_misspelt_name_lists_the_functions_found);
+    tcase_add_test(protos, function_names_must_be_c_names);
     tcase_add_test(protos, angle_includes_are_found_and_missing_ones_named);
     tcase_add_test(protos, unusable_prototypes_are_errors);
     suite_add_tcase(s, protos);

@@ -5,6 +5,7 @@
  * compiler messages still naming the right file and line.
  */
 #include "support.h"
+#include "internal.h"               /* the expander and the log mapper */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,6 +223,103 @@ START_TEST(include_cycles_stop_and_pragma_once_is_honoured)
 }
 END_TEST
 
+
+/* ---- hostile sources and build logs ------------------------------------------ */
+
+/* The log of a failed build names lines of the expanded text ("<kernel>:N:"
+ * from NVIDIA, "input.cl:N:" from Oclgrind); the mapper reads each line
+ * within its own end, however the text and the log are laid out. */
+START_TEST(build_logs_are_mapped_within_their_lines)
+{
+    const char *expanded = "#line 1 \"a.cl\"\n"    /* 1 */
+                           "int x;\n"               /* 2: a.cl:1 */
+                           "#line 7\n"              /* 3: a user's #line */
+                           "\"quoted\n"             /* 4: a.cl:7 */
+                           "bad;\n";                /* 5: a.cl:8 */
+    char *mapped = clf_source_map_log("<kernel>:2: error: one\n"
+                                      "input.cl:5: warning: two\n"
+                                      "<kernel>:4:\n", expanded);
+    ck_assert_ptr_nonnull(mapped);
+    ck_assert_str_eq(mapped, "a.cl:1: error: one\na.cl:8: warning: two\n"
+                             "a.cl:7:\n");
+    free(mapped);
+    /* Numbers that end at the line's end, or run into the next line, are
+     * not locations: the log is copied as it is. */
+    const char *log = "<kernel>:\n1: boom\ninput.cl:\n2:\n<kernel>:3\n"
+                      "<kernel>:99999999999999999999: far\n<kernel>";
+    mapped = clf_source_map_log(log, expanded);
+    ck_assert_ptr_nonnull(mapped);
+    ck_assert_str_eq(mapped, log);
+    free(mapped);
+    mapped = clf_source_map_log("<kernel>:9: past the end\n", "#line 3\n\"");
+    ck_assert_ptr_nonnull(mapped);
+    ck_assert_str_eq(mapped, "<kernel>:9: past the end\n");
+    free(mapped);
+}
+END_TEST
+
+/* A file that is there but is no source (a device that never ends) is an
+ * error naming it, whether it is the kernel's file or an include. */
+START_TEST(sources_that_are_not_regular_files_are_errors)
+{
+    ck_assert_ptr_null(clkernel_file(NULL, "/dev/zero", "k", NULL));
+    ck_assert_error_has("\"/dev/zero\" is not a regular "
+                      "file");
+    test_write_file("dev/main.cl", "int a;\n#include \"/dev/zero\"\n");
+    char path[600];
+    snprintf(path, sizeof path, "%s/dev/main.cl", test_tmpdir());
+    ck_assert_ptr_null(clkernel_file(NULL, path, "k", NULL));
+    ck_assert_error_has("main.cl:2: #include "
+                      "\"/dev/zero\": /dev/zero is not a regular file");
+    ck_assert_ptr_null(clkernel_source(NULL, "#include <.>\n", "k", NULL));
+    ck_assert_error_has("is not a regular file");
+}
+END_TEST
+
+static size_t count_of(const char *text, const char *word)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, word)); p += strlen(word))
+        n++;
+    return n;
+}
+
+/* Headers guarded the classic way (#ifndef X / #define X ... #endif) are
+ * expanded once, as a compiler reads them: 16 levels that each include the
+ * next twice would otherwise make 2^16 copies of the last. A header with
+ * text after its #endif is no guarded header, and comes in every time. */
+START_TEST(guarded_headers_are_expanded_once)
+{
+    enum { LEVELS = 16 };
+    for (int i = 0; i < LEVELS; i++) {
+        char name[64], text[512];
+        snprintf(name, sizeof name, "guards/g%d.h", i);
+        if (i + 1 < LEVELS)
+            snprintf(text, sizeof text, "/* level %d */\n#ifndef G%d_H\n"
+                     "#define G%d_H\n#include \"g%d.h\"\n#include \"g%d.h\"\n"
+                     "int level%d;\n#endif /* G%d_H */\n", i, i, i, i + 1,
+                     i + 1, i, i);
+        else
+            snprintf(text, sizeof text, "#ifndef G%d_H\n#define G%d_H\n"
+                     "#if 1\nint level%d;\n#endif\n#endif\n", i, i, i);
+        test_write_file(name, text);
+    }
+    test_write_file("guards/open.h", "#ifndef OPEN_H\n#define OPEN_H\n"
+                    "#endif\nint open_twice;\n");
+    char origin[600];
+    snprintf(origin, sizeof origin, "%s/guards/main.cl", test_tmpdir());
+    char *text = clf_source_expand("#include \"g0.h\"\n#include \"g0.h\"\n"
+                                   "#include \"open.h\"\n#include \"open.h\"\n",
+                                   origin, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(count_of(text, "int level15;"), 1);
+    ck_assert_uint_eq(count_of(text, "int level0;"), 1);
+    ck_assert_uint_eq(count_of(text, "int open_twice;"), 2);
+    ck_assert_uint_lt(strlen(text), 8192);
+    free(text);
+}
+END_TEST
+
 /* Two tests move to other folders; with CK_FORK=no (`make test`, valgrind,
  * Oclgrind) the suites after them share this process and its folder, and
  * they find the project's files (scenes, scripts) relative to it. */
@@ -251,6 +349,9 @@ Suite *source_suite(void)
     tcase_add_test(tc, includes_relative_nested_and_by_dash_i);
     tcase_add_test(tc, errors_in_included_files_name_file_and_line);
     tcase_add_test(tc, include_cycles_stop_and_pragma_once_is_honoured);
+    tcase_add_test(tc, build_logs_are_mapped_within_their_lines);
+    tcase_add_test(tc, sources_that_are_not_regular_files_are_errors);
+    tcase_add_test(tc, guarded_headers_are_expanded_once);
     suite_add_tcase(s, tc);
     return s;
 }
