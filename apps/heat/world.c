@@ -8,7 +8,9 @@
  * at a time, rather than a private read-ahead buffer: the FILE is already
  * buffered, so this is fast (a 1000 x 1000 text world in well under a
  * second), and the stream is left just after "End" for whoever reads on.
- * Binary arrays are read with one fread each, straight into the world.
+ * Binary arrays are read with fread, straight into the world. Arrays grow
+ * as their entries arrive (make_room), since a header of 35 bytes can
+ * claim gigabytes.
  * Writing formats into a buffer of our own, with a hand-written fixed-point
  * formatter that gives printf's "%.8f" digits for temperatures in [0, 1]
  * at a fraction of printf's cost.
@@ -28,11 +30,11 @@ static const char binary_header[] = "HPCEHeatWorldV0Binary";
 /* Allocation                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The cell count of a w x h world, or 0 when a size is zero or the cells'
- * bytes (4 per cell and array) would not fit in size_t. */
+/* The cell count of a w x h world, or 0 when a size is zero or the world
+ * is larger than HEAT_WORLD_MAX_CELLS. */
 static size_t cell_count(uint32_t w, uint32_t h)
 {
-    if (w == 0 || h == 0 || (size_t)w > SIZE_MAX / 4 / (size_t)h)
+    if (w == 0 || h == 0 || (uint64_t)w * h > HEAT_WORLD_MAX_CELLS)
         return 0;
     return (size_t)w * h;
 }
@@ -47,8 +49,8 @@ int heat_world_alloc(heat_world *world, uint32_t w, uint32_t h, float alpha)
     size_t cells = cell_count(w, h);
     if (cells == 0)
         return app_fail(APP_ERR_BAD_INPUT,
-                        "heat world of %u x %u cells is too large: its "
-                        "arrays would not fit in memory", w, h);
+                        "heat world of %u x %u cells is too large: at "
+                        "most %u cells", w, h, HEAT_WORLD_MAX_CELLS);
     world->properties = calloc(cells, sizeof *world->properties);
     world->state = calloc(cells, sizeof *world->state);
     if (!world->properties || !world->state) {
@@ -379,9 +381,9 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
         return rc;
     if (cell_count(*w, *h) == 0)
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a world "
-                        "of %u x %u cells is too large: its arrays "
-                        "would not fit in memory", r->name,
-                        r->token_line, *w, *h);
+                        "of %u x %u cells is too large: at most %u "
+                        "cells", r->name, r->token_line, *w, *h,
+                        HEAT_WORLD_MAX_CELLS);
     if (!read_token(r))
         return input_ended(r, "alpha");
     if (!parse_float(r->token, r->token_len, alpha) || !isfinite(*alpha) ||
@@ -389,6 +391,41 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: alpha "
                         "'%s' is not a finite number >= 0", r->name,
                         r->token_line, token_shown(r));
+    return 0;
+}
+
+/* The two arrays of a world, for make_room. */
+typedef enum array_kind { PROPERTIES, STATE } array_kind;
+
+/* Entries allocated for an array at first; then the room doubles. */
+enum { FIRST_ENTRIES = 1 << 16 };
+
+/* Makes room in the world's array `kind` for entry i (of the header's w x
+ * h): none is made until entries arrive, then FIRST_ENTRIES, then twice
+ * as many each time, never more than w x h. So what a world costs in
+ * memory is at most about twice what its input has held, whatever its
+ * header claims. *room is how many entries are allocated. */
+static int make_room(reader *r, heat_world *world, array_kind kind, size_t i,
+                     size_t *room)
+{
+    if (i < *room)
+        return 0;
+    size_t n = (size_t)world->w * world->h;
+    size_t more = *room ? 2 * *room : FIRST_ENTRIES;
+    if (more > n)
+        more = n;
+    void *old = kind == STATE ? (void *)world->state
+                              : (void *)world->properties;
+    void *grown = realloc(old, more * 4);
+    if (!grown)
+        return app_fail(APP_ERR_NO_MEMORY, "%s: out of memory for %zu "
+                        "of the %zu cells' %s", r->name, more, n,
+                        kind == STATE ? "temperatures" : "properties");
+    if (kind == STATE)
+        world->state = grown;
+    else
+        world->properties = grown;
+    *room = more;
     return 0;
 }
 
@@ -445,9 +482,12 @@ static int is_array_end(reader *r)
 
 static int read_text_properties(reader *r, heat_world *world)
 {
-    size_t n = (size_t)world->w * world->h;
+    size_t n = (size_t)world->w * world->h, room = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+        int rc = make_room(r, world, PROPERTIES, i, &room);
+        if (rc != 0)
+            return rc;
         read_token(r);
         if (is_array_end(r))
             return truncated_text(r, "properties", i, n);
@@ -470,9 +510,12 @@ static int read_text_properties(reader *r, heat_world *world)
 
 static int read_text_state(reader *r, heat_world *world)
 {
-    size_t n = (size_t)world->w * world->h;
+    size_t n = (size_t)world->w * world->h, room = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+        int rc = make_room(r, world, STATE, i, &room);
+        if (rc != 0)
+            return rc;
         read_token(r);
         if (is_array_end(r))
             return truncated_text(r, "state", i, n);
@@ -512,22 +555,35 @@ static void words_from_little_endian(void *data, size_t n)
     }
 }
 
-/* Reads n raw 4-byte words into dst; *start is where they began. */
-static int read_binary_words(reader *r, void *dst, size_t n,
-                             const char *array, unsigned long long *start)
+/* Reads the raw 4-byte words of the world's array `kind`, w x h of them,
+ * a part at a time as make_room grows it; *start is where they began. */
+static int read_binary_words(reader *r, heat_world *world, array_kind kind,
+                             unsigned long long *start)
 {
+    const char *array = kind == STATE ? "state" : "properties";
+    size_t n = (size_t)world->w * world->h, room = 0, have = 0;
     *start = r->offset;
-    size_t want = n * 4;
-    size_t got = fread(dst, 1, want, r->f);
-    r->offset += got;
-    if (got != want) {
-        if (ferror(r->f))
-            return input_ended(r, array);
-        return app_fail(APP_ERR_BAD_INPUT, "%s: truncated %s array: "
-                        "expected %zu bytes from byte offset %llu, "
-                        "found %zu", r->name, array, want, *start, got);
+    while (have < n) {
+        int rc = make_room(r, world, kind, have, &room);
+        if (rc != 0)
+            return rc;
+        unsigned char *words = kind == STATE ? (unsigned char *)world->state
+                               : (unsigned char *)world->properties;
+        size_t want = (room - have) * 4;
+        size_t got = fread(words + have * 4, 1, want, r->f);
+        r->offset += got;
+        if (got != want) {
+            if (ferror(r->f))
+                return input_ended(r, array);
+            return app_fail(APP_ERR_BAD_INPUT, "%s: truncated %s array: "
+                            "expected %zu bytes from byte offset %llu, "
+                            "found %zu", r->name, array, n * 4, *start,
+                            have * 4 + got);
+        }
+        have = room;
     }
-    words_from_little_endian(dst, n);
+    words_from_little_endian(kind == STATE ? (void *)world->state
+                                           : (void *)world->properties, n);
     return 0;
 }
 
@@ -535,7 +591,7 @@ static int read_binary_properties(reader *r, heat_world *world)
 {
     size_t n = (size_t)world->w * world->h;
     unsigned long long start;
-    int rc = read_binary_words(r, world->properties, n, "properties", &start);
+    int rc = read_binary_words(r, world, PROPERTIES, &start);
     if (rc != 0)
         return rc;
     for (size_t i = 0; i < n; i++) {
@@ -555,7 +611,7 @@ static int read_binary_state(reader *r, heat_world *world)
 {
     size_t n = (size_t)world->w * world->h;
     unsigned long long start;
-    int rc = read_binary_words(r, world->state, n, "state", &start);
+    int rc = read_binary_words(r, world, STATE, &start);
     if (rc != 0)
         return rc;
     for (size_t i = 0; i < n; i++) {
@@ -581,13 +637,13 @@ static int read_end(reader *r)
     return 0;
 }
 
+/* The arrays are left to the readers, which allocate them as entries
+ * arrive (make_room). */
 static int read_world(reader *r, heat_world *world)
 {
-    uint32_t w = 0, h = 0;
-    float alpha = 0.0f;
     int binary = 0, rc;
-    if ((rc = read_header(r, &w, &h, &alpha, &binary)) != 0 ||
-        (rc = heat_world_alloc(world, w, h, alpha)) != 0 ||
+    if ((rc = read_header(r, &world->w, &world->h, &world->alpha,
+                          &binary)) != 0 ||
         (rc = read_separator(r, binary, "properties")) != 0 ||
         (rc = (binary ? read_binary_properties : read_text_properties)(r, world)) != 0 ||
         (rc = read_separator(r, binary, "temperatures")) != 0 ||

@@ -368,6 +368,45 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
 }
 END_TEST
 
+/* step_world, run by test_spawn, on `input` (written to a file): its exit
+ * status, and what it said in *said (caller frees). */
+static test_exit step_world_on(const char *input, size_t len,
+                               unsigned limit_mib, char **said)
+{
+    const char *in = tmp_path("hostile-in"), *out = tmp_path("hostile-out");
+    FILE *f = fopen(in, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(input, 1, len, f), len);
+    fclose(f);
+    const char *argv[] = {test_program("step_world"), NULL};
+    test_exit e = test_spawn(argv, in, out, 30, limit_mib);
+    size_t n;
+    *said = test_read_file(out, &n);
+    return e;
+}
+
+/* A header claiming the largest world (2^30 cells, 8 GiB), then two
+ * cells: found short within 256 MiB of address space, where the header
+ * alone used to size both arrays. */
+START_TEST(programs_read_a_huge_header_in_little_memory)
+{
+    static const char text[] = "HPCEHeatWorldV0\n32768 32768 0.1\n- 2 2\n";
+    static const char binary[] = "HPCEHeatWorldV0Binary\n32768 32768 0.1\n"
+                                 "-\2\0\0\0\2\0\0\0";
+    const char *const worlds[] = {text, binary};
+    const size_t lengths[] = {sizeof text - 1, sizeof binary - 1};
+    for (int i = 0; i < 2; i++) {
+        char *said;
+        test_exit e = step_world_on(worlds[i], lengths[i], 256, &said);
+        ck_assert_msg(e.status == 1 && strstr(said, "<stdin>") &&
+                      strstr(said, "truncated properties array"),
+                      "exit status %d%s, said: %s", e.status,
+                      e.timed_out ? " (killed: too slow)" : "", said);
+        free(said);
+    }
+}
+END_TEST
+
 Suite *heat_step_suite(void)
 {
     Suite *s = suite_create("heat_step");
@@ -390,6 +429,7 @@ Suite *heat_step_suite(void)
     tcase_add_test(programs, programs_match_the_reference_program_in_both_formats);
     tcase_add_test(programs, text_binary_text_round_trip_is_exact);
     tcase_add_test(programs, programs_refuse_bad_arguments_and_worlds);
+    tcase_add_test(programs, programs_read_a_huge_header_in_little_memory);
     suite_add_tcase(s, programs);
     return s;
 }

@@ -453,6 +453,28 @@ START_TEST(binary_round_trip_is_exact)
 }
 END_TEST
 
+/* Worlds of more cells than the loader's first allocation, truncated or
+ * whole: its arrays grow as the cells arrive, in both formats. */
+START_TEST(worlds_larger_than_a_first_allocation_load_whole)
+{
+    heat_world world, loaded;
+    random_world(&world, 301, 257);         /* 77357 cells: past 2^16 */
+    for (int binary = 0; binary <= 1; binary++) {
+        size_t len;
+        char *data = saved(&world, binary, &len);
+        ck_assert_app(load_bytes(&loaded, data, len));
+        ck_assert_mem_eq(world.properties, loaded.properties, 301 * 257 * 4);
+        if (binary)
+            assert_worlds_equal(&world, &loaded);
+        heat_world_free(&loaded);
+        assert_rejected_bytes(data, len - 40, "truncated state array",
+                              (char *)NULL);
+        free(data);
+    }
+    heat_world_free(&world);
+}
+END_TEST
+
 START_TEST(text_to_binary_to_text_is_exact)
 {
     heat_world world, from_text, from_binary;
@@ -655,6 +677,26 @@ START_TEST(reject_sizes_whose_product_overflows)
                     "too large");
     assert_rejected("HPCEHeatWorldV0\n4294967296 1 0.1\n-\n",
                     "width 4294967296 is not a positive integer below 2^32");
+}
+END_TEST
+
+/* A header alone claims the memory: 35 bytes asking for 60000 x 60000
+ * cells were two allocations of 14.4 GB before a cell was read. Beyond
+ * HEAT_WORLD_MAX_CELLS it is refused at once; up to it, a short input is
+ * found short, its arrays grown only as far as its cells went. */
+START_TEST(reject_a_header_claiming_more_than_the_input_holds)
+{
+    assert_rejected("HPCEHeatWorldV0Binary\n60000 60000 0.1\n-\x02\x00",
+                    "line 2: a world of 60000 x 60000 cells is too large: "
+                    "at most 1073741824 cells");
+    assert_rejected("HPCEHeatWorldV0\n32769 32768 0.1\n- 2 2\n",
+                    "too large: at most 1073741824 cells");
+    assert_rejected("HPCEHeatWorldV0Binary\n32768 32768 0.1\n-ab",
+                    "truncated properties array: expected 4294967296 bytes "
+                    "from byte offset 39, found 2");
+    assert_rejected("HPCEHeatWorldV0\n32768 32768 0.1\n- 2 2\n",
+                    "truncated properties array: found the end of input "
+                    "after 2 of 1073741824 entries");
 }
 END_TEST
 
@@ -1164,6 +1206,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, binary_format_is_the_seeds_byte_for_byte);
     tcase_add_test(tc, text_round_trip_is_exact);
     tcase_add_test(tc, binary_round_trip_is_exact);
+    tcase_add_test(tc, worlds_larger_than_a_first_allocation_load_whole);
     tcase_add_test(tc, text_to_binary_to_text_is_exact);
     tcase_add_test(tc, temperatures_are_written_as_printf_writes_them);
     tcase_add_test(tc, loader_skips_any_whitespace_between_tokens);
@@ -1179,6 +1222,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, reject_zero_size);
     tcase_add_test(tc, reject_negative_size);
     tcase_add_test(tc, reject_sizes_whose_product_overflows);
+    tcase_add_test(tc, reject_a_header_claiming_more_than_the_input_holds);
     tcase_add_test(tc, reject_bad_alpha);
     tcase_add_test(tc, reject_missing_dash_before_properties);
     tcase_add_test(tc, reject_missing_dash_before_state);
