@@ -206,7 +206,11 @@ int heat_world_validate(const heat_world *world)
 /* Reading                                                                    */
 /* ------------------------------------------------------------------------ */
 
-enum { TOKEN_MAX = 255 };
+/* The longest word (no number needs more), and the most whitespace in a
+ * row (the seed writes one character): beyond them a stream is refused,
+ * since an endless one (/dev/zero, `yes ''`) would otherwise be read
+ * for ever. */
+enum { TOKEN_MAX = 255, SPACE_MAX = 1 << 20 };
 
 /* A stream being read, with where we are in it for messages. */
 typedef struct reader {
@@ -214,8 +218,8 @@ typedef struct reader {
     const char *name;
     unsigned long line;       /* line of the next character, from 1 */
     unsigned long long offset;/* bytes consumed */
-    char token[TOKEN_MAX + 1];/* the last token (cut at TOKEN_MAX) */
-    size_t token_len;         /* its full length; 0 at the end of input */
+    char token[TOKEN_MAX + 1];/* the last token */
+    size_t token_len;         /* its length; 0 at the end of input */
     unsigned long token_line; /* the line it started on */
 } reader;
 
@@ -246,51 +250,35 @@ static void unread_char(reader *r, int c)
         r->line--;
 }
 
-/* The first character after any whitespace (EOF at the end). */
-static int skip_space(reader *r)
+/* Reads past whitespace to the first other character, *c (EOF at the
+ * end). 0, or an error for more than SPACE_MAX bytes of it in a row. */
+static int skip_space(reader *r, int *c)
 {
-    int c;
+    unsigned long long start = r->offset;
     do
-        c = next_char(r);
-    while (is_space(c));
-    return c;
+        *c = next_char(r);
+    while (is_space(*c) && r->offset - start <= SPACE_MAX);
+    if (is_space(*c))
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: more than %d "
+                        "bytes of whitespace in a row from byte offset "
+                        "%llu", r->name, r->line, SPACE_MAX, start);
+    return 0;
 }
 
-/* Reads the next whitespace-separated token into r->token, as the seed's
- * iostream >> does; leaves the character after it unread. Returns its
- * length, 0 at the end of input. */
-static size_t read_token(reader *r)
-{
-    int c = skip_space(r);
-    r->token_line = r->line;
-    r->token_len = 0;
-    while (c != EOF && !is_space(c)) {
-        if (r->token_len < TOKEN_MAX)
-            r->token[r->token_len] = (char)c;
-        r->token_len++;
-        c = next_char(r);
-    }
-    unread_char(r, c);
-    r->token[r->token_len < TOKEN_MAX ? r->token_len : TOKEN_MAX] = '\0';
-    return r->token_len;
-}
-
-/* Whether the last token is exactly word (a NUL byte inside it, from
- * binary junk, must not end the comparison early). */
+/* Whether the last token is exactly word. */
 static int token_is(const reader *r, const char *word)
 {
     return r->token_len == strlen(word) &&
            memcmp(r->token, word, r->token_len) == 0;
 }
 
-/* The last token as a message shows it: control and NUL bytes as '?', "..."
- * after a cut one, so binary junk never garbles the message. */
+/* The last token as a message shows it: control bytes as '?', "..."
+ * after a long one cut, so binary junk never garbles the message. */
 static const char *token_shown(reader *r)
 {
     static _Thread_local char shown[48];
-    size_t n = r->token_len < TOKEN_MAX ? r->token_len : TOKEN_MAX;
     size_t room = sizeof shown - 4;
-    size_t keep = n < room ? n : room;
+    size_t keep = r->token_len < room ? r->token_len : room;
     for (size_t i = 0; i < keep; i++) {
         unsigned char c = (unsigned char)r->token[i];
         shown[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
@@ -312,6 +300,46 @@ static int input_ended(reader *r, const char *what)
                         r->name, text_header, binary_header);
     return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: input ends "
                     "where %s should be", r->name, r->line, what);
+}
+
+/* Reads the next whitespace-separated token into r->token, as the seed's
+ * iostream >> does, leaving the character after it unread; r->token_len
+ * is 0 at the end of input. 0, or an error: a NUL byte (the text of a
+ * world, the binary format's header included, holds none: it is binary
+ * junk or /dev/zero), or a token longer than TOKEN_MAX. */
+static int read_token(reader *r)
+{
+    int c, rc = skip_space(r, &c);
+    r->token_line = r->line;
+    r->token_len = 0;
+    r->token[0] = '\0';
+    if (rc != 0)
+        return rc;
+    for (; c != EOF && !is_space(c); c = next_char(r)) {
+        if (c == '\0')
+            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a NUL byte "
+                            "at byte offset %llu; a heat world is text, "
+                            "apart from the binary format's arrays",
+                            r->name, r->line, r->offset - 1);
+        if (r->token_len == TOKEN_MAX)
+            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a word of "
+                            "more than %d characters ('%s')", r->name,
+                            r->token_line, TOKEN_MAX, token_shown(r));
+        r->token[r->token_len++] = (char)c;
+        r->token[r->token_len] = '\0';
+    }
+    unread_char(r, c);
+    return 0;
+}
+
+/* Reads a token that must be there: 0, or read_token's error, or that
+ * of an input that ended where `what` should be. */
+static int expect_token(reader *r, const char *what)
+{
+    int rc = read_token(r);
+    if (rc == 0 && r->token_len == 0)
+        rc = input_ended(r, what);
+    return rc;
 }
 
 /* Parses a token of decimal digits into *value (saturating at
@@ -345,8 +373,9 @@ static int parse_float(const char *text, size_t len, float *value)
 /* Reads the width or height: a positive integer below 2^32. */
 static int read_size(reader *r, const char *what, uint32_t *size)
 {
-    if (!read_token(r))
-        return input_ended(r, what);
+    int rc = expect_token(r, what);
+    if (rc != 0)
+        return rc;
     uint64_t v;
     if (!parse_digits(r->token, r->token_len, &v))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
@@ -364,8 +393,9 @@ static int read_size(reader *r, const char *what, uint32_t *size)
 static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
                        int *binary)
 {
-    if (!read_token(r))
-        return input_ended(r, "the header");
+    int rc = expect_token(r, "the header");
+    if (rc != 0)
+        return rc;
     if (token_is(r, text_header))
         *binary = 0;
     else if (token_is(r, binary_header))
@@ -375,7 +405,6 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
                         "header '%s'; expected %s or %s", r->name,
                         r->token_line, token_shown(r), text_header,
                         binary_header);
-    int rc;
     if ((rc = read_size(r, "width", w)) != 0 ||
         (rc = read_size(r, "height", h)) != 0)
         return rc;
@@ -384,8 +413,8 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
                         "of %u x %u cells is too large: at most %u "
                         "cells", r->name, r->token_line, *w, *h,
                         HEAT_WORLD_MAX_CELLS);
-    if (!read_token(r))
-        return input_ended(r, "alpha");
+    if ((rc = expect_token(r, "alpha")) != 0)
+        return rc;
     if (!parse_float(r->token, r->token_len, alpha) || !isfinite(*alpha) ||
         *alpha < 0.0f)
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: alpha "
@@ -433,24 +462,20 @@ static int make_room(reader *r, heat_world *world, array_kind kind, size_t i,
  * in binary the array's raw bytes follow it directly. */
 static int read_separator(reader *r, int binary, const char *before)
 {
+    char what[64];
+    snprintf(what, sizeof what, "'-' before the %s", before);
+    int c, rc;
     if (binary) {
-        int c = skip_space(r);
-        if (c == '-')
-            return 0;
-        if (c == EOF) {
-            char what[64];
-            snprintf(what, sizeof what, "'-' before the %s", before);
+        if ((rc = skip_space(r, &c)) != 0 || c == '-')
+            return rc;
+        if (c == EOF)
             return input_ended(r, what);
-        }
         return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset %llu: "
                         "expected '-' before the %s, found byte 0x%02x",
                         r->name, r->offset - 1, before, (unsigned)c);
     }
-    if (!read_token(r)) {
-        char what[64];
-        snprintf(what, sizeof what, "'-' before the %s", before);
-        return input_ended(r, what);
-    }
+    if ((rc = expect_token(r, what)) != 0)
+        return rc;
     if (!token_is(r, "-"))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
                         "'-' before the %s, found '%s'", r->name,
@@ -486,9 +511,10 @@ static int read_text_properties(reader *r, heat_world *world)
     for (size_t i = 0; i < n; i++) {
         uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
         int rc = make_room(r, world, PROPERTIES, i, &room);
+        if (rc == 0)
+            rc = read_token(r);
         if (rc != 0)
             return rc;
-        read_token(r);
         if (is_array_end(r))
             return truncated_text(r, "properties", i, n);
         uint64_t v;
@@ -514,9 +540,10 @@ static int read_text_state(reader *r, heat_world *world)
     for (size_t i = 0; i < n; i++) {
         uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
         int rc = make_room(r, world, STATE, i, &room);
+        if (rc == 0)
+            rc = read_token(r);
         if (rc != 0)
             return rc;
-        read_token(r);
         if (is_array_end(r))
             return truncated_text(r, "state", i, n);
         float t;
@@ -628,8 +655,9 @@ static int read_binary_state(reader *r, heat_world *world)
 
 static int read_end(reader *r)
 {
-    if (!read_token(r))
-        return input_ended(r, "'End'");
+    int rc = expect_token(r, "'End'");
+    if (rc != 0)
+        return rc;
     if (!token_is(r, "End"))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
                         "'End' after the state array, found '%s'",

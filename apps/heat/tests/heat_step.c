@@ -407,6 +407,23 @@ START_TEST(programs_read_a_huge_header_in_little_memory)
 }
 END_TEST
 
+/* An endless stream that can never become a world: refused at its first
+ * byte, where step_world used to read one endless word. */
+START_TEST(programs_stop_on_dev_zero)
+{
+    const char *out = tmp_path("zero-out");
+    const char *argv[] = {test_program("step_world"), NULL};
+    test_exit e = test_spawn(argv, "/dev/zero", out, 10, 0);
+    size_t n;
+    char *said = test_read_file(out, &n);
+    ck_assert_msg(e.status == 1 && strstr(said, "<stdin>: line 1: a NUL "
+                                          "byte at byte offset 0"),
+                  "exit status %d%s, said: %s", e.status,
+                  e.timed_out ? " (killed after 10 s)" : "", said);
+    free(said);
+}
+END_TEST
+
 Suite *heat_step_suite(void)
 {
     Suite *s = suite_create("heat_step");
@@ -430,6 +447,7 @@ Suite *heat_step_suite(void)
     tcase_add_test(programs, text_binary_text_round_trip_is_exact);
     tcase_add_test(programs, programs_refuse_bad_arguments_and_worlds);
     tcase_add_test(programs, programs_read_a_huge_header_in_little_memory);
+    tcase_add_test(programs, programs_stop_on_dev_zero);
     suite_add_tcase(s, programs);
     return s;
 }

@@ -634,10 +634,42 @@ START_TEST(reject_unknown_header)
     assert_rejected("hpceheatworldv0\n3 3 0.1\n" PROPS STATE END,
                     "unknown header");
     assert_rejected("HPCEHeatWorldV0Binaryish 3 3 0.1\n", "unknown header");
-    /* A NUL byte does not end the header word early. */
+}
+END_TEST
+
+/* Text holds no NUL byte: one is binary junk or /dev/zero. */
+START_TEST(reject_nul_bytes)
+{
     static const char nul[] = "HPCEHeatWorldV0\0x\n3 3 0.1\n" PROPS STATE END;
-    assert_rejected_bytes(nul, sizeof nul - 1, "unknown header "
-                          "'HPCEHeatWorldV0?x'", (char *)NULL);
+    assert_rejected_bytes(nul, sizeof nul - 1, "line 1: a NUL byte at byte "
+                          "offset 15", (char *)NULL);
+    static const char nul_in_state[] = HEADER PROPS "-\n 0 0 0\n 0 0.5\0 0\n"
+                                       " 0 1 0\n" END;
+    assert_rejected_bytes(nul_in_state, sizeof nul_in_state - 1, "line 9: a "
+                          "NUL byte at byte offset", (char *)NULL);
+}
+END_TEST
+
+/* An endless word or run of whitespace would be read for ever: each is
+ * refused past a bound. */
+START_TEST(reject_endless_words_and_whitespace)
+{
+    char word[400];
+    memset(word, '7', sizeof word);
+    memcpy(word, "HPCEHeatWorldV0\n3 ", 18);
+    assert_rejected_bytes(word, sizeof word, "line 2: a word of more than "
+                          "255 characters ('7777", (char *)NULL);
+    /* A world after 1 MiB of blank lines and one more space. */
+    size_t blank = (1u << 20) + 1, n = blank + strlen(HEADER PROPS STATE END);
+    char *spaced = malloc(n);
+    ck_assert_ptr_nonnull(spaced);
+    memset(spaced, '\n', blank - 1);
+    spaced[blank - 1] = ' ';
+    memcpy(spaced + blank, HEADER PROPS STATE END, n - blank);
+    assert_rejected_bytes(spaced, n, "line 1048577: more than 1048576 bytes "
+                          "of whitespace in a row from byte offset 0",
+                          (char *)NULL);
+    free(spaced);
 }
 END_TEST
 
@@ -1218,6 +1250,8 @@ Suite *heat_world_suite(void)
     tc = test_case("malformed text");
     tcase_add_test(tc, reject_empty_input);
     tcase_add_test(tc, reject_unknown_header);
+    tcase_add_test(tc, reject_nul_bytes);
+    tcase_add_test(tc, reject_endless_words_and_whitespace);
     tcase_add_test(tc, reject_missing_size);
     tcase_add_test(tc, reject_zero_size);
     tcase_add_test(tc, reject_negative_size);
