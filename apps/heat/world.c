@@ -162,13 +162,17 @@ static const char *flags_problem(uint32_t flags, uint32_t x, uint32_t y,
     return NULL;
 }
 
-/* Why t cannot be a temperature, ending "temperature T at x=X, y=Y". */
+/* Why t cannot be a temperature, ending "temperature T at x=X, y=Y".
+ * -0 is refused too: a temperature has no sign, and a world read and
+ * written again would otherwise keep a "-0.00000000". */
 static const char *temperature_problem(float t)
 {
     if (isnan(t))
         return "is not a number (NaN); temperatures must be in [0, 1]";
     if (t < 0.0f || t > 1.0f)
         return "is outside [0, 1]";
+    if (signbit(t))
+        return "is -0, a zero with a sign; write 0";
     return NULL;
 }
 
@@ -178,10 +182,10 @@ int heat_world_validate(const heat_world *world)
         world->h == 0)
         return app_fail(APP_ERR_USAGE,
                         "heat world: empty (no cells or no arrays)");
-    if (!isfinite(world->alpha) || world->alpha < 0.0f)
+    if (!isfinite(world->alpha) || signbit(world->alpha))
         return app_fail(APP_ERR_BAD_INPUT,
                         "heat world: alpha %g is not a finite number "
-                        ">= 0", world->alpha);
+                        ">= 0 without a sign", world->alpha);
     for (uint32_t y = 0; y < world->h; y++) {
         for (uint32_t x = 0; x < world->w; x++) {
             size_t i = (size_t)y * world->w + x;
@@ -359,11 +363,47 @@ static int parse_digits(const char *text, size_t len, uint64_t *value)
     return 1;
 }
 
-/* Parses a whole token as a float as iostream >> float would; 0 if any of
- * it is not part of the number. */
+/* The numbers of a world (alpha, temperatures), as messages state them. */
+#define NUMBER_RULE "decimal digits with an optional fraction and exponent"
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Whether text is a number by the format's rule: decimal digits with an
+ * optional fraction and exponent ("0.5", ".5", "5.", "1e-05"), as the
+ * seed's writers produce them, after a '-' for a negative one (refused
+ * later as out of range, with its value). Not the rest of what strtof
+ * reads: hexadecimal floats, "inf", "nan", a '+'. */
+static int is_decimal(const char *text, size_t len)
+{
+    size_t i = len > 0 && text[0] == '-', digits = 0;
+    for (; i < len && is_digit(text[i]); i++)
+        digits++;
+    if (i < len && text[i] == '.')
+        for (i++; i < len && is_digit(text[i]); i++)
+            digits++;
+    if (digits == 0)
+        return 0;
+    if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+        i++;
+        if (i < len && (text[i] == '+' || text[i] == '-'))
+            i++;
+        size_t start = i;
+        while (i < len && is_digit(text[i]))
+            i++;
+        if (i == start)
+            return 0;
+    }
+    return i == len;
+}
+
+/* Parses a whole token as a float; 0 if it is not a number by the
+ * format's rule (is_decimal). */
 static int parse_float(const char *text, size_t len, float *value)
 {
-    if (len == 0 || len > TOKEN_MAX)
+    if (len == 0 || len > TOKEN_MAX || !is_decimal(text, len))
         return 0;
     char *end;
     *value = strtof(text, &end);
@@ -416,10 +456,11 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
     if ((rc = expect_token(r, "alpha")) != 0)
         return rc;
     if (!parse_float(r->token, r->token_len, alpha) || !isfinite(*alpha) ||
-        *alpha < 0.0f)
+        signbit(*alpha))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: alpha "
-                        "'%s' is not a finite number >= 0", r->name,
-                        r->token_line, token_shown(r));
+                        "'%s' is not a finite number >= 0 without a sign "
+                        "(" NUMBER_RULE ")", r->name, r->token_line,
+                        token_shown(r));
     return 0;
 }
 
@@ -550,8 +591,8 @@ static int read_text_state(reader *r, heat_world *world)
         if (!parse_float(r->token, r->token_len, &t))
             return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
                             "temperature '%s' at x=%u, y=%u is not a "
-                            "number", r->name, r->token_line,
-                            token_shown(r), x, y);
+                            "number (" NUMBER_RULE ")", r->name,
+                            r->token_line, token_shown(r), x, y);
         const char *why = temperature_problem(t);
         if (why)
             return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
@@ -692,6 +733,34 @@ int heat_world_load(heat_world *world, FILE *f, const char *name)
     return rc;
 }
 
+/* Reads on to the end of the input, which may hold only whitespace. */
+static int read_nothing_more(reader *r)
+{
+    int rc = read_token(r);
+    if (rc == 0 && r->token_len != 0)
+        rc = app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: '%s' after "
+                      "'End'; a world ends there, with nothing but "
+                      "whitespace after it", r->name, r->token_line,
+                      token_shown(r));
+    else if (rc == 0 && ferror(r->f))
+        rc = input_ended(r, "the end of the input");
+    return rc;
+}
+
+int heat_world_load_whole(heat_world *world, FILE *f, const char *name)
+{
+    memset(world, 0, sizeof *world);
+    reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    flockfile(f);
+    int rc = read_world(&r, world);
+    if (rc == 0)
+        rc = read_nothing_more(&r);
+    funlockfile(f);
+    if (rc != 0)
+        heat_world_free(world);
+    return rc;
+}
+
 int heat_world_load_file(heat_world *world, const char *path)
 {
     memset(world, 0, sizeof *world);
@@ -699,7 +768,7 @@ int heat_world_load_file(heat_world *world, const char *path)
     if (!f)
         return app_fail(APP_ERR_IO, "%s: cannot open: %s", path,
                         strerror(errno));
-    int rc = heat_world_load(world, f, path);
+    int rc = heat_world_load_whole(world, f, path);
     fclose(f);
     return rc;
 }

@@ -48,12 +48,18 @@ int heat_world_make_standard(heat_world *world, uint32_t n, float alpha);
  * (so that stepping never reads outside the grid). */
 int heat_world_validate(const heat_world *world);
 
-/* Reads a world in either format (told apart by the header word) from f;
+/* Reads a world in either format (told apart by the header word) from f,
+ * leaving the stream just after its "End" (another world may follow);
  * `name` says where it came from in messages ("<stdin>", a path). Its
  * arrays are allocated as their entries arrive, never sized by the header
  * alone, so a short input claiming a huge world costs little memory. On
  * error world is left empty (all zero) and nothing is allocated. */
 int heat_world_load(heat_world *world, FILE *f, const char *name);
+
+/* The same for an input that holds one world (a file, a program's standard
+ * input): the stream is read to its end, and anything but whitespace after
+ * "End" is refused. heat_world_load_file reads a path so. */
+int heat_world_load_whole(heat_world *world, FILE *f, const char *name);
 int heat_world_load_file(heat_world *world, const char *path);
 
 /* Writes the world in text (binary = 0) or binary format; fails if any

@@ -368,6 +368,33 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
 }
 END_TEST
 
+/* Standard input holds one world: text after its End is refused, by
+ * the steppers and render_world alike, with no output. */
+START_TEST(programs_refuse_text_after_end)
+{
+    const char *world = tmp_path("after-end.txt"), *out = tmp_path("out");
+    const char *err = tmp_path("err"), *png = tmp_path("after-end.png");
+    ck_assert_int_eq(test_run("(%s 10; echo End) > %s",
+                              test_program("make_world"), world), 0);
+    const char *commands[] = {test_program("step_world"),
+                              test_program("render_world")};
+    const char *outputs[] = {out, png};
+    for (int i = 0; i < 2; i++) {
+        remove(outputs[i]);
+        ck_assert_int_eq(test_run("%s %s < %s > %s 2> %s", commands[i],
+                                  i ? png : "", world, out, err), 1);
+        size_t n;
+        char *said = test_read_file(err, &n);
+        ck_assert_msg(strstr(said, "<stdin>: line 26: 'End' after 'End'"),
+                      "%s said: %s", commands[i], said);
+        free(said);
+        free(test_read_file(out, &n));
+        ck_assert_msg(n == 0, "%s wrote %zu bytes", commands[i], n);
+        ck_assert_msg(test_run("test -e %s", png) != 0, "left %s", png);
+    }
+}
+END_TEST
+
 /* step_world, run by test_spawn, on `input` (written to a file): its exit
  * status, and what it said in *said (caller frees). */
 static test_exit step_world_on(const char *input, size_t len,
@@ -448,6 +475,7 @@ Suite *heat_step_suite(void)
     tcase_add_test(programs, programs_refuse_bad_arguments_and_worlds);
     tcase_add_test(programs, programs_read_a_huge_header_in_little_memory);
     tcase_add_test(programs, programs_stop_on_dev_zero);
+    tcase_add_test(programs, programs_refuse_text_after_end);
     suite_add_tcase(s, programs);
     return s;
 }

@@ -299,7 +299,10 @@ START_TEST(validate_names_the_bad_cell)
     world.state[5 * 10 + 6] = 1.0f + 1e-6f;
     ck_assert_app_fails(heat_world_validate(&world), APP_ERR_BAD_INPUT,
                         "at x=6, y=5 is outside [0, 1]");
-    world.state[5 * 10 + 6] = -0.0f;            /* -0 is in [0, 1] */
+    world.state[5 * 10 + 6] = -0.0f;            /* refused, as in files */
+    ck_assert_app_fails(heat_world_validate(&world), APP_ERR_BAD_INPUT,
+                        "at x=6, y=5 is -0, a zero with a sign");
+    world.state[5 * 10 + 6] = 0.0f;
     ck_assert_app(heat_world_validate(&world));
 
     world.properties[9 * 10 + 3] = HEAT_CELL_NORMAL;
@@ -567,6 +570,46 @@ START_TEST(load_stops_after_end_so_worlds_can_follow)
 }
 END_TEST
 
+/* A file, or a program's standard input, holds one world: after its End
+ * only whitespace may follow, up to the end of the input. */
+START_TEST(load_whole_refuses_anything_after_end)
+{
+    heat_world world;
+    FILE *f = stream_of(HEADER PROPS STATE END " \n\t\n",
+                        strlen(HEADER PROPS STATE END " \n\t\n"));
+    ck_assert_app(heat_world_load_whole(&world, f, "<test>"));
+    ck_assert_int_eq(getc(f), EOF);
+    fclose(f);
+    heat_world_free(&world);
+    static const struct {
+        const char *after;
+        size_t len;
+        const char *says;
+    } bad[] = {
+        {"x", 1, "<test>: line 12: 'x' after 'End'; a world ends there"},
+        {"\n\nEnd\n", 6, "line 14: 'End' after 'End'"},
+        {"HPCEHeatWorldV0 3 3 0.1", 23, "'HPCEHeatWorldV0' after 'End'"},
+        {" \0", 2, "line 12: a NUL byte"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[512];
+        size_t n = strlen(HEADER PROPS STATE END);
+        memcpy(text, HEADER PROPS STATE END, n);
+        memcpy(text + n, bad[i].after, bad[i].len);
+        f = stream_of(text, n + bad[i].len);
+        memset(&world, 0x5a, sizeof world);
+        ck_assert_app_fails(heat_world_load_whole(&world, f, "<test>"),
+                            APP_ERR_BAD_INPUT, bad[i].says);
+        assert_world_empty(&world);
+        fclose(f);
+    }
+    const char *path = test_write_file("heat-two-worlds.txt",
+                                       HEADER PROPS STATE END "End\n");
+    ck_assert_app_fails(heat_world_load_file(&world, path), APP_ERR_BAD_INPUT,
+                        "heat-two-worlds.txt: line 12: 'End' after 'End'");
+}
+END_TEST
+
 START_TEST(load_file_reads_a_path_and_names_missing_files)
 {
     heat_world world, loaded;
@@ -804,8 +847,9 @@ START_TEST(reject_temperature_above_1)
     assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 1.5 0\n 0 1 0\n" END,
                     "<test>: line 9: temperature 1.5 at x=1, y=1 is outside "
                     "[0, 1]");
-    assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 0 0\n 0 inf 0\n" END,
-                    "temperature inf at x=1, y=2 is outside [0, 1]");
+    /* Beyond float: infinity, out of range like any large number. */
+    assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 0 0\n 0 1e39 0\n" END,
+                    "temperature 1e39 at x=1, y=2 is outside [0, 1]");
 }
 END_TEST
 
@@ -816,13 +860,54 @@ START_TEST(reject_temperature_below_0)
 }
 END_TEST
 
+/* The format's numbers are decimal (strtof would also take hexadecimal
+ * floats, "inf" and a '+'), and neither alpha nor a temperature has a
+ * sign, so -0 is refused as well. */
+START_TEST(reject_numbers_the_format_does_not_write)
+{
+    static const char *const temperatures[] = {"0x1p-1", "0X.8", "+0.5",
+                                               "infinity", "1e", ".", "-.",
+                                               "0.5e+", "1..0", "0,5"};
+    for (size_t i = 0; i < sizeof temperatures / sizeof *temperatures; i++) {
+        char text[256];
+        snprintf(text, sizeof text, HEADER PROPS "-\n 0 0 0\n 0 %s 0\n"
+                 " 0 1 0\n" END, temperatures[i]);
+        char says[128];
+        snprintf(says, sizeof says, "line 9: temperature '%s' at x=1, y=1 "
+                 "is not a number (decimal digits", temperatures[i]);
+        assert_rejected(text, says);
+    }
+    assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 -0 0\n 0 1 0\n" END,
+                    "line 9: temperature -0 at x=1, y=1 is -0, a zero with "
+                    "a sign; write 0");
+    assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 -0.0e5 0\n 0 1 0\n" END,
+                    "is -0");
+    assert_rejected("HPCEHeatWorldV0\n3 3 0x1p-3\n" PROPS STATE END,
+                    "line 2: alpha '0x1p-3' is not a finite number >= 0 "
+                    "without a sign");
+    assert_rejected("HPCEHeatWorldV0\n3 3 -0\n" PROPS STATE END,
+                    "alpha '-0' is not a finite number >= 0 without a sign");
+    assert_rejected("HPCEHeatWorldV0\n3 3 +0.1\n" PROPS STATE END,
+                    "alpha '+0.1'");
+    /* What the rule allows. */
+    heat_world world;
+    ck_assert_app(load_text(&world, "HPCEHeatWorldV0\n3 3 1E-1\n" PROPS
+                            "-\n 0 0 0\n 0 .5 0\n 0 5e-1 1.\n" END));
+    ck_assert(world.alpha == 0.1f && world.state[4] == 0.5f &&
+              world.state[7] == 0.5f && world.state[8] == 1.0f);
+    heat_world_free(&world);
+}
+END_TEST
+
 START_TEST(reject_temperature_nan)
 {
+    /* Text has only decimal numbers; NaN comes from binary alone. */
     assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 nan 0\n 0 1 0\n" END,
-                    "line 9: temperature nan at x=1, y=1 is not a number "
-                    "(NaN)");
+                    "line 9: temperature 'nan' at x=1, y=1 is not a number "
+                    "(decimal digits with an optional fraction and "
+                    "exponent)");
     assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 -NaN 0\n 0 1 0\n" END,
-                    "(NaN)");
+                    "temperature '-NaN' at x=1, y=1 is not a number");
 }
 END_TEST
 
@@ -966,6 +1051,9 @@ START_TEST(reject_binary_bad_temperatures)
     put_float(bin + BIN_STATE + 4 * 5, -1e-20f);
     assert_rejected_bytes(bin, BIN_LEN, "at x=2, y=1 is outside [0, 1]",
                           (char *)NULL);
+    put_float(bin + BIN_STATE + 4 * 5, -0.0f);
+    assert_rejected_bytes(bin, BIN_LEN, "byte offset 88: temperature -0 at "
+                          "x=2, y=1 is -0, a zero with a sign", (char *)NULL);
     put_float(bin + BIN_STATE + 4 * 5, NAN);
     assert_rejected_bytes(bin, BIN_LEN, "byte offset 88: temperature nan at "
                           "x=2, y=1 is not a number (NaN)", (char *)NULL);
@@ -1243,6 +1331,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, temperatures_are_written_as_printf_writes_them);
     tcase_add_test(tc, loader_skips_any_whitespace_between_tokens);
     tcase_add_test(tc, load_stops_after_end_so_worlds_can_follow);
+    tcase_add_test(tc, load_whole_refuses_anything_after_end);
     tcase_add_test(tc, load_file_reads_a_path_and_names_missing_files);
     tcase_add_test(tc, save_reports_a_failed_write);
     suite_add_tcase(s, tc);
@@ -1268,6 +1357,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, reject_temperature_above_1);
     tcase_add_test(tc, reject_temperature_below_0);
     tcase_add_test(tc, reject_temperature_nan);
+    tcase_add_test(tc, reject_numbers_the_format_does_not_write);
     tcase_add_test(tc, reject_truncated_properties);
     tcase_add_test(tc, reject_truncated_state);
     tcase_add_test(tc, reject_junk_in_properties);
