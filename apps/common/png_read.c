@@ -40,7 +40,7 @@ static void limit_png(png_structp png)
 {
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
     png_set_chunk_malloc_max(png, IMAGE_MAX_CHUNK);
-    png_set_chunk_cache_max(png, 16);   /* none is stored now; a bound if any were */
+    png_set_chunk_cache_max(png, 16);   /* none is kept now: a bound */
     png_set_user_limits(png, IMAGE_MAX_SIDE, IMAGE_MAX_SIDE);
 }
 

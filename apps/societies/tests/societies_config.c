@@ -4,10 +4,10 @@
  * the checks; a file with comments, spaces and per-resource lists; the
  * README's example, comments after values; every kind of bad line (a key
  * given twice too) refused with its name and line number, and every range
- * check; files that cannot be read, are not text or are too long; the build definitions, seen by a
- * kernel built with them. The formulas against values worked out by hand
- * (Python, double precision) on the host, and the device's through
- * generated shims within float rounding.
+ * check; files that cannot be read, are not text or are too long; the
+ * build definitions, seen by a kernel built with them. The formulas
+ * against values worked out by hand (Python, double precision) on the
+ * host, and the device's through generated shims within float rounding.
  */
 #include "common/tests/testing.h"
 #include "societies/societies.h"
