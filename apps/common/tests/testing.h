@@ -48,7 +48,10 @@ const char *test_write_png(const char *path, uint32_t w, uint32_t h,
 typedef struct test_exit {
     int status;             /* its exit status; -1 if a signal ended it */
     int timed_out;          /* 1 if it ran out of time and was killed */
-    long max_rss_kib;       /* the most memory it held resident, in KiB */
+    long max_rss_kib;       /* its peak resident memory in KiB, as wait4
+                               says: Linux counts in it what the test
+                               process held when forked to start it, so
+                               compare it with a baseline run's */
 } test_exit;
 
 /* Runs argv (NULL-ended; argv[0] a path, such as test_program gives) with
