@@ -215,11 +215,11 @@ void kalah_player_release(kalah_player *p);
 void kalah_player_seed(kalah_player *p, uint32_t seed);
 /* The player's move on b (which must not be finished), in r. A human who
  * types something that is not a legal move (a line of more than
- * KALAH_HUMAN_LINE_MAX characters included) is told why and asked again,
- * up to KALAH_HUMAN_TRIES times in a row; the end of the input is
- * APP_ERR_IO, input that is not text (a NUL byte: /dev/zero) or a move
- * refused KALAH_HUMAN_TRIES times APP_ERR_BAD_INPUT, so that a stream
- * that never holds a move ends the game rather than asking for ever. */
+ * KALAH_HUMAN_LINE_MAX characters included) is told why and asked again;
+ * the end of the input is APP_ERR_IO, input that is not text (a NUL byte:
+ * /dev/zero) or KALAH_HUMAN_TRIES answers refused in a row
+ * APP_ERR_BAD_INPUT, so that a stream that never holds a move ends the
+ * game rather than asking for ever. */
 enum { KALAH_HUMAN_LINE_MAX = 127, KALAH_HUMAN_TRIES = 100 };
 int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r);
 
