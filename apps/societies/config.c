@@ -230,6 +230,8 @@ int societies_config_parse(const char *text, const char *name,
 
 int societies_config_read(const char *path, societies_config *c)
 {
+    if (!c)
+        return app_fail(APP_ERR_USAGE, "societies_config_read: NULL");
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f)
         return app_fail(APP_ERR_IO, "%s: cannot read it: %s",
