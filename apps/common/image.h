@@ -34,11 +34,20 @@ int image_save(const char *path, image_write_fn *write, void *ctx);
 int image_png_save(const char *path, uint32_t width, uint32_t height,
                    int channels, const uint8_t *pixels);
 
+/* The largest image a PNG may hold to be read: IMAGE_MAX_SIDE pixels a
+ * side (libpng's default, set explicitly so that no build of libpng
+ * changes it) and IMAGE_MAX_PIXELS in all (1 GiB of RGBA): a header that
+ * claims more is refused before anything of its size is allocated. */
+#define IMAGE_MAX_SIDE 1000000u
+#define IMAGE_MAX_PIXELS (1u << 28)
+
 /* Reads the PNG at path, whatever its colour type and depth (grey,
  * palette, RGB, with or without alpha, 1 to 16 bits), as 8-bit RGBA: *rgba
  * gets width * height * 4 bytes, rows top to bottom, that the caller
- * frees. A missing file, one that is not a PNG, or a corrupt or truncated
- * one is APP_ERR_IO or APP_ERR_BAD_INPUT, with *rgba NULL. */
+ * frees. Ancillary chunks other than tRNS (text, colour profiles, ...)
+ * are skipped unread. A missing file, one that is not a PNG, a corrupt or
+ * truncated one, or one larger than the maximum above is APP_ERR_IO or
+ * APP_ERR_BAD_INPUT, with *rgba NULL. */
 int image_png_load(const char *path, uint32_t *width, uint32_t *height,
                    uint8_t **rgba);
 

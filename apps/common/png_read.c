@@ -3,6 +3,8 @@
  * 16 bits; interlaced or not) into 8-bit RGBA through libpng's transforms.
  * A file that is not a PNG, is corrupt or ends early is refused with a
  * message naming it; libpng's errors come back through setjmp, as in png.c.
+ * What a file can make us allocate is bounded before libpng reads a chunk
+ * (limit_png): a small hostile file must not cost gigabytes.
  */
 #include "image.h"
 #include "png_failure.h"
@@ -13,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The most pixels a loaded image may have (1 GiB of RGBA): a header that
- * claims more is more likely corrupt than real. */
-#define IMAGE_MAX_PIXELS (1u << 28)
+/* The most bytes libpng may allocate for one chunk it keeps. The chunks
+ * it still reads (limit_png) are small: tRNS at most 256 bytes, PLTE 768;
+ * image data is decompressed a row at a time, whatever its chunks' size. */
+#define IMAGE_MAX_CHUNK (1u << 20)
 
 /* What a load produces; filled in after setjmp, so kept out of its frame. */
 typedef struct png_load {
@@ -24,6 +27,22 @@ typedef struct png_load {
     uint8_t *rgba;
     png_bytep *rows;
 } png_load;
+
+/* Sets libpng's limits on what the file may make it allocate. libpng 1.6
+ * only warns when an ancillary chunk is larger than its chunk limit, then
+ * allocates and zeroes it anyway (a 94-byte file whose tEXt chunk claims
+ * 1.6 GB took 1.5 GB), so the ancillary chunks are skipped unread: with
+ * a negative count, png_set_keep_unknown_chunks ignores every chunk but
+ * the critical ones and tRNS, which is all that a conversion to RGBA
+ * uses. A side above IMAGE_MAX_SIDE is then an error in png_read_info,
+ * before the rows are allocated. */
+static void limit_png(png_structp png)
+{
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
+    png_set_chunk_malloc_max(png, IMAGE_MAX_CHUNK);
+    png_set_chunk_cache_max(png, 16);   /* none is kept now: a bound */
+    png_set_user_limits(png, IMAGE_MAX_SIDE, IMAGE_MAX_SIDE);
+}
 
 /* Everything after setjmp: header, transforms to 8-bit RGBA, the pixels.
  * Returns 0, or -1 with a message when the size is refused. */
@@ -90,6 +109,7 @@ static int load_png(FILE *f, png_load *load, png_failure *failure)
     }
     png_init_io(png, f);
     png_set_sig_bytes(png, 8);
+    limit_png(png);
     int rc = read_image(png, info, load, failure);
     png_destroy_read_struct(&png, &info, NULL);
     return rc;

@@ -42,7 +42,7 @@ int heat_step_main(int argc, char **argv, heat_version v)
                            argv[3]);
 
     heat_world world;
-    int rc = heat_world_load(&world, stdin, "<stdin>");
+    int rc = heat_world_load_whole(&world, stdin, "<stdin>");
     if (rc == 0)
         rc = heat_step(&world, dt, (unsigned)steps, v, NULL, NULL);
     if (rc == 0)

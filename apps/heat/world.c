@@ -8,7 +8,9 @@
  * at a time, rather than a private read-ahead buffer: the FILE is already
  * buffered, so this is fast (a 1000 x 1000 text world in well under a
  * second), and the stream is left just after "End" for whoever reads on.
- * Binary arrays are read with one fread each, straight into the world.
+ * Binary arrays are read with fread, straight into the world. Arrays grow
+ * as their entries arrive (make_room), since a header of 35 bytes can
+ * claim gigabytes.
  * Writing formats into a buffer of our own, with a hand-written fixed-point
  * formatter that gives printf's "%.8f" digits for temperatures in [0, 1]
  * at a fraction of printf's cost.
@@ -28,11 +30,11 @@ static const char binary_header[] = "HPCEHeatWorldV0Binary";
 /* Allocation                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The cell count of a w x h world, or 0 when a size is zero or the cells'
- * bytes (4 per cell and array) would not fit in size_t. */
+/* The cell count of a w x h world, or 0 when a size is zero or the world
+ * is larger than HEAT_WORLD_MAX_CELLS. */
 static size_t cell_count(uint32_t w, uint32_t h)
 {
-    if (w == 0 || h == 0 || (size_t)w > SIZE_MAX / 4 / (size_t)h)
+    if (w == 0 || h == 0 || (uint64_t)w * h > HEAT_WORLD_MAX_CELLS)
         return 0;
     return (size_t)w * h;
 }
@@ -47,8 +49,8 @@ int heat_world_alloc(heat_world *world, uint32_t w, uint32_t h, float alpha)
     size_t cells = cell_count(w, h);
     if (cells == 0)
         return app_fail(APP_ERR_BAD_INPUT,
-                        "heat world of %u x %u cells is too large: its "
-                        "arrays would not fit in memory", w, h);
+                        "heat world of %u x %u cells is too large: at "
+                        "most %u cells", w, h, HEAT_WORLD_MAX_CELLS);
     world->properties = calloc(cells, sizeof *world->properties);
     world->state = calloc(cells, sizeof *world->state);
     if (!world->properties || !world->state) {
@@ -160,13 +162,17 @@ static const char *flags_problem(uint32_t flags, uint32_t x, uint32_t y,
     return NULL;
 }
 
-/* Why t cannot be a temperature, ending "temperature T at x=X, y=Y". */
+/* Why t cannot be a temperature, ending "temperature T at x=X, y=Y".
+ * -0 is refused too: a temperature has no sign, and a world read and
+ * written again would otherwise keep a "-0.00000000". */
 static const char *temperature_problem(float t)
 {
     if (isnan(t))
         return "is not a number (NaN); temperatures must be in [0, 1]";
     if (t < 0.0f || t > 1.0f)
         return "is outside [0, 1]";
+    if (signbit(t))
+        return "is -0, a zero with a sign; write 0";
     return NULL;
 }
 
@@ -176,10 +182,10 @@ int heat_world_validate(const heat_world *world)
         world->h == 0)
         return app_fail(APP_ERR_USAGE,
                         "heat world: empty (no cells or no arrays)");
-    if (!isfinite(world->alpha) || world->alpha < 0.0f)
+    if (!isfinite(world->alpha) || signbit(world->alpha))
         return app_fail(APP_ERR_BAD_INPUT,
                         "heat world: alpha %g is not a finite number "
-                        ">= 0", world->alpha);
+                        ">= 0 without a sign", world->alpha);
     for (uint32_t y = 0; y < world->h; y++) {
         for (uint32_t x = 0; x < world->w; x++) {
             size_t i = (size_t)y * world->w + x;
@@ -204,7 +210,11 @@ int heat_world_validate(const heat_world *world)
 /* Reading                                                                    */
 /* ------------------------------------------------------------------------ */
 
-enum { TOKEN_MAX = 255 };
+/* The longest word (no number needs more), and the most whitespace in a
+ * row (the seed writes one character): beyond them a stream is refused,
+ * since an endless one (/dev/zero, `yes ''`) would otherwise be read
+ * for ever. */
+enum { TOKEN_MAX = 255, SPACE_MAX = 1 << 20 };
 
 /* A stream being read, with where we are in it for messages. */
 typedef struct reader {
@@ -212,8 +222,8 @@ typedef struct reader {
     const char *name;
     unsigned long line;       /* line of the next character, from 1 */
     unsigned long long offset;/* bytes consumed */
-    char token[TOKEN_MAX + 1];/* the last token (cut at TOKEN_MAX) */
-    size_t token_len;         /* its full length; 0 at the end of input */
+    char token[TOKEN_MAX + 1];/* the last token */
+    size_t token_len;         /* its length; 0 at the end of input */
     unsigned long token_line; /* the line it started on */
 } reader;
 
@@ -244,51 +254,35 @@ static void unread_char(reader *r, int c)
         r->line--;
 }
 
-/* The first character after any whitespace (EOF at the end). */
-static int skip_space(reader *r)
+/* Reads past whitespace to the first other character, *c (EOF at the
+ * end). 0, or an error for more than SPACE_MAX bytes of it in a row. */
+static int skip_space(reader *r, int *c)
 {
-    int c;
+    unsigned long long start = r->offset;
     do
-        c = next_char(r);
-    while (is_space(c));
-    return c;
+        *c = next_char(r);
+    while (is_space(*c) && r->offset - start <= SPACE_MAX);
+    if (is_space(*c))
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: more than %d "
+                        "bytes of whitespace in a row from byte offset "
+                        "%llu", r->name, r->line, SPACE_MAX, start);
+    return 0;
 }
 
-/* Reads the next whitespace-separated token into r->token, as the seed's
- * iostream >> does; leaves the character after it unread. Returns its
- * length, 0 at the end of input. */
-static size_t read_token(reader *r)
-{
-    int c = skip_space(r);
-    r->token_line = r->line;
-    r->token_len = 0;
-    while (c != EOF && !is_space(c)) {
-        if (r->token_len < TOKEN_MAX)
-            r->token[r->token_len] = (char)c;
-        r->token_len++;
-        c = next_char(r);
-    }
-    unread_char(r, c);
-    r->token[r->token_len < TOKEN_MAX ? r->token_len : TOKEN_MAX] = '\0';
-    return r->token_len;
-}
-
-/* Whether the last token is exactly word (a NUL byte inside it, from
- * binary junk, must not end the comparison early). */
+/* Whether the last token is exactly word. */
 static int token_is(const reader *r, const char *word)
 {
     return r->token_len == strlen(word) &&
            memcmp(r->token, word, r->token_len) == 0;
 }
 
-/* The last token as a message shows it: control and NUL bytes as '?', "..."
- * after a cut one, so binary junk never garbles the message. */
+/* The last token as a message shows it: control bytes as '?', "..."
+ * after a long one cut, so binary junk never garbles the message. */
 static const char *token_shown(reader *r)
 {
     static _Thread_local char shown[48];
-    size_t n = r->token_len < TOKEN_MAX ? r->token_len : TOKEN_MAX;
     size_t room = sizeof shown - 4;
-    size_t keep = n < room ? n : room;
+    size_t keep = r->token_len < room ? r->token_len : room;
     for (size_t i = 0; i < keep; i++) {
         unsigned char c = (unsigned char)r->token[i];
         shown[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
@@ -312,6 +306,46 @@ static int input_ended(reader *r, const char *what)
                     "where %s should be", r->name, r->line, what);
 }
 
+/* Reads the next whitespace-separated token into r->token, as the seed's
+ * iostream >> does, leaving the character after it unread; r->token_len
+ * is 0 at the end of input. 0, or an error: a NUL byte (the text of a
+ * world, the binary format's header included, holds none: it is binary
+ * junk or /dev/zero), or a token longer than TOKEN_MAX. */
+static int read_token(reader *r)
+{
+    int c, rc = skip_space(r, &c);
+    r->token_line = r->line;
+    r->token_len = 0;
+    r->token[0] = '\0';
+    if (rc != 0)
+        return rc;
+    for (; c != EOF && !is_space(c); c = next_char(r)) {
+        if (c == '\0')
+            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a NUL byte "
+                            "at byte offset %llu; a heat world is text, "
+                            "apart from the binary format's arrays",
+                            r->name, r->line, r->offset - 1);
+        if (r->token_len == TOKEN_MAX)
+            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a word of "
+                            "more than %d characters ('%s')", r->name,
+                            r->token_line, TOKEN_MAX, token_shown(r));
+        r->token[r->token_len++] = (char)c;
+        r->token[r->token_len] = '\0';
+    }
+    unread_char(r, c);
+    return 0;
+}
+
+/* Reads a token that must be there: 0, or read_token's error, or that
+ * of an input that ended where `what` should be. */
+static int expect_token(reader *r, const char *what)
+{
+    int rc = read_token(r);
+    if (rc == 0 && r->token_len == 0)
+        rc = input_ended(r, what);
+    return rc;
+}
+
 /* Parses a token of decimal digits into *value (saturating at
  * UINT64_MAX); 0 if it is not only digits. */
 static int parse_digits(const char *text, size_t len, uint64_t *value)
@@ -329,11 +363,47 @@ static int parse_digits(const char *text, size_t len, uint64_t *value)
     return 1;
 }
 
-/* Parses a whole token as a float as iostream >> float would; 0 if any of
- * it is not part of the number. */
+/* The numbers of a world (alpha, temperatures), as messages state them. */
+#define NUMBER_RULE "decimal digits with an optional fraction and exponent"
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Whether text is a number by the format's rule: decimal digits with an
+ * optional fraction and exponent ("0.5", ".5", "5.", "1e-05"), as the
+ * seed's writers produce them, after a '-' for a negative one (refused
+ * later as out of range, with its value). Not the rest of what strtof
+ * reads: hexadecimal floats, "inf", "nan", a '+'. */
+static int is_decimal(const char *text, size_t len)
+{
+    size_t i = len > 0 && text[0] == '-', digits = 0;
+    for (; i < len && is_digit(text[i]); i++)
+        digits++;
+    if (i < len && text[i] == '.')
+        for (i++; i < len && is_digit(text[i]); i++)
+            digits++;
+    if (digits == 0)
+        return 0;
+    if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+        i++;
+        if (i < len && (text[i] == '+' || text[i] == '-'))
+            i++;
+        size_t start = i;
+        while (i < len && is_digit(text[i]))
+            i++;
+        if (i == start)
+            return 0;
+    }
+    return i == len;
+}
+
+/* Parses a whole token as a float; 0 if it is not a number by the
+ * format's rule (is_decimal). */
 static int parse_float(const char *text, size_t len, float *value)
 {
-    if (len == 0 || len > TOKEN_MAX)
+    if (len == 0 || len > TOKEN_MAX || !is_decimal(text, len))
         return 0;
     char *end;
     *value = strtof(text, &end);
@@ -343,8 +413,9 @@ static int parse_float(const char *text, size_t len, float *value)
 /* Reads the width or height: a positive integer below 2^32. */
 static int read_size(reader *r, const char *what, uint32_t *size)
 {
-    if (!read_token(r))
-        return input_ended(r, what);
+    int rc = expect_token(r, what);
+    if (rc != 0)
+        return rc;
     uint64_t v;
     if (!parse_digits(r->token, r->token_len, &v))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
@@ -362,8 +433,9 @@ static int read_size(reader *r, const char *what, uint32_t *size)
 static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
                        int *binary)
 {
-    if (!read_token(r))
-        return input_ended(r, "the header");
+    int rc = expect_token(r, "the header");
+    if (rc != 0)
+        return rc;
     if (token_is(r, text_header))
         *binary = 0;
     else if (token_is(r, binary_header))
@@ -373,22 +445,57 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
                         "header '%s'; expected %s or %s", r->name,
                         r->token_line, token_shown(r), text_header,
                         binary_header);
-    int rc;
     if ((rc = read_size(r, "width", w)) != 0 ||
         (rc = read_size(r, "height", h)) != 0)
         return rc;
     if (cell_count(*w, *h) == 0)
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a world "
-                        "of %u x %u cells is too large: its arrays "
-                        "would not fit in memory", r->name,
-                        r->token_line, *w, *h);
-    if (!read_token(r))
-        return input_ended(r, "alpha");
+                        "of %u x %u cells is too large: at most %u "
+                        "cells", r->name, r->token_line, *w, *h,
+                        HEAT_WORLD_MAX_CELLS);
+    if ((rc = expect_token(r, "alpha")) != 0)
+        return rc;
     if (!parse_float(r->token, r->token_len, alpha) || !isfinite(*alpha) ||
-        *alpha < 0.0f)
+        signbit(*alpha))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: alpha "
-                        "'%s' is not a finite number >= 0", r->name,
-                        r->token_line, token_shown(r));
+                        "'%s' is not a finite number >= 0 without a sign "
+                        "(" NUMBER_RULE ")", r->name, r->token_line,
+                        token_shown(r));
+    return 0;
+}
+
+/* The two arrays of a world, for make_room. */
+typedef enum array_kind { PROPERTIES, STATE } array_kind;
+
+/* Entries allocated for an array at first; then the room doubles. */
+enum { FIRST_ENTRIES = 1 << 16 };
+
+/* Makes room in the world's array `kind` for entry i (of the header's w x
+ * h): none is made until entries arrive, then FIRST_ENTRIES, then twice
+ * as many each time, never more than w x h. So what a world costs in
+ * memory is at most about twice what its input has held, whatever its
+ * header claims. *room is how many entries are allocated. */
+static int make_room(reader *r, heat_world *world, array_kind kind, size_t i,
+                     size_t *room)
+{
+    if (i < *room)
+        return 0;
+    size_t n = (size_t)world->w * world->h;
+    size_t more = *room ? 2 * *room : FIRST_ENTRIES;
+    if (more > n)
+        more = n;
+    void *old = kind == STATE ? (void *)world->state
+                              : (void *)world->properties;
+    void *grown = realloc(old, more * 4);
+    if (!grown)
+        return app_fail(APP_ERR_NO_MEMORY, "%s: out of memory for %zu "
+                        "of the %zu cells' %s", r->name, more, n,
+                        kind == STATE ? "temperatures" : "properties");
+    if (kind == STATE)
+        world->state = grown;
+    else
+        world->properties = grown;
+    *room = more;
     return 0;
 }
 
@@ -396,24 +503,20 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
  * in binary the array's raw bytes follow it directly. */
 static int read_separator(reader *r, int binary, const char *before)
 {
+    char what[64];
+    snprintf(what, sizeof what, "'-' before the %s", before);
+    int c, rc;
     if (binary) {
-        int c = skip_space(r);
-        if (c == '-')
-            return 0;
-        if (c == EOF) {
-            char what[64];
-            snprintf(what, sizeof what, "'-' before the %s", before);
+        if ((rc = skip_space(r, &c)) != 0 || c == '-')
+            return rc;
+        if (c == EOF)
             return input_ended(r, what);
-        }
         return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset %llu: "
                         "expected '-' before the %s, found byte 0x%02x",
                         r->name, r->offset - 1, before, (unsigned)c);
     }
-    if (!read_token(r)) {
-        char what[64];
-        snprintf(what, sizeof what, "'-' before the %s", before);
-        return input_ended(r, what);
-    }
+    if ((rc = expect_token(r, what)) != 0)
+        return rc;
     if (!token_is(r, "-"))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
                         "'-' before the %s, found '%s'", r->name,
@@ -445,10 +548,14 @@ static int is_array_end(reader *r)
 
 static int read_text_properties(reader *r, heat_world *world)
 {
-    size_t n = (size_t)world->w * world->h;
+    size_t n = (size_t)world->w * world->h, room = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
-        read_token(r);
+        int rc = make_room(r, world, PROPERTIES, i, &room);
+        if (rc == 0)
+            rc = read_token(r);
+        if (rc != 0)
+            return rc;
         if (is_array_end(r))
             return truncated_text(r, "properties", i, n);
         uint64_t v;
@@ -470,18 +577,22 @@ static int read_text_properties(reader *r, heat_world *world)
 
 static int read_text_state(reader *r, heat_world *world)
 {
-    size_t n = (size_t)world->w * world->h;
+    size_t n = (size_t)world->w * world->h, room = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
-        read_token(r);
+        int rc = make_room(r, world, STATE, i, &room);
+        if (rc == 0)
+            rc = read_token(r);
+        if (rc != 0)
+            return rc;
         if (is_array_end(r))
             return truncated_text(r, "state", i, n);
         float t;
         if (!parse_float(r->token, r->token_len, &t))
             return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
                             "temperature '%s' at x=%u, y=%u is not a "
-                            "number", r->name, r->token_line,
-                            token_shown(r), x, y);
+                            "number (" NUMBER_RULE ")", r->name,
+                            r->token_line, token_shown(r), x, y);
         const char *why = temperature_problem(t);
         if (why)
             return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
@@ -512,22 +623,35 @@ static void words_from_little_endian(void *data, size_t n)
     }
 }
 
-/* Reads n raw 4-byte words into dst; *start is where they began. */
-static int read_binary_words(reader *r, void *dst, size_t n,
-                             const char *array, unsigned long long *start)
+/* Reads the raw 4-byte words of the world's array `kind`, w x h of them,
+ * a part at a time as make_room grows it; *start is where they began. */
+static int read_binary_words(reader *r, heat_world *world, array_kind kind,
+                             unsigned long long *start)
 {
+    const char *array = kind == STATE ? "state" : "properties";
+    size_t n = (size_t)world->w * world->h, room = 0, have = 0;
     *start = r->offset;
-    size_t want = n * 4;
-    size_t got = fread(dst, 1, want, r->f);
-    r->offset += got;
-    if (got != want) {
-        if (ferror(r->f))
-            return input_ended(r, array);
-        return app_fail(APP_ERR_BAD_INPUT, "%s: truncated %s array: "
-                        "expected %zu bytes from byte offset %llu, "
-                        "found %zu", r->name, array, want, *start, got);
+    while (have < n) {
+        int rc = make_room(r, world, kind, have, &room);
+        if (rc != 0)
+            return rc;
+        unsigned char *words = kind == STATE ? (unsigned char *)world->state
+                               : (unsigned char *)world->properties;
+        size_t want = (room - have) * 4;
+        size_t got = fread(words + have * 4, 1, want, r->f);
+        r->offset += got;
+        if (got != want) {
+            if (ferror(r->f))
+                return input_ended(r, array);
+            return app_fail(APP_ERR_BAD_INPUT, "%s: truncated %s array: "
+                            "expected %zu bytes from byte offset %llu, "
+                            "found %zu", r->name, array, n * 4, *start,
+                            have * 4 + got);
+        }
+        have = room;
     }
-    words_from_little_endian(dst, n);
+    words_from_little_endian(kind == STATE ? (void *)world->state
+                                           : (void *)world->properties, n);
     return 0;
 }
 
@@ -535,7 +659,7 @@ static int read_binary_properties(reader *r, heat_world *world)
 {
     size_t n = (size_t)world->w * world->h;
     unsigned long long start;
-    int rc = read_binary_words(r, world->properties, n, "properties", &start);
+    int rc = read_binary_words(r, world, PROPERTIES, &start);
     if (rc != 0)
         return rc;
     for (size_t i = 0; i < n; i++) {
@@ -555,7 +679,7 @@ static int read_binary_state(reader *r, heat_world *world)
 {
     size_t n = (size_t)world->w * world->h;
     unsigned long long start;
-    int rc = read_binary_words(r, world->state, n, "state", &start);
+    int rc = read_binary_words(r, world, STATE, &start);
     if (rc != 0)
         return rc;
     for (size_t i = 0; i < n; i++) {
@@ -572,8 +696,9 @@ static int read_binary_state(reader *r, heat_world *world)
 
 static int read_end(reader *r)
 {
-    if (!read_token(r))
-        return input_ended(r, "'End'");
+    int rc = expect_token(r, "'End'");
+    if (rc != 0)
+        return rc;
     if (!token_is(r, "End"))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: expected "
                         "'End' after the state array, found '%s'",
@@ -581,13 +706,13 @@ static int read_end(reader *r)
     return 0;
 }
 
+/* The arrays are left to the readers, which allocate them as entries
+ * arrive (make_room). */
 static int read_world(reader *r, heat_world *world)
 {
-    uint32_t w = 0, h = 0;
-    float alpha = 0.0f;
     int binary = 0, rc;
-    if ((rc = read_header(r, &w, &h, &alpha, &binary)) != 0 ||
-        (rc = heat_world_alloc(world, w, h, alpha)) != 0 ||
+    if ((rc = read_header(r, &world->w, &world->h, &world->alpha,
+                          &binary)) != 0 ||
         (rc = read_separator(r, binary, "properties")) != 0 ||
         (rc = (binary ? read_binary_properties : read_text_properties)(r, world)) != 0 ||
         (rc = read_separator(r, binary, "temperatures")) != 0 ||
@@ -608,6 +733,34 @@ int heat_world_load(heat_world *world, FILE *f, const char *name)
     return rc;
 }
 
+/* Reads on to the end of the input, which may hold only whitespace. */
+static int read_nothing_more(reader *r)
+{
+    int rc = read_token(r);
+    if (rc == 0 && r->token_len != 0)
+        rc = app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: '%s' after "
+                      "'End'; a world ends there, with nothing but "
+                      "whitespace after it", r->name, r->token_line,
+                      token_shown(r));
+    else if (rc == 0 && ferror(r->f))
+        rc = input_ended(r, "the end of the input");
+    return rc;
+}
+
+int heat_world_load_whole(heat_world *world, FILE *f, const char *name)
+{
+    memset(world, 0, sizeof *world);
+    reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    flockfile(f);
+    int rc = read_world(&r, world);
+    if (rc == 0)
+        rc = read_nothing_more(&r);
+    funlockfile(f);
+    if (rc != 0)
+        heat_world_free(world);
+    return rc;
+}
+
 int heat_world_load_file(heat_world *world, const char *path)
 {
     memset(world, 0, sizeof *world);
@@ -615,7 +768,7 @@ int heat_world_load_file(heat_world *world, const char *path)
     if (!f)
         return app_fail(APP_ERR_IO, "%s: cannot open: %s", path,
                         strerror(errno));
-    int rc = heat_world_load(world, f, path);
+    int rc = heat_world_load_whole(world, f, path);
     fclose(f);
     return rc;
 }

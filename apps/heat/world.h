@@ -28,8 +28,14 @@ typedef struct heat_world {
     float *state;             /* w*h temperatures in [0, 1] */
 } heat_world;
 
+/* The largest world, in cells: 2^30 (4 GiB an array, 8 GiB a world; a
+ * square one is 32768 a side), so that every cell's index and its
+ * neighbours' fit the kernels' uint. A file whose header claims more is
+ * refused before anything is allocated. */
+#define HEAT_WORLD_MAX_CELLS (1u << 30)
+
 /* Allocates a w x h world of normal cells at temperature 0. Refuses a zero
- * size and sizes whose cell count or byte count overflows size_t. */
+ * size and more than HEAT_WORLD_MAX_CELLS cells. */
 int heat_world_alloc(heat_world *world, uint32_t w, uint32_t h, float alpha);
 void heat_world_free(heat_world *world);
 int heat_world_copy(heat_world *dst, const heat_world *src);
@@ -42,10 +48,18 @@ int heat_world_make_standard(heat_world *world, uint32_t n, float alpha);
  * (so that stepping never reads outside the grid). */
 int heat_world_validate(const heat_world *world);
 
-/* Reads a world in either format (told apart by the header word) from f;
- * `name` says where it came from in messages ("<stdin>", a path). On error
- * world is left empty (all zero) and nothing is allocated. */
+/* Reads a world in either format (told apart by the header word) from f,
+ * leaving the stream just after its "End" (another world may follow);
+ * `name` says where it came from in messages ("<stdin>", a path). Its
+ * arrays are allocated as their entries arrive, never sized by the header
+ * alone, so a short input claiming a huge world costs little memory. On
+ * error world is left empty (all zero) and nothing is allocated. */
 int heat_world_load(heat_world *world, FILE *f, const char *name);
+
+/* The same for an input that holds one world (a file, a program's standard
+ * input): the stream is read to its end, and anything but whitespace after
+ * "End" is refused. heat_world_load_file reads a path so. */
+int heat_world_load_whole(heat_world *world, FILE *f, const char *name);
 int heat_world_load_file(heat_world *world, const char *path);
 
 /* Writes the world in text (binary = 0) or binary format; fails if any

@@ -14,6 +14,7 @@
 #define APPS_KALAH_H
 
 #include "kalah/kernels/board.h"
+#include "common/text.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -196,6 +197,7 @@ typedef struct kalah_player {
     double seconds;         /* > 0: alphabeta, gpu, gpuab by time a move */
     uint32_t seed;          /* random's state */
     FILE *in, *out;         /* human: where moves come from, prompts go */
+    text_reader lines;      /* human: the lines read from `in` so far */
     char name[32];          /* "alphabeta:9", as parsed */
     clctx *ctx;             /* gpu, gpuab: the device (NULL: the default) */
     kalah_gpu *gpu;         /* gpu, gpuab: made at its first move */
@@ -212,8 +214,13 @@ int kalah_player_parse(const char *spec, kalah_player *p);
 void kalah_player_release(kalah_player *p);
 void kalah_player_seed(kalah_player *p, uint32_t seed);
 /* The player's move on b (which must not be finished), in r. A human who
- * types something that is not a legal move is told why and asked again;
- * the end of the input is APP_ERR_IO. */
+ * types something that is not a legal move (a line of more than
+ * KALAH_HUMAN_LINE_MAX characters included) is told why and asked again;
+ * the end of the input is APP_ERR_IO, input that is not text (a NUL byte:
+ * /dev/zero) or KALAH_HUMAN_TRIES answers refused in a row
+ * APP_ERR_BAD_INPUT, so that a stream that never holds a move ends the
+ * game rather than asking for ever. */
+enum { KALAH_HUMAN_LINE_MAX = 127, KALAH_HUMAN_TRIES = 100 };
 int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r);
 
 /* ---- games (game.c) ------------------------------------------------------ */

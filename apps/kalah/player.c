@@ -27,7 +27,7 @@ int kalah_player_parse(const char *spec, kalah_player *p)
     if (!spec || !p)
         return app_fail(APP_ERR_USAGE, "kalah_player_parse: NULL");
     *p = (kalah_player){.depth = DEFAULT_DEPTH, .seed = 1, .in = stdin,
-                        .out = stdout};
+                        .out = stdout, .lines = {.name = "<stdin>"}};
     char kind[32];
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -111,19 +111,42 @@ static int random_move(kalah_player *p, kalah_board b)
     return legal[x % (uint32_t)n];
 }
 
-/* Asks until the human names a legal pit (1 to 6 as printed). */
+/* The human's input failed (code < 0, its message in app_last_error()):
+ * the same code, with the player named in front. */
+static int human_input_failed(kalah_board b, int code)
+{
+    char why[512];                  /* app_fail rewrites the message */
+    snprintf(why, sizeof why, "%s", app_last_error());
+    return app_fail(code, "human player (%s): %s",
+                    kalah_side_name(b.to_move), why);
+}
+
+/* Asks until the human names a legal pit (1 to 6 as printed). Lines are
+ * read whole: one too long is refused, where fgets would have played its
+ * tail as the next move. */
 static int human_move(kalah_player *p, kalah_board b, int *move)
 {
-    char line[128];
-    for (;;) {
+    char line[KALAH_HUMAN_LINE_MAX + 1];
+    p->lines.f = p->in;
+    if (!p->lines.name)             /* a player not made by parse */
+        p->lines.name = "<input>";
+    for (int tries = 0; tries < KALAH_HUMAN_TRIES; tries++) {
         fprintf(p->out, "%s, your move (pit 1-6 as numbered): ",
                 kalah_side_name(b.to_move));
         fflush(p->out);
-        if (!fgets(line, sizeof line, p->in))
+        int got = text_read_line(&p->lines, line, sizeof line);
+        if (got < 0)
+            return human_input_failed(b, got);
+        if (got == TEXT_END)
             return app_fail(APP_ERR_IO, "human player (%s): the "
                             "input ended before a move",
                             kalah_side_name(b.to_move));
-        line[strcspn(line, "\r\n")] = '\0';
+        if (got == TEXT_TOO_LONG) {
+            fprintf(p->out, "%s: type a number from 1 to 6\n",
+                    app_last_error());
+            continue;
+        }
+        line[strcspn(line, "\r")] = '\0';
         unsigned long pit;
         if (!parse_uint(line, 1, KALAH_PITS, &pit))
             fprintf(p->out, "\"%s\" is not a pit: type a number from 1 to "
@@ -136,6 +159,10 @@ static int human_move(kalah_player *p, kalah_board b, int *move)
             return 0;
         }
     }
+    return app_fail(APP_ERR_BAD_INPUT, "human player (%s): no legal move "
+                    "in %d answers in a row; the input is taken for one "
+                    "that never holds one", kalah_side_name(b.to_move),
+                    KALAH_HUMAN_TRIES);
 }
 
 int kalah_player_move(kalah_player *p, kalah_board b, kalah_result *r)

@@ -35,6 +35,12 @@ static int check_box(const md_system *s, md_version v)
                         "miss pairs; at density %g that is %u particles "
                         "or more", s->box, 2 * MD_CUTOFF, MD_DENSITY,
                         md_min_particles(MD_REFERENCE));
+    if (s->n > md_max_particles(v))
+        return app_fail(APP_ERR_USAGE, "md: %s runs at most %u particles "
+                        "(has %u): its all-pairs forces would take hours; "
+                        "cells-host, particle and cell run any number",
+                        app_version_name(&md_versions, v),
+                        md_max_particles(v), s->n);
     int nc = md_cells_per_side(s->box);
     if (md_version_uses_cells(v) && nc < 3)
         return app_fail(APP_ERR_USAGE, "md: %s needs a cell list of "

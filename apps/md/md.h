@@ -85,6 +85,17 @@ int md_cells_per_side(double box);
  * that the 27 around a cell are distinct (357). */
 uint32_t md_min_particles(md_version v);
 
+/* The most particles version v runs: MD_MAX_PARTICLES, except the
+ * reference, whose all-pairs loop is O(N^2). It took 3.8 to 4.0 ns a pair
+ * on a 2-core Xeon VM (measured 2026-11-26 with `bin/md --particles N
+ * --steps 1 --version reference`: 0.51 s a step at N = 16000, 1.96 s at
+ * 32000); at 2^17 particles a step is 8.6e9 pairs, about 35 s, so a run
+ * of a hundred steps is an hour, and the 2^24 allowed before would have
+ * taken some 80 hours a step. The cell lists (cells-host, particle,
+ * cell) cost in proportion to N. */
+#define MD_REFERENCE_MAX_PARTICLES (1u << 17)
+uint32_t md_max_particles(md_version v);
+
 /* A run of one version: built once (kernels compiled, the state on the
  * device), then stepped, read, measured as often as wanted. */
 typedef struct md_sim md_sim;

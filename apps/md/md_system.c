@@ -144,6 +144,11 @@ int md_cells_per_side(double box)
     return nc > 1024 ? 1024 : (int)nc;  /* 2^30 cells: far past 2^24 */
 }
 
+uint32_t md_max_particles(md_version v)
+{
+    return v == MD_REFERENCE ? MD_REFERENCE_MAX_PARTICLES : MD_MAX_PARTICLES;
+}
+
 uint32_t md_min_particles(md_version v)
 {
     uint32_t n = 1;

@@ -1,11 +1,13 @@
 /*
- * config.c: the Societies configuration: defaults, key = value text with
- * errors that name the line, the ranges every value must lie in, and the
- * build definitions for kernels.
+ * config.c: the Societies configuration: defaults, key = value text (a
+ * comment after '#', each key once) with errors that name the line, read
+ * from a file with bounds (common/text.h), the ranges every value must
+ * lie in, and the build definitions for kernels.
  */
 #include "societies.h"
 #include "common/parse.h"
 #include "common/error.h"
+#include "common/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,16 +36,21 @@ void societies_config_default(societies_config *c)
     }
 }
 
-/* The whole-number keys, their fields and ranges. */
-typedef struct int_key {
+/* What a key's value is. */
+typedef enum key_kind { KEY_INT, KEY_SEED, KEY_FLOAT, KEY_LIST } key_kind;
+
+/* A key, its value's kind, its field and (KEY_INT) the value's range. */
+typedef struct config_key {
     const char *name;
+    key_kind kind;
     size_t offset;
     unsigned long lo, hi;
-} int_key;
+} config_key;
 
 #define INT_KEY(field, lo, hi) \
-    {#field, offsetof(societies_config, field), lo, hi}
-static const int_key int_keys[] = {
+    {#field, KEY_INT, offsetof(societies_config, field), lo, hi}
+#define KEY(field, kind) {#field, kind, offsetof(societies_config, field), 0, 0}
+static const config_key keys[] = {
     INT_KEY(agents, 1, SOCIETIES_MAX_AGENTS),
     INT_KEY(resources, 1, SOCIETIES_MAX_RESOURCES),
     INT_KEY(days, 0, 1000000),
@@ -52,7 +59,25 @@ static const int_key int_keys[] = {
     INT_KEY(menu_size, 1, SOCIETIES_MAX_MENU),
     INT_KEY(trades_per_pairing, 0, 1000000),
     INT_KEY(idle_penalty, 0, 1000000000),
+    KEY(seed, KEY_SEED),
+    KEY(epsilon, KEY_FLOAT),
+    KEY(min_effort, KEY_FLOAT),
+    KEY(max_effort, KEY_FLOAT),
+    KEY(utility_level, KEY_LIST),
+    KEY(utility_root, KEY_LIST),
 };
+enum { KEY_COUNT = sizeof keys / sizeof *keys };
+
+/* A configuration being read, a line at a time. */
+typedef struct config_parser {
+    societies_config *c;
+    const char *name;               /* what messages call the text */
+    unsigned long set_on[KEY_COUNT];/* the line that set each key; 0: none */
+    int listed[KEY_COUNT];          /* KEY_LIST: how many values it gave */
+} config_parser;
+
+/* The longest line, its end included. */
+enum { LINE_MAX_BYTES = 4096 };
 
 /* A list of 1 or up to SOCIETIES_MAX_RESOURCES numbers into out; their
  * count, or -1 if a word is not a finite number. */
@@ -72,13 +97,54 @@ static int parse_list(char *text, float *out)
     app_fail_at(APP_ERR_BAD_INPUT, (name), (unsigned long)(line), fmt,      \
                 __VA_ARGS__)
 
-/* One "key = value" line (trimmed, not blank, not a comment). */
-static int apply(char *line, const char *name, int number,
-                 societies_config *c, int counts[2], int list_line[2])
+/* Stores key k's value, from line `number`. */
+static int set_value(config_parser *p, const config_key *k, char *value,
+                     unsigned long number)
+{
+    char *field = (char *)p->c + k->offset;
+    unsigned long v;
+    switch (k->kind) {
+    case KEY_INT:
+        if (!parse_uint(value, k->lo, k->hi, &v))
+            return BAD(p->name, number, "%s = %.60s: a whole number from "
+                       "%lu to %lu is needed", k->name, value, k->lo, k->hi);
+        *(CLF_INT *)field = (CLF_INT)v;
+        return 0;
+    case KEY_SEED:
+        if (!parse_uint(value, 0, (unsigned long)-1, &v))
+            return BAD(p->name, number, "%s = %.60s: a whole number is "
+                       "needed", k->name, value);
+        *(CLF_ULONG *)field = v;
+        return 0;
+    case KEY_FLOAT:
+        if (!parse_float(value, (float *)field))
+            return BAD(p->name, number, "%s = %.60s: a number is needed",
+                       k->name, value);
+        return 0;
+    case KEY_LIST: {
+        float list[SOCIETIES_MAX_RESOURCES];
+        int n = parse_list(value, list);
+        if (n < 1)
+            return BAD(p->name, number, "%s: finite numbers are needed, at "
+                       "most %d", k->name, SOCIETIES_MAX_RESOURCES);
+        for (int r = 0; r < SOCIETIES_MAX_RESOURCES; r++)
+            ((float *)field)[r] = list[n == 1 ? 0 : r < n ? r : n - 1];
+        p->listed[k - keys] = n;
+        return 0;
+    }
+    }
+    return app_fail(APP_ERR_USAGE, "societies config: key kind %d",
+                    (int)k->kind);
+}
+
+/* One "key = value" line (trimmed, not blank, no comment). A key may be
+ * given once: a second value would silently replace the first, where the
+ * raytracer's scene files refuse it too. */
+static int apply(config_parser *p, char *line, unsigned long number)
 {
     char *eq = strchr(line, '=');
     if (!eq)
-        return BAD(name, number, "\"%.60s\" is not key = value", line);
+        return BAD(p->name, number, "\"%.60s\" is not key = value", line);
     char *key = line, *value = eq + 1;
     char *end = eq;
     while (end > key && isspace((unsigned char)end[-1]))
@@ -87,52 +153,53 @@ static int apply(char *line, const char *name, int number,
     while (isspace((unsigned char)*value))
         value++;
     if (!*key || !*value)
-        return BAD(name, number, "%.60s: a key and a value are needed",
+        return BAD(p->name, number, "%.60s: a key and a value are needed",
                    *key ? key : "(no key)");
-    for (size_t i = 0; i < sizeof int_keys / sizeof *int_keys; i++) {
-        const int_key *k = &int_keys[i];
-        if (strcmp(key, k->name) != 0)
-            continue;
-        unsigned long v;
-        if (!parse_uint(value, k->lo, k->hi, &v)) {
-            return BAD(name, number, "%s = %.60s: a whole number from %lu "
-                       "to %lu is needed", key, value, k->lo, k->hi);
-        }
-        *(CLF_INT *)((char *)c + k->offset) = (CLF_INT)v;
-        return 0;
-    }
-    if (strcmp(key, "seed") == 0) {
-        unsigned long v;
-        if (!parse_uint(value, 0, (unsigned long)-1, &v))
-            return BAD(name, number, "seed = %.60s: a whole number is "
-                       "needed", value);
-        c->seed = v;
-        return 0;
-    }
-    float *floats[] = {&c->epsilon, &c->min_effort, &c->max_effort};
-    const char *float_names[] = {"epsilon", "min_effort", "max_effort"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(key, float_names[i]) == 0) {
-            if (!parse_float(value, floats[i]))
-                return BAD(name, number, "%s = %.60s: a number is needed",
-                           key, value);
-            return 0;
-        }
-    int which = strcmp(key, "utility_level") == 0 ? 0
-              : strcmp(key, "utility_root") == 0 ? 1 : -1;
-    if (which < 0)
-        return BAD(name, number, "unknown key \"%.60s\" (the keys are in "
+    const config_key *k = keys;
+    while (k < keys + KEY_COUNT && strcmp(key, k->name) != 0)
+        k++;
+    if (k == keys + KEY_COUNT)
+        return BAD(p->name, number, "unknown key \"%.60s\" (the keys are in "
                    "apps/societies/societies.h)", key);
-    float list[SOCIETIES_MAX_RESOURCES];
-    int n = parse_list(value, list);
-    if (n < 1)
-        return BAD(name, number, "%s: finite numbers are needed, at most %d",
-                   key, SOCIETIES_MAX_RESOURCES);
-    float *field = which ? c->utility_root : c->utility_level;
-    for (int r = 0; r < SOCIETIES_MAX_RESOURCES; r++)
-        field[r] = list[n == 1 ? 0 : r < n ? r : n - 1];
-    counts[which] = n;
-    list_line[which] = number;
+    if (p->set_on[k - keys])
+        return BAD(p->name, number, "%s is given again: line %lu gave it "
+                   "already (a key may be given once)", k->name,
+                   p->set_on[k - keys]);
+    int rc = set_value(p, k, value, number);
+    if (rc == 0)
+        p->set_on[k - keys] = number;
+    return rc;
+}
+
+/* One line of the text, as it came: a comment runs from '#' to the end of
+ * the line, after a value too; what is left is trimmed, and a blank line
+ * skipped. */
+static int parse_line(config_parser *p, char *line, unsigned long number)
+{
+    line[strcspn(line, "#")] = '\0';
+    char *s = line, *e = line + strlen(line);
+    while (isspace((unsigned char)*s))
+        s++;
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return *s ? apply(p, s, number) : 0;
+}
+
+/* After the last line: the lists' lengths, then every range. */
+static int parse_end(config_parser *p)
+{
+    for (const config_key *k = keys; k < keys + KEY_COUNT; k++)
+        if (k->kind == KEY_LIST && p->listed[k - keys] > 1 &&
+            p->listed[k - keys] != p->c->resources)
+            return BAD(p->name, p->set_on[k - keys], "%s lists %d values "
+                       "for %d resources (give one for all, or one each)",
+                       k->name, p->listed[k - keys], p->c->resources);
+    int rc = societies_config_check(p->c, 0);
+    if (rc) {
+        char why[512];          /* the message is rewritten below */
+        snprintf(why, sizeof why, "%s", app_last_error());
+        return app_fail(rc, "%s: %s", p->name, why);
+    }
     return 0;
 }
 
@@ -142,86 +209,48 @@ int societies_config_parse(const char *text, const char *name,
     if (!text || !c)
         return app_fail(APP_ERR_USAGE, "societies_config_parse: "
                         "NULL");
-    name = name ? name : "configuration";
-    int counts[2] = {1, 1}, list_line[2] = {0, 0}, number = 0;
-    const char *p = text;
-    while (*p) {
+    config_parser p = {c, name ? name : "configuration", {0}, {0}};
+    unsigned long number = 0;
+    for (const char *at = text; *at;) {
         number++;
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char line[4096];
+        size_t len = strcspn(at, "\n");
+        char line[LINE_MAX_BYTES];
         if (len >= sizeof line)
-            return BAD(name, number, "the line is longer than %zu "
+            return BAD(p.name, number, "the line is longer than %zu "
                        "characters", sizeof line - 1);
-        memcpy(line, p, len);
+        memcpy(line, at, len);
         line[len] = '\0';
-        p += len + (nl != NULL);
-        char *s = line, *e = line + len;
-        while (isspace((unsigned char)*s))
-            s++;
-        while (e > s && isspace((unsigned char)e[-1]))
-            *--e = '\0';
-        if (!*s || *s == '#')
-            continue;
-        int rc = apply(s, name, number, c, counts, list_line);
+        at += len + (at[len] == '\n');
+        int rc = parse_line(&p, line, number);
         if (rc)
             return rc;
     }
-    static const char *const lists[2] = {"utility_level", "utility_root"};
-    for (int w = 0; w < 2; w++)
-        if (counts[w] > 1 && counts[w] != c->resources)
-            return BAD(name, list_line[w], "%s lists %d values for %d "
-                       "resources (give one for all, or one each)", lists[w],
-                       counts[w], c->resources);
-    int rc = societies_config_check(c, 0);
-    if (rc) {
-        char why[512];          /* the message is rewritten below */
-        snprintf(why, sizeof why, "%s", app_last_error());
-        return app_fail(rc, "%s: %s", name, why);
-    }
-    return 0;
+    return parse_end(&p);
 }
 
 int societies_config_read(const char *path, societies_config *c)
 {
+    if (!c)
+        return app_fail(APP_ERR_USAGE, "societies_config_read: NULL");
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f)
         return app_fail(APP_ERR_IO, "%s: cannot read it: %s",
                         path ? path : "(no path)", strerror(errno));
-    char *text = NULL;
-    size_t size = 0, cap = 0, got;
-    char chunk[4096];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (size + got + 1 > cap) {
-            cap = 2 * (size + got + 1);
-            char *more = realloc(text, cap);
-            if (!more) {
-                free(text);
-                fclose(f);
-                return app_fail(APP_ERR_NO_MEMORY, "%s: no memory",
-                                path);
-            }
-            text = more;
+    config_parser p = {c, path, {0}, {0}};
+    text_reader lines = {f, path, SOCIETIES_CONFIG_MAX_BYTES, 0, 0};
+    char line[LINE_MAX_BYTES];
+    int got;
+    while ((got = text_read_line(&lines, line, sizeof line)) == TEXT_LINE) {
+        int rc = parse_line(&p, line, lines.line);
+        if (rc) {
+            fclose(f);
+            return rc;
         }
-        memcpy(text + size, chunk, got);
-        size += got;
     }
-    int failed = ferror(f);
     fclose(f);
-    if (failed) {
-        free(text);
-        return app_fail(APP_ERR_IO, "%s: reading failed", path);
-    }
-    if (memchr(text ? text : "", '\0', size)) {
-        free(text);
-        return app_fail(APP_ERR_BAD_INPUT, "%s: not a text file (a "
-                        "NUL byte)", path);
-    }
-    if (text)
-        text[size] = '\0';
-    int rc = societies_config_parse(text ? text : "", path, c);
-    free(text);
-    return rc;
+    if (got == TEXT_TOO_LONG)       /* its message is set */
+        return APP_ERR_BAD_INPUT;
+    return got < 0 ? got : parse_end(&p);
 }
 
 int societies_config_check(const societies_config *c, size_t max_resources)

@@ -33,7 +33,8 @@ typedef struct clctx clctx;
 void societies_config_default(societies_config *c);
 
 /* Applies `text`, key = value lines, to c (start from the defaults).
- * Blank lines and lines starting with '#' are skipped. Keys: agents,
+ * A comment runs from '#' to the end of its line, after a value too;
+ * blank lines are skipped; a key may be given once. Keys: agents,
  * resources, days, minutes_per_day, max_experience, menu_size,
  * trades_per_pairing, idle_penalty, epsilon, min_effort, max_effort,
  * seed, and utility_level and utility_root: one number for every resource,
@@ -43,7 +44,12 @@ void societies_config_default(societies_config *c);
  * societies_config_check does. */
 int societies_config_parse(const char *text, const char *name,
                            societies_config *c);
-/* The same from a file; a file that cannot be read is APP_ERR_IO. */
+/* The same from a file of at most SOCIETIES_CONFIG_MAX_BYTES (the
+ * longest real one is a few KB: two lists of 256 numbers) and of text
+ * alone (a NUL byte is refused with its line and offset), so that
+ * /dev/zero or an endless pipe is refused at once. A file that cannot be
+ * read is APP_ERR_IO. */
+#define SOCIETIES_CONFIG_MAX_BYTES (1 << 20)
 int societies_config_read(const char *path, societies_config *c);
 
 /* 0 if every value is in its range (resources at most max_resources, the

@@ -420,6 +420,87 @@ START_TEST(program_refuses_bad_files)
 }
 END_TEST
 
+/* The reader skips ancillary chunks unread, all but tRNS, which makes a
+ * palette image's pixels transparent: a 2 x 1 palette image with a text
+ * chunk and a tRNS chunk making colour 1 transparent. */
+START_TEST(png_reader_keeps_trns_and_skips_text)
+{
+    const char *path = tmp("trns.png");
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL,
+                                              NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    ck_assert(png && info);
+    png_init_io(png, f);
+    png_set_IHDR(png, info, 2, 1, 8, PNG_COLOR_TYPE_PALETTE,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_color palette[2] = {{10, 20, 30}, {40, 50, 60}};
+    png_byte alpha[2] = {255, 0};
+    png_text text = {PNG_TEXT_COMPRESSION_NONE, "Comment", "skipped", 7,
+                     0, NULL, NULL};
+    png_set_PLTE(png, info, palette, 2);
+    png_set_tRNS(png, info, alpha, 2, NULL);
+    png_set_text(png, info, &text, 1);
+    png_write_info(png, info);
+    png_write_row(png, (png_const_bytep)"\0\1");
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    fclose(f);
+    uint32_t w, h;
+    uint8_t *rgba;
+    int has_alpha;
+    ck_assert_app(image_png_load_alpha(path, &w, &h, &rgba, &has_alpha));
+    static const uint8_t expected[8] = {10, 20, 30, 255, 40, 50, 60, 0};
+    ck_assert(w == 2 && h == 1 && has_alpha);
+    ck_assert_mem_eq(rgba, expected, 8);
+    free(rgba);
+}
+END_TEST
+
+/* A 1 x 1 PNG whose tEXt chunk claims 1.6 GB and holds 9 bytes (the
+ * IHDR chunk's CRC is right, so libpng reads on). libpng 1.6 allocated
+ * and zeroed the whole claim before finding the file short: 1.5 GB
+ * resident and over a second, for a 50-byte file. */
+static const char claims_a_huge_chunk[] = {
+    '\x89', 'P', 'N', 'G', '\r', '\n', '\x1a', '\n',
+    0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0,
+    '\x90', '\x77', '\x53', '\xde',
+    '\x5f', '\x5e', '\x10', '\x00', 't', 'E', 'X', 't',   /* 1600000000 */
+    'C', 'o', 'm', 'm', 'e', 'n', 't', 0, 'x',
+};
+
+START_TEST(program_refuses_a_huge_chunk_in_little_memory)
+{
+    const char *in = write_bytes("huge-chunk.png", claims_a_huge_chunk,
+                                 sizeof claims_a_huge_chunk);
+    const char *out = tmp("huge-chunk-out.png"), *err = tmp("err");
+    remove(out);
+    /* The baseline: the same run on a small good file. */
+    const char *good = write_png("huge-chunk-good.png", 4, 4,
+                                 PNG_COLOR_TYPE_RGB, 3);
+    const char *argv[] = {test_program("blur"), good, out, "--passes", "1",
+                          "--version", "reference", NULL};
+    test_exit base = test_spawn(argv, NULL, err, 60, 0);
+    ck_assert_int_eq(base.status, 0);
+    remove(out);
+    argv[1] = in;
+    test_exit e = test_spawn(argv, NULL, err, 60, 0);
+    ck_assert_msg(!e.timed_out && e.status == 1, "exit status %d%s",
+                  e.status, e.timed_out ? " (killed: too slow)" : "");
+    ck_assert_msg(e.max_rss_kib < base.max_rss_kib + 64 * 1024, "blur took "
+                  "%ld KiB for a %zu-byte file, %ld for a good one",
+                  e.max_rss_kib, sizeof claims_a_huge_chunk,
+                  base.max_rss_kib);
+    size_t n;
+    char *text = test_read_file(err, &n);
+    ck_assert_msg(strstr(text, in), "said: %s", text);
+    free(text);
+    ck_assert_msg(test_run("test -e %s", out) != 0, "left %s", out);
+}
+END_TEST
+
 START_TEST(program_refuses_bad_arguments)
 {
     const char *in = write_png("args.png", 6, 5, PNG_COLOR_TYPE_RGB, 3);
@@ -481,6 +562,8 @@ Suite *blur_suite(void)
     tcase_set_tags(programs, "no-oclgrind");
     tcase_add_test(programs, program_keeps_the_input_format);
     tcase_add_test(programs, program_refuses_bad_files);
+    tcase_add_test(programs, png_reader_keeps_trns_and_skips_text);
+    tcase_add_test(programs, program_refuses_a_huge_chunk_in_little_memory);
     tcase_add_test(programs, program_refuses_bad_arguments);
     suite_add_tcase(s, programs);
     return s;

@@ -6,10 +6,11 @@
 Suite *error_suite(void);
 Suite *program_suite(void);
 Suite *timing_suite(void);
+Suite *text_suite(void);
 
 int main(void)
 {
     app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
-        error_suite, program_suite, timing_suite, NULL});
+        error_suite, program_suite, timing_suite, text_suite, NULL});
 }

@@ -2,8 +2,8 @@
  * testing.h: what the apps' suites share beyond tests/support.h (which
  * every suite, the library's too, includes): assertions that show the
  * apps' own error message (common/error.h, which also receives clframe's:
- * every app test binary's main calls app_follow_clframe_errors), and PNG
- * inputs.
+ * every app test binary's main calls app_follow_clframe_errors), PNG
+ * inputs, and programs run with a time and memory limit.
  */
 #ifndef APPS_TESTING_H
 #define APPS_TESTING_H
@@ -43,5 +43,28 @@
  * palette black, white, red, green. Returns path. */
 const char *test_write_png(const char *path, uint32_t w, uint32_t h,
                            int type, const uint8_t *pixels, int channels);
+
+/* How a program run by test_spawn ended. */
+typedef struct test_exit {
+    int status;             /* its exit status; -1 if a signal ended it */
+    int timed_out;          /* 1 if it ran out of time and was killed */
+    long max_rss_kib;       /* its peak resident memory in KiB, as wait4
+                               says: Linux counts in it what the test
+                               process held when forked to start it, so
+                               compare it with a baseline run's */
+} test_exit;
+
+/* Runs argv (NULL-ended; argv[0] a path, such as test_program gives) with
+ * standard input from the file `in` and standard output and error into the
+ * file `out` (NULL: /dev/null), and kills it after `seconds`, so that a
+ * program that would loop forever on hostile input fails its test rather
+ * than hang it. `limit_mib` (0: none) caps its address space, so that one
+ * allocating without bound fails at once; it is not applied to a sanitized
+ * build, whose shadow memory takes terabytes of address space. Its output
+ * is capped at TEST_SPAWN_MAX_OUTPUT bytes (a program writing without end
+ * is killed by SIGXFSZ). */
+enum { TEST_SPAWN_MAX_OUTPUT = 16 << 20 };
+test_exit test_spawn(const char *const argv[], const char *in,
+                     const char *out, unsigned seconds, unsigned limit_mib);
 
 #endif

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
                            "redirect it");
 
     heat_world world;
-    if (heat_world_load(&world, stdin, "<stdin>") != 0)
+    if (heat_world_load_whole(&world, stdin, "<stdin>") != 0)
         return app_failed(&program);
     int rc = to_stdout ? heat_world_render_stream(&world, stdout, "bmp")
                        : heat_world_render(&world, out);

@@ -368,6 +368,89 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
 }
 END_TEST
 
+/* Standard input holds one world: text after its End is refused, by
+ * the steppers and render_world alike, with no output. */
+START_TEST(programs_refuse_text_after_end)
+{
+    const char *world = tmp_path("after-end.txt"), *out = tmp_path("out");
+    const char *err = tmp_path("err"), *png = tmp_path("after-end.png");
+    ck_assert_int_eq(test_run("(%s 10; echo End) > %s",
+                              test_program("make_world"), world), 0);
+    const char *commands[] = {test_program("step_world"),
+                              test_program("render_world")};
+    const char *outputs[] = {out, png};
+    for (int i = 0; i < 2; i++) {
+        remove(outputs[i]);
+        ck_assert_int_eq(test_run("%s %s < %s > %s 2> %s", commands[i],
+                                  i ? png : "", world, out, err), 1);
+        size_t n;
+        char *said = test_read_file(err, &n);
+        ck_assert_msg(strstr(said, "<stdin>: line 26: 'End' after 'End'"),
+                      "%s said: %s", commands[i], said);
+        free(said);
+        free(test_read_file(out, &n));
+        ck_assert_msg(n == 0, "%s wrote %zu bytes", commands[i], n);
+        ck_assert_msg(test_run("test -e %s", png) != 0, "left %s", png);
+    }
+}
+END_TEST
+
+/* step_world, run by test_spawn, on `input` (written to a file): its exit
+ * status, and what it said in *said (caller frees). */
+static test_exit step_world_on(const char *input, size_t len,
+                               unsigned limit_mib, char **said)
+{
+    const char *in = tmp_path("hostile-in"), *out = tmp_path("hostile-out");
+    FILE *f = fopen(in, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(input, 1, len, f), len);
+    fclose(f);
+    const char *argv[] = {test_program("step_world"), NULL};
+    test_exit e = test_spawn(argv, in, out, 30, limit_mib);
+    size_t n;
+    *said = test_read_file(out, &n);
+    return e;
+}
+
+/* A header claiming the largest world (2^30 cells, 8 GiB), then two
+ * cells: found short within 256 MiB of address space, where the header
+ * alone used to size both arrays. */
+START_TEST(programs_read_a_huge_header_in_little_memory)
+{
+    static const char text[] = "HPCEHeatWorldV0\n32768 32768 0.1\n- 2 2\n";
+    static const char binary[] = "HPCEHeatWorldV0Binary\n32768 32768 0.1\n"
+                                 "-\2\0\0\0\2\0\0\0";
+    const char *const worlds[] = {text, binary};
+    const size_t lengths[] = {sizeof text - 1, sizeof binary - 1};
+    for (int i = 0; i < 2; i++) {
+        char *said;
+        test_exit e = step_world_on(worlds[i], lengths[i], 256, &said);
+        ck_assert_msg(e.status == 1 && strstr(said, "<stdin>") &&
+                      strstr(said, "truncated properties array"),
+                      "exit status %d%s, said: %s", e.status,
+                      e.timed_out ? " (killed: too slow)" : "", said);
+        free(said);
+    }
+}
+END_TEST
+
+/* An endless stream that can never become a world: refused at its first
+ * byte, where step_world used to read one endless word. */
+START_TEST(programs_stop_on_dev_zero)
+{
+    const char *out = tmp_path("zero-out");
+    const char *argv[] = {test_program("step_world"), NULL};
+    test_exit e = test_spawn(argv, "/dev/zero", out, 10, 0);
+    size_t n;
+    char *said = test_read_file(out, &n);
+    ck_assert_msg(e.status == 1 && strstr(said, "<stdin>: line 1: a NUL "
+                                          "byte at byte offset 0"),
+                  "exit status %d%s, said: %s", e.status,
+                  e.timed_out ? " (killed after 10 s)" : "", said);
+    free(said);
+}
+END_TEST
+
 Suite *heat_step_suite(void)
 {
     Suite *s = suite_create("heat_step");
@@ -390,6 +473,9 @@ Suite *heat_step_suite(void)
     tcase_add_test(programs, programs_match_the_reference_program_in_both_formats);
     tcase_add_test(programs, text_binary_text_round_trip_is_exact);
     tcase_add_test(programs, programs_refuse_bad_arguments_and_worlds);
+    tcase_add_test(programs, programs_read_a_huge_header_in_little_memory);
+    tcase_add_test(programs, programs_stop_on_dev_zero);
+    tcase_add_test(programs, programs_refuse_text_after_end);
     suite_add_tcase(s, programs);
     return s;
 }

@@ -299,7 +299,10 @@ START_TEST(validate_names_the_bad_cell)
     world.state[5 * 10 + 6] = 1.0f + 1e-6f;
     ck_assert_app_fails(heat_world_validate(&world), APP_ERR_BAD_INPUT,
                         "at x=6, y=5 is outside [0, 1]");
-    world.state[5 * 10 + 6] = -0.0f;            /* -0 is in [0, 1] */
+    world.state[5 * 10 + 6] = -0.0f;            /* refused, as in files */
+    ck_assert_app_fails(heat_world_validate(&world), APP_ERR_BAD_INPUT,
+                        "at x=6, y=5 is -0, a zero with a sign");
+    world.state[5 * 10 + 6] = 0.0f;
     ck_assert_app(heat_world_validate(&world));
 
     world.properties[9 * 10 + 3] = HEAT_CELL_NORMAL;
@@ -453,6 +456,28 @@ START_TEST(binary_round_trip_is_exact)
 }
 END_TEST
 
+/* Worlds of more cells than the loader's first allocation, truncated or
+ * whole: its arrays grow as the cells arrive, in both formats. */
+START_TEST(worlds_larger_than_a_first_allocation_load_whole)
+{
+    heat_world world, loaded;
+    random_world(&world, 301, 257);         /* 77357 cells: past 2^16 */
+    for (int binary = 0; binary <= 1; binary++) {
+        size_t len;
+        char *data = saved(&world, binary, &len);
+        ck_assert_app(load_bytes(&loaded, data, len));
+        ck_assert_mem_eq(world.properties, loaded.properties, 301 * 257 * 4);
+        if (binary)
+            assert_worlds_equal(&world, &loaded);
+        heat_world_free(&loaded);
+        assert_rejected_bytes(data, len - 40, "truncated state array",
+                              (char *)NULL);
+        free(data);
+    }
+    heat_world_free(&world);
+}
+END_TEST
+
 START_TEST(text_to_binary_to_text_is_exact)
 {
     heat_world world, from_text, from_binary;
@@ -545,6 +570,46 @@ START_TEST(load_stops_after_end_so_worlds_can_follow)
 }
 END_TEST
 
+/* A file, or a program's standard input, holds one world: after its End
+ * only whitespace may follow, up to the end of the input. */
+START_TEST(load_whole_refuses_anything_after_end)
+{
+    heat_world world;
+    FILE *f = stream_of(HEADER PROPS STATE END " \n\t\n",
+                        strlen(HEADER PROPS STATE END " \n\t\n"));
+    ck_assert_app(heat_world_load_whole(&world, f, "<test>"));
+    ck_assert_int_eq(getc(f), EOF);
+    fclose(f);
+    heat_world_free(&world);
+    static const struct {
+        const char *after;
+        size_t len;
+        const char *says;
+    } bad[] = {
+        {"x", 1, "<test>: line 12: 'x' after 'End'; a world ends there"},
+        {"\n\nEnd\n", 6, "line 14: 'End' after 'End'"},
+        {"HPCEHeatWorldV0 3 3 0.1", 23, "'HPCEHeatWorldV0' after 'End'"},
+        {" \0", 2, "line 12: a NUL byte"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[512];
+        size_t n = strlen(HEADER PROPS STATE END);
+        memcpy(text, HEADER PROPS STATE END, n);
+        memcpy(text + n, bad[i].after, bad[i].len);
+        f = stream_of(text, n + bad[i].len);
+        memset(&world, 0x5a, sizeof world);
+        ck_assert_app_fails(heat_world_load_whole(&world, f, "<test>"),
+                            APP_ERR_BAD_INPUT, bad[i].says);
+        assert_world_empty(&world);
+        fclose(f);
+    }
+    const char *path = test_write_file("heat-two-worlds.txt",
+                                       HEADER PROPS STATE END "End\n");
+    ck_assert_app_fails(heat_world_load_file(&world, path), APP_ERR_BAD_INPUT,
+                        "heat-two-worlds.txt: line 12: 'End' after 'End'");
+}
+END_TEST
+
 START_TEST(load_file_reads_a_path_and_names_missing_files)
 {
     heat_world world, loaded;
@@ -612,10 +677,42 @@ START_TEST(reject_unknown_header)
     assert_rejected("hpceheatworldv0\n3 3 0.1\n" PROPS STATE END,
                     "unknown header");
     assert_rejected("HPCEHeatWorldV0Binaryish 3 3 0.1\n", "unknown header");
-    /* A NUL byte does not end the header word early. */
+}
+END_TEST
+
+/* Text holds no NUL byte: one is binary junk or /dev/zero. */
+START_TEST(reject_nul_bytes)
+{
     static const char nul[] = "HPCEHeatWorldV0\0x\n3 3 0.1\n" PROPS STATE END;
-    assert_rejected_bytes(nul, sizeof nul - 1, "unknown header "
-                          "'HPCEHeatWorldV0?x'", (char *)NULL);
+    assert_rejected_bytes(nul, sizeof nul - 1, "line 1: a NUL byte at byte "
+                          "offset 15", (char *)NULL);
+    static const char nul_in_state[] = HEADER PROPS "-\n 0 0 0\n 0 0.5\0 0\n"
+                                       " 0 1 0\n" END;
+    assert_rejected_bytes(nul_in_state, sizeof nul_in_state - 1, "line 9: a "
+                          "NUL byte at byte offset", (char *)NULL);
+}
+END_TEST
+
+/* An endless word or run of whitespace would be read for ever: each is
+ * refused past a bound. */
+START_TEST(reject_endless_words_and_whitespace)
+{
+    char word[400];
+    memset(word, '7', sizeof word);
+    memcpy(word, "HPCEHeatWorldV0\n3 ", 18);
+    assert_rejected_bytes(word, sizeof word, "line 2: a word of more than "
+                          "255 characters ('7777", (char *)NULL);
+    /* A world after 1 MiB of blank lines and one more space. */
+    size_t blank = (1u << 20) + 1, n = blank + strlen(HEADER PROPS STATE END);
+    char *spaced = malloc(n);
+    ck_assert_ptr_nonnull(spaced);
+    memset(spaced, '\n', blank - 1);
+    spaced[blank - 1] = ' ';
+    memcpy(spaced + blank, HEADER PROPS STATE END, n - blank);
+    assert_rejected_bytes(spaced, n, "line 1048577: more than 1048576 bytes "
+                          "of whitespace in a row from byte offset 0",
+                          (char *)NULL);
+    free(spaced);
 }
 END_TEST
 
@@ -655,6 +752,26 @@ START_TEST(reject_sizes_whose_product_overflows)
                     "too large");
     assert_rejected("HPCEHeatWorldV0\n4294967296 1 0.1\n-\n",
                     "width 4294967296 is not a positive integer below 2^32");
+}
+END_TEST
+
+/* A header alone claims the memory: 35 bytes asking for 60000 x 60000
+ * cells were two allocations of 14.4 GB before a cell was read. Beyond
+ * HEAT_WORLD_MAX_CELLS it is refused at once; up to it, a short input is
+ * found short, its arrays grown only as far as its cells went. */
+START_TEST(reject_a_header_claiming_more_than_the_input_holds)
+{
+    assert_rejected("HPCEHeatWorldV0Binary\n60000 60000 0.1\n-\x02\x00",
+                    "line 2: a world of 60000 x 60000 cells is too large: "
+                    "at most 1073741824 cells");
+    assert_rejected("HPCEHeatWorldV0\n32769 32768 0.1\n- 2 2\n",
+                    "too large: at most 1073741824 cells");
+    assert_rejected("HPCEHeatWorldV0Binary\n32768 32768 0.1\n-ab",
+                    "truncated properties array: expected 4294967296 bytes "
+                    "from byte offset 39, found 2");
+    assert_rejected("HPCEHeatWorldV0\n32768 32768 0.1\n- 2 2\n",
+                    "truncated properties array: found the end of input "
+                    "after 2 of 1073741824 entries");
 }
 END_TEST
 
@@ -730,8 +847,9 @@ START_TEST(reject_temperature_above_1)
     assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 1.5 0\n 0 1 0\n" END,
                     "<test>: line 9: temperature 1.5 at x=1, y=1 is outside "
                     "[0, 1]");
-    assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 0 0\n 0 inf 0\n" END,
-                    "temperature inf at x=1, y=2 is outside [0, 1]");
+    /* Beyond float: infinity, out of range like any large number. */
+    assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 0 0\n 0 1e39 0\n" END,
+                    "temperature 1e39 at x=1, y=2 is outside [0, 1]");
 }
 END_TEST
 
@@ -742,13 +860,54 @@ START_TEST(reject_temperature_below_0)
 }
 END_TEST
 
+/* The format's numbers are decimal (strtof would also take hexadecimal
+ * floats, "inf" and a '+'), and neither alpha nor a temperature has a
+ * sign, so -0 is refused as well. */
+START_TEST(reject_numbers_the_format_does_not_write)
+{
+    static const char *const temperatures[] = {"0x1p-1", "0X.8", "+0.5",
+                                               "infinity", "1e", ".", "-.",
+                                               "0.5e+", "1..0", "0,5"};
+    for (size_t i = 0; i < sizeof temperatures / sizeof *temperatures; i++) {
+        char text[256];
+        snprintf(text, sizeof text, HEADER PROPS "-\n 0 0 0\n 0 %s 0\n"
+                 " 0 1 0\n" END, temperatures[i]);
+        char says[128];
+        snprintf(says, sizeof says, "line 9: temperature '%s' at x=1, y=1 "
+                 "is not a number (decimal digits", temperatures[i]);
+        assert_rejected(text, says);
+    }
+    assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 -0 0\n 0 1 0\n" END,
+                    "line 9: temperature -0 at x=1, y=1 is -0, a zero with "
+                    "a sign; write 0");
+    assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 -0.0e5 0\n 0 1 0\n" END,
+                    "is -0");
+    assert_rejected("HPCEHeatWorldV0\n3 3 0x1p-3\n" PROPS STATE END,
+                    "line 2: alpha '0x1p-3' is not a finite number >= 0 "
+                    "without a sign");
+    assert_rejected("HPCEHeatWorldV0\n3 3 -0\n" PROPS STATE END,
+                    "alpha '-0' is not a finite number >= 0 without a sign");
+    assert_rejected("HPCEHeatWorldV0\n3 3 +0.1\n" PROPS STATE END,
+                    "alpha '+0.1'");
+    /* What the rule allows. */
+    heat_world world;
+    ck_assert_app(load_text(&world, "HPCEHeatWorldV0\n3 3 1E-1\n" PROPS
+                            "-\n 0 0 0\n 0 .5 0\n 0 5e-1 1.\n" END));
+    ck_assert(world.alpha == 0.1f && world.state[4] == 0.5f &&
+              world.state[7] == 0.5f && world.state[8] == 1.0f);
+    heat_world_free(&world);
+}
+END_TEST
+
 START_TEST(reject_temperature_nan)
 {
+    /* Text has only decimal numbers; NaN comes from binary alone. */
     assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 nan 0\n 0 1 0\n" END,
-                    "line 9: temperature nan at x=1, y=1 is not a number "
-                    "(NaN)");
+                    "line 9: temperature 'nan' at x=1, y=1 is not a number "
+                    "(decimal digits with an optional fraction and "
+                    "exponent)");
     assert_rejected(HEADER PROPS "-\n 0 0 0\n 0 -NaN 0\n 0 1 0\n" END,
-                    "(NaN)");
+                    "temperature '-NaN' at x=1, y=1 is not a number");
 }
 END_TEST
 
@@ -892,6 +1051,9 @@ START_TEST(reject_binary_bad_temperatures)
     put_float(bin + BIN_STATE + 4 * 5, -1e-20f);
     assert_rejected_bytes(bin, BIN_LEN, "at x=2, y=1 is outside [0, 1]",
                           (char *)NULL);
+    put_float(bin + BIN_STATE + 4 * 5, -0.0f);
+    assert_rejected_bytes(bin, BIN_LEN, "byte offset 88: temperature -0 at "
+                          "x=2, y=1 is -0, a zero with a sign", (char *)NULL);
     put_float(bin + BIN_STATE + 4 * 5, NAN);
     assert_rejected_bytes(bin, BIN_LEN, "byte offset 88: temperature nan at "
                           "x=2, y=1 is not a number (NaN)", (char *)NULL);
@@ -1164,10 +1326,12 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, binary_format_is_the_seeds_byte_for_byte);
     tcase_add_test(tc, text_round_trip_is_exact);
     tcase_add_test(tc, binary_round_trip_is_exact);
+    tcase_add_test(tc, worlds_larger_than_a_first_allocation_load_whole);
     tcase_add_test(tc, text_to_binary_to_text_is_exact);
     tcase_add_test(tc, temperatures_are_written_as_printf_writes_them);
     tcase_add_test(tc, loader_skips_any_whitespace_between_tokens);
     tcase_add_test(tc, load_stops_after_end_so_worlds_can_follow);
+    tcase_add_test(tc, load_whole_refuses_anything_after_end);
     tcase_add_test(tc, load_file_reads_a_path_and_names_missing_files);
     tcase_add_test(tc, save_reports_a_failed_write);
     suite_add_tcase(s, tc);
@@ -1175,10 +1339,13 @@ Suite *heat_world_suite(void)
     tc = test_case("malformed text");
     tcase_add_test(tc, reject_empty_input);
     tcase_add_test(tc, reject_unknown_header);
+    tcase_add_test(tc, reject_nul_bytes);
+    tcase_add_test(tc, reject_endless_words_and_whitespace);
     tcase_add_test(tc, reject_missing_size);
     tcase_add_test(tc, reject_zero_size);
     tcase_add_test(tc, reject_negative_size);
     tcase_add_test(tc, reject_sizes_whose_product_overflows);
+    tcase_add_test(tc, reject_a_header_claiming_more_than_the_input_holds);
     tcase_add_test(tc, reject_bad_alpha);
     tcase_add_test(tc, reject_missing_dash_before_properties);
     tcase_add_test(tc, reject_missing_dash_before_state);
@@ -1190,6 +1357,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, reject_temperature_above_1);
     tcase_add_test(tc, reject_temperature_below_0);
     tcase_add_test(tc, reject_temperature_nan);
+    tcase_add_test(tc, reject_numbers_the_format_does_not_write);
     tcase_add_test(tc, reject_truncated_properties);
     tcase_add_test(tc, reject_truncated_state);
     tcase_add_test(tc, reject_junk_in_properties);

@@ -432,6 +432,77 @@ START_TEST(players_are_read_and_refused_with_reasons)
 }
 END_TEST
 
+/* The moves a human player makes from `input` on the position of the
+ * test above, into moves (up to max; -1 after the last), the code of the
+ * first failure returned; what it was told in *said (caller frees). */
+static int human_plays(const char *input, size_t len, int *moves, int max,
+                       char **said)
+{
+    const char *in_path = test_tmp_path("kalah", "human-in.txt");
+    const char *out_path = test_tmp_path("kalah", "human-out.txt");
+    FILE *in = fopen(in_path, "wb");
+    ck_assert_ptr_nonnull(in);
+    ck_assert_uint_eq(fwrite(input, 1, len, in), len);
+    fclose(in);
+    kalah_board b = board_of("1 0 3 3 3 1 10 4 4 4 4 10 1 0", "bottom");
+    kalah_player p;
+    ck_assert_app(kalah_player_parse("human", &p));
+    p.in = fopen(in_path, "rb");
+    p.out = fopen(out_path, "w");
+    int rc = 0, n = 0;
+    kalah_result r;
+    while (n < max && (rc = kalah_player_move(&p, b, &r)) == 0)
+        moves[n++] = r.move;
+    if (n < max)
+        moves[n] = -1;
+    fclose(p.in);
+    fclose(p.out);
+    size_t size;
+    *said = test_read_file(out_path, &size);
+    return rc;
+}
+
+/* A line longer than 127 characters is refused whole: fgets used to cut
+ * it, and its tail ("3") was played as the next move. */
+START_TEST(a_human_line_too_long_is_refused_whole)
+{
+    char input[200];
+    memset(input, 'x', 127);
+    strcpy(input + 127, "3\n4\n");
+    int moves[2];
+    char *said;
+    ck_assert_int_eq(human_plays(input, strlen(input), moves, 2, &said),
+                     APP_ERR_IO);
+    ck_assert_int_eq(moves[0], 3);
+    ck_assert_int_eq(moves[1], -1);
+    ck_assert_msg(strstr(said, "<stdin>:1: the line is longer than 127 "
+                           "characters: type a number from 1 to 6"),
+                  "%s", said);
+    free(said);
+}
+END_TEST
+
+/* Input that never holds a move ends the game: answers refused 100 times
+ * in a row, or bytes that are not text. */
+START_TEST(a_human_input_without_moves_ends_the_game)
+{
+    char input[400] = "4\n";
+    for (int i = 0; i < 150; i++)
+        strcat(input, "7\n");
+    int moves[2];
+    char *said;
+    ck_assert_app_fails(human_plays(input, strlen(input), moves, 2, &said),
+                        APP_ERR_BAD_INPUT, "human player (bottom): no legal "
+                        "move in 100 answers in a row");
+    ck_assert_int_eq(moves[0], 3);
+    free(said);
+    ck_assert_app_fails(human_plays("4\n\0\n", 4, moves, 2, &said),
+                        APP_ERR_BAD_INPUT, "human player (bottom): <stdin>:2: "
+                        "a NUL byte at byte offset 2");
+    free(said);
+}
+END_TEST
+
 START_TEST(a_human_is_asked_again_until_the_move_is_legal)
 {
     const char *in_path = test_tmp_path("kalah", "human-in.txt");
@@ -504,6 +575,18 @@ START_TEST(program_plays_analyses_and_refuses_bad_input)
     ck_assert_msg(strstr(text, "\"x\" is not a pit") &&
                   strstr(text, "input ended"), "%s", text);
     free(text);
+    /* /dev/zero is not a human: the game ends at its first byte, where
+     * the player was asked again for ever. */
+    const char *argv[] = {kalah, "--top", "human", "--bottom", "random",
+                          "--first", "top", NULL};
+    test_exit e = test_spawn(argv, "/dev/zero", out, 10, 0);
+    text = test_read_file(out, &size);
+    ck_assert_msg(e.status == 1 && strstr(text, "human player (top): "
+                                          "<stdin>:1: a NUL byte at byte "
+                                          "offset 0"),
+                  "exit status %d%s, said: %.300s", e.status,
+                  e.timed_out ? " (killed after 10 s)" : "", text);
+    free(text);
     /* A tournament: every game counted once for each player. */
     ck_assert_int_eq(test_run("%s tournament --top alphabeta:3 --bottom "
                               "random --games 6 --opening 4 --quiet > %s",
@@ -554,6 +637,8 @@ Suite *kalah_suite(void)
     tcase_add_test(tc, boards_are_read_and_refused_with_reasons);
     tcase_add_test(tc, players_are_read_and_refused_with_reasons);
     tcase_add_test(tc, a_human_is_asked_again_until_the_move_is_legal);
+    tcase_add_test(tc, a_human_line_too_long_is_refused_whole);
+    tcase_add_test(tc, a_human_input_without_moves_ends_the_game);
     suite_add_tcase(s, tc);
 
     TCase *gpu = test_case("gpu player");

@@ -50,7 +50,7 @@ static int runs_at(md_version v, uint32_t n, const caps *cap)
     unsigned long limit = v == MD_REFERENCE ? cap->ref
                         : v == MD_CELLS_HOST ? cap->host
                         : v == MD_ALLPAIRS ? cap->allpairs : MD_MAX_PARTICLES;
-    return n <= limit && n >= md_min_particles(v);
+    return n <= limit && n >= md_min_particles(v) && n <= md_max_particles(v);
 }
 
 /* got within the tolerances of want. */

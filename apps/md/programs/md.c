@@ -19,7 +19,7 @@ static const app_program program = {"md",
     "usage: md --particles N --steps S [options]\n"
     "  --particles N     particles (1 to 16777216; the box holds them at\n"
     "                    density 0.8442: 106 or more, 357 or more for the\n"
-    "                    cell lists)\n"
+    "                    cell lists; the reference at most 131072)\n"
     "  --steps S         velocity-Verlet steps of dt = 0.005\n"
     "  --version V       %s\n"
     "  --device WHERE    the device versions' device: gpu, cpu, P:D or part\n"
@@ -91,12 +91,22 @@ static int parse_options(int argc, char **argv, options *o)
     }
     if (!have_n || !have_steps)
         return usage_error("%s", "give --particles N and --steps S");
-    char text[160];
+    char text[256];
     uint32_t least = md_min_particles(o->version);
     snprintf(text, sizeof text, "%lu particles are too few for %s: the box "
              "needs %u or more", o->particles, app_version_name(&md_versions, o->version),
              least);
     if (o->particles < least)
+        return usage_error("%s", text);
+    uint32_t most = md_max_particles(o->version);
+    /* The reference's time a step, at about 4 ns a pair (md.h). */
+    double step_s = 4e-9 * (double)o->particles * (o->particles - 1) / 2;
+    snprintf(text, sizeof text, "%lu particles are too many for %s: its "
+             "all-pairs forces would take about %.0f s a step; give at most "
+             "%u, or use cells-host, particle or cell, which run any number",
+             o->particles, app_version_name(&md_versions, o->version), step_s,
+             most);
+    if (o->particles > most)
         return usage_error("%s", text);
     return 0;
 }

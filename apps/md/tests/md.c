@@ -419,6 +419,38 @@ START_TEST(bad_arguments_are_refused)
 }
 END_TEST
 
+/* The reference's O(N^2) loop is capped where a step takes half a minute
+ * (md.h); it took up to 2^24 particles, some 80 hours a step. */
+START_TEST(reference_is_capped_where_it_would_take_hours)
+{
+    ck_assert_uint_eq(md_max_particles(MD_REFERENCE), 131072);
+    ck_assert_uint_eq(md_max_particles(MD_CELLS_HOST), MD_MAX_PARTICLES);
+    ck_assert_uint_eq(md_max_particles(MD_PARTICLE), MD_MAX_PARTICLES);
+    md_system big;
+    md_sim *sim = NULL;
+    ck_assert_app(md_system_init(&big, 131073, 1));
+    ck_assert_app_fails(md_sim_open(&sim, &big, MD_REFERENCE, NULL),
+                        APP_ERR_USAGE, "md: reference runs at most 131072 "
+                        "particles (has 131073)");
+    md_system_free(&big);
+    /* bin/md refuses it as a bad argument, naming the faster versions,
+     * where it used to start a step of some 35 s. */
+    const char *out = test_tmp_path("md", "capped.txt");
+    const char *argv[] = {test_program("md"), "--particles", "131073",
+                          "--steps", "0", "--version", "reference", NULL};
+    test_exit e = test_spawn(argv, NULL, out, 10, 0);
+    size_t size;
+    char *said = test_read_file(out, &size);
+    ck_assert_msg(e.status == 2 && strstr(said, "131073 particles are too "
+                                          "many for reference") &&
+                  strstr(said, "give at most 131072, or use cells-host, "
+                               "particle or cell"),
+                  "exit status %d%s, said: %s", e.status,
+                  e.timed_out ? " (killed after 10 s)" : "", said);
+    free(said);
+}
+END_TEST
+
 START_TEST(program_exit_codes)
 {
     const char *md = test_program("md");
@@ -464,6 +496,7 @@ Suite *md_suite(void)
     tcase_add_test(tc, particles_never_leave_the_box);
     tcase_add_test(tc, wrap_keeps_coordinates_inside);
     tcase_add_test(tc, bad_arguments_are_refused);
+    tcase_add_test(tc, reference_is_capped_where_it_would_take_hours);
     tcase_add_test(tc, program_exit_codes);
     suite_add_tcase(s, tc);
     return s;

@@ -1,12 +1,13 @@
 /*
  * societies_config.c: the Societies configuration and formulas
  * (apps/societies/config.c, apps/societies/kernels/model.h). Defaults that pass
- * the checks; a file with comments, spaces and per-resource lists; every
- * kind of bad line refused with its name and line number, and every range
- * check; files that cannot be read; the build definitions, seen by a
- * kernel built with them. The formulas against values worked out by hand
- * (Python, double precision) on the host, and the device's through
- * generated shims within float rounding.
+ * the checks; a file with comments, spaces and per-resource lists; the
+ * README's example, comments after values; every kind of bad line (a key
+ * given twice too) refused with its name and line number, and every range
+ * check; files that cannot be read, are not text or are too long; the
+ * build definitions, seen by a kernel built with them. The formulas
+ * against values worked out by hand (Python, double precision) on the
+ * host, and the device's through generated shims within float rounding.
  */
 #include "common/tests/testing.h"
 #include "societies/societies.h"
@@ -67,6 +68,64 @@ START_TEST(a_file_sets_values_and_lists)
 }
 END_TEST
 
+/* The example of apps/societies/README.md, as it shows it: comments after
+ * values. It gives the defaults. */
+START_TEST(the_readmes_example_is_read)
+{
+    const char *text =
+        "agents = 1000            # 1 to 2^22 (4194304): a random stream "
+        "each\n"
+        "resources = 16           # a work-item each: at most the work-group "
+        "size\n"
+        "days = 10\n"
+        "minutes_per_day = 600\n"
+        "utility_level = 1        # D (> 0): one value for all, or one per "
+        "resource\n"
+        "utility_root = 2         # n (at least 1), likewise\n"
+        "epsilon = 0.05           # candidates: gain per minute >= (1 - "
+        "epsilon) best\n"
+        "max_experience = 100\n"
+        "min_effort = 1           # minutes a unit, fully experienced\n"
+        "max_effort = 10          # minutes a unit, without experience\n"
+        "menu_size = 4            # 1 to resources, at most 16\n"
+        "trades_per_pairing = 4\n"
+        "idle_penalty = 1\n"
+        "seed = 1\n";
+    societies_config c, defaults;
+    societies_config_default(&defaults);
+    memset(&c, 0x5a, sizeof c);
+    societies_config_default(&c);
+    c.agents = 7;
+    c.epsilon = 0.5f;
+    ck_assert_app(societies_config_parse(text, "README.md", &c));
+    ck_assert_mem_eq(&c, &defaults, sizeof c);
+    ck_assert_app(societies_config_parse("days = 5# no space\n", "t", &c));
+    ck_assert_int_eq(c.days, 5);
+}
+END_TEST
+
+/* A key given twice was taken from its last line; now both are named. */
+START_TEST(a_key_given_twice_is_refused)
+{
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"agents = 10\n# c\nagents = 20\n", "t.conf:3: agents is given "
+                                            "again: line 1 gave it already"},
+        {"seed = 1\nseed=1\n", "t.conf:2: seed is given again: line 1"},
+        {"resources = 2\nutility_root = 2\nepsilon = 0.1\n"
+         "utility_root = 1 2\n", "t.conf:4: utility_root is given again: "
+                                 "line 2"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        societies_config c;
+        societies_config_default(&c);
+        ck_assert_app_fails(societies_config_parse(bad[i].text, "t.conf", &c),
+                            APP_ERR_BAD_INPUT, bad[i].says);
+    }
+}
+END_TEST
+
 START_TEST(bad_lines_are_named_with_their_number)
 {
     static const struct {
@@ -124,7 +183,27 @@ START_TEST(files_are_read_or_refused)
     fwrite("agents = 1\0\n", 1, 12, f);
     fclose(f);
     ck_assert_app_fails(societies_config_read(binary, &c), APP_ERR_BAD_INPUT,
-                        "not a text file");
+                        "nul.conf:1: a NUL byte at byte offset 10: this is "
+                        "not text");
+    /* Past 1 MiB a file is refused, whatever it holds. */
+    const char *huge = test_tmp_path("societies", "huge.conf");
+    f = fopen(huge, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 40000; i++)
+        fputs("# twenty-seven bytes a line\n", f);
+    fclose(f);
+    ck_assert_app_fails(societies_config_read(huge, &c), APP_ERR_BAD_INPUT,
+                        "huge.conf: longer than 1048576 bytes");
+    const char *wide = test_tmp_path("societies", "wide.conf");
+    f = fopen(wide, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("days = 2\nutility_root =", f);
+    for (int i = 0; i < 2000; i++)
+        fputs(" 1.5", f);
+    fclose(f);
+    ck_assert_app_fails(societies_config_read(wide, &c), APP_ERR_BAD_INPUT,
+                        "wide.conf:2: the line is longer than 4095 "
+                        "characters");
 }
 END_TEST
 
@@ -245,6 +324,8 @@ Suite *societies_config_suite(void)
     TCase *tc = test_case("config");
     tcase_add_test(tc, defaults_pass_the_checks);
     tcase_add_test(tc, a_file_sets_values_and_lists);
+    tcase_add_test(tc, the_readmes_example_is_read);
+    tcase_add_test(tc, a_key_given_twice_is_refused);
     tcase_add_test(tc, bad_lines_are_named_with_their_number);
     tcase_add_test(tc, files_are_read_or_refused);
     tcase_add_test(tc, kernels_are_built_with_the_values);

@@ -407,6 +407,24 @@ START_TEST(the_program_writes_days_and_refuses_bad_input)
 }
 END_TEST
 
+/* --config /dev/zero is refused at its first byte: it was read whole
+ * into memory (2 GB) before "no memory". */
+START_TEST(the_program_refuses_dev_zero_at_once)
+{
+    const char *out = test_tmp_path("societies", "zero-out");
+    const char *argv[] = {test_program("societies"), "--config", "/dev/zero",
+                          "--device", "reference", NULL};
+    test_exit e = test_spawn(argv, NULL, out, 10, 512);
+    size_t n;
+    char *said = test_read_file(out, &n);
+    ck_assert_msg(e.status == 1 && strstr(said, "/dev/zero:1: a NUL byte at "
+                                                "byte offset 0"),
+                  "exit status %d%s, said: %s", e.status,
+                  e.timed_out ? " (killed after 10 s)" : "", said);
+    free(said);
+}
+END_TEST
+
 Suite *societies_device_suite(void)
 {
     Suite *s = suite_create("societies_device");
@@ -419,6 +437,7 @@ Suite *societies_device_suite(void)
     suite_add_tcase(s, tc);
     TCase *program = test_case("program");
     tcase_add_test(program, the_program_writes_days_and_refuses_bad_input);
+    tcase_add_test(program, the_program_refuses_dev_zero_at_once);
     suite_add_tcase(s, program);
     return s;
 }
