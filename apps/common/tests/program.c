@@ -119,8 +119,8 @@ START_TEST(exit_statuses_and_messages)
     ck_assert_int_eq(failed, 1);
     ck_assert_int_eq(said, 7);
     const char *want[] = {
-        "prog: --version \"medium\": expected slow, quick or fastest\n"
-        "usage: prog [--version V]\n",
+        ("prog: --version \"medium\": expected slow, quick or fastest\n"
+         "usage: prog [--version V]\n"),
         "prog: --version: a value is missing\n",
         "prog: in.png: cannot open\n",
         "prog: a message of 42\n"};
