@@ -11,6 +11,9 @@
  * error functions. Every function that can fail returns NULL or a negative code
  * and leaves a message in clframe_last_error(); nothing here aborts.
  *
+ * The header is C11 and C++11: in C++ the same calls are templates (at the
+ * end of this file).
+ *
  * Ownership in one line: what a *_new / *_file / *_source function returns is
  * the caller's to free with the matching *_free; the default context and all
  * strings returned by accessors belong to clframe.
