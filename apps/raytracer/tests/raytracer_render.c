@@ -207,6 +207,48 @@ START_TEST(bvh_matches_brute_force_on_random_scenes)
 }
 END_TEST
 
+/* ---- spheres too big for float's areas -------------------------------------- */
+
+/* Eight spheres over a floor, and one more sphere given as "X Y Z R":
+ * around all of them ("0 0 0 1e20", a sky sphere), or reaching beyond
+ * float's range ("3e38 0 0 3e38"), where a box's area overflows float and
+ * once made the BVH's build split forever and write past its nodes. */
+static const char *huge_sphere_scene(const char *sphere)
+{
+    static char text[1024];
+    snprintf(text, sizeof text,
+             "camera position 0 3 -9 look_at 0 0.5 0 fov 50\n"
+             "background 0.5 0.7 0.9\n"
+             "material grey colour 0.6 0.6 0.6\n"
+             "material red colour 1 0.2 0.2 specular 0.5\n"
+             "light position 4 8 -6\n"
+             "plane normal 0 1 0 offset 0 material grey\n"
+             "sphere centre -3 1 0 radius 1 material red\n"
+             "sphere centre -1 0.5 -1 radius 0.5 material red\n"
+             "sphere centre 0 1 1 radius 1 material grey\n"
+             "sphere centre 1.5 0.7 -1.5 radius 0.7 material red\n"
+             "sphere centre 3 1 0.5 radius 1 material red\n"
+             "sphere centre 0 2.5 0 radius 0.4 material red\n"
+             "sphere centre -2 0.3 -2.5 radius 0.3 material grey\n"
+             "sphere centre 2 0.3 -3 radius 0.3 material red\n"
+             "sphere centre %s material grey\n", sphere);
+    return text;
+}
+
+static const char *const huge_spheres[] = {
+    "0 0 0 radius 1e20", "0 0 0 radius 3e38", "3e38 0 0 radius 3e38"};
+
+/* Whatever the huge sphere, both kernels draw what the reference draws
+ * (none of them sees a sphere whose squared radius overflows). */
+START_TEST(huge_spheres_render_as_the_reference_does)
+{
+    rt_scene scene;
+    load_text(&scene, huge_sphere_scene(huge_spheres[_i]));
+    assert_kernels_match_reference(&scene, 24, 18);
+    rt_scene_free(&scene);
+}
+END_TEST
+
 /* ---- shadows and reflections, by hand ------------------------------------------- */
 
 /* The camera looks straight down at a grey plane. A sphere at (3, 1, 0)
@@ -437,6 +479,34 @@ START_TEST(bvh_holds_every_sphere_once_inside_its_boxes)
 }
 END_TEST
 
+/* A huge sphere among 300: the tree is valid and needs no more than the
+ * 2n - 1 nodes allocated (run under ASan, a write past them shows). */
+START_TEST(bvh_of_huge_spheres_fits_its_nodes)
+{
+    rt_scene scene;
+    ck_assert_app(rt_scene_generate(&scene, 300));
+    float where[][4] = {{0, 0, 0, 1e20f}, {0, 0, 0, 3e38f},
+                        {3e38f, 0, 0, 3e38f}};
+    for (size_t k = 0; k < sizeof where / sizeof *where; k++) {
+        for (uint32_t i = 0; i <= k; i++)    /* one, two, three of them */
+            memcpy(scene.spheres[7 * i].s, where[k], sizeof where[k]);
+        rt_bvh bvh;
+        ck_assert_app(rt_bvh_build(&bvh, scene.spheres, scene.sphere_material,
+                                   scene.n_spheres));
+        ck_assert_uint_le(bvh.n_nodes, 2 * bvh.n_spheres - 1);
+        int *seen = calloc(bvh.n_spheres, sizeof *seen);
+        check_bvh_node(&bvh, 0, seen, 1);
+        for (uint32_t i = 0; i < bvh.n_spheres; i++)
+            ck_assert_msg(seen[i], "sphere %u is in no leaf", i);
+        ck_assert_msg(bvh.depth > 2, "the huge sphere made one leaf of "
+                      "everything (depth %u)", bvh.depth);
+        free(seen);
+        rt_bvh_free(&bvh);
+    }
+    rt_scene_free(&scene);
+}
+END_TEST
+
 /* A scene with no spheres renders its background and planes on both
  * kernels (their sphere arrays are then one unused element). */
 START_TEST(scene_without_spheres_renders)
@@ -536,6 +606,29 @@ START_TEST(raytrace_writes_a_png_and_reports_frames)
 }
 END_TEST
 
+/* The program with a sky sphere: the BVH's image is the brute force's,
+ * byte for byte. */
+START_TEST(raytrace_draws_a_sky_sphere_as_brute_force_does)
+{
+    const char *scene = test_write_file("raytrace-sky.txt",
+                                        huge_sphere_scene(huge_spheres[0]));
+    const char *png[2] = {tmp_path("sky-bvh.png"), tmp_path("sky-brute.png")};
+    const char *method[2] = {"bvh", "brute"};
+    char *data[2];
+    size_t size[2];
+    for (int m = 0; m < 2; m++) {
+        ck_assert_int_eq(test_run("%s %s -o %s --size 24x18 --method %s "
+                                  "> /dev/null", test_program("raytrace"),
+                                  scene, png[m], method[m]), 0);
+        data[m] = test_read_file(png[m], &size[m]);
+    }
+    ck_assert_msg(size[0] == size[1] && !memcmp(data[0], data[1], size[0]),
+                  "the BVH's image differs from the brute force's");
+    free(data[0]);
+    free(data[1]);
+}
+END_TEST
+
 START_TEST(raytrace_refuses_bad_arguments_without_output)
 {
     const char *png = tmp_path("never.png"), *err = tmp_path("err");
@@ -586,6 +679,8 @@ Suite *raytracer_render_suite(void)
     tcase_add_test(tc, moving_the_light_changes_the_image_as_the_reference_does);
     tcase_add_test(tc, bgra_order_swaps_red_and_blue);
     tcase_add_test(tc, scene_without_spheres_renders);
+    tcase_add_loop_test(tc, huge_spheres_render_as_the_reference_does, 0,
+                        sizeof huge_spheres / sizeof *huge_spheres);
     tcase_add_test(tc, bad_frames_and_scenes_are_refused);
     tcase_add_test(tc, shared_structs_have_the_device_layout);
     suite_add_tcase(s, tc);
@@ -593,12 +688,14 @@ Suite *raytracer_render_suite(void)
     TCase *host = test_case("host");
     tcase_add_test(host, pan_and_dolly_move_along_the_view);
     tcase_add_test(host, bvh_holds_every_sphere_once_inside_its_boxes);
+    tcase_add_test(host, bvh_of_huge_spheres_fits_its_nodes);
     suite_add_tcase(s, host);
 
     TCase *programs = test_case("programs");
     tcase_set_tags(programs, "no-oclgrind");
     tcase_add_test(programs, raytrace_writes_a_png_and_reports_frames);
     tcase_add_test(programs, raytrace_refuses_bad_arguments_without_output);
+    tcase_add_test(programs, raytrace_draws_a_sky_sphere_as_brute_force_does);
     suite_add_tcase(s, programs);
     return s;
 }
