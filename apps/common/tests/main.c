@@ -5,11 +5,12 @@
 
 Suite *error_suite(void);
 Suite *program_suite(void);
+Suite *save_suite(void);
 Suite *timing_suite(void);
 
 int main(void)
 {
     app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
-        error_suite, program_suite, timing_suite, NULL});
+        error_suite, program_suite, save_suite, timing_suite, NULL});
 }

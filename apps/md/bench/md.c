@@ -30,6 +30,7 @@
 #include "common/parse.h"
 #include "md/md.h"
 #include "common/error.h"
+#include "common/save.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -190,11 +191,12 @@ int main(int argc, char **argv)
         return 1;
     }
     mkdir("bench/out", 0777);
-    FILE *csv = fopen(CSV, "w");
-    if (!csv) {
-        perror(CSV);
+    save_target out;
+    if (save_begin(&out, CSV) != 0) {
+        fprintf(stderr, "bench-md: %s\n", app_last_error());
         return 1;
     }
+    FILE *csv = out.f;
     fprintf(csv, "n,version,particle_steps_per_s,ns_per_particle_step\n");
     printf("Lennard-Jones MD (density %g, T0 %g, cut-off %g, dt %g), %lu "
            "steps after %d of warm-up; median of %lu runs\n", MD_DENSITY,
@@ -214,11 +216,11 @@ int main(int argc, char **argv)
         if (bench_size((uint32_t)sizes[i], (unsigned)steps, (int)runs, &cap,
                        csv, &host_rate, &host_n)) {
             fprintf(stderr, "bench-md: %s\n", app_last_error());
-            fclose(csv);
+            save_end(&out, 0);
             return 1;
         }
-    if (fclose(csv) != 0) {
-        perror(CSV);
+    if (save_end(&out, 1) != 0) {
+        fprintf(stderr, "bench-md: %s\n", app_last_error());
         return 1;
     }
     if (host_n > 0)

@@ -10,9 +10,9 @@
 #include "common/error.h"
 #include "common/median.h"
 #include "common/program.h"
+#include "common/save.h"
 #include "clframe.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,16 +141,9 @@ static int render(const rt_scene *scene, const rt_view *view,
     return rc;
 }
 
-static int save_scene(const rt_scene *scene, const char *path)
+static int write_scene(FILE *f, void *scene)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return app_fail(APP_ERR_IO, "%s: cannot create: %s", path,
-                        strerror(errno));
-    int rc = rt_scene_save(scene, f);
-    if (fclose(f) != 0 && rc == 0)
-        rc = app_fail(APP_ERR_IO, "%s: writing failed", path);
-    return rc;
+    return rt_scene_save(scene, f);
 }
 
 int main(int argc, char **argv)
@@ -177,7 +170,7 @@ int main(int argc, char **argv)
         rc = app_fail(APP_ERR_NO_MEMORY, "out of memory for a %ux%u "
                       "image", o.width, o.height);
     if (rc == 0 && o.save_path)
-        rc = save_scene(&scene, o.save_path);
+        rc = save_file(o.save_path, write_scene, &scene);
     if (rc == 0 && (o.out_path || o.frames))
         rc = render(&scene, &view, &o, pixels, &median_ms);
     if (rc == 0 && o.out_path)

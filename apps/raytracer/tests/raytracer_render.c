@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- helpers ----------------------------------------------------------------- */
@@ -629,6 +630,77 @@ START_TEST(raytrace_draws_a_sky_sphere_as_brute_force_does)
 }
 END_TEST
 
+static void assert_png(const char *path)
+{
+    size_t size;
+    char *data = test_read_file(path, &size);
+    ck_assert_msg(size > 8 && memcmp(data, "\x89PNG", 4) == 0,
+                  "%s is not a PNG", path);
+    free(data);
+}
+
+/* -o through a link writes the file it names, and into a FIFO writes to
+ * its reader; neither is replaced. */
+START_TEST(raytrace_follows_links_and_writes_into_fifos)
+{
+    const char *real = tmp_path("real.png"), *link = tmp_path("link.png");
+    const char *fifo = tmp_path("fifo"), *got = tmp_path("from-fifo.png");
+    test_write_file("raytrace-real.png", "an old picture\n");
+    ck_assert_int_eq(symlink(real, link), 0);
+    ck_assert_int_eq(test_run("%s %s -o %s --size 8x8 > /dev/null",
+                              test_program("raytrace"),
+                              scene_path("simple.txt"), link), 0);
+    struct stat st;
+    ck_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    assert_png(real);
+
+    /* The reader gives up after a while, should the program never open
+     * the FIFO. */
+    ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+    ck_assert_int_eq(test_run("timeout 60 cat %s > %s & %s %s -o %s --size "
+                              "8x8 > /dev/null; s=$?; wait; exit $s", fifo,
+                              got, test_program("raytrace"),
+                              scene_path("simple.txt"), fifo), 0);
+    ck_assert(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    assert_png(got);
+}
+END_TEST
+
+/* A scene that cannot be written whole leaves the old file as it was:
+ * /dev/full, and a file size limit (a disk that fills). */
+START_TEST(raytrace_save_fails_whole)
+{
+    const char *err = tmp_path("save-err"), *old = tmp_path("old.txt");
+    ck_assert_int_eq(test_run("%s --generate 100 --save /dev/full 2> %s",
+                              test_program("raytrace"), err), 1);
+    size_t size;
+    char *text = test_read_file(err, &size);
+    ck_assert_msg(strstr(text, "/dev/full: writing the scene failed: No "
+                  "space left on device"), "%s", text);
+    free(text);
+
+    test_write_file("raytrace-old.txt", "# the old scene\n");
+    ck_assert_int_ne(test_run("trap '' XFSZ; ulimit -f 1; %s --generate "
+                              "1000 --save %s 2> %s", test_program("raytrace"),
+                              old, err), 0);
+    text = test_read_file(err, &size);
+    ck_assert_msg(strstr(text, "raytrace-old.txt: writing the scene failed"),
+                  "%s", text);
+    free(text);
+    text = test_read_file(old, &size);
+    ck_assert_str_eq(text, "# the old scene\n");
+    free(text);
+
+    ck_assert_int_eq(test_run("%s --generate 1 --save %s 2> %s",
+                              test_program("raytrace"),
+                              tmp_path("no/such.txt"), err), 1);
+    text = test_read_file(err, &size);
+    ck_assert_msg(strstr(text, "no/such.txt: cannot write: the folder ") &&
+                  strstr(text, "raytrace-no does not exist"), "%s", text);
+    free(text);
+}
+END_TEST
+
 START_TEST(raytrace_refuses_bad_arguments_without_output)
 {
     const char *png = tmp_path("never.png"), *err = tmp_path("err");
@@ -696,6 +768,8 @@ Suite *raytracer_render_suite(void)
     tcase_add_test(programs, raytrace_writes_a_png_and_reports_frames);
     tcase_add_test(programs, raytrace_refuses_bad_arguments_without_output);
     tcase_add_test(programs, raytrace_draws_a_sky_sphere_as_brute_force_does);
+    tcase_add_test(programs, raytrace_follows_links_and_writes_into_fifos);
+    tcase_add_test(programs, raytrace_save_fails_whole);
     suite_add_tcase(s, programs);
     return s;
 }
