@@ -4,6 +4,7 @@
 #include "testing.h"
 
 Suite *error_suite(void);
+Suite *parse_suite(void);
 Suite *program_suite(void);
 Suite *save_suite(void);
 Suite *timing_suite(void);
@@ -12,5 +13,5 @@ int main(void)
 {
     app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
-        error_suite, program_suite, save_suite, timing_suite, NULL});
+        error_suite, parse_suite, program_suite, save_suite, timing_suite, NULL});
 }

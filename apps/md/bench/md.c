@@ -169,7 +169,7 @@ int main(int argc, char **argv)
     unsigned long steps = 10, runs = 3;
     caps cap = {2000, 16000, 16000};
     int nsizes = 3;
-    if ((argc > 1 && !(nsizes = parse_uint_list(argv[1], 106,
+    if ((argc > 1 && !(nsizes = parse_uint_list("sizes", argv[1], 106,
                                                 MD_MAX_PARTICLES, sizes,
                                                 MAX_SIZES))) ||
         (argc > 2 && !parse_uint(argv[2], 1, 1000000, &steps)) ||
@@ -179,6 +179,8 @@ int main(int argc, char **argv)
         (argc > 6 && !parse_uint(argv[6], 0, MD_MAX_PARTICLES,
                                  &cap.allpairs)) ||
         argc > 7) {
+        if (nsizes == 0)
+            fprintf(stderr, "bench-md: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-md [sizes=1000,4000,16000 (each 106.."
                 "%u)] [steps=10] [runs=3 (1..%d)] [ref_cap=2000] "
                 "[host_cap=16000] [allpairs_cap=16000]\n", MD_MAX_PARTICLES,

@@ -39,18 +39,19 @@ typedef struct options {
     rt_view camera;
 } options;
 
-/* "X,Y,Z,LX,LY,LZ[,FOV]" into view; without FOV its fov is NAN. */
+static int camera_field(const char *field, int number, void *v)
+{
+    return parse_float(field, (float *)v + number - 1);
+}
+
+/* "X,Y,Z,LX,LY,LZ[,FOV]" into view; without FOV its fov is NAN. 0 after
+ * a message naming the field. */
 static int parse_camera(const char *text, rt_view *view)
 {
     float v[7];
-    int n = 0;
-    char *copy = strdup(text), *save = NULL;
-    for (char *word = strtok_r(copy, ",", &save); word && n < 8;
-         word = strtok_r(NULL, ",", &save))
-        if (n == 7 || !parse_float(word, &v[n++]))
-            n = 8;
-    free(copy);
-    if (n != 6 && n != 7)
+    int n = parse_comma_list("--camera", text, 6, 7, "a number",
+                             camera_field, v);
+    if (n == 0)
         return 0;
     memcpy(view->position, v, sizeof view->position);
     memcpy(view->look_at, v + 3, sizeof view->look_at);
@@ -90,8 +91,10 @@ static int parse_options(int argc, char **argv, options *o)
             ok = parse_uint(value, 1, 1ul << 24, &o->generate);
         else if (!strcmp(a, "--frames"))
             ok = parse_uint(value, 1, 1000000, &o->frames);
-        else if (!strcmp(a, "--camera"))
-            ok = o->have_camera = parse_camera(value, &o->camera);
+        else if (!strcmp(a, "--camera")) {
+            if (!(o->have_camera = parse_camera(value, &o->camera)))
+                return app_usage_error(&program, "%s", app_last_error());
+        }
         else if (!strcmp(a, "--method"))
             ok = !strcmp(value, "reference")
                  ? (o->method = -1, 1)

@@ -707,7 +707,11 @@ START_TEST(raytrace_refuses_bad_arguments_without_output)
     const char *bad[][2] = {
         {"--size 0x5", "bad value '0x5' for --size"},
         {"--size 7", "bad value '7' for --size"},
-        {"--camera 1,2,3", "bad value '1,2,3' for --camera"},
+        {"--camera 1,2,3", "--camera \"1,2,3\": 3 fields, expected 6 or 7"},
+        {"--camera ,,0,1,-5,,0,0,0,,45,,",
+         "--camera \",,0,1,-5,,0,0,0,,45,,\": field 1 is empty"},
+        {"--camera 0,1,-5,0,0,0,", "field 7 is empty"},
+        {"--camera 0,1,-5,0,x,0", "field 5, 'x', is not a number"},
         {"--method fast", "bad value 'fast' for --method"},
         {"--frames -1", "bad value '-1' for --frames"},
         {"--bogus 1", "unknown option --bogus"},
