@@ -701,6 +701,31 @@ START_TEST(raytrace_save_fails_whole)
 }
 END_TEST
 
+/* A scene file without a statement (empty, /dev/null) is refused, and
+ * /dev/zero at its first byte rather than read without end. */
+START_TEST(raytrace_refuses_empty_and_endless_scenes)
+{
+    const char *png = tmp_path("nothing.png"), *err = tmp_path("empty-err");
+    const char *empty = test_write_file("raytrace-empty.txt", "# nothing\n");
+    const char *bad[][2] = {
+        {empty, "raytrace-empty.txt: no statement"},
+        {"/dev/null", "/dev/null: no statement"},
+        {"/dev/zero", "/dev/zero:1: expected text, found a NUL byte"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_eq(test_run("timeout 20 %s %s -o %s 2> %s",
+                                  test_program("raytrace"), bad[i][0], png,
+                                  err), 1);
+        size_t size;
+        char *text = test_read_file(err, &size);
+        ck_assert_msg(strstr(text, bad[i][1]), "%s: stderr was: %s",
+                      bad[i][0], text);
+        free(text);
+        ck_assert_msg(access(png, F_OK) != 0, "%s left %s", bad[i][0], png);
+    }
+}
+END_TEST
+
 START_TEST(raytrace_refuses_bad_arguments_without_output)
 {
     const char *png = tmp_path("never.png"), *err = tmp_path("err");
@@ -774,6 +799,7 @@ Suite *raytracer_render_suite(void)
     tcase_add_test(programs, raytrace_draws_a_sky_sphere_as_brute_force_does);
     tcase_add_test(programs, raytrace_follows_links_and_writes_into_fifos);
     tcase_add_test(programs, raytrace_save_fails_whole);
+    tcase_add_test(programs, raytrace_refuses_empty_and_endless_scenes);
     suite_add_tcase(s, programs);
     return s;
 }
