@@ -480,10 +480,33 @@ START_TEST(bvh_holds_every_sphere_once_inside_its_boxes)
 }
 END_TEST
 
-/* A huge sphere among 300: the tree is valid and needs no more than the
- * 2n - 1 nodes allocated (run under ASan, a write past them shows). */
+/* Every sphere in exactly one leaf, inside its box, and no more nodes
+ * than the 2n - 1 allocated (under ASan a write past them shows). */
+static void assert_valid_bvh(const rt_scene *scene)
+{
+    rt_bvh bvh;
+    ck_assert_app(rt_bvh_build(&bvh, scene->spheres, scene->sphere_material,
+                               scene->n_spheres));
+    ck_assert_uint_le(bvh.n_nodes, 2 * bvh.n_spheres - 1);
+    int *seen = calloc(bvh.n_spheres, sizeof *seen);
+    check_bvh_node(&bvh, 0, seen, 1);
+    for (uint32_t i = 0; i < bvh.n_spheres; i++)
+        ck_assert_msg(seen[i], "sphere %u is in no leaf", i);
+    ck_assert_msg(bvh.depth > 2, "the huge sphere made one leaf of "
+                  "everything (depth %u)", bvh.depth);
+    free(seen);
+    rt_bvh_free(&bvh);
+}
+
+/* A huge sphere among 8 and among 300: a valid tree in its nodes. */
 START_TEST(bvh_of_huge_spheres_fits_its_nodes)
 {
+    for (size_t k = 0; k < sizeof huge_spheres / sizeof *huge_spheres; k++) {
+        rt_scene small;
+        load_text(&small, huge_sphere_scene(huge_spheres[k]));
+        assert_valid_bvh(&small);
+        rt_scene_free(&small);
+    }
     rt_scene scene;
     ck_assert_app(rt_scene_generate(&scene, 300));
     float where[][4] = {{0, 0, 0, 1e20f}, {0, 0, 0, 3e38f},
@@ -491,18 +514,7 @@ START_TEST(bvh_of_huge_spheres_fits_its_nodes)
     for (size_t k = 0; k < sizeof where / sizeof *where; k++) {
         for (uint32_t i = 0; i <= k; i++)    /* one, two, three of them */
             memcpy(scene.spheres[7 * i].s, where[k], sizeof where[k]);
-        rt_bvh bvh;
-        ck_assert_app(rt_bvh_build(&bvh, scene.spheres, scene.sphere_material,
-                                   scene.n_spheres));
-        ck_assert_uint_le(bvh.n_nodes, 2 * bvh.n_spheres - 1);
-        int *seen = calloc(bvh.n_spheres, sizeof *seen);
-        check_bvh_node(&bvh, 0, seen, 1);
-        for (uint32_t i = 0; i < bvh.n_spheres; i++)
-            ck_assert_msg(seen[i], "sphere %u is in no leaf", i);
-        ck_assert_msg(bvh.depth > 2, "the huge sphere made one leaf of "
-                      "everything (depth %u)", bvh.depth);
-        free(seen);
-        rt_bvh_free(&bvh);
+        assert_valid_bvh(&scene);
     }
     rt_scene_free(&scene);
 }
