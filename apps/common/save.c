@@ -66,12 +66,13 @@ static char *follow_links(const char *path)
 static int open_in_place(save_target *t)
 {
     int fd = open(t->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd >= 0 && !(t->f = fdopen(fd, "wb")))
+    if (fd >= 0 && (t->f = fdopen(fd, "wb")))
+        return 0;
+    int why = errno;
+    if (fd >= 0)
         close(fd);
-    if (!t->f)
-        return app_fail(APP_ERR_IO, "%s: cannot open for writing: %s",
-                        t->path, strerror(errno));
-    return 0;
+    return app_fail(APP_ERR_IO, "%s: cannot open for writing: %s", t->path,
+                    strerror(why));
 }
 
 /* t->f on a new temporary ".NAME.XXXXXX" beside the target, given mode:
