@@ -7,6 +7,7 @@
 #include "common/error.h"
 
 #include "common/image.h"
+#include "common/save.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,7 @@ static int write_png(FILE *f, void *ctx)
 int blur_image_save(const char *path, const blur_image *img)
 {
     int rc = check_size(img->width, img->height);
-    return rc ? rc : image_save(path, write_png, (void *)img);
+    return rc ? rc : save_file(path, write_png, (void *)img);
 }
 
 /* ---- blurring ------------------------------------------------------------ */

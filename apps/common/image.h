@@ -1,8 +1,9 @@
 /*
  * image.h: images for every app: 8-bit PNG written through libpng, any PNG
- * read as 8-bit RGBA (png_read.c), and a
- * file written beside its target and renamed over it only once complete,
- * so a reader never sees half an image and a failure leaves no file.
+ * read as 8-bit RGBA (png_read.c). Image files are written through
+ * save_file (save.h), as every app's files are: beside the target and
+ * renamed over it only once complete, so a reader never sees half an image
+ * and a failure leaves no file.
  *
  * Functions return 0 or a negative code with a message in
  * app_last_error() that names the file.
@@ -24,13 +25,7 @@ int image_png_write_rows(FILE *f, uint32_t width, uint32_t height,
 int image_png_write(FILE *f, uint32_t width, uint32_t height, int channels,
                     const uint8_t *pixels);
 
-/* Writes path through write(f, ctx) into a hidden temporary file in path's
- * folder, then renames it over path; on failure removes the temporary.
- * The message of a failing write() is kept, with path in front. */
-typedef int image_write_fn(FILE *f, void *ctx);
-int image_save(const char *path, image_write_fn *write, void *ctx);
-
-/* image_save of image_png_write. */
+/* save_file of image_png_write. */
 int image_png_save(const char *path, uint32_t width, uint32_t height,
                    int channels, const uint8_t *pixels);
 

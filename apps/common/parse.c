@@ -1,10 +1,14 @@
 /*
- * parse.c: whole-word number parsing for every app (parse.h).
+ * parse.c: whole-word number parsing and comma lists for every app
+ * (parse.h).
  */
 #include "parse.h"
+#include "error.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,24 +26,75 @@ int parse_uint(const char *text, unsigned long lo, unsigned long hi,
     return 1;
 }
 
-int parse_uint_list(const char *text, unsigned long lo, unsigned long hi,
-                    unsigned long *values, int max)
+/* A comma list's failure: 0, with "OPTION \"TEXT\": " and the reason. */
+static int list_fail(const char *option, const char *text, const char *fmt,
+                     ...) __attribute__((format(printf, 3, 4)));
+static int list_fail(const char *option, const char *text, const char *fmt,
+                     ...)
 {
-    char word[32];
-    int count = 0;
-    while (count < max) {
-        size_t len = strcspn(text, ",");
-        if (len == 0 || len >= sizeof word)
-            return 0;
-        memcpy(word, text, len);
+    char why[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    app_fail(APP_ERR_BAD_INPUT, "%s \"%.80s%s\": %s", option, text,
+             strlen(text) > 80 ? "..." : "", why);
+    return 0;
+}
+
+int parse_comma_list(const char *option, const char *text, int min,
+                     int max, const char *what, parse_field_fn *field,
+                     void *ctx)
+{
+    char word[PARSE_FIELD_MAX + 1];
+    int n = 0;
+    const char *at = text;
+    for (;;) {
+        size_t len = strcspn(at, ",");
+        if (++n > max)
+            return list_fail(option, text, "more than %d field%s", max,
+                             max == 1 ? "" : "s");
+        if (len == 0)
+            return list_fail(option, text, "field %d is empty", n);
+        if (len > PARSE_FIELD_MAX)
+            return list_fail(option, text, "field %d is longer than %d "
+                             "characters", n, PARSE_FIELD_MAX);
+        memcpy(word, at, len);
         word[len] = '\0';
-        if (!parse_uint(word, lo, hi, &values[count++]))
-            return 0;
-        if (text[len] == '\0')
-            return count;
-        text += len + 1;
+        if (!field(word, n, ctx))
+            return list_fail(option, text, "field %d, '%s', is not %s", n,
+                             word, what);
+        if (at[len] == '\0')
+            break;
+        at += len + 1;
     }
-    return 0;                       /* more than max */
+    if (n < min && min == max)
+        return list_fail(option, text, "%d field%s, expected %d", n,
+                         n == 1 ? "" : "s", min);
+    if (n < min)
+        return list_fail(option, text, "%d field%s, expected %d %s %d", n,
+                         n == 1 ? "" : "s", min, max == min + 1 ? "or" : "to",
+                         max);
+    return n;
+}
+
+typedef struct uint_list {
+    unsigned long lo, hi, *values;
+} uint_list;
+
+static int uint_field(const char *field, int number, void *ctx)
+{
+    uint_list *list = ctx;
+    return parse_uint(field, list->lo, list->hi, &list->values[number - 1]);
+}
+
+int parse_uint_list(const char *option, const char *text, unsigned long lo,
+                    unsigned long hi, unsigned long *values, int max)
+{
+    char what[80];
+    snprintf(what, sizeof what, "a whole number from %lu to %lu", lo, hi);
+    uint_list list = {lo, hi, values};
+    return parse_comma_list(option, text, 1, max, what, uint_field, &list);
 }
 
 int parse_float(const char *text, float *value)

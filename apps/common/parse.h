@@ -2,7 +2,8 @@
  * parse.h: numbers as the apps take them, on command lines and in their
  * text files. Only a whole word counts: "10x", " 5", "+3", "-1" as a count,
  * "nan" and "1e99" as a float are refused, so a typo is an error, never a
- * default.
+ * default. A comma list ("0,5,-10,0,0,0,45") is split by parse_comma_list
+ * alone, which refuses an empty field rather than merging two commas.
  */
 #ifndef APPS_PARSE_H
 #define APPS_PARSE_H
@@ -17,11 +18,30 @@ int parse_uint(const char *text, unsigned long lo, unsigned long hi,
  * stored in *value. Reads in the current locale's LC_NUMERIC. */
 int parse_float(const char *text, float *value);
 
-/* "a,b,c": up to max whole numbers, each from lo to hi, into values; how
- * many, or 0 if the text is empty, too long or has a word that is not one
- * (the benchmarks' lists of sizes). */
-int parse_uint_list(const char *text, unsigned long lo, unsigned long hi,
-                    unsigned long *values, int max);
+enum { PARSE_FIELD_MAX = 63 };    /* the longest field of a comma list */
+
+/* Called with each field of a comma list, as a string of its own, and its
+ * number (1 for the first); returns 1 if it is what the list holds, else
+ * 0. */
+typedef int parse_field_fn(const char *field, int number, void *ctx);
+
+/* Splits text, the value of option (a name for messages: "--camera"), at
+ * every comma and hands each field to field(). Returns how many fields
+ * there were, min to max (min >= 1), or 0 with a message in
+ * app_last_error() naming the option, its value and the field: an empty
+ * one ("1,,2", a comma first or last, an empty text), one longer than
+ * PARSE_FIELD_MAX, too few or too many fields, or one that field()
+ * refused ("--camera \"0,x,1\": field 2, 'x', is not a number", from
+ * what). */
+int parse_comma_list(const char *option, const char *text, int min,
+                     int max, const char *what, parse_field_fn *field,
+                     void *ctx);
+
+/* parse_comma_list of up to max whole numbers, each from lo to hi, into
+ * values (the benchmarks' lists of sizes): how many, or 0 after its
+ * message. */
+int parse_uint_list(const char *option, const char *text, unsigned long lo,
+                    unsigned long hi, unsigned long *values, int max);
 
 /* 1 if text is "WxH" (an image size), each a whole number from 1 to max,
  * stored in *width and *height. */

@@ -1,8 +1,11 @@
 /*
- * plot.c: gnuplot through a pipe (plot.h).
+ * plot.c: gnuplot through a pipe (plot.h). gnuplot writes the chart where
+ * save_begin says (common/save.h), so the PNG is put in place as every
+ * app's files are, only once gnuplot has succeeded.
  */
 #include "plot.h"
 #include "error.h"
+#include "save.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -11,12 +14,11 @@
 #include <string.h>
 #include <sys/wait.h>
 
-int plot_csv_png(const char *csv, const char *png, int width, int height,
-                 const char *fmt, ...)
+/* Runs gnuplot writing the chart into out, the commands from fmt and ap;
+ * 0 or APP_ERR_IO. */
+static int run_gnuplot(const char *csv, const char *png, const char *out,
+                       int width, int height, const char *fmt, va_list ap)
 {
-    if (strchr(csv, '\'') || strchr(png, '\''))
-        return app_fail(APP_ERR_IO, "cannot plot %s into %s: a "
-                        "quote in a file name", csv, png);
     /* A gnuplot that is not there exits at once: writing to it must be
      * an error, not SIGPIPE's death of the program. */
     struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
@@ -30,11 +32,8 @@ int plot_csv_png(const char *csv, const char *png, int width, int height,
     }
     fprintf(gp, "set terminal pngcairo size %d,%d\n"
                 "set output '%s'\n"
-                "set datafile separator ','\n", width, height, png);
-    va_list ap;
-    va_start(ap, fmt);
+                "set datafile separator ','\n", width, height, out);
     vfprintf(gp, fmt, ap);
-    va_end(ap);
     int status = pclose(gp);
     sigaction(SIGPIPE, &before, NULL);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
@@ -47,4 +46,28 @@ int plot_csv_png(const char *csv, const char *png, int width, int height,
                         : "status", WIFEXITED(status) ?
                         WEXITSTATUS(status) : status, png, csv);
     return 0;
+}
+
+int plot_csv_png(const char *csv, const char *png, int width, int height,
+                 const char *fmt, ...)
+{
+    if (strchr(csv, '\'') || strchr(png, '\''))
+        return app_fail(APP_ERR_IO, "cannot plot %s into %s: a "
+                        "quote in a file name", csv, png);
+    save_target out;
+    int rc = save_begin(&out, png);
+    if (rc != 0)
+        return rc;
+    /* The link's target, and so the temporary, may have a quote. */
+    if (strchr(save_file_being_written(&out), '\''))
+        rc = app_fail(APP_ERR_IO, "cannot plot into %s: a quote in the "
+                      "name of the file it links to", png);
+    va_list ap;
+    va_start(ap, fmt);
+    if (rc == 0)
+        rc = run_gnuplot(csv, png, save_file_being_written(&out), width,
+                         height, fmt, ap);
+    va_end(ap);
+    int end = save_end(&out, rc == 0);
+    return rc ? rc : end;
 }

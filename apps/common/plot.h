@@ -7,8 +7,9 @@
 #ifndef CLFRAME_COMMON_PLOT_H
 #define CLFRAME_COMMON_PLOT_H
 
-/* Runs gnuplot with a width x height PNG terminal writing png and CSV
- * input (comma-separated), then the commands made from fmt and its
+/* Runs gnuplot with a width x height PNG terminal writing png (as
+ * common/save.h writes every file: put in place once gnuplot succeeded)
+ * and CSV input (comma-separated), then the commands made from fmt and its
  * arguments (which name the CSV file). Paths with a quote are refused, as
  * gnuplot's strings are quoted. 0, or APP_ERR_IO with a message that
  * names png and csv and says when gnuplot is not installed. */

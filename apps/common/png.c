@@ -1,16 +1,18 @@
 /*
  * png.c: 8-bit RGB and RGBA PNG output through libpng, one row at a time
  * so that callers that compute pixels (a heat world's colours) need no
- * whole-image buffer.
+ * whole-image buffer; a PNG file saved through save_file (save.h).
  */
 #include "image.h"
 #include "png_failure.h"
 #include "error.h"
+#include "save.h"
 
 #include <errno.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct png_job {
     uint32_t width, height;
@@ -104,4 +106,30 @@ int image_png_write(FILE *f, uint32_t width, uint32_t height, int channels,
 {
     pixel_rows rows = {pixels, (size_t)width * (channels > 0 ? channels : 0)};
     return image_png_write_rows(f, width, height, channels, copy_row, &rows);
+}
+
+typedef struct png_pixels {
+    uint32_t width, height;
+    int channels;
+    const uint8_t *pixels;
+} png_pixels;
+
+static int write_png_pixels(FILE *f, void *ctx)
+{
+    const png_pixels *p = ctx;
+    return image_png_write(f, p->width, p->height, p->channels, p->pixels);
+}
+
+int image_png_save(const char *path, uint32_t width, uint32_t height,
+                   int channels, const uint8_t *pixels)
+{
+    png_pixels p = {width, height, channels, pixels};
+    return save_file(path, write_png_pixels, &p);
+}
+
+int image_path_has_extension(const char *path, const char *ext)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    return dot && !(slash && dot < slash) && strcasecmp(dot, ext) == 0;
 }

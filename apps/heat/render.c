@@ -4,13 +4,14 @@
  * row 0 at the top. Two formats: 24-bit BMP, written by hand because it is
  * a header and rows, and 8-bit RGB PNG through libpng.
  *
- * heat_world_render writes through image_save (apps/image), so a reader
- * never sees half an image and a failure leaves no file behind.
+ * heat_world_render writes through save_file (apps/common/save.h), so a
+ * reader never sees half an image and a failure leaves no file behind.
  */
 #include "world.h"
 #include "common/error.h"
 
 #include "common/image.h"
+#include "common/save.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -175,5 +176,5 @@ int heat_world_render(const heat_world *world, const char *path)
         return app_fail(APP_ERR_BAD_INPUT, "%s: unknown image type; "
                         "the file name must end in .bmp or .png", path);
     render_job job = {world, format};
-    return image_save(path, write_render_job, &job);
+    return save_file(path, write_render_job, &job);
 }

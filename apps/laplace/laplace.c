@@ -8,6 +8,7 @@
 
 #include "common/parse.h"
 #include "common/image.h"
+#include "common/save.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -265,7 +266,7 @@ static int write_floats(FILE *f, void *ctx)
 
 int laplace_write_raw(const char *path, const laplace_grid *g)
 {
-    return image_save(path, write_floats, (void *)g);
+    return save_file(path, write_floats, (void *)g);
 }
 
 typedef struct colour_map {
@@ -314,5 +315,5 @@ int laplace_write_png(const char *path, const laplace_grid *g)
         job.map.lo = fminf(job.map.lo, g->phi[i]);
         job.map.hi = fmaxf(job.map.hi, g->phi[i]);
     }
-    return image_save(path, write_png, &job);
+    return save_file(path, write_png, &job);
 }

@@ -8,6 +8,14 @@
  * stored next to each other, so a node needs one index; a subtree's spheres
  * are consecutive in the reordered sphere array. Nodes stop splitting at
  * RT_BVH_MAX_DEPTH levels, the device's stack size, whatever they hold.
+ *
+ * Any finite scene must build, a "sky sphere" of radius 1e20 or 3e38
+ * included: areas and bins are computed in double, where no float box's
+ * area overflows, and a split is made only when both children get
+ * spheres. So a tree over n spheres has at most n leaves and n - 1 inner
+ * nodes, and the 2n - 1 nodes allocated always suffice. Where the areas
+ * still cannot be compared (a sphere reaching beyond float's range makes a
+ * box infinite), the split that halves the spheres most evenly is taken.
  */
 #include "raytracer.h"
 #include "common/error.h"
@@ -36,10 +44,12 @@ static void box_grow(box *b, const float lo[3], const float hi[3])
     }
 }
 
-static float box_area(const box *b)
+/* In double: a float box's sides reach 6.8e38, whose square would
+ * overflow float. Infinite only for a box with an infinite bound. */
+static double box_area(const box *b)
 {
-    float dx = b->hi[0] - b->lo[0], dy = b->hi[1] - b->lo[1];
-    float dz = b->hi[2] - b->lo[2];
+    double dx = (double)b->hi[0] - b->lo[0], dy = (double)b->hi[1] - b->lo[1];
+    double dz = (double)b->hi[2] - b->lo[2];
     return dx < 0 ? 0 : 2 * (dx * dy + dy * dz + dz * dx);
 }
 
@@ -71,8 +81,9 @@ static box range_box(const builder *b, uint32_t first, uint32_t count)
     return bounds;
 }
 
-/* The bin of a centre coordinate c on an axis spanning [lo, lo + extent). */
-static int bin_of(float c, float lo, float extent)
+/* The bin of a centre coordinate c on an axis spanning [lo, lo + extent).
+ * In double, where extent (two finite floats apart) is finite. */
+static int bin_of(float c, double lo, double extent)
 {
     int bin = (int)((c - lo) / extent * BINS);
     return bin < 0 ? 0 : bin >= BINS ? BINS - 1 : bin;
@@ -82,14 +93,16 @@ static int bin_of(float c, float lo, float extent)
  * below bin (of BINS over [lo, lo + extent)) go to the left child. */
 typedef struct split {
     int axis, bin;
-    float lo, extent;
+    double lo, extent;
 } split;
 
-/* Where to split spheres first .. first + count - 1. Returns the SAH cost of the split relative to a leaf's
- * (below 1: the split is worth it), or INFINITY if the centres cannot be
- * told apart on any axis. */
-static float best_split(const builder *b, uint32_t first, uint32_t count,
-                        const box *bounds, split *best_at)
+/* Where to split spheres first .. first + count - 1, into *best_at, with
+ * *cost its SAH cost relative to a leaf's: below 1, the split is worth it;
+ * NaN when the areas cannot be compared (an infinite box), and then the
+ * split is the most even one. Returns 0 when no split puts spheres on
+ * both sides (the centres coincide on every axis, or fall in one bin). */
+static int best_split(const builder *b, uint32_t first, uint32_t count,
+                      const box *bounds, split *best_at, double *cost)
 {
     float clo[3] = {INFINITY, INFINITY, INFINITY};
     float chi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -101,12 +114,11 @@ static float best_split(const builder *b, uint32_t first, uint32_t count,
         }
     int axis = 0;
     for (int a = 1; a < 3; a++)
-        if (chi[a] - clo[a] > chi[axis] - clo[axis])
+        if ((double)chi[a] - clo[a] > (double)chi[axis] - clo[axis])
             axis = a;
-    float lo = clo[axis], extent = chi[axis] - lo;
+    double lo = clo[axis], extent = (double)chi[axis] - lo;
     if (!(extent > 0))
-        return INFINITY;
-    *best_at = (split){axis, 0, lo, extent};
+        return 0;
 
     box bin_box[BINS];
     uint32_t bin_count[BINS] = {0};
@@ -120,8 +132,10 @@ static float best_split(const builder *b, uint32_t first, uint32_t count,
         box_grow(&bin_box[bin], slo, shi);
         bin_count[bin]++;
     }
-    /* Sweep from the right for the right sides' areas, then from the left. */
-    float right_cost[BINS];
+    /* Sweep from the right for the right sides' areas, then from the left.
+     * Only bins with spheres on both sides are candidates; a cost that is
+     * infinite or NaN never compares below another. */
+    double right_cost[BINS];
     box right = box_empty();
     uint32_t right_n = 0;
     for (int i = BINS - 1; i > 0; i--) {
@@ -129,7 +143,9 @@ static float best_split(const builder *b, uint32_t first, uint32_t count,
         right_n += bin_count[i];
         right_cost[i] = box_area(&right) * right_n;
     }
-    float best = INFINITY;
+    double best = INFINITY;
+    int cheapest = 0, even = 0;
+    uint32_t even_gap = UINT32_MAX;
     box left = box_empty();
     uint32_t left_n = 0;
     for (int i = 1; i < BINS; i++) {
@@ -137,11 +153,19 @@ static float best_split(const builder *b, uint32_t first, uint32_t count,
         left_n += bin_count[i - 1];
         if (left_n == 0 || left_n == count)
             continue;
-        float cost = box_area(&left) * left_n + right_cost[i];
-        if (cost < best)
-            best = cost, best_at->bin = i;
+        uint32_t gap = left_n > count - left_n ? 2 * left_n - count
+                                               : count - 2 * left_n;
+        if (gap < even_gap)
+            even_gap = gap, even = i;
+        double c = box_area(&left) * left_n + right_cost[i];
+        if (c < best)
+            best = c, cheapest = i;
     }
-    return best / (box_area(bounds) * count);
+    if (even == 0)
+        return 0;
+    *best_at = (split){axis, cheapest ? cheapest : even, lo, extent};
+    *cost = cheapest ? best / (box_area(bounds) * count) : NAN;
+    return 1;
 }
 
 /* Reorders the range so that the left child's spheres come first; returns
@@ -177,11 +201,19 @@ static void build_node(builder *b, uint32_t node, uint32_t first,
     if (count <= LEAF_SPHERES || depth >= RT_BVH_MAX_DEPTH)
         return;
     split at;
-    float cost = best_split(b, first, count, &bounds, &at);
-    /* A split must pay for the extra box tests; small leaves may stay. */
-    if (cost == INFINITY || (cost >= 1.0f && count <= MAX_LEAF_SPHERES))
+    double cost;
+    if (!best_split(b, first, count, &bounds, &at, &cost))
+        return;
+    /* A split must pay for the extra box tests; small leaves may stay.
+     * Written so that a NaN cost keeps them too. */
+    if (!(cost < 1.0) && count <= MAX_LEAF_SPHERES)
         return;
     uint32_t left = partition(b, first, count, &at);
+    /* The bound on the node count rests on this: two children, each with
+     * spheres. partition bins as best_split did, so it holds; checked
+     * here, where a mistake would otherwise write past the nodes. */
+    if (left == 0 || left == count)
+        return;
     uint32_t children = b->n_nodes;
     b->n_nodes += 2;
     n->first = (cl_int)children;

@@ -7,9 +7,10 @@
  * A statement never spans lines, so reading goes a line at a time: the
  * line is read into a buffer (a NUL byte or a line longer than LINE_CHARS
  * is an error: no scene has one, a binary file does), cut into tokens in
- * place, and handed to its statement's parser. The statements made of
- * key-value pairs share one table-driven key parser, so every one of them
- * reports unknown, repeated, missing and malformed keys the same way.
+ * place, and handed to its statement's parser; an input without a
+ * statement is refused. The statements made of key-value pairs share one
+ * table-driven key parser, so every one of them reports unknown,
+ * repeated, missing and malformed keys the same way.
  * Material names are found through a small hash table, so a scene with
  * many materials and spheres loads in linear time.
  *
@@ -139,6 +140,7 @@ typedef struct parser {
     char buf[LINE_CHARS + 1];
     char *tokens[LINE_CHARS / 2 + 1];
     size_t n_tokens;
+    unsigned long statements;     /* read so far */
     /* Lines of the statements allowed once (0: not seen yet). */
     unsigned long camera_line, background_line, ambient_line, depth_line;
     /* Allocated lengths of the scene's arrays. */
@@ -878,9 +880,20 @@ static int load(rt_scene *scene, source *src, const char *name)
     int rc;
     while ((rc = read_line(p, src)) > 0) {
         split_tokens(p);
-        if (p->n_tokens > 0 && (rc = parse_statement(p)) != 0)
+        if (p->n_tokens == 0)
+            continue;
+        p->statements++;
+        if ((rc = parse_statement(p)) != 0)
             break;
     }
+    /* Every statement may be left out, but not all of them: an empty
+     * input is a wrong file or one cut short (/dev/null, a failed
+     * download), not a scene anyone meant. */
+    if (rc == 0 && p->statements == 0)
+        rc = app_fail(APP_ERR_BAD_INPUT, "%s: no statement (expected at "
+                      "least one of camera, background, ambient, depth, "
+                      "material, light, sphere or plane): an empty scene "
+                      "file?", name);
     c_numbers_end(&cn);
     free(p->material_line);
     free(p->slots);

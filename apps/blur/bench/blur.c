@@ -38,24 +38,19 @@
 
 enum { MAX_RUNS = 101, MAX_SIZES = 16, BYTES_PER_PIXEL = 8 };
 
-/* "WxH,WxH,...": up to MAX_SIZES sizes; how many, or 0 if any is bad. */
+static int size_field(const char *field, int number, void *sizes)
+{
+    uint32_t *size = ((uint32_t (*)[2])sizes)[number - 1];
+    return parse_size(field, 65536, &size[0], &size[1]) &&
+           (uint64_t)size[0] * size[1] <= BLUR_MAX_PIXELS;
+}
+
+/* "WxH,WxH,...": up to MAX_SIZES sizes; how many, or 0 after a message. */
 static int parse_sizes(const char *text, uint32_t (*sizes)[2])
 {
-    char copy[512];
-    if (strlen(text) >= sizeof copy)
-        return 0;
-    strcpy(copy, text);
-    int n = 0;
-    char *save = NULL;
-    for (char *word = strtok_r(copy, ",", &save); word;
-         word = strtok_r(NULL, ",", &save)) {
-        if (n == MAX_SIZES || !parse_size(word, 65536, &sizes[n][0],
-                                          &sizes[n][1]) ||
-            (uint64_t)sizes[n][0] * sizes[n][1] > BLUR_MAX_PIXELS)
-            return 0;
-        n++;
-    }
-    return n;
+    return parse_comma_list("sizes", text, 1, MAX_SIZES, "a size WxH of at "
+                            "most 65536 a side and 2^28 pixels", size_field,
+                            sizes);
 }
 
 /* A w x h image of random bytes, alpha included (the same every run). */
@@ -166,6 +161,8 @@ int main(int argc, char **argv)
              (argc <= 3 || parse_uint(argv[3], 1, MAX_RUNS, &runs)) &&
              (argc <= 4 || parse_uint(argv[4], 0, BLUR_MAX_PIXELS, &ref_cap));
     if (!ok) {
+        if (nsizes == 0)
+            fprintf(stderr, "bench-blur: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-blur [sizes=512x512,1024x1024 (WxH,"
                 "...)] [passes=20] [runs=3 (1..%d)] [ref_cap=1048576 "
                 "(pixels)]\n", MAX_RUNS);

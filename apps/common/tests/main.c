@@ -4,7 +4,9 @@
 #include "testing.h"
 
 Suite *error_suite(void);
+Suite *parse_suite(void);
 Suite *program_suite(void);
+Suite *save_suite(void);
 Suite *timing_suite(void);
 Suite *text_suite(void);
 
@@ -12,5 +14,6 @@ int main(void)
 {
     app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
-        error_suite, program_suite, timing_suite, text_suite, NULL});
+        error_suite, parse_suite, program_suite, save_suite, text_suite,
+        timing_suite, NULL});
 }

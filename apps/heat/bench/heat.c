@@ -34,6 +34,7 @@
 #include "common/median.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/parse.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -151,20 +152,26 @@ static void print_row(const row *r, const row *ref, const row *omp,
            !r->step_runs || !ref->step_runs ? "" : r->ok ? "yes" : "NO");
 }
 
-/* Marks the versions named in a comma-separated list; 0 or -1. */
+static int version_field(const char *name, int number, void *selected)
+{
+    (void)number;
+    int v = app_version_parse(&heat_versions, name);
+    if (v < 0)
+        return 0;
+    ((int *)selected)[v] = 1;
+    return 1;
+}
+
+/* Marks the versions named in a comma-separated list, all without one;
+ * 0, or -1 after a message if a name is unknown or a field empty. */
 static int select_versions(const char *list, int selected[])
 {
     for (int v = 0; v < HEAT_VERSION_COUNT; v++)
         selected[v] = list == NULL;
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", list ? list : "");
-    for (char *save, *name = strtok_r(copy, ",", &save); name;
-         name = strtok_r(NULL, ",", &save)) {
-        int v = app_version_parse(&heat_versions, name);
-        if (v < 0)
-            return -1;
-        selected[v] = 1;
-    }
+    if (list && !parse_comma_list("versions", list, 1,
+                                  4 * HEAT_VERSION_COUNT, "a version",
+                                  version_field, selected))
+        return -1;
     return 0;
 }
 
@@ -187,8 +194,11 @@ int main(int argc, char **argv)
     unsigned steps = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 100;
     int runs = argc > 3 ? atoi(argv[3]) : 5;
     int selected[HEAT_VERSION_COUNT];
+    int bad_list = select_versions(argc > 4 ? argv[4] : NULL, selected);
     if (n < 3 || n > 40000 || steps < 1 || runs < 1 || runs > MAX_RUNS ||
-        argc > 5 || select_versions(argc > 4 ? argv[4] : NULL, selected)) {
+        argc > 5 || bad_list) {
+        if (bad_list)
+            fprintf(stderr, "bench-heat: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-heat [n=1000 (3..40000)] [steps=100] "
                 "[runs=5 (1..%d)] [versions=all: reference,openmp,v3,...]\n",
                 MAX_RUNS);

@@ -115,13 +115,15 @@ int main(int argc, char **argv)
 {
     app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES];
-    int nsizes = parse_uint_list(argc > 1 ? argv[1] : "200,1000", 3, 40000,
-                                 sizes, MAX_SIZES);
+    int nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "200,1000", 3,
+                                 40000, sizes, MAX_SIZES);
     unsigned iterations = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10)
                                    : 100;
     int runs = argc > 3 ? atoi(argv[3]) : 3;
     if (nsizes == 0 || iterations < 1 || runs < 1 || runs > MAX_RUNS ||
         argc > 4) {
+        if (nsizes == 0)
+            fprintf(stderr, "bench-laplace: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-laplace [sizes=200,1000 (each 3..40000)"
                 "] [iterations=100] [runs=3 (1..%d)]\n", MAX_RUNS);
         return 2;

@@ -44,19 +44,23 @@ static const char *row_name(int row)
     return row == ROW_CLBLAST ? "clblast" : app_version_name(&matmul_versions, row);
 }
 
-/* Parses "a,b,c" of row names into wanted[]; 0 if a name is unknown. */
+static int row_field(const char *name, int number, void *wanted)
+{
+    (void)number;
+    int row = !strcmp(name, "clblast") ? ROW_CLBLAST
+                                        : app_version_parse(&matmul_versions, name);
+    if (row < 0)
+        return 0;
+    ((int *)wanted)[row] = 1;
+    return 1;
+}
+
+/* Parses "a,b,c" of row names into wanted[]; 0 after a message if a name
+ * is unknown or a field empty. A name may come twice. */
 static int parse_rows(const char *text, int *wanted)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        int row = !strcmp(t, "clblast") ? ROW_CLBLAST : app_version_parse(&matmul_versions, t);
-        if (row < 0)
-            return 0;
-        wanted[row] = 1;
-    }
-    return 1;
+    return parse_comma_list("versions", text, 1, 4 * ROWS,
+                            "a version or clblast", row_field, wanted) > 0;
 }
 
 typedef struct result {
@@ -167,14 +171,16 @@ int main(int argc, char **argv)
 {
     app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES], runs = 3;
-    int nsizes = parse_uint_list(argc > 1 ? argv[1] : "1024,2048", 1, 32768,
-                                 sizes, MAX_SIZES);
+    int nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "1024,2048", 1,
+                                 32768, sizes, MAX_SIZES);
     int wanted[ROWS] = {0};
     const char *rows_text = argc > 3 ? argv[3] : "all";
     int rows_ok = !strcmp(rows_text, "all")
         ? (memset(wanted, 1, sizeof wanted), 1) : parse_rows(rows_text, wanted);
     if (argc > 4 || !nsizes || !rows_ok ||
         (argc > 2 && !parse_uint(argv[2], 1, MAX_RUNS, &runs))) {
+        if (!nsizes || !rows_ok)
+            fprintf(stderr, "bench-matmul: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-matmul [sizes=1024,2048] [runs=3 (1 to "
                 "%d)] [versions=all|reference,openmp,naive,tiled,blocked,"
                 "clblast]\n", MAX_RUNS);

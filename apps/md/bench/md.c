@@ -30,6 +30,7 @@
 #include "common/parse.h"
 #include "md/md.h"
 #include "common/error.h"
+#include "common/save.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -168,7 +169,7 @@ int main(int argc, char **argv)
     unsigned long steps = 10, runs = 3;
     caps cap = {2000, 16000, 16000};
     int nsizes = 3;
-    if ((argc > 1 && !(nsizes = parse_uint_list(argv[1], 106,
+    if ((argc > 1 && !(nsizes = parse_uint_list("sizes", argv[1], 106,
                                                 MD_MAX_PARTICLES, sizes,
                                                 MAX_SIZES))) ||
         (argc > 2 && !parse_uint(argv[2], 1, 1000000, &steps)) ||
@@ -178,6 +179,8 @@ int main(int argc, char **argv)
         (argc > 6 && !parse_uint(argv[6], 0, MD_MAX_PARTICLES,
                                  &cap.allpairs)) ||
         argc > 7) {
+        if (nsizes == 0)
+            fprintf(stderr, "bench-md: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-md [sizes=1000,4000,16000 (each 106.."
                 "%u)] [steps=10] [runs=3 (1..%d)] [ref_cap=2000] "
                 "[host_cap=16000] [allpairs_cap=16000]\n", MD_MAX_PARTICLES,
@@ -190,11 +193,12 @@ int main(int argc, char **argv)
         return 1;
     }
     mkdir("bench/out", 0777);
-    FILE *csv = fopen(CSV, "w");
-    if (!csv) {
-        perror(CSV);
+    save_target out;
+    if (save_begin(&out, CSV) != 0) {
+        fprintf(stderr, "bench-md: %s\n", app_last_error());
         return 1;
     }
+    FILE *csv = out.f;
     fprintf(csv, "n,version,particle_steps_per_s,ns_per_particle_step\n");
     printf("Lennard-Jones MD (density %g, T0 %g, cut-off %g, dt %g), %lu "
            "steps after %d of warm-up; median of %lu runs\n", MD_DENSITY,
@@ -214,11 +218,11 @@ int main(int argc, char **argv)
         if (bench_size((uint32_t)sizes[i], (unsigned)steps, (int)runs, &cap,
                        csv, &host_rate, &host_n)) {
             fprintf(stderr, "bench-md: %s\n", app_last_error());
-            fclose(csv);
+            save_end(&out, 0);
             return 1;
         }
-    if (fclose(csv) != 0) {
-        perror(CSV);
+    if (save_end(&out, 1) != 0) {
+        fprintf(stderr, "bench-md: %s\n", app_last_error());
         return 1;
     }
     if (host_n > 0)

@@ -8,6 +8,7 @@
 #include "common/clock.h"
 #include "common/parse.h"
 #include "common/program.h"
+#include "common/save.h"
 #include "clframe.h"
 
 #include <math.h>
@@ -170,12 +171,14 @@ int main(int argc, char **argv)
     if (app_version_uses_opencl(&md_versions, o.version) &&
         !(ctx = app_open_device(&program, o.where, &own)))
         return 1;
-    FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
-    if (o.csv && !csv) {
-        perror(o.csv);
+    /* The CSV is written as it goes, into a file put in place only when
+     * the run and every write succeeded (common/save.h). */
+    save_target out;
+    if (o.csv && save_begin(&out, o.csv) != 0) {
         clctx_free(own);
-        return 1;
+        return app_failed(&program);
     }
+    FILE *csv = o.csv ? out.f : NULL;
     if (csv)
         fprintf(csv, "step,kinetic,potential,total\n");
     md_system s;
@@ -194,14 +197,14 @@ int main(int argc, char **argv)
         rc = simulate(&o, sim, csv, &first, &last, &seconds);
     if (rc == 0)
         rc = md_sim_read(sim, &s);
+    if (csv) {
+        int end = save_end(&out, rc == 0);
+        rc = rc ? rc : end;
+    }
     if (rc == 0)
         print_result(&o, &s, &first, &last, seconds);
     else
         app_failed(&program);
-    if (csv && fclose(csv) != 0 && rc == 0) {
-        perror(o.csv);
-        rc = -1;
-    }
     md_sim_close(sim);
     md_system_free(&s);
     clctx_free(own);

@@ -484,6 +484,37 @@ START_TEST(program_exit_codes)
 }
 END_TEST
 
+/* --csv writes its file whole or not at all: /dev/full and a file size
+ * limit (a disk that fills) fail with the file named and leave an old
+ * file as it was. */
+START_TEST(csv_is_written_whole)
+{
+    const char *md = test_program("md");
+    const char *out = test_tmp_path("md", "csv-out.txt");
+    const char *old = test_tmp_path("md", "old.csv");
+    ck_assert_int_eq(test_run("%s --particles 108 --steps 2 --version "
+                              "reference --csv /dev/full > %s 2>&1", md, out),
+                     1);
+    size_t size;
+    char *text = test_read_file(out, &size);
+    ck_assert_msg(strstr(text, "md: /dev/full: writing failed: No space "
+                  "left on device"), "bin/md said: %s", text);
+    free(text);
+
+    test_write_file("md-old.csv", "the old energies\n");
+    ck_assert_int_eq(test_run("trap '' XFSZ; ulimit -f 1; %s --particles 108 "
+                              "--steps 40 --energy-every 1 --version reference "
+                              "--csv %s > %s 2>&1", md, old, out), 1);
+    text = test_read_file(out, &size);
+    ck_assert_msg(strstr(text, "md-old.csv: writing failed"),
+                  "bin/md said: %s", text);
+    free(text);
+    text = test_read_file(old, &size);
+    ck_assert_str_eq(text, "the old energies\n");
+    free(text);
+}
+END_TEST
+
 Suite *md_suite(void)
 {
     Suite *s = suite_create("md");
@@ -498,6 +529,7 @@ Suite *md_suite(void)
     tcase_add_test(tc, bad_arguments_are_refused);
     tcase_add_test(tc, reference_is_capped_where_it_would_take_hours);
     tcase_add_test(tc, program_exit_codes);
+    tcase_add_test(tc, csv_is_written_whole);
     suite_add_tcase(s, tc);
     return s;
 }

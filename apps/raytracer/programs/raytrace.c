@@ -10,9 +10,9 @@
 #include "common/error.h"
 #include "common/median.h"
 #include "common/program.h"
+#include "common/save.h"
 #include "clframe.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,18 +39,19 @@ typedef struct options {
     rt_view camera;
 } options;
 
-/* "X,Y,Z,LX,LY,LZ[,FOV]" into view; without FOV its fov is NAN. */
+static int camera_field(const char *field, int number, void *v)
+{
+    return parse_float(field, (float *)v + number - 1);
+}
+
+/* "X,Y,Z,LX,LY,LZ[,FOV]" into view; without FOV its fov is NAN. 0 after
+ * a message naming the field. */
 static int parse_camera(const char *text, rt_view *view)
 {
     float v[7];
-    int n = 0;
-    char *copy = strdup(text), *save = NULL;
-    for (char *word = strtok_r(copy, ",", &save); word && n < 8;
-         word = strtok_r(NULL, ",", &save))
-        if (n == 7 || !parse_float(word, &v[n++]))
-            n = 8;
-    free(copy);
-    if (n != 6 && n != 7)
+    int n = parse_comma_list("--camera", text, 6, 7, "a number",
+                             camera_field, v);
+    if (n == 0)
         return 0;
     memcpy(view->position, v, sizeof view->position);
     memcpy(view->look_at, v + 3, sizeof view->look_at);
@@ -90,8 +91,10 @@ static int parse_options(int argc, char **argv, options *o)
             ok = parse_uint(value, 1, 1ul << 24, &o->generate);
         else if (!strcmp(a, "--frames"))
             ok = parse_uint(value, 1, 1000000, &o->frames);
-        else if (!strcmp(a, "--camera"))
-            ok = o->have_camera = parse_camera(value, &o->camera);
+        else if (!strcmp(a, "--camera")) {
+            if (!(o->have_camera = parse_camera(value, &o->camera)))
+                return app_usage_error(&program, "%s", app_last_error());
+        }
         else if (!strcmp(a, "--method"))
             ok = !strcmp(value, "reference")
                  ? (o->method = -1, 1)
@@ -141,16 +144,9 @@ static int render(const rt_scene *scene, const rt_view *view,
     return rc;
 }
 
-static int save_scene(const rt_scene *scene, const char *path)
+static int write_scene(FILE *f, void *scene)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return app_fail(APP_ERR_IO, "%s: cannot create: %s", path,
-                        strerror(errno));
-    int rc = rt_scene_save(scene, f);
-    if (fclose(f) != 0 && rc == 0)
-        rc = app_fail(APP_ERR_IO, "%s: writing failed", path);
-    return rc;
+    return rt_scene_save(scene, f);
 }
 
 int main(int argc, char **argv)
@@ -177,7 +173,7 @@ int main(int argc, char **argv)
         rc = app_fail(APP_ERR_NO_MEMORY, "out of memory for a %ux%u "
                       "image", o.width, o.height);
     if (rc == 0 && o.save_path)
-        rc = save_scene(&scene, o.save_path);
+        rc = save_file(o.save_path, write_scene, &scene);
     if (rc == 0 && (o.out_path || o.frames))
         rc = render(&scene, &view, &o, pixels, &median_ms);
     if (rc == 0 && o.out_path)

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- helpers ----------------------------------------------------------------- */
@@ -203,6 +204,48 @@ START_TEST(bvh_matches_brute_force_on_random_scenes)
     assert_images_agree(brute, bvh, size, size, "bvh against brute force");
     free(brute);
     free(bvh);
+    rt_scene_free(&scene);
+}
+END_TEST
+
+/* ---- spheres too big for float's areas -------------------------------------- */
+
+/* Eight spheres over a floor, and one more sphere given as "X Y Z R":
+ * around all of them ("0 0 0 1e20", a sky sphere), or reaching beyond
+ * float's range ("3e38 0 0 3e38"), where a box's area overflows float and
+ * once made the BVH's build split forever and write past its nodes. */
+static const char *huge_sphere_scene(const char *sphere)
+{
+    static char text[1024];
+    snprintf(text, sizeof text,
+             "camera position 0 3 -9 look_at 0 0.5 0 fov 50\n"
+             "background 0.5 0.7 0.9\n"
+             "material grey colour 0.6 0.6 0.6\n"
+             "material red colour 1 0.2 0.2 specular 0.5\n"
+             "light position 4 8 -6\n"
+             "plane normal 0 1 0 offset 0 material grey\n"
+             "sphere centre -3 1 0 radius 1 material red\n"
+             "sphere centre -1 0.5 -1 radius 0.5 material red\n"
+             "sphere centre 0 1 1 radius 1 material grey\n"
+             "sphere centre 1.5 0.7 -1.5 radius 0.7 material red\n"
+             "sphere centre 3 1 0.5 radius 1 material red\n"
+             "sphere centre 0 2.5 0 radius 0.4 material red\n"
+             "sphere centre -2 0.3 -2.5 radius 0.3 material grey\n"
+             "sphere centre 2 0.3 -3 radius 0.3 material red\n"
+             "sphere centre %s material grey\n", sphere);
+    return text;
+}
+
+static const char *const huge_spheres[] = {
+    "0 0 0 radius 1e20", "0 0 0 radius 3e38", "3e38 0 0 radius 3e38"};
+
+/* Whatever the huge sphere, both kernels draw what the reference draws
+ * (none of them sees a sphere whose squared radius overflows). */
+START_TEST(huge_spheres_render_as_the_reference_does)
+{
+    rt_scene scene;
+    load_text(&scene, huge_sphere_scene(huge_spheres[_i]));
+    assert_kernels_match_reference(&scene, 24, 18);
     rt_scene_free(&scene);
 }
 END_TEST
@@ -437,6 +480,46 @@ START_TEST(bvh_holds_every_sphere_once_inside_its_boxes)
 }
 END_TEST
 
+/* Every sphere in exactly one leaf, inside its box, and no more nodes
+ * than the 2n - 1 allocated (under ASan a write past them shows). */
+static void assert_valid_bvh(const rt_scene *scene)
+{
+    rt_bvh bvh;
+    ck_assert_app(rt_bvh_build(&bvh, scene->spheres, scene->sphere_material,
+                               scene->n_spheres));
+    ck_assert_uint_le(bvh.n_nodes, 2 * bvh.n_spheres - 1);
+    int *seen = calloc(bvh.n_spheres, sizeof *seen);
+    check_bvh_node(&bvh, 0, seen, 1);
+    for (uint32_t i = 0; i < bvh.n_spheres; i++)
+        ck_assert_msg(seen[i], "sphere %u is in no leaf", i);
+    ck_assert_msg(bvh.depth > 2, "the huge sphere made one leaf of "
+                  "everything (depth %u)", bvh.depth);
+    free(seen);
+    rt_bvh_free(&bvh);
+}
+
+/* A huge sphere among 8 and among 300: a valid tree in its nodes. */
+START_TEST(bvh_of_huge_spheres_fits_its_nodes)
+{
+    for (size_t k = 0; k < sizeof huge_spheres / sizeof *huge_spheres; k++) {
+        rt_scene small;
+        load_text(&small, huge_sphere_scene(huge_spheres[k]));
+        assert_valid_bvh(&small);
+        rt_scene_free(&small);
+    }
+    rt_scene scene;
+    ck_assert_app(rt_scene_generate(&scene, 300));
+    float where[][4] = {{0, 0, 0, 1e20f}, {0, 0, 0, 3e38f},
+                        {3e38f, 0, 0, 3e38f}};
+    for (size_t k = 0; k < sizeof where / sizeof *where; k++) {
+        for (uint32_t i = 0; i <= k; i++)    /* one, two, three of them */
+            memcpy(scene.spheres[7 * i].s, where[k], sizeof where[k]);
+        assert_valid_bvh(&scene);
+    }
+    rt_scene_free(&scene);
+}
+END_TEST
+
 /* A scene with no spheres renders its background and planes on both
  * kernels (their sphere arrays are then one unused element). */
 START_TEST(scene_without_spheres_renders)
@@ -536,13 +619,136 @@ START_TEST(raytrace_writes_a_png_and_reports_frames)
 }
 END_TEST
 
+/* The program with a sky sphere: the BVH's image is the brute force's,
+ * byte for byte. */
+START_TEST(raytrace_draws_a_sky_sphere_as_brute_force_does)
+{
+    const char *scene = test_write_file("raytrace-sky.txt",
+                                        huge_sphere_scene(huge_spheres[0]));
+    const char *png[2] = {tmp_path("sky-bvh.png"), tmp_path("sky-brute.png")};
+    const char *method[2] = {"bvh", "brute"};
+    char *data[2];
+    size_t size[2];
+    for (int m = 0; m < 2; m++) {
+        ck_assert_int_eq(test_run("%s %s -o %s --size 24x18 --method %s "
+                                  "> /dev/null", test_program("raytrace"),
+                                  scene, png[m], method[m]), 0);
+        data[m] = test_read_file(png[m], &size[m]);
+    }
+    ck_assert_msg(size[0] == size[1] && !memcmp(data[0], data[1], size[0]),
+                  "the BVH's image differs from the brute force's");
+    free(data[0]);
+    free(data[1]);
+}
+END_TEST
+
+static void assert_png(const char *path)
+{
+    size_t size;
+    char *data = test_read_file(path, &size);
+    ck_assert_msg(size > 8 && memcmp(data, "\x89PNG", 4) == 0,
+                  "%s is not a PNG", path);
+    free(data);
+}
+
+/* -o through a link writes the file it names, and into a FIFO writes to
+ * its reader; neither is replaced. */
+START_TEST(raytrace_follows_links_and_writes_into_fifos)
+{
+    const char *real = tmp_path("real.png"), *link = tmp_path("link.png");
+    const char *fifo = tmp_path("fifo"), *got = tmp_path("from-fifo.png");
+    test_write_file("raytrace-real.png", "an old picture\n");
+    ck_assert_int_eq(symlink(real, link), 0);
+    ck_assert_int_eq(test_run("%s %s -o %s --size 8x8 > /dev/null",
+                              test_program("raytrace"),
+                              scene_path("simple.txt"), link), 0);
+    struct stat st;
+    ck_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    assert_png(real);
+
+    /* The reader gives up after a while, should the program never open
+     * the FIFO. */
+    ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+    ck_assert_int_eq(test_run("timeout 60 cat %s > %s & %s %s -o %s --size "
+                              "8x8 > /dev/null; s=$?; wait; exit $s", fifo,
+                              got, test_program("raytrace"),
+                              scene_path("simple.txt"), fifo), 0);
+    ck_assert(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    assert_png(got);
+}
+END_TEST
+
+/* A scene that cannot be written whole leaves the old file as it was:
+ * /dev/full, and a file size limit (a disk that fills). */
+START_TEST(raytrace_save_fails_whole)
+{
+    const char *err = tmp_path("save-err"), *old = tmp_path("old.txt");
+    ck_assert_int_eq(test_run("%s --generate 100 --save /dev/full 2> %s",
+                              test_program("raytrace"), err), 1);
+    size_t size;
+    char *text = test_read_file(err, &size);
+    ck_assert_msg(strstr(text, "/dev/full: writing the scene failed: No "
+                  "space left on device"), "%s", text);
+    free(text);
+
+    test_write_file("raytrace-old.txt", "# the old scene\n");
+    ck_assert_int_ne(test_run("trap '' XFSZ; ulimit -f 1; %s --generate "
+                              "1000 --save %s 2> %s", test_program("raytrace"),
+                              old, err), 0);
+    text = test_read_file(err, &size);
+    ck_assert_msg(strstr(text, "raytrace-old.txt: writing the scene failed"),
+                  "%s", text);
+    free(text);
+    text = test_read_file(old, &size);
+    ck_assert_str_eq(text, "# the old scene\n");
+    free(text);
+
+    ck_assert_int_eq(test_run("%s --generate 1 --save %s 2> %s",
+                              test_program("raytrace"),
+                              tmp_path("no/such.txt"), err), 1);
+    text = test_read_file(err, &size);
+    ck_assert_msg(strstr(text, "no/such.txt: cannot write: the folder ") &&
+                  strstr(text, "raytrace-no does not exist"), "%s", text);
+    free(text);
+}
+END_TEST
+
+/* A scene file without a statement (empty, /dev/null) is refused, and
+ * /dev/zero at its first byte rather than read without end. */
+START_TEST(raytrace_refuses_empty_and_endless_scenes)
+{
+    const char *png = tmp_path("nothing.png"), *err = tmp_path("empty-err");
+    const char *empty = test_write_file("raytrace-empty.txt", "# nothing\n");
+    const char *bad[][2] = {
+        {empty, "raytrace-empty.txt: no statement"},
+        {"/dev/null", "/dev/null: no statement"},
+        {"/dev/zero", "/dev/zero:1: expected text, found a NUL byte"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_eq(test_run("timeout 20 %s %s -o %s 2> %s",
+                                  test_program("raytrace"), bad[i][0], png,
+                                  err), 1);
+        size_t size;
+        char *text = test_read_file(err, &size);
+        ck_assert_msg(strstr(text, bad[i][1]), "%s: stderr was: %s",
+                      bad[i][0], text);
+        free(text);
+        ck_assert_msg(access(png, F_OK) != 0, "%s left %s", bad[i][0], png);
+    }
+}
+END_TEST
+
 START_TEST(raytrace_refuses_bad_arguments_without_output)
 {
     const char *png = tmp_path("never.png"), *err = tmp_path("err");
     const char *bad[][2] = {
         {"--size 0x5", "bad value '0x5' for --size"},
         {"--size 7", "bad value '7' for --size"},
-        {"--camera 1,2,3", "bad value '1,2,3' for --camera"},
+        {"--camera 1,2,3", "--camera \"1,2,3\": 3 fields, expected 6 or 7"},
+        {"--camera ,,0,1,-5,,0,0,0,,45,,",
+         "--camera \",,0,1,-5,,0,0,0,,45,,\": field 1 is empty"},
+        {"--camera 0,1,-5,0,0,0,", "field 7 is empty"},
+        {"--camera 0,1,-5,0,x,0", "field 5, 'x', is not a number"},
         {"--method fast", "bad value 'fast' for --method"},
         {"--frames -1", "bad value '-1' for --frames"},
         {"--bogus 1", "unknown option --bogus"},
@@ -586,6 +792,8 @@ Suite *raytracer_render_suite(void)
     tcase_add_test(tc, moving_the_light_changes_the_image_as_the_reference_does);
     tcase_add_test(tc, bgra_order_swaps_red_and_blue);
     tcase_add_test(tc, scene_without_spheres_renders);
+    tcase_add_loop_test(tc, huge_spheres_render_as_the_reference_does, 0,
+                        sizeof huge_spheres / sizeof *huge_spheres);
     tcase_add_test(tc, bad_frames_and_scenes_are_refused);
     tcase_add_test(tc, shared_structs_have_the_device_layout);
     suite_add_tcase(s, tc);
@@ -593,12 +801,17 @@ Suite *raytracer_render_suite(void)
     TCase *host = test_case("host");
     tcase_add_test(host, pan_and_dolly_move_along_the_view);
     tcase_add_test(host, bvh_holds_every_sphere_once_inside_its_boxes);
+    tcase_add_test(host, bvh_of_huge_spheres_fits_its_nodes);
     suite_add_tcase(s, host);
 
     TCase *programs = test_case("programs");
     tcase_set_tags(programs, "no-oclgrind");
     tcase_add_test(programs, raytrace_writes_a_png_and_reports_frames);
     tcase_add_test(programs, raytrace_refuses_bad_arguments_without_output);
+    tcase_add_test(programs, raytrace_draws_a_sky_sphere_as_brute_force_does);
+    tcase_add_test(programs, raytrace_follows_links_and_writes_into_fifos);
+    tcase_add_test(programs, raytrace_save_fails_whole);
+    tcase_add_test(programs, raytrace_refuses_empty_and_endless_scenes);
     suite_add_tcase(s, programs);
     return s;
 }

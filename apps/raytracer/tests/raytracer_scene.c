@@ -171,19 +171,29 @@ START_TEST(init_gives_the_documented_defaults)
 }
 END_TEST
 
-START_TEST(empty_and_comment_only_input_give_the_defaults)
+/* A scene holds at least one statement: an input of blank lines and
+ * comments alone is refused, a single setting is a scene. */
+START_TEST(empty_and_comment_only_input_are_refused)
 {
     const char *texts[] = {"", "\n\n", "# nothing\n   \t # here\r\n",
                            "# no newline at the end"};
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         rt_scene s;
-        ck_assert_app(parse(&s, texts[i]));
+        memset(&s, 0x5a, sizeof s);
+        ck_assert_app_fails(parse(&s, texts[i]), APP_ERR_BAD_INPUT,
+                            "t.txt: no statement (expected at least one of "
+                            "camera, background");
         assert_empty(&s);
-        rt_scene_free(&s);
     }
     rt_scene s;
-    ck_assert_app(rt_scene_parse(&s, NULL, NULL));
+    ck_assert_app_fails(rt_scene_parse(&s, NULL, NULL), APP_ERR_BAD_INPUT,
+                        "<scene>: no statement");
     assert_empty(&s);
+    ck_assert_app_fails(rt_scene_load_file(&s, "/dev/null"),
+                        APP_ERR_BAD_INPUT, "/dev/null: no statement");
+    assert_empty(&s);
+    ck_assert_app(parse(&s, "# only the sky\nbackground 0.5 0.7 0.9\n"));
+    rt_scene_free(&s);
 }
 END_TEST
 
@@ -1028,7 +1038,7 @@ Suite *raytracer_scene_suite(void)
     Suite *s = suite_create("raytracer_scene");
     TCase *tc = test_case("read");
     tcase_add_test(tc, init_gives_the_documented_defaults);
-    tcase_add_test(tc, empty_and_comment_only_input_give_the_defaults);
+    tcase_add_test(tc, empty_and_comment_only_input_are_refused);
     tcase_add_test(tc, the_readme_example_gives_every_field);
     tcase_add_test(tc, keys_in_any_order_synonyms_comments_and_whitespace);
     tcase_add_test(tc, optional_keys_take_their_defaults);

@@ -83,10 +83,10 @@ int main(int argc, char **argv)
     unsigned long resources[MAX_LIST] = {16, 64};
     int n_agents = 2, n_resources = 2;
     unsigned long days = 3, runs = 3, ref_cap = 2000, omp_cap = 20000;
-    if ((argc > 1 && !(n_agents = parse_uint_list(argv[1], 2,
+    if ((argc > 1 && !(n_agents = parse_uint_list("agents", argv[1], 2,
                                                   SOCIETIES_MAX_AGENTS,
                                                   agents, MAX_LIST))) ||
-        (argc > 2 && !(n_resources = parse_uint_list(argv[2], 1,
+        (argc > 2 && !(n_resources = parse_uint_list("resources", argv[2], 1,
                                                      SOCIETIES_MAX_RESOURCES,
                                                      resources, MAX_LIST))) ||
         (argc > 3 && !parse_uint(argv[3], 1, 1000, &days)) ||
@@ -94,6 +94,8 @@ int main(int argc, char **argv)
         (argc > 5 && !parse_uint(argv[5], 2, SOCIETIES_MAX_AGENTS, &ref_cap)) ||
         (argc > 6 && !parse_uint(argv[6], 2, SOCIETIES_MAX_AGENTS, &omp_cap)) ||
         argc > 7) {
+        if (n_agents == 0 || n_resources == 0)
+            fprintf(stderr, "bench-societies: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-societies [agents=1000,10000] "
                 "[resources=16,64] [days=3] [runs=3] [ref_cap=2000] "
                 "[omp_cap=20000]\n");

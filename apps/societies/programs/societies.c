@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/parse.h"
 #include "common/program.h"
+#include "common/save.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -155,21 +156,26 @@ int main(int argc, char **argv)
         close(fd);
         csv_path = scratch;
     }
-    totals t = {csv_path ? fopen(csv_path, "w") : stdout, 0, 0};
-    if (!t.csv) {
-        perror(csv_path);
-        return 1;
+    /* A file is put in place only once the run and every write
+     * succeeded (common/save.h): a failed run leaves the old one, if any,
+     * and no CSV that could pass for a whole one; a failed plot leaves
+     * the whole CSV. */
+    totals t = {stdout, 0, 0};
+    save_target out;
+    if (csv_path && save_begin(&out, csv_path) != 0) {
+        if (csv_path == scratch)
+            remove(scratch);
+        return app_failed(&program);
     }
+    if (csv_path)
+        t.csv = out.f;
     societies_csv_header(t.csv);
     int rc = societies_simulate(&c, o.where, write_day, &t);
-    if (t.csv != stdout && fclose(t.csv) != 0 && rc == 0)
-        rc = app_fail(APP_ERR_IO, "societies: writing %s failed",
-                      csv_path);
-    /* A failed run leaves no CSV that could pass for a whole one; a
-     * failed plot leaves the whole CSV. */
-    if (rc && csv_path)
-        remove(csv_path);
-    else if (o.plot)
+    if (csv_path) {
+        int end = save_end(&out, rc == 0);
+        rc = rc ? rc : end;
+    }
+    if (rc == 0 && o.plot)
         rc = societies_plot(csv_path, o.plot);
     if (csv_path == scratch)
         remove(scratch);

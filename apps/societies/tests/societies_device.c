@@ -399,11 +399,18 @@ START_TEST(the_program_writes_days_and_refuses_bad_input)
     free(message);
     ck_assert_int_eq(test_run("%s --config /nonexistent.conf 2>/dev/null",
                               program), 1);
-    /* A device that is not there: a message, and no half-written CSV. */
+    /* A device that is not there: a message, and no half-written CSV;
+     * an old one is left as it was. */
     remove(ref);
     ck_assert_int_eq(test_run("%s --device no-such-device --csv %s "
                               "2>/dev/null", program, ref), 1);
     ck_assert_int_ne(access(ref, F_OK), 0);
+    test_write_file("societies-ref.csv", "old days\n");
+    ck_assert_int_eq(test_run("%s --device no-such-device --csv %s "
+                              "2>/dev/null", program, ref), 1);
+    message = test_read_file(ref, &other);
+    ck_assert_str_eq(message, "old days\n");
+    free(message);
 }
 END_TEST
 
