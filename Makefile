@@ -123,6 +123,23 @@ $(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
 $(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c)))))
 $(eval $(call link,planted-oob,$(B)/tests/oclgrind/planted_oob.o))
 
+# libFuzzer harnesses: tests/fuzz/NAME.c (the library's parsers) and
+# apps/APP/tests/fuzz/NAME.c (an app's), each fuzz-NAME or fuzz-APP-NAME
+# with its corpus in the folder of the same name beside it. They build only
+# in the fuzzing tree (`make fuzz`, `make test-fuzz`: clang, libFuzzer,
+# ASan and UBSan), never in this one.
+# $(call fuzz_target,NAME,OBJECTS AND LIBRARIES,LINK FLAGS,CORPUS FOLDER)
+FUZZ_TARGETS :=
+define fuzz_target
+$(B)/fuzz/fuzz-$(1): $(2) $(B)/libclframe.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -fsanitize=fuzzer -o $$@ $$+ $(3) $$(LDLIBS)
+FUZZ_TARGETS += $(1)
+FUZZ_CORPUS_$(1) := $(4)
+endef
+$(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
+  $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o,,tests/fuzz/$(p))))
+
 # The installed library used as a user would: their own kernels/demo/vadd.cl
 # must not be shadowed by anything of clframe's (tests/install/check).
 .PHONY: test-install
@@ -162,6 +179,9 @@ $(call link,$(p),$(B)/apps/$(1)/programs/$(p).o $$(APP_LIBS_$(1)),$$(APP_LDLIBS_
 APP_PROGRAMS_$(1) += $(BIN)/$(p))
 $(foreach p,$(notdir $(basename $(wildcard apps/$(1)/bench/*.c))),
 $(call link,bench-$(p),$(B)/apps/$(1)/bench/$(p).o $$(APP_LIBS_$(1)),$$(APP_LDLIBS_$(1))))
+$(foreach p,$(notdir $(basename $(wildcard apps/$(1)/tests/fuzz/*.c))),
+$(call fuzz_target,$(1)-$(p),$(B)/apps/$(1)/tests/fuzz/$(p).o \
+  $$(APP_LIBS_$(1)),$$(APP_LDLIBS_$(1)),apps/$(1)/tests/fuzz/$(p)))
 $(if $(wildcard apps/$(1)/tests/main.c),$(call test_binary,$(1),\
   $(patsubst %.c,$(B)/%.o,$(wildcard apps/$(1)/tests/*.c)) \
   $(if $(filter common,$(1)),,$(B)/apps/common/tests/testing.o) \
@@ -271,7 +291,7 @@ LONGEST_CHECKS = oclgrind-test-clframe valgrind-test-clframe \
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget test-run
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget $(LONGEST_CHECKS) \
-	    valgrind-run asan-run oclgrind-run
+	    valgrind-run asan-run oclgrind-run test-fuzz
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
@@ -355,10 +375,28 @@ ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 # A separate build tree, so a sanitized library never mixes with the normal.
 # The suppression files name only PoCL's and LLVM's own allocations.
-.PHONY: asan-build oclgrind-planted
+.PHONY: asan-build oclgrind-planted fuzz test-fuzz fuzz-build
 asan-build:
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin \
 	    EXTRA_CFLAGS="$(ASAN_FLAGS)" $(addprefix build/asan/bin/test-,$(TESTS))
+
+# The fuzzing tree: clang with libFuzzer's coverage, ASan and UBSan, no
+# OpenMP (clang's needs libomp). `make fuzz` fuzzes each harness for
+# FUZZ_SECONDS on a copy of its corpus; `make test-fuzz` (part of `make
+# test`) runs every corpus file through its harness once: the seeds and
+# the inputs that once crashed or hung a parser.
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined \
+             -fno-sanitize-recover=undefined -fno-omit-frame-pointer -Itests/fuzz
+fuzz-build:
+	@$(MAKE) --no-print-directory B=build/fuzz BIN=build/fuzz/bin CC=clang \
+	    OPENMP_FLAGS= EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
+	    $(addprefix build/fuzz/fuzz/fuzz-,$(FUZZ_TARGETS))
+FUZZ_LIST = $(foreach t,$(FUZZ_TARGETS),build/fuzz/fuzz/fuzz-$(t)=$(FUZZ_CORPUS_$(t)))
+fuzz: deps fuzz-build
+	CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} scripts/fuzz run $(FUZZ_SECONDS) $(FUZZ_LIST)
+test-fuzz: fuzz-build
+	CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} scripts/fuzz replay 0 $(FUZZ_LIST)
 
 # Oclgrind simulates the device and reports out-of-bounds accesses, data
 # races and uninitialized values in kernels; a planted bug must be caught.

@@ -1,0 +1,27 @@
+/* preproc.c: clframe's preprocessor on any source, with the build options
+ * after a NUL byte; the device's macros come from the CPU device, whose
+ * context is made once (its allocations are PoCL's, not the input's). */
+#include "fuzz.h"
+#include "internal.h"
+
+static clctx *ctx;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    setenv("CLFRAME_DEVICE", "cpu", 0);
+    ctx = clctx_default();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *options;
+    char *source = fuzz_text(data, size, &options);
+    char *view = NULL;
+    if (source && ctx)
+        clf_preprocess(ctx, source, options, &view);
+    free(view);
+    free(source);
+    return 0;
+}
