@@ -19,6 +19,11 @@
 #include <string.h>
 
 enum { MAX_INCLUDE_DEPTH = 32, MAX_SEARCH_DIRS = 16, MAX_SOURCE_TABLES = 64 };
+/* Headers without guards that include each other several times expand to
+ * the product of those counts (100 x 100 x 100 includes of 4.5 KB of text
+ * made 72 MB): a source may expand this many includes, far more than any
+ * real one needs. */
+enum { MAX_INCLUDES = 10000 };
 
 /* ---- sources compiled into the program ----------------------------------- */
 
@@ -243,6 +248,7 @@ typedef struct expander {
     int nguards;
     clf_str out;
     int error;                   /* a clframe code once something failed */
+    unsigned includes;           /* expanded so far */
 } expander;
 
 static int seen_once(const expander *x, const char *where)
@@ -425,6 +431,15 @@ static void expand_include(expander *x, const char *inc, int angle,
         return;
     }
     char guard[256];
+    if (++x->includes > MAX_INCLUDES) {
+        x->error = clframe_fail(CLFRAME_ERR_USAGE, "%s:%u: more than %d "
+                                "#include lines expanded (headers without "
+                                "guards that include each other?)", from,
+                                lineno, MAX_INCLUDES);
+        free(text);
+        free(where);
+        return;
+    }
     if (!seen_once(x, where) &&
         !(include_guard(text, guard, sizeof guard) && guarded_before(x, guard)))
         expand(x, text, where, depth + 1);

@@ -320,6 +320,50 @@ START_TEST(guarded_headers_are_expanded_once)
 }
 END_TEST
 
+/* Headers without guards multiply: 17 includes of a header that includes
+ * the next 25 times, which includes the last 25 times, are 11067 includes,
+ * more than clframe expands for one source (100 at each of three levels
+ * made 72 MB). An error, not unbounded work. */
+START_TEST(includes_that_multiply_stop_with_a_message)
+{
+    for (int i = 0; i < 3; i++) {
+        char name[64], text[1024] = "";
+        snprintf(name, sizeof name, "many/m%d.h", i);
+        for (int k = 0; k < 25 && i < 2; k++)
+            snprintf(text + strlen(text), sizeof text - strlen(text),
+                     "#include \"m%d.h\"\n", i + 1);
+        strcat(text, "int x;\n");
+        test_write_file(name, text);
+    }
+    char origin[600];
+    snprintf(origin, sizeof origin, "%s/many/main.cl", test_tmpdir());
+    ck_assert_ptr_null(clf_source_expand("#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n"
+                                         "#include \"m0.h\"\n",
+                                         origin, NULL));
+    ck_assert_error_has("more than 10000 #include lines expanded");
+    /* The middle header alone is 26 includes: expanded. */
+    char *text = clf_source_expand("#include \"m1.h\"\n", origin, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(count_of(text, "int x;"), 26);
+    free(text);
+}
+END_TEST
+
 /* Two tests move to other folders; with CK_FORK=no (`make test`, valgrind,
  * Oclgrind) the suites after them share this process and its folder, and
  * they find the project's files (scenes, scripts) relative to it. */
@@ -352,6 +396,7 @@ Suite *source_suite(void)
     tcase_add_test(tc, build_logs_are_mapped_within_their_lines);
     tcase_add_test(tc, sources_that_are_not_regular_files_are_errors);
     tcase_add_test(tc, guarded_headers_are_expanded_once);
+    tcase_add_test(tc, includes_that_multiply_stop_with_a_message);
     suite_add_tcase(s, tc);
     return s;
 }
