@@ -194,21 +194,10 @@ static int check_group(const clfunction *f, unsigned dims, const size_t *sizes)
     if (!sizes)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_group(%s): NULL "
                             "sizes", f->proto.name);
-    size_t items = 1;
-    for (unsigned d = 0; d < dims; d++) {
-        if (sizes[d] == 0 || sizes[d] > f->ctx->max_item[d])
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_group(%s): "
-                                "size %zu in dimension %u: the device allows "
-                                "1 to %zu", f->proto.name, sizes[d], d,
-                                f->ctx->max_item[d]);
-        items *= sizes[d];
-    }
-    if (items > f->ctx->max_group)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_group(%s): a "
-                            "group of %zu work-items is more than %s runs (at "
-                            "most %zu)", f->proto.name, items,
-                            f->ctx->device_name, f->ctx->max_group);
-    return 0;
+    char who[200];
+    snprintf(who, sizeof who, "clfunction_group(%s)", f->proto.name);
+    return clf_check_group(f->ctx, who, "size", dims, sizes,
+                           f->ctx->max_group);
 }
 
 int clfunction_set_group(clfunction *f, unsigned dims, const size_t *sizes)

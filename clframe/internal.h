@@ -159,6 +159,12 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size);
 int clf_types_match(const clf_param *p, const char *given);
 /* Raises CLFRAME_ERR_ARG_TYPE: "<what>(<name>): argument 3 (n): <wants>
  * int, got a value of type float (CLARG); <advice>". */
+/* 0 if a work-group of sizes (dims of them, `what` in messages: "local
+ * size") fits ctx's device and at most `most` work-items; else an error
+ * that starts with who ("clkernel_call(vadd)"). The same rule for kernel
+ * calls and clfunction groups. */
+int clf_check_group(const clctx *ctx, const char *who, const char *what,
+                    unsigned dims, const size_t *sizes, size_t most);
 int clf_arg_mismatch(const char *what, const char *name, const char *wants,
                      unsigned i, const clf_param *p, const clarg *a,
                      const char *advice);

@@ -309,6 +309,24 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes)
     return rc;
 }
 
+int clf_check_group(const clctx *ctx, const char *who, const char *what,
+                    unsigned dims, const size_t *sizes, size_t most)
+{
+    size_t items = 1;
+    for (unsigned d = 0; d < dims; d++) {
+        if (sizes[d] == 0 || sizes[d] > ctx->max_item[d])
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s: %s %zu in dimension "
+                                "%u: the device allows 1 to %zu", who, what,
+                                sizes[d], d, ctx->max_item[d]);
+        items *= sizes[d];
+    }
+    if (items > most)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s: a work-group of %zu "
+                            "work-items is more than %s runs (at most %zu)",
+                            who, items, ctx->device_name, most);
+    return 0;
+}
+
 size_t clkernel_max_group_size(clkernel *k)
 {
     if (!k)
@@ -345,26 +363,19 @@ static int check_sizes(clkernel *k)
             return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): global "
                             "size is 0 in dimension %u", k->name, d);
     if (k->has_local) {
-        size_t most = clkernel_max_group_size(k), product = 1;
-        for (unsigned d = 0; d < k->dims; d++) {
-            size_t l = k->local[d];
-            if (l == 0 || l > k->ctx->max_item[d])
-                return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
-                    "local size %zu in dimension %u: the device allows 1 to "
-                    "%zu", k->name, l, d, k->ctx->max_item[d]);
-            if (k->global[d] % l)
+        char who[200];
+        snprintf(who, sizeof who, "clkernel_call(%s)", k->name);
+        int rc = clf_check_group(k->ctx, who, "local size", k->dims, k->local,
+                                 clkernel_max_group_size(k));
+        if (rc)
+            return rc;
+        for (unsigned d = 0; d < k->dims; d++)
+            if (k->global[d] % k->local[d])
                 return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
                     "global size %zu is not a multiple of local size %zu in "
                     "dimension %u: round the global size up and guard the "
                     "extra work-items in the kernel", k->name, k->global[d],
-                    l, d);
-            product *= l;
-        }
-        if (product > most)
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): a "
-                "work-group of %zu work-items is more than this kernel can "
-                "run on %s (at most %zu)", k->name, product,
-                k->ctx->device_name, most);
+                    k->local[d], d);
     }
     k->sizes_checked = 1;
     return 0;

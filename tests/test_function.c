@@ -290,7 +290,7 @@ START_TEST(group_sizes_the_device_cannot_run_are_refused)
     snprintf(want, sizeof want, "clfunction_group(mirror_code): size %zu in "
              "dimension 0: the device allows 1 to", most + 1);
     ck_assert_fails(clfunction_group(f, most + 1), CLFRAME_ERR_BAD_SIZE, want);
-    snprintf(want, sizeof want, "clfunction_group(mirror_code): a group of "
+    snprintf(want, sizeof want, "clfunction_group(mirror_code): a work-group of "
              "%zu work-items is more than", 2 * most);
     ck_assert_fails(clfunction_group(f, 2, most), CLFRAME_ERR_BAD_SIZE, want);
     ck_assert_fails(clfunction_set_group(f, 2, NULL), CLFRAME_ERR_USAGE,
