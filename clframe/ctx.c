@@ -20,15 +20,6 @@
 
 /* ---- enumerating devices ------------------------------------------------- */
 
-typedef struct candidate {
-    unsigned pi, di;             /* platform and device index */
-    cl_platform_id platform;
-    cl_device_id device;
-    cl_device_type type;
-    char name[256];
-    char platform_name[256];
-} candidate;
-
 static const char *type_word(cl_device_type t)
 {
     if (t & CL_DEVICE_TYPE_GPU) return "GPU";
@@ -39,7 +30,7 @@ static const char *type_word(cl_device_type t)
 
 /* Fills *out with every device of every platform; returns how many, or a
  * negative code (no platform at all is an error that says what to install). */
-static int list_devices(candidate **out)
+static int list_devices(clf_candidate **out)
 {
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &np);
@@ -55,7 +46,7 @@ static int list_devices(candidate **out)
         np = 64;
     clGetPlatformIDs(np, platforms, NULL);
 
-    candidate *list = NULL;
+    clf_candidate *list = NULL;
     int n = 0;
     for (cl_uint p = 0; p < np; p++) {
         cl_uint nd = 0;
@@ -66,14 +57,15 @@ static int list_devices(candidate **out)
         if (nd > 64)
             nd = 64;
         clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL);
-        candidate *grown = realloc(list, sizeof *list * (size_t)(n + (int)nd));
+        clf_candidate *grown =
+            realloc(list, sizeof *list * (size_t)(n + (int)nd));
         if (!grown) {
             free(list);
             return clframe_fail(CLFRAME_ERR_NO_MEMORY, "listing OpenCL devices");
         }
         list = grown;
         for (cl_uint d = 0; d < nd; d++) {
-            candidate *c = &list[n++];
+            clf_candidate *c = &list[n++];
             memset(c, 0, sizeof *c);
             c->pi = p;
             c->di = d;
@@ -99,7 +91,8 @@ static int list_devices(candidate **out)
 }
 
 /* "0:0 pthread-skylake (CPU); 1:0 NVIDIA H200 (GPU)" for error messages. */
-static void describe_list(const candidate *c, int n, char *buf, size_t size)
+static void describe_list(const clf_candidate *c, int n, char *buf,
+                          size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -135,7 +128,7 @@ static int parse_indices(const char *sel, unsigned *p, unsigned *d)
            isdigit((unsigned char)sel[0]);
 }
 
-static int first_of_type(const candidate *c, int n, cl_device_type t)
+static int first_of_type(const clf_candidate *c, int n, cl_device_type t)
 {
     for (int i = 0; i < n; i++)
         if (c[i].type & t)
@@ -143,10 +136,8 @@ static int first_of_type(const candidate *c, int n, cl_device_type t)
     return -1;
 }
 
-/* Applies one selector string to the list; returns the index or a negative
- * code with a message naming the selector, its source and the choices. */
-static int apply_selector(const candidate *c, int n, const char *sel,
-                          const char *source)
+int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
+                       const char *source)
 {
     char devices[2048];
     describe_list(c, n, devices, sizeof devices);
@@ -208,20 +199,20 @@ static int hpce_index(const char *name)
 
 /* Picks a device: the rule list at the top of this file. *why gets the
  * reason. Returns the index into c or a negative code. */
-static int choose_device(const candidate *c, int n, const char *selector,
-                         char *why, size_t why_size)
+static int choose_device(const clf_candidate *c, int n,
+                         const char *selector, char *why, size_t why_size)
 {
     char source[300];
     const char *env = getenv("CLFRAME_DEVICE");
     if (selector) {
         snprintf(source, sizeof source, "selector \"%s\"", selector);
         snprintf(why, why_size, "chosen by clctx_new(\"%s\")", selector);
-        return apply_selector(c, n, selector, source);
+        return clf_apply_selector(c, n, selector, source);
     }
     if (env) {
         snprintf(source, sizeof source, "CLFRAME_DEVICE=%s", env);
         snprintf(why, why_size, "chosen by CLFRAME_DEVICE=%s", env);
-        return apply_selector(c, n, env, source);
+        return clf_apply_selector(c, n, env, source);
     }
     int hp = hpce_index("HPCE_SELECT_PLATFORM");
     int hd = hpce_index("HPCE_SELECT_DEVICE");
@@ -236,11 +227,11 @@ static int choose_device(const candidate *c, int n, const char *selector,
         snprintf(sel, sizeof sel, "%d:%d", hp < 0 ? 0 : hp, hd < 0 ? 0 : hd);
         snprintf(source, sizeof source, "HPCE_SELECT_PLATFORM/DEVICE (%s)", sel);
         snprintf(why, why_size, "chosen by %s", source);
-        return apply_selector(c, n, sel, source);
+        return clf_apply_selector(c, n, sel, source);
     }
     if (env_on("CL_DEBUG")) {
         snprintf(why, why_size, "CL_DEBUG=1 asks for a CPU device");
-        return apply_selector(c, n, "cpu", "CL_DEBUG=1");
+        return clf_apply_selector(c, n, "cpu", "CL_DEBUG=1");
     }
     int i = first_of_type(c, n, CL_DEVICE_TYPE_GPU);
     if (i >= 0) {
@@ -260,7 +251,7 @@ static int choose_device(const candidate *c, int n, const char *selector,
 
 clctx *clctx_new(const char *selector)
 {
-    candidate *list = NULL;
+    clf_candidate *list = NULL;
     int n = list_devices(&list);
     if (n < 0)
         return NULL;
@@ -276,7 +267,7 @@ clctx *clctx_new(const char *selector)
         clframe_fail(CLFRAME_ERR_NO_MEMORY, "clctx_new: out of host memory");
         return NULL;
     }
-    const candidate *c = &list[i];
+    const clf_candidate *c = &list[i];
     ctx->platform = c->platform;
     ctx->device = c->device;
     ctx->type = c->type;

@@ -102,6 +102,24 @@ struct clctx {
 /* ctx NULL -> the default context (which may fail: then NULL). */
 clctx *clf_ctx(clctx *ctx);
 
+/* One device as the selection sees it (ctx.c). */
+typedef struct clf_candidate {
+    unsigned pi, di;             /* platform and device index */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_device_type type;
+    char name[256];
+    char platform_name[256];
+} clf_candidate;
+
+/* Applies one selector ("gpu", "cpu", "P:D" or part of a device name: a
+ * CLFRAME_DEVICE value) to the n devices of list c, which nothing here
+ * asks OpenCL about: the index chosen, or a negative code with a message
+ * naming the selector, `source` (where it came from) and the choices.
+ * Apart from clctx_new, so that its text can be tested without a device. */
+int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
+                       const char *source);
+
 /* Every OpenCL object clframe creates passes through these so that
  * clctx_stats.live_objects counts them: a leak shows as a growing count. */
 cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err);
