@@ -382,10 +382,12 @@ asan-build:
 
 # The fuzzing tree: clang with libFuzzer's coverage, ASan and UBSan, no
 # OpenMP (clang's needs libomp). `make fuzz` fuzzes each harness for
-# FUZZ_SECONDS on a copy of its corpus; `make test-fuzz` (part of `make
+# FUZZ_SECONDS on a copy of its corpus (FUZZ_JOBS=N: all at once, N
+# workers each); `make test-fuzz` (part of `make
 # test`) runs every corpus file through its harness once: the seeds and
 # the inputs that once crashed or hung a parser.
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined \
              -fno-sanitize-recover=undefined -fno-omit-frame-pointer -Itests/fuzz
 fuzz-build:
@@ -394,7 +396,7 @@ fuzz-build:
 	    $(addprefix build/fuzz/fuzz/fuzz-,$(FUZZ_TARGETS))
 FUZZ_LIST = $(foreach t,$(FUZZ_TARGETS),build/fuzz/fuzz/fuzz-$(t)=$(FUZZ_CORPUS_$(t)))
 fuzz: deps fuzz-build
-	CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} scripts/fuzz run $(FUZZ_SECONDS) $(FUZZ_LIST)
+	CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} FUZZ_JOBS=$(FUZZ_JOBS) scripts/fuzz run $(FUZZ_SECONDS) $(FUZZ_LIST)
 test-fuzz: fuzz-build
 	CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} scripts/fuzz replay 0 $(FUZZ_LIST)
 
