@@ -4,6 +4,8 @@
 #include "fuzz.h"
 #include "internal.h"
 
+#include <stdio.h>
+
 static clctx *ctx;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -11,6 +13,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc, (void)argv;
     setenv("CLFRAME_DEVICE", "cpu", 0);
     ctx = clctx_default();
+    if (!ctx) {     /* fuzzing nothing would look like fuzzing that found nothing */
+        fprintf(stderr, "fuzz-preproc: %s\n", clframe_last_error());
+        exit(1);
+    }
     return 0;
 }
 
