@@ -69,6 +69,15 @@ endef
 $(eval $(call embed,clframe/sources,clf_library_sources,clframe/kernels,.))
 LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard clframe/*.c)) $(B)/gen/clframe/sources.o
 
+# local_malloc's rewrite reads libclang's C API headers (libclang-dev); the
+# library itself is opened at run time, only by sources that allocate.
+LIBCLANG_INCLUDE := $(patsubst %/clang-c/Index.h,%,$(firstword \
+    $(wildcard /usr/include/clang-c/Index.h) \
+    $(sort $(wildcard /usr/lib/llvm-*/include/clang-c/Index.h))))
+LIBCLANG_VERSION := $(patsubst /usr/lib/llvm-%/include,%,$(filter /usr/lib/llvm-%,$(LIBCLANG_INCLUDE)))
+$(B)/clframe/localmalloc.o: ALL_CFLAGS += $(if $(LIBCLANG_INCLUDE),-isystem $(LIBCLANG_INCLUDE)) \
+    $(if $(LIBCLANG_VERSION),-DCLF_LIBCLANG_VERSION=$(LIBCLANG_VERSION))
+
 $(B)/libclframe.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
@@ -84,6 +93,7 @@ $(B)/libclframe.so: $(B)/libclframe.so.$(SOVERSION)
 	ln -sf libclframe.so.$(SOVERSION) $@
 
 $(eval $(call link,clframe-info,$(B)/clframe/tools/info/info.o))
+$(eval $(call link,clframe-local-malloc,$(B)/clframe/tools/local-malloc/local-malloc.o))
 
 # The library's benchmarks: bench/NAME.c is bin/bench-NAME, its kernels
 # (bench/kernels) compiled in.
@@ -145,7 +155,8 @@ $(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
 .PHONY: test-install
 test-clframe: test-install
 test-install: export CLFRAME_DEVICE ?= cpu
-test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info
+test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
+              $(BIN)/clframe-local-malloc
 	tests/install/check
 
 # Every example of README.md and clframe.h, taken from the text, built and
@@ -436,10 +447,12 @@ oclgrind-run: oclgrind-planted $(addprefix oclgrind-test-,$(TESTS))
 
 # ---- install ----------------------------------------------------------------------
 
-# The library alone: its archives, clframe.h, clframe-info, clframe.pc, and
+# The library alone: its archives, clframe.h, clframe-info,
+# clframe-local-malloc, clframe.pc, and
 # its device library (compiled into it as well) for host code that shares
 # its headers: include/clframe/shared.h, share/clframe/kernels/.
-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info
+install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
+         $(BIN)/clframe-local-malloc
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe
@@ -448,7 +461,8 @@ install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info
 	ln -sf libclframe.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libclframe.so
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
-	install -m 755 $(BIN)/clframe-info $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN)/clframe-info $(BIN)/clframe-local-malloc \
+	    $(DESTDIR)$(PREFIX)/bin
 	cp -r clframe/kernels $(DESTDIR)$(PREFIX)/share/clframe/
 	sed -e 's|@PREFIX@|$(PREFIX)|' clframe/clframe.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
@@ -457,6 +471,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libclframe.a $(DESTDIR)$(PREFIX)/lib/libclframe.so \
 	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION) \
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
+	    $(DESTDIR)$(PREFIX)/bin/clframe-local-malloc \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe
 

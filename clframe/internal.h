@@ -90,6 +90,8 @@ struct clctx {
                                    -cl-std, measured when first needed
                                    (preproc.c); 0 before */
     clctx_stats stats;
+    unsigned local_malloc_rewrites; /* sources rewritten (program.c), and */
+    double local_malloc_ms;         /* the time it took */
     clf_program *programs;      /* built programs, reused by source+options */
     clf_kernel_profile *kprof;  /* profile totals, grown on demand */
     size_t nkprof;
@@ -338,5 +340,24 @@ int clf_source_include_name(const char *line, size_t len, char *buf,
  * like NVIDIA's) turned into "file:line:" of the expanded source's origin.
  * Caller frees; NULL if out of memory. */
 char *clf_source_map_log(const char *log, const char *expanded);
+
+/* ---- local_malloc and local_free (localmalloc.c) -------------------------- */
+
+/* 1 if source's code (not its comments) names local_malloc or local_free:
+ * only such a source is rewritten, so others never load libclang. */
+int clf_local_malloc_used(const char *source);
+
+/* source with its local_malloc and local_free calls rewritten, as the file
+ * comment says, into *out (same lines; name is the file named where no
+ * #line says otherwise). options: the build's (-D, -U, -I and -cl-std are
+ * read). local_limit: the device's local memory, 0 for no check. *report,
+ * if asked: a line per kernel, its arena's bytes and the chain of calls
+ * that reaches its peak. 0, or a code with *error saying what and where:
+ * CLFRAME_ERR_BUILD for a source refused, CLFRAME_ERR_NOT_FOUND when
+ * libclang is missing. The caller frees *out, *report and *error. */
+int clf_local_malloc_rewrite(const char *source, const char *name,
+                             const char *options,
+                             unsigned long long local_limit, char **out,
+                             char **report, char **error);
 
 #endif /* CLFRAME_INTERNAL_H */

@@ -104,8 +104,30 @@ static cl_program compile_source(clctx *ctx, const char *source,
     return program;
 }
 
+/* A source that calls local_malloc, rewritten for the device's local
+ * memory (localmalloc.c); 0, or -1 with *log saying why. Only sources that
+ * miss the cache come here, so a cached build never loads libclang. */
+static int local_malloc(clctx *ctx, const char *source, const char *options,
+                        char **rewritten, char **log)
+{
+    char *error = NULL;
+    double start = clf_now_ms();
+    int rc = clf_local_malloc_rewrite(source, "input.cl", options,
+                                      ctx->local_mem, rewritten, NULL, &error);
+    ctx->local_malloc_ms += clf_now_ms() - start;
+    ctx->local_malloc_rewrites++;
+    if (rc == 0)
+        return 0;
+    clf_str s = {0};
+    clf_str_printf(&s, "local_malloc: %s", error ? error : "out of memory");
+    free(error);
+    *log = s.data;
+    return -1;
+}
+
 /* The program for source with options: from the binary cache if it is
- * there, else compiled and then cached. As compile_source otherwise. */
+ * there, else (its local_malloc rewritten) compiled and then cached. As
+ * compile_source otherwise. */
 static cl_program compile(clctx *ctx, const char *source, const char *origin,
                           const char *options, cl_int *err, char **log)
 {
@@ -115,7 +137,15 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
         *err = CL_SUCCESS;
         return program;
     }
-    program = compile_source(ctx, source, origin, options, err, log);
+    char *rewritten = NULL;
+    if (clf_local_malloc_used(source) &&
+        local_malloc(ctx, source, options, &rewritten, log)) {
+        *err = CL_BUILD_PROGRAM_FAILURE;
+        return NULL;
+    }
+    program = compile_source(ctx, rewritten ? rewritten : source, origin,
+                             options, err, log);
+    free(rewritten);
     if (program) {
         ctx->stats.cache_misses++;
         clf_cache_store(ctx, program, source, options);

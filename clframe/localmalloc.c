@@ -1,0 +1,946 @@
+/*
+ * localmalloc.c: local_malloc(bytes) and local_free(bytes) in kernel code.
+ *
+ * OpenCL C allows __local arrays only at kernel scope, so helper functions
+ * that need scratch get it threaded down from the kernel. Since OpenCL C has
+ * no recursion and no function pointers, and sizes here are compile-time
+ * constants freed last in first out, every block's place is known before
+ * the build. This file parses the source with libclang (loaded at run time:
+ * programs that never allocate never need it), finds each function's peak
+ * of live bytes, and rewrites the text: each kernel that allocates declares
+ * one __local arena of its peak, each function that allocates (itself or
+ * through a call) takes a pointer to its frame in it as one more parameter,
+ * local_malloc becomes that pointer plus a constant offset and local_free
+ * nothing. No newline is added or removed, so build logs keep their lines.
+ */
+#include "internal.h"
+
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CLF_LIBCLANG_VERSION
+#define CLF_LIBCLANG_VERSION 14
+#endif
+
+enum {
+    MIN_ALIGN = 16,              /* a float4 */
+    MAX_ALIGN = 128,             /* a double16 or long16 */
+    MAX_DEPTH = 256,             /* live blocks in one function */
+    MAX_BLOCK = 1 << 30          /* larger than any device's local memory */
+};
+
+/* ---- libclang, loaded on first use --------------------------------------- */
+
+#define CLANG_CALLS(X)                                                        \
+    X(createIndex) X(disposeIndex) X(parseTranslationUnit2)                   \
+    X(disposeTranslationUnit) X(getNumDiagnostics) X(getDiagnostic)           \
+    X(getDiagnosticSeverity) X(formatDiagnostic)                              \
+    X(defaultDiagnosticDisplayOptions) X(disposeDiagnostic)                   \
+    X(getTranslationUnitCursor) X(visitChildren) X(getCursorKind)             \
+    X(getCursorSpelling) X(getCString) X(disposeString) X(getCursorExtent)    \
+    X(getRangeStart) X(getRangeEnd) X(getFileLocation)                        \
+    X(getPresumedLocation) X(isCursorDefinition) X(getCursorReferenced)       \
+    X(Cursor_Evaluate) X(EvalResult_getKind) X(EvalResult_getAsLongLong)      \
+    X(EvalResult_dispose) X(tokenize) X(getTokenSpelling) X(getTokenExtent)   \
+    X(disposeTokens) X(getCursorType) X(Type_getSizeOf) X(getTypeSpelling)    \
+    X(Location_isFromMainFile) X(Cursor_getNumArguments)                      \
+    X(Cursor_getArgument) X(getCursorLocation)
+
+static struct {
+#define CLANG_FIELD(f) __typeof__(clang_##f) *f;
+    CLANG_CALLS(CLANG_FIELD)
+    const char *error;           /* why it could not be loaded, or NULL */
+} lc;
+
+/* libclang by its names on Debian and Ubuntu (libclang1-N), or the one
+ * CLFRAME_LIBCLANG names. */
+static void load_libclang(void)
+{
+    static char why[512];
+    void *lib = NULL;
+    const char *env = getenv("CLFRAME_LIBCLANG");
+    char name[64];
+    /* libclang finds its resource folder (the OpenCL builtins' headers)
+     * from where it was loaded: LLVM's own folder, so that is tried first,
+     * the version built against before the others. */
+    if (env && *env)
+        lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+    for (int v = 22; !lib && v >= 11; v--) {
+        snprintf(name, sizeof name, "/usr/lib/llvm-%d/lib/libclang.so.1",
+                 v == 22 ? CLF_LIBCLANG_VERSION : v);
+        lib = env && *env ? NULL : dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    }
+    if (!lib) {
+        snprintf(why, sizeof why, "libclang could not be loaded (%s); "
+                 "local_malloc needs it: install libclang-dev (Debian and "
+                 "Ubuntu)", env && *env ? dlerror() : "no /usr/lib/llvm-N/"
+                 "lib/libclang.so.1");
+        lc.error = why;
+        return;
+    }
+#define CLANG_LOAD(f)                                                         \
+    if (!(lc.f = (__typeof__(clang_##f) *)dlsym(lib, "clang_" #f))) {         \
+        snprintf(why, sizeof why, "libclang lacks clang_" #f);                \
+        lc.error = why;                                                       \
+        return;                                                               \
+    }
+    CLANG_CALLS(CLANG_LOAD)
+}
+
+static int clang_ready(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, load_libclang);
+    return lc.error == NULL;
+}
+
+/* ---- the job -------------------------------------------------------------- */
+
+typedef struct fn {
+    char *name;
+    CXCursor def;                /* the definition */
+    int kernel;
+    int state;                   /* 0 not analysed, 1 under way, 2 done */
+    size_t peak;                 /* bytes from the frame's start */
+    size_t align;                /* what the frame's start is aligned to */
+    size_t own_local;            /* a kernel's own __local variables */
+    CXCursor peak_at;            /* the block or call that reaches the peak */
+    struct fn *peak_callee;      /* that call's function, or NULL */
+    size_t peak_bytes;           /* that block's size */
+} fn;
+
+typedef struct edit {
+    unsigned start, end;         /* bytes of the source replaced */
+    char text[96];
+} edit;
+
+typedef struct job {
+    const char *source;
+    size_t len;
+    CXTranslationUnit tu;
+    fn *fns;
+    int nfns;
+    edit *edits;
+    int nedits, cap;
+    clf_str error;               /* the first refusal */
+    int failed;
+} job;
+
+/* "file:line" of a cursor as the user wrote it (#line followed). */
+static void where(CXCursor c, char *buf, size_t size)
+{
+    CXString file;
+    unsigned line, col;
+    lc.getPresumedLocation(lc.getCursorLocation(c), &file, &line, &col);
+    snprintf(buf, size, "%s:%u", lc.getCString(file), line);
+    lc.disposeString(file);
+}
+
+/* Byte offsets of a cursor's extent in the parsed text. */
+static void span(CXCursor c, unsigned *start, unsigned *end)
+{
+    CXSourceRange r = lc.getCursorExtent(c);
+    lc.getFileLocation(lc.getRangeStart(r), NULL, NULL, NULL, start);
+    lc.getFileLocation(lc.getRangeEnd(r), NULL, NULL, NULL, end);
+}
+
+static int refuse(job *j, CXCursor at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int refuse(job *j, CXCursor at, const char *fmt, ...)
+{
+    if (j->failed)
+        return -1;
+    char place[300];
+    where(at, place, sizeof place);
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    clf_str_printf(&j->error, "%s: %s", place, message);
+    j->failed = 1;
+    return -1;
+}
+
+/* The source text of a cursor, cut to fit buf. */
+static const char *text_of(job *j, CXCursor c, char *buf, size_t size)
+{
+    unsigned s, e;
+    span(c, &s, &e);
+    size_t n = e > s && e <= j->len ? e - s : 0;
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, j->source + s, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+static int add_edit(job *j, unsigned start, unsigned end, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int add_edit(job *j, unsigned start, unsigned end, const char *fmt, ...)
+{
+    if (j->nedits == j->cap) {
+        int cap = j->cap ? 2 * j->cap : 32;
+        edit *grown = realloc(j->edits, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return -1;
+        j->edits = grown;
+        j->cap = cap;
+    }
+    edit *e = &j->edits[j->nedits++];
+    e->start = start;
+    e->end = end;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->text, sizeof e->text, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static fn *find_fn(job *j, const char *name)
+{
+    for (int i = 0; i < j->nfns; i++)
+        if (strcmp(j->fns[i].name, name) == 0)
+            return &j->fns[i];
+    return NULL;
+}
+
+/* ---- walking a function's body ------------------------------------------ */
+
+typedef struct cursors {
+    CXCursor *c;
+    unsigned n, cap;
+} cursors;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent,
+                                       CXClientData data)
+{
+    (void)parent;
+    cursors *list = data;
+    if (list->n == list->cap) {
+        unsigned cap = list->cap ? 2 * list->cap : 8;
+        CXCursor *grown = realloc(list->c, sizeof *grown * cap);
+        if (!grown)
+            return CXChildVisit_Break;
+        list->c = grown;
+        list->cap = cap;
+    }
+    list->c[list->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+static cursors children(CXCursor c)
+{
+    cursors list = {0};
+    lc.visitChildren(c, collect, &list);
+    return list;
+}
+
+/* The state of one function's walk: the blocks live now, from the frame's
+ * start, and the depths where the enclosing loops and switches began. */
+typedef struct walk {
+    job *j;
+    fn *f;
+    size_t offset[MAX_DEPTH], bytes[MAX_DEPTH];
+    CXCursor made_at[MAX_DEPTH];
+    int depth;
+    int loop[64], breakable[64];  /* depth at entry; breakable: + switches */
+    int nloops, nbreakables;
+    int conditional;             /* inside ?:, && or || operands */
+} walk;
+
+static size_t top(const walk *w)
+{
+    return w->depth ? w->offset[w->depth - 1] + w->bytes[w->depth - 1] : 0;
+}
+
+static size_t align_up(size_t n, size_t a)
+{
+    return (n + a - 1) / a * a;
+}
+
+/* A block of n bytes can hold at most an n-byte type, and OpenCL types are
+ * aligned to their size: the largest power of two not above n, between
+ * MIN_ALIGN and MAX_ALIGN. */
+static size_t block_align(size_t n)
+{
+    size_t a = MIN_ALIGN;
+    while (a < MAX_ALIGN && a * 2 <= n)
+        a *= 2;
+    return a;
+}
+
+static void reach(walk *w, size_t bytes, CXCursor at, fn *callee,
+                  size_t block, size_t align)
+{
+    if (align > w->f->align)
+        w->f->align = align;
+    if (bytes > w->f->peak) {
+        w->f->peak = bytes;
+        w->f->peak_at = at;
+        w->f->peak_callee = callee;
+        w->f->peak_bytes = block;
+    }
+}
+
+static int analyse(job *j, fn *f);
+static int walk_cursor(walk *w, CXCursor c);
+
+static int walk_children(walk *w, CXCursor c, unsigned from)
+{
+    cursors list = children(c);
+    int rc = 0;
+    for (unsigned i = from; i < list.n && rc == 0; i++)
+        rc = walk_cursor(w, list.c[i]);
+    free(list.c);
+    return rc;
+}
+
+/* A constant size argument, or a refusal naming the expression. */
+static int size_arg(walk *w, CXCursor call, const char *what, size_t *bytes)
+{
+    char text[200];
+    if (lc.Cursor_getNumArguments(call) != 1)
+        return refuse(w->j, call, "%s takes one argument: `%s`", what,
+                      text_of(w->j, call, text, sizeof text));
+    CXCursor arg = lc.Cursor_getArgument(call, 0);
+    CXEvalResult r = lc.Cursor_Evaluate(arg);
+    int constant = r && lc.EvalResult_getKind(r) == CXEval_Int;
+    long long v = constant ? lc.EvalResult_getAsLongLong(r) : 0;
+    if (r)
+        lc.EvalResult_dispose(r);
+    if (!constant)
+        return refuse(w->j, arg, "the size of %s is not a compile-time "
+                      "constant: `%s`", what,
+                      text_of(w->j, arg, text, sizeof text));
+    if (v <= 0 || v > MAX_BLOCK)
+        return refuse(w->j, arg, "the size of %s is %lld bytes: `%s`", what,
+                      v, text_of(w->j, arg, text, sizeof text));
+    *bytes = (size_t)v;
+    return 0;
+}
+
+/* The call's text must start with the name it calls and end with its
+ * parenthesis: otherwise a macro wrote it, and it cannot be rewritten. */
+static int written_out(walk *w, CXCursor call, const char *name,
+                       unsigned *start, unsigned *end)
+{
+    span(call, start, end);
+    size_t n = strlen(name);
+    if (*end > w->j->len || *end < *start + n + 2 ||
+        strncmp(w->j->source + *start, name, n) != 0 ||
+        w->j->source[*end - 1] != ')') {
+        char text[200];
+        return refuse(w->j, call, "a call of %s through a macro cannot be "
+                      "rewritten: `%s`", name,
+                      text_of(w->j, call, text, sizeof text));
+    }
+    return 0;
+}
+
+static int walk_malloc(walk *w, CXCursor call)
+{
+    size_t bytes;
+    unsigned start, end;
+    if (size_arg(w, call, "local_malloc", &bytes) ||
+        written_out(w, call, "local_malloc", &start, &end))
+        return -1;
+    if (w->depth == MAX_DEPTH)
+        return refuse(w->j, call, "more than %d blocks live at once",
+                      MAX_DEPTH);
+    size_t align = block_align(bytes);
+    size_t at = align_up(top(w), align);
+    w->offset[w->depth] = at;
+    w->bytes[w->depth] = bytes;
+    w->made_at[w->depth++] = call;
+    reach(w, at + bytes, call, NULL, bytes, align);
+    return add_edit(w->j, start, end, "((__local void *)(clf_local + %zu))",
+                    at);
+}
+
+static int walk_free(walk *w, CXCursor call)
+{
+    size_t bytes;
+    unsigned start, end;
+    if (size_arg(w, call, "local_free", &bytes) ||
+        written_out(w, call, "local_free", &start, &end))
+        return -1;
+    if (w->depth == 0)
+        return refuse(w->j, call, "local_free(%zu) with nothing allocated"
+                      " in %s", bytes, w->f->name);
+    if (w->bytes[w->depth - 1] != bytes) {
+        char made[300];
+        where(w->made_at[w->depth - 1], made, sizeof made);
+        return refuse(w->j, call, "local_free(%zu) does not match the most "
+                      "recent allocation, local_malloc(%zu) at %s", bytes,
+                      w->bytes[w->depth - 1], made);
+    }
+    w->depth--;
+    return add_edit(w->j, start, end, "((void)0)");
+}
+
+static int walk_call(walk *w, CXCursor call)
+{
+    unsigned nargs = (unsigned)lc.Cursor_getNumArguments(call);
+    for (unsigned i = 0; i < nargs; i++)
+        if (walk_cursor(w, lc.Cursor_getArgument(call, i)))
+            return -1;
+    CXString s = lc.getCursorSpelling(call);
+    char name[256];
+    snprintf(name, sizeof name, "%s", lc.getCString(s));
+    lc.disposeString(s);
+    int is_malloc = strcmp(name, "local_malloc") == 0;
+    int is_free = strcmp(name, "local_free") == 0;
+    fn *callee = is_malloc || is_free ? NULL : find_fn(w->j, name);
+    if (!is_malloc && !is_free && !callee)
+        return 0;                /* a builtin or a function defined elsewhere */
+    if (callee) {
+        if (callee->state == 1)
+            return refuse(w->j, call, "%s calls %s, which calls back: "
+                          "recursion, so its local_malloc needs have no bound",
+                          w->f->name, name);
+        if (analyse(w->j, callee))
+            return -1;
+        if (callee->peak == 0)
+            return 0;
+        if (callee->kernel)
+            return refuse(w->j, call, "%s calls kernel %s, which allocates",
+                          w->f->name, name);
+    }
+    if (w->conditional)
+        return refuse(w->j, call, "%s in a conditional expression (?:, && or"
+                      " ||): its allocation would depend on the branch", name);
+    if (is_malloc)
+        return walk_malloc(w, call);
+    if (is_free)
+        return walk_free(w, call);
+    unsigned start, end;
+    if (written_out(w, call, name, &start, &end))
+        return -1;
+    size_t base = align_up(top(w), callee->align);
+    reach(w, base + callee->peak, call, callee, 0, callee->align);
+    return add_edit(w->j, end - 1, end - 1, "%sclf_local + %zu",
+                    nargs ? ", " : "", base);
+}
+
+/* Whether a binary expression is && or ||: libclang's C API names no
+ * operator, so the text after the left side's extent is read. */
+static int is_logical(walk *w, CXCursor left)
+{
+    unsigned s, e;
+    span(left, &s, &e);
+    const char *p = w->j->source + (e < w->j->len ? e : w->j->len);
+    p += strspn(p, " \t\r\n");
+    return (p[0] == '&' && p[1] == '&') || (p[0] == '|' && p[1] == '|');
+}
+
+static int same_state(const walk *a, const walk *b)
+{
+    if (a->depth != b->depth)
+        return 0;
+    for (int i = 0; i < a->depth; i++)
+        if (a->bytes[i] != b->bytes[i] || a->offset[i] != b->offset[i])
+            return 0;
+    return 1;
+}
+
+static int walk_if(walk *w, CXCursor c)
+{
+    cursors list = children(c);
+    int rc = list.n < 2 ? walk_children(w, c, 0) : walk_cursor(w, list.c[0]);
+    if (rc == 0 && list.n >= 2) {
+        walk before = *w;
+        rc = walk_cursor(w, list.c[1]);
+        if (rc == 0) {
+            walk after_then = *w;
+            w->depth = before.depth;
+            memcpy(w->offset, before.offset, sizeof w->offset);
+            memcpy(w->bytes, before.bytes, sizeof w->bytes);
+            memcpy(w->made_at, before.made_at, sizeof w->made_at);
+            if (list.n >= 3)
+                rc = walk_cursor(w, list.c[2]);
+            if (rc == 0 && !same_state(w, &after_then))
+                rc = refuse(w->j, c, "the branches of this if leave different"
+                            " local_malloc blocks live (%d and %d blocks): "
+                            "free them in the branch that made them",
+                            after_then.depth, w->depth);
+        }
+    }
+    free(list.c);
+    return rc;
+}
+
+static int walk_loop(walk *w, CXCursor c, int is_switch)
+{
+    if (w->nbreakables == 64)
+        return refuse(w->j, c, "more than 64 nested loops and switches");
+    int entry = w->depth;
+    if (!is_switch)
+        w->loop[w->nloops++] = entry;
+    w->breakable[w->nbreakables++] = entry;
+    int rc = walk_children(w, c, 0);
+    if (!is_switch)
+        w->nloops--;
+    w->nbreakables--;
+    if (rc == 0 && w->depth != entry)
+        rc = refuse(w->j, w->made_at[w->depth - 1], "local_malloc inside a %s "
+                    "is not freed in the same %s", is_switch ? "switch" :
+                    "loop", is_switch ? "case" : "iteration");
+    return rc;
+}
+
+static int walk_cursor(walk *w, CXCursor c)
+{
+    enum CXCursorKind kind = lc.getCursorKind(c);
+    switch (kind) {
+    case CXCursor_CallExpr:
+        return walk_call(w, c);
+    case CXCursor_IfStmt:
+        return walk_if(w, c);
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+        return walk_loop(w, c, 0);
+    case CXCursor_SwitchStmt:
+        return walk_loop(w, c, 1);
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+        if (w->nbreakables && w->depth != w->breakable[w->nbreakables - 1])
+            return refuse(w->j, c, "a case label with local_malloc blocks of "
+                          "the case before still live");
+        return walk_children(w, c, 0);
+    case CXCursor_BreakStmt:
+        if (w->nbreakables && w->depth != w->breakable[w->nbreakables - 1])
+            return refuse(w->j, c, "break with local_malloc blocks live");
+        return 0;
+    case CXCursor_ContinueStmt:
+        if (w->nloops && w->depth != w->loop[w->nloops - 1])
+            return refuse(w->j, c, "continue with local_malloc blocks live");
+        return 0;
+    case CXCursor_GotoStmt:
+        if (w->depth)
+            return refuse(w->j, c, "goto with local_malloc blocks live");
+        return 0;
+    case CXCursor_ReturnStmt:
+        if (walk_children(w, c, 0))
+            return -1;
+        if (w->depth) {
+            char made[300];
+            where(w->made_at[w->depth - 1], made, sizeof made);
+            return refuse(w->j, c, "%s returns with local_malloc(%zu) of %s "
+                          "still live", w->f->name, w->bytes[w->depth - 1],
+                          made);
+        }
+        return 0;
+    case CXCursor_ConditionalOperator: {
+        cursors list = children(c);
+        int rc = list.n ? walk_cursor(w, list.c[0]) : 0;
+        w->conditional++;
+        for (unsigned i = 1; i < list.n && rc == 0; i++)
+            rc = walk_cursor(w, list.c[i]);
+        w->conditional--;
+        free(list.c);
+        return rc;
+    }
+    case CXCursor_BinaryOperator: {
+        cursors list = children(c);
+        int rc = list.n ? walk_cursor(w, list.c[0]) : 0;
+        int logical = list.n == 2 && is_logical(w, list.c[0]);
+        w->conditional += logical;
+        if (rc == 0 && list.n == 2)
+            rc = walk_cursor(w, list.c[1]);
+        w->conditional -= logical;
+        free(list.c);
+        return rc;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXString s = lc.getCursorSpelling(c);
+        const char *name = lc.getCString(s);
+        int ours = strcmp(name, "local_malloc") == 0 ||
+                   strcmp(name, "local_free") == 0;
+        lc.disposeString(s);
+        if (ours)
+            return refuse(w->j, c, "local_malloc and local_free can only be "
+                          "called");
+        return 0;
+    }
+    case CXCursor_VarDecl:
+        if (w->f->kernel) {
+            CXType t = lc.getCursorType(c);
+            CXString s = lc.getTypeSpelling(t);
+            long long size = lc.Type_getSizeOf(t);
+            if (strstr(lc.getCString(s), "__local") && size > 0)
+                w->f->own_local += (size_t)size;
+            lc.disposeString(s);
+        }
+        return walk_children(w, c, 0);
+    default:
+        return walk_children(w, c, 0);
+    }
+}
+
+/* The body of f, once: its peak and alignment, and the edits of its
+ * allocations and calls. */
+static int analyse(job *j, fn *f)
+{
+    if (f->state == 2)
+        return 0;
+    f->state = 1;
+    f->align = MIN_ALIGN;
+    walk *w = calloc(1, sizeof *w);
+    if (!w)
+        return refuse(j, f->def, "out of memory");
+    w->j = j;
+    w->f = f;
+    int rc = walk_children(w, f->def, 0);
+    if (rc == 0 && w->depth) {
+        char made[300];
+        where(w->made_at[w->depth - 1], made, sizeof made);
+        rc = refuse(j, f->def, "%s ends with local_malloc(%zu) of %s still "
+                    "live", f->name, w->bytes[w->depth - 1], made);
+    }
+    free(w);
+    f->state = 2;
+    return rc;
+}
+
+/* ---- the functions of the source ----------------------------------------- */
+
+/* A kernel: `kernel` or `__kernel` among the words before its name. */
+static int is_kernel(job *j, CXCursor c, const char *name)
+{
+    CXToken *tokens;
+    unsigned n;
+    lc.tokenize(j->tu, lc.getCursorExtent(c), &tokens, &n);
+    int kernel = 0;
+    for (unsigned i = 0; i < n && !kernel; i++) {
+        CXString s = lc.getTokenSpelling(j->tu, tokens[i]);
+        const char *t = lc.getCString(s);
+        kernel = strcmp(t, "__kernel") == 0 || strcmp(t, "kernel") == 0;
+        int stop = strcmp(t, name) == 0;
+        lc.disposeString(s);
+        if (stop)
+            break;
+    }
+    lc.disposeTokens(j->tu, tokens, n);
+    return kernel;
+}
+
+static enum CXChildVisitResult list_fn(CXCursor c, CXCursor parent,
+                                       CXClientData data)
+{
+    (void)parent;
+    job *j = data;
+    if (lc.getCursorKind(c) != CXCursor_FunctionDecl ||
+        !lc.isCursorDefinition(c) ||
+        !lc.Location_isFromMainFile(lc.getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    fn *grown = realloc(j->fns, sizeof *grown * (size_t)(j->nfns + 1));
+    if (!grown) {
+        j->failed = 1;
+        return CXChildVisit_Break;
+    }
+    j->fns = grown;
+    fn *f = &j->fns[j->nfns++];
+    memset(f, 0, sizeof *f);
+    CXString s = lc.getCursorSpelling(c);
+    f->name = clf_strdup(lc.getCString(s));
+    lc.disposeString(s);
+    f->def = c;
+    f->kernel = f->name && is_kernel(j, c, f->name);
+    if (!f->name)
+        j->failed = 1;
+    return f->name ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+/* Gives a declaration of f (a prototype or the definition) the frame
+ * parameter: after the last parameter, in place of `void`, or alone. */
+static int add_parameter(job *j, CXCursor decl, const fn *f)
+{
+    CXToken *tokens;
+    unsigned n;
+    lc.tokenize(j->tu, lc.getCursorExtent(decl), &tokens, &n);
+    int rc = -1, nesting = 0;
+    unsigned open = 0, close = 0, found = 0;
+    for (unsigned i = 0; i + 1 < n && !found; i++) {
+        CXString s = lc.getTokenSpelling(j->tu, tokens[i]);
+        CXString next = lc.getTokenSpelling(j->tu, tokens[i + 1]);
+        if (strcmp(lc.getCString(s), f->name) == 0 &&
+            strcmp(lc.getCString(next), "(") == 0)
+            open = i + 1, found = 1;
+        lc.disposeString(s);
+        lc.disposeString(next);
+    }
+    for (unsigned i = open; found && i < n; i++) {
+        CXString s = lc.getTokenSpelling(j->tu, tokens[i]);
+        const char *t = lc.getCString(s);
+        nesting += strcmp(t, "(") == 0;
+        nesting -= strcmp(t, ")") == 0;
+        lc.disposeString(s);
+        if (nesting == 0) {
+            close = i;
+            break;
+        }
+    }
+    if (close) {
+        unsigned at, void_end = 0;
+        CXSourceRange r = lc.getTokenExtent(j->tu, tokens[close]);
+        lc.getFileLocation(lc.getRangeStart(r), NULL, NULL, NULL, &at);
+        int only_void = 0;
+        if (close == open + 2) {
+            CXString s = lc.getTokenSpelling(j->tu, tokens[open + 1]);
+            only_void = strcmp(lc.getCString(s), "void") == 0;
+            lc.disposeString(s);
+            r = lc.getTokenExtent(j->tu, tokens[open + 1]);
+            lc.getFileLocation(lc.getRangeEnd(r), NULL, NULL, NULL, &void_end);
+        }
+        if (only_void)
+            rc = add_edit(j, void_end - 4, void_end,
+                          "__local uchar *clf_local");
+        else
+            rc = add_edit(j, at, at, "%s__local uchar *clf_local",
+                          close == open + 1 ? "" : ", ");
+    } else
+        rc = refuse(j, decl, "the parameters of %s are written by a macro: "
+                    "they cannot be given the local_malloc frame", f->name);
+    lc.disposeTokens(j->tu, tokens, n);
+    return rc;
+}
+
+static enum CXChildVisitResult edit_prototypes(CXCursor c, CXCursor parent,
+                                               CXClientData data)
+{
+    (void)parent;
+    job *j = data;
+    if (j->failed || lc.getCursorKind(c) != CXCursor_FunctionDecl ||
+        !lc.Location_isFromMainFile(lc.getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    CXString s = lc.getCursorSpelling(c);
+    fn *f = find_fn(j, lc.getCString(s));
+    lc.disposeString(s);
+    if (f && f->peak && !f->kernel && add_parameter(j, c, f))
+        j->failed = 1;
+    return CXChildVisit_Continue;
+}
+
+/* Declares a kernel's arena just inside its body's brace. */
+static int add_arena(job *j, const fn *f)
+{
+    cursors list = children(f->def);
+    unsigned start = 0, end = 0;
+    for (unsigned i = 0; i < list.n; i++)
+        if (lc.getCursorKind(list.c[i]) == CXCursor_CompoundStmt)
+            span(list.c[i], &start, &end);
+    free(list.c);
+    if (end == 0 || j->source[start] != '{')
+        return refuse(j, f->def, "the body of kernel %s is written by a "
+                      "macro: its local_malloc arena cannot be added",
+                      f->name);
+    return add_edit(j, start + 1, start + 1, " __local uchar clf_local[%zu] "
+                    "__attribute__((aligned(%zu)));", f->peak, f->align);
+}
+
+/* "k (a.cl:3) -> f (a.cl:9) -> local_malloc(64) at a.cl:12" */
+static void chain(const fn *f, clf_str *out)
+{
+    char place[300];
+    clf_str_printf(out, "%s", f->name);
+    for (int hops = 0; f && f->peak && hops < 64; hops++) {
+        where(f->peak_at, place, sizeof place);
+        if (!f->peak_callee) {
+            clf_str_printf(out, " -> local_malloc(%zu) at %s", f->peak_bytes,
+                           place);
+            return;
+        }
+        clf_str_printf(out, " -> %s (called at %s)", f->peak_callee->name,
+                       place);
+        f = f->peak_callee;
+    }
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const edit *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The source with the edits made; NULL if out of memory. */
+static char *apply_edits(job *j)
+{
+    qsort(j->edits, (size_t)j->nedits, sizeof *j->edits, by_start);
+    clf_str out = {0};
+    unsigned at = 0;
+    for (int i = 0; i < j->nedits; i++) {
+        edit *e = &j->edits[i];
+        clf_str_append(&out, j->source + at, e->start - at);
+        clf_str_append(&out, e->text, strlen(e->text));
+        at = e->end;
+    }
+    clf_str_append(&out, j->source + at, j->len - at);
+    if (out.failed) {
+        free(out.data);
+        return NULL;
+    }
+    return out.data;
+}
+
+/* ---- parsing ---------------------------------------------------------------- */
+
+/* The declarations libclang parses the source with, as a file that exists
+ * only in its memory (an absolute path, so that -include finds it). */
+#define DECLARATIONS "/clframe-local-malloc/declarations.h"
+static const char declarations[] =
+    "__local void *local_malloc(size_t bytes);\n"
+    "void local_free(size_t bytes);\n";
+
+/* The build options libclang needs: -D, -U, -I (with their values) and
+ * -cl-std; the rest (-cl-fast-relaxed-math, ...) do not change the text. */
+static int parse_args(const char *options, char *words, const char **argv,
+                      int max)
+{
+    int argc = 0, has_std = 0, take_next = 0;
+    argv[argc++] = "-xcl";
+    argv[argc++] = "--target=spir64";
+    argv[argc++] = "-include";
+    argv[argc++] = DECLARATIONS;
+    strcpy(words, options ? options : "");
+    char *save = NULL;
+    for (char *w = strtok_r(words, " \t\n", &save); w && argc < max - 1;
+         w = strtok_r(NULL, " \t\n", &save)) {
+        int flag = strncmp(w, "-D", 2) == 0 || strncmp(w, "-U", 2) == 0 ||
+                   strncmp(w, "-I", 2) == 0;
+        if (take_next || flag || strncmp(w, "-cl-std=", 8) == 0)
+            argv[argc++] = w;
+        has_std |= strncmp(w, "-cl-std=", 8) == 0;
+        take_next = flag && w[2] == '\0';
+    }
+    if (!has_std)
+        argv[argc++] = "-cl-std=CL1.2";
+    return argc;
+}
+
+static int parse(job *j, const char *name, const char *options,
+                 CXIndex index)
+{
+    char *words = malloc(strlen(options ? options : "") + 1);
+    const char *argv[256];
+    if (!words) {
+        clf_str_printf(&j->error, "out of memory");
+        return -1;
+    }
+    int argc = parse_args(options, words, argv, 256);
+    struct CXUnsavedFile files[2] = {
+        {name, j->source, (unsigned long)j->len},
+        {DECLARATIONS, declarations, sizeof declarations - 1},
+    };
+    enum CXErrorCode err = lc.parseTranslationUnit2(
+        index, name, argv, argc, files, 2, CXTranslationUnit_None,
+        &j->tu);
+    free(words);
+    if (err != CXError_Success) {
+        clf_str_printf(&j->error, "libclang could not parse the source "
+                       "(error %d)", (int)err);
+        return -1;
+    }
+    unsigned n = lc.getNumDiagnostics(j->tu), shown = 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = lc.getDiagnostic(j->tu, i);
+        if (lc.getDiagnosticSeverity(d) >= CXDiagnostic_Error && shown < 5) {
+            CXString s = lc.formatDiagnostic(d,
+                                             lc.defaultDiagnosticDisplayOptions());
+            clf_str_printf(&j->error, "%s%s", shown ? "\n" : "",
+                           lc.getCString(s));
+            lc.disposeString(s);
+            shown++;
+        }
+        lc.disposeDiagnostic(d);
+    }
+    return shown ? -1 : 0;
+}
+
+/* ---- the rewrite ------------------------------------------------------------ */
+
+int clf_local_malloc_used(const char *source)
+{
+    char *code = clf_blank_comments(source, 1);
+    const char *text = code ? code : source;
+    int used = 0;
+    for (const char *p = text; !used && (p = strstr(p, "local_")); p++) {
+        int starts = p == text || !(p[-1] == '_' || isalnum((unsigned char)p[-1]));
+        used = starts && (strncmp(p, "local_malloc", 12) == 0 ||
+                          strncmp(p, "local_free", 10) == 0);
+    }
+    free(code);
+    return used;
+}
+
+int clf_local_malloc_rewrite(const char *source, const char *name,
+                             const char *options,
+                             unsigned long long local_limit, char **out,
+                             char **report, char **error)
+{
+    *out = NULL;
+    if (report)
+        *report = NULL;
+    *error = NULL;
+    if (!clang_ready()) {
+        *error = clf_strdup(lc.error);
+        return CLFRAME_ERR_NOT_FOUND;
+    }
+    job j = {.source = source, .len = strlen(source)};
+    CXIndex index = lc.createIndex(0, 0);
+    int rc = parse(&j, name, options, index);
+    if (rc == 0) {
+        lc.visitChildren(lc.getTranslationUnitCursor(j.tu), list_fn, &j);
+        for (int i = 0; i < j.nfns && !j.failed; i++)
+            analyse(&j, &j.fns[i]);
+        if (!j.failed)
+            lc.visitChildren(lc.getTranslationUnitCursor(j.tu),
+                             edit_prototypes, &j);
+        clf_str rep = {0};
+        for (int i = 0; i < j.nfns && !j.failed; i++) {
+            fn *f = &j.fns[i];
+            if (!f->kernel)
+                continue;
+            clf_str path = {0};
+            chain(f, &path);
+            if (f->peak)
+                add_arena(&j, f);
+            if (local_limit && f->peak &&
+                f->peak + f->own_local > local_limit)
+                refuse(&j, f->def, "kernel %s needs %zu bytes of local memory"
+                       " (%zu from local_malloc, %zu of its own), more than "
+                       "the device's %llu: %s", f->name,
+                       f->peak + f->own_local, f->peak, f->own_local,
+                       local_limit, path.data ? path.data : f->name);
+            clf_str_printf(&rep, "%s: %zu bytes%s%s\n", f->name, f->peak,
+                           f->peak ? ": " : "", f->peak ? path.data : "");
+            free(path.data);
+        }
+        rc = j.failed ? -1 : 0;
+        if (rc == 0 && !(*out = apply_edits(&j)))
+            rc = -1;
+        if (rc == 0 && report)
+            *report = rep.data;
+        else
+            free(rep.data);
+    }
+    if (rc != 0)
+        *error = j.error.data ? j.error.data : clf_strdup("out of memory");
+    else
+        free(j.error.data);
+    for (int i = 0; i < j.nfns; i++)
+        free(j.fns[i].name);
+    free(j.fns);
+    free(j.edits);
+    if (j.tu)
+        lc.disposeTranslationUnit(j.tu);
+    lc.disposeIndex(index);
+    return rc == 0 ? 0 : CLFRAME_ERR_BUILD;
+}
