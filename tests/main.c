@@ -18,11 +18,13 @@ Suite *mwc64x_suite(void);
 Suite *group_choose_suite(void);
 Suite *cache_suite(void);
 Suite *preproc_suite(void);
+Suite *localmalloc_suite(void);
 
 int main(void)
 {
     return test_main((Suite *(*const[])(void)){
         error_suite, ctx_suite, source_suite, arg_suite, kernel_suite,
         function_suite, layout_suite, group_minmax_suite, group_shim_suite,
-        mwc64x_suite, group_choose_suite, cache_suite, preproc_suite, NULL});
+        mwc64x_suite, group_choose_suite, cache_suite, preproc_suite,
+        localmalloc_suite, NULL});
 }

@@ -1,0 +1,569 @@
+/*
+ * test_localmalloc.c: local_malloc and local_free in kernel code
+ * (clframe/localmalloc.c). The arena each kernel gets, exactly, for the
+ * shapes a source takes; rewritten sources built and run, their live
+ * blocks filled and checked by every work-group (no overlap, aligned);
+ * clfunction on a function that allocates; every refusal with its message
+ * and line; the command-line tool's options and exit codes; and a build
+ * from the cache, which must not load libclang.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static char *read_text(const char *path)
+{
+    size_t size;
+    return test_read_file(path, &size);
+}
+
+/* The rewrite of source, which must succeed; its report in *report. */
+static char *rewrite(const char *source, const char *options, char **report)
+{
+    char *out = NULL, *error = NULL;
+    int rc = clf_local_malloc_rewrite(source, "t.cl", options, 0, &out,
+                                      report, &error);
+    ck_assert_msg(rc == 0, "rewrite refused: %s", error ? error : "");
+    free(error);
+    return out;
+}
+
+/* The arena of kernel `name` in the report of source's rewrite. */
+static long arena(const char *source, const char *name)
+{
+    char *report = NULL;
+    free(rewrite(source, NULL, &report));
+    char key[128];
+    snprintf(key, sizeof key, "%s: ", name);
+    long bytes = -1;
+    for (const char *line = report; line && *line;) {
+        if (strncmp(line, key, strlen(key)) == 0)
+            bytes = strtol(line + strlen(key), NULL, 10);
+        const char *end = strchr(line, '\n');
+        line = end ? end + 1 : NULL;
+    }
+    free(report);
+    ck_assert_msg(bytes >= 0, "no line for kernel %s", name);
+    return bytes;
+}
+
+/* The refusal of source: its message must hold each of the texts. */
+static void refused(const char *source, unsigned long long limit,
+                    const char *texts[])
+{
+    char *out = NULL, *error = NULL;
+    int rc = clf_local_malloc_rewrite(source, "t.cl", NULL, limit, &out,
+                                      NULL, &error);
+    ck_assert_int_eq(rc, CLFRAME_ERR_BUILD);
+    ck_assert_ptr_null(out);
+    ck_assert_ptr_nonnull(error);
+    for (int i = 0; texts[i]; i++)
+        ck_assert_msg(strstr(error, texts[i]), "\"%s\" lacks \"%s\"", error,
+                      texts[i]);
+    free(error);
+}
+
+/* ---- the arena of each kernel -------------------------------------------- */
+
+START_TEST(nested_calls_add_up)
+{
+    const char *src =
+        "void leaf(void) { __local int *a = local_malloc(64);\n"
+        "  a[0] = 1; local_free(64); }\n"
+        "void mid() { __local int *b = local_malloc(32); leaf();\n"
+        "  local_free(32); }\n"
+        "__kernel void k(__global int *g) { mid(); }\n";
+    /* 32 bytes, then leaf's frame where its 64-byte block's alignment
+     * (it may hold a 64-byte type) puts it. */
+    ck_assert_int_eq(arena(src, "k"), 64 + 64);
+}
+END_TEST
+
+START_TEST(sequential_allocations_reuse_bytes)
+{
+    const char *src =
+        "void f(void) { __local int *a = local_malloc(100); a[0] = 1;\n"
+        "  local_free(100); }\n"
+        "__kernel void k(__global int *g) {\n"
+        "  f(); f();\n"
+        "  __local int *b = local_malloc(48); local_free(48);\n"
+        "  __local int *c = local_malloc(48); local_free(48); }\n";
+    /* 100 bytes may hold a 64-byte type, so align 64: still only 100. */
+    ck_assert_int_eq(arena(src, "k"), 100);
+}
+END_TEST
+
+START_TEST(branches_take_the_larger)
+{
+    const char *src =
+        "__kernel void k(__global int *g) {\n"
+        "  __local int *a = local_malloc(16);\n"
+        "  if (g[0]) { __local int *b = local_malloc(16); local_free(16); }\n"
+        "  else { __local int *c = local_malloc(256); local_free(256); }\n"
+        "  local_free(16); }\n";
+    /* 16 bytes, then a 256-byte block aligned to 128: 128 + 256. */
+    ck_assert_int_eq(arena(src, "k"), 128 + 256);
+}
+END_TEST
+
+START_TEST(one_function_two_kernels)
+{
+    const char *src =
+        "void f(void) { __local float4 *a = local_malloc(sizeof(float4) * 2);\n"
+        "  local_free(sizeof(float4) * 2); }\n"
+        "__kernel void small(__global int *g) { f(); }\n"
+        "__kernel void large(__global int *g) {\n"
+        "  __local char *x = local_malloc(1000); f(); local_free(1000); }\n"
+        "__kernel void none(__global int *g) { g[0] = 1; }\n";
+    ck_assert_int_eq(arena(src, "small"), 32);
+    ck_assert_int_eq(arena(src, "large"), 1024 + 32);
+    ck_assert_int_eq(arena(src, "none"), 0);
+}
+END_TEST
+
+START_TEST(prototypes_and_parameter_lists)
+{
+    const char *src =
+        "enum { WORDS = 6 };\n"
+        "#define BYTES (WORDS * sizeof(int))\n"
+        "int g1(void);\n"
+        "int g2();\n"
+        "int g3(int x);\n"
+        "__kernel void k(__global int *g) { g[0] = g1() + g2() + g3(1); }\n"
+        "int g1(void) { __local int *a = local_malloc(BYTES); a[0] = 1;\n"
+        "  int r = a[0]; local_free(BYTES); return r; }\n"
+        "int g2() { return g1(); }\n"
+        "int g3(int x) { return x + g2(); }\n";
+    char *report = NULL;
+    char *out = rewrite(src, NULL, &report);
+    ck_assert_msg(strstr(out, "int g1(__local uchar *clf_local);"), "%s", out);
+    ck_assert_msg(strstr(out, "int g2(__local uchar *clf_local);"), "%s", out);
+    ck_assert_msg(strstr(out, "int g3(int x, __local uchar *clf_local);"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "g3(1, clf_local + 0)"), "%s", out);
+    ck_assert_msg(strstr(report, "k: 24 bytes"), "%s", report);
+    free(report);
+    free(out);
+}
+END_TEST
+
+START_TEST(the_rewrite_keeps_every_line)
+{
+    const char *src =
+        "#line 1 \"user.cl\"\n"
+        "void f(int n)\n{\n  __local int *a = local_malloc(4 * 10);\n"
+        "  a[n] = n;\n  local_free(40);\n}\n"
+        "__kernel void k(__global int *g)\n{\n  f(g[0]);\n}\n";
+    char *report = NULL;
+    char *out = rewrite(src, NULL, &report);
+    int lines_in = 0, lines_out = 0;
+    for (const char *p = src; *p; p++)
+        lines_in += *p == '\n';
+    for (const char *p = out; *p; p++)
+        lines_out += *p == '\n';
+    ck_assert_int_eq(lines_in, lines_out);
+    /* The report names the user's file and lines, through #line. */
+    ck_assert_msg(strstr(report, "k -> f (called at user.cl:9) -> "
+                         "local_malloc(40) at user.cl:3"), "%s", report);
+    free(report);
+    free(out);
+}
+END_TEST
+
+/* ---- rewritten sources run -------------------------------------------------- */
+
+/* Every work-group fills each live block with its own pattern, then checks
+ * them all after a barrier: blocks that overlapped would clash. Blocks are
+ * checked aligned too. Sizes are odd on purpose (padding between blocks). */
+static const char *blocks_source =
+    "#define TAG(t, b) ((uint)(t) * 1000u + (b) * 100u)\n"
+    "void fill(__local uint *p, uint n, uint tag) {\n"
+    "  for (uint i = get_local_id(0); i < n; i += get_local_size(0))\n"
+    "    p[i] = tag + i; }\n"
+    "int check(__local uint *p, uint n, uint tag, uint align) {\n"
+    "  int bad = (uint)((size_t)p % align) != 0;\n"
+    "  for (uint i = 0; i < n; i++) bad |= p[i] != tag + i;\n"
+    "  return bad; }\n"
+    "int leaf(uint t) {\n"
+    "  __local uint *a = local_malloc(5 * sizeof(uint));\n"
+    "  __local uint *b = local_malloc(33 * sizeof(uint));\n"
+    "  fill(a, 5, TAG(t, 1)); fill(b, 33, TAG(t, 2));\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int bad = check(a, 5, TAG(t, 1), 16) | check(b, 33, TAG(t, 2), 128);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  local_free(33 * sizeof(uint));\n"
+    "  local_free(5 * sizeof(uint));\n"
+    "  return bad; }\n"
+    "int middle(uint t) {\n"
+    "  __local uint *m = local_malloc(3 * sizeof(float4));\n"
+    "  fill(m, 12, TAG(t, 3));\n"
+    "  int bad = leaf(t + 1);\n"
+    "  bad |= leaf(t + 2);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  bad |= check(m, 12, TAG(t, 3), 32) << 1;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  local_free(3 * sizeof(float4));\n"
+    "  return bad; }\n"
+    "__kernel void blocks(__global int *bad) {\n"
+    "  __local uchar *c = local_malloc(3);\n"
+    "  uint t = 10 * get_group_id(0);\n"
+    "  if (get_local_id(0) == 0) c[2] = (uchar)t;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int b = middle(t);\n"
+    "  b |= (c[2] != (uchar)t) << 2;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  local_free(3);\n"
+    "  bad[get_global_id(0)] = b; }\n";
+
+START_TEST(live_blocks_never_overlap_and_are_aligned)
+{
+    /* c: 3 bytes at 0. middle's frame at 128, as leaf's 132-byte block
+     * (which may hold a 128-byte type) needs: m (48 bytes) at its start,
+     * leaf's frame 128 further, a (20 bytes) at its start, b at 128. */
+    ck_assert_int_eq(arena(blocks_source, "blocks"), 128 + 128 + 128 + 132);
+    enum { GROUPS = 5, GROUP = 8, N = GROUPS * GROUP };
+    clctx *ctx = test_run_context();
+    clkernel *k = clkernel_source(ctx, blocks_source, "blocks", NULL);
+    ck_assert_msg(k != NULL, "%s", clframe_last_error());
+    int bad[N];
+    memset(bad, 0x7f, sizeof bad);
+    clkernel_global(k, N);
+    clkernel_local(k, GROUP);
+    ck_assert_int_eq(clkernel_call(k, CLARG_OUT(bad, N)), 0);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(bad[i] == 0, "work-item %d: %d", i, bad[i]);
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+START_TEST(clfunction_calls_a_function_that_allocates)
+{
+    clfunction *f = clfunction_source(NULL,
+        "int twice(int x) {\n"
+        "  __local int *t = local_malloc(sizeof(int));\n"
+        "  t[0] = x; barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  int r = 2 * t[0];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  local_free(sizeof(int));\n"
+        "  return r; }\n", "twice", NULL);
+    ck_assert_msg(f != NULL, "%s", clframe_last_error());
+    int r = 0;
+    ck_assert_int_eq(clfunction_call(f, &r, CLARG(21)), 0);
+    ck_assert_int_eq(r, 42);
+    clfunction_free(f);
+}
+END_TEST
+
+START_TEST(a_refusal_fails_the_build_with_its_line)
+{
+    clkernel *k = clkernel_source(NULL,
+        "__kernel void k(__global int *g, int n) {\n"
+        "  __local int *a = local_malloc(n);\n"
+        "  local_free(4); }\n", "k", NULL);
+    ck_assert_ptr_null(k);
+    ck_assert_error_has("does not compile");
+    ck_assert_error_has("local_malloc: source of k:2: the size of "
+                        "local_malloc is not a compile-time constant: `n`");
+}
+END_TEST
+
+/* ---- refusals ---------------------------------------------------------------- */
+
+START_TEST(refuses_sizes_not_constant)
+{
+    refused("__kernel void k(int n) { __local int *a = local_malloc(n * 4);\n"
+            "local_free(4); }\n",
+            0, (const char *[]){"t.cl:1:", "not a compile-time constant",
+                                "`n * 4`", NULL});
+}
+END_TEST
+
+START_TEST(refuses_recursion)
+{
+    refused("void g(int n);\n"
+            "void f(int n) { __local int *a = local_malloc(4); g(n);\n"
+            "  local_free(4); }\n"
+            "void g(int n) { if (n) f(n - 1); }\n"
+            "__kernel void k(int n) { f(n); }\n",
+            0, (const char *[]){"t.cl:4:", "recursion", "g calls f", NULL});
+}
+END_TEST
+
+START_TEST(refuses_frees_that_do_not_match)
+{
+    refused("__kernel void k(int n) { local_free(8); }\n", 0,
+            (const char *[]){"t.cl:1:", "local_free(8) with nothing "
+                             "allocated in k", NULL});
+    refused("__kernel void k(int n) { __local int *a = local_malloc(8);\n"
+            "  __local int *b = local_malloc(16);\n"
+            "  local_free(8); local_free(16); }\n", 0,
+            (const char *[]){"t.cl:3:", "local_free(8) does not match the "
+                             "most recent allocation, local_malloc(16) at "
+                             "t.cl:2", NULL});
+}
+END_TEST
+
+START_TEST(refuses_allocations_live_at_return)
+{
+    refused("int f(int n) { __local int *a = local_malloc(8);\n"
+            "  if (n) return 1;\n  local_free(8); return 0; }\n"
+            "__kernel void k(int n) { f(n); }\n", 0,
+            (const char *[]){"t.cl:2:", "f returns with local_malloc(8) of "
+                             "t.cl:1 still live", NULL});
+    refused("void f(int n) { __local int *a = local_malloc(8); }\n"
+            "__kernel void k(int n) { f(n); }\n", 0,
+            (const char *[]){"t.cl:1:", "f ends with local_malloc(8)", NULL});
+}
+END_TEST
+
+START_TEST(refuses_loops_that_keep_blocks)
+{
+    refused("__kernel void k(int n) {\n"
+            "  for (int i = 0; i < n; i++) {\n"
+            "    __local int *a = local_malloc(8); }\n}\n", 0,
+            (const char *[]){"t.cl:3:", "inside a loop is not freed in the "
+                             "same iteration", NULL});
+    refused("__kernel void k(int n) {\n"
+            "  while (n--) { __local int *a = local_malloc(8);\n"
+            "    if (n == 3) break;\n    local_free(8); }\n}\n", 0,
+            (const char *[]){"t.cl:3:", "break with local_malloc blocks "
+                             "live", NULL});
+}
+END_TEST
+
+START_TEST(refuses_branches_and_conditions_that_differ)
+{
+    refused("__kernel void k(int n) {\n"
+            "  if (n) { __local int *a = local_malloc(8); }\n"
+            "  local_free(8); }\n", 0,
+            (const char *[]){"t.cl:2:", "branches of this if leave "
+                             "different", NULL});
+    refused("__kernel void k(__global int *g, int n) {\n"
+            "  __local int *a = n ? local_malloc(8) : 0; }\n", 0,
+            (const char *[]){"t.cl:2:", "conditional expression", NULL});
+}
+END_TEST
+
+START_TEST(refuses_calls_through_macros)
+{
+    refused("#define SCRATCH(n) local_malloc(n)\n"
+            "__kernel void k(int n) { __local int *a = SCRATCH(8);\n"
+            "  local_free(8); }\n", 0,
+            (const char *[]){"t.cl:2:", "through a macro", "`SCRATCH(8)`",
+                             NULL});
+    refused("void f(int x) { __local int *a = local_malloc(8);\n"
+            "  local_free(8); }\n"
+            "#define CALL(x) f(x)\n"
+            "__kernel void k(int n) { CALL(n); }\n", 0,
+            (const char *[]){"t.cl:4:", "a call of f through a macro", NULL});
+}
+END_TEST
+
+START_TEST(refuses_arenas_larger_than_the_device)
+{
+    refused("void f(void) { __local float *a = local_malloc(4096);\n"
+            "  local_free(4096); }\n"
+            "__kernel void k(__global int *g) { __local int own[64];\n"
+            "  own[0] = 0; f(); }\n",
+            4096, (const char *[]){"t.cl:3:", "kernel k needs 4352 bytes of "
+                                   "local memory (4096 from local_malloc, "
+                                   "256 of its own), more than the "
+                                   "device's 4096: k -> f (called at t.cl:4)"
+                                   " -> local_malloc(4096) at t.cl:1", NULL});
+}
+END_TEST
+
+START_TEST(refuses_sources_that_do_not_parse)
+{
+    refused("__kernel void k(int n) { __local int *a = local_malloc(8)\n"
+            "  local_free(8); }\n", 0,
+            (const char *[]){"t.cl:1:", "error:", NULL});
+}
+END_TEST
+
+START_TEST(sources_without_local_malloc_are_left_alone)
+{
+    ck_assert(!clf_local_malloc_used("__kernel void k(void) {}\n"));
+    ck_assert(!clf_local_malloc_used("/* local_malloc(4) */ // local_free\n"
+                                     "int my_local_malloc(int x);\n"));
+    ck_assert(clf_local_malloc_used("void f(void) { local_free(4); }"));
+    ck_assert(clf_local_malloc_used("x = local_malloc (4);"));
+}
+END_TEST
+
+/* ---- the command-line tool ------------------------------------------------ */
+
+START_TEST(the_tool_rewrites_reports_and_refuses)
+{
+    const char *tool = test_program("clframe-local-malloc");
+    test_write_file("lm/inc/size.h", "#define BYTES (N * 4)\n");
+    const char *in = test_write_file("lm/in.cl",
+        "#include \"size.h\"\n"
+        "void f(void) { __local int *a = local_malloc(BYTES);\n"
+        "  local_free(BYTES); }\n"
+        "__kernel void k(__global int *g) { f(); }\n");
+    char in_path[512], dir[512];
+    snprintf(in_path, sizeof in_path, "%s", in);
+    snprintf(dir, sizeof dir, "%s/lm/inc", test_tmpdir());
+    const char *out = test_tmp_path("lm", "out.cl");
+    const char *report = test_tmp_path("lm", "report.txt");
+    ck_assert_int_eq(test_run("%s -I %s -DN=10 -o %s --report %s > %s 2>&1",
+                              tool, dir, out, in_path, report), 0);
+    char *text = read_text(report);
+    ck_assert_msg(strstr(text, "k: 40 bytes: k -> f (called at "), "%s",
+                  text);
+    free(text);
+    text = read_text(out);
+    ck_assert_msg(strstr(text, "__local uchar clf_local[40]"), "%s", text);
+    ck_assert_msg(strstr(text, "#define BYTES (N * 4)"), "includes "
+                  "expanded: %s", text);
+    free(text);
+    /* Standard output when no -o; -D changes the sizes. */
+    ck_assert_int_eq(test_run("%s -I%s -D N=100 %s > %s 2>&1", tool, dir,
+                              in_path, report), 0);
+    text = read_text(report);
+    ck_assert_msg(strstr(text, "clf_local[400]"), "%s", text);
+    free(text);
+    /* 1: refused (the device's limit), unreadable, not a file. */
+    ck_assert_int_eq(test_run("%s -I %s -DN=100 --local-mem 256 %s > %s "
+                              "2>&1", tool, dir, in_path, report), 1);
+    text = read_text(report);
+    ck_assert_msg(strstr(text, "more than the device's 256"), "%s", text);
+    free(text);
+    ck_assert_int_eq(test_run("%s /no/such.cl 2>/dev/null", tool), 1);
+    ck_assert_int_eq(test_run("%s /dev/zero > %s 2>&1", tool, report), 1);
+    text = read_text(report);
+    ck_assert_msg(strstr(text, "/dev/zero"), "%s", text);
+    free(text);
+    /* 2: bad usage. */
+    ck_assert_int_eq(test_run("%s 2>/dev/null", tool), 2);
+    ck_assert_int_eq(test_run("%s --frobnicate %s 2>/dev/null", tool,
+                              in_path), 2);
+    ck_assert_int_eq(test_run("%s --local-mem lots %s 2>/dev/null", tool,
+                              in_path), 2);
+    ck_assert_int_eq(test_run("%s -o 2>/dev/null", tool), 2);
+    ck_assert_int_eq(test_run("%s a.cl b.cl 2>/dev/null", tool), 2);
+    ck_assert_int_eq(test_run("%s --help > /dev/null", tool), 0);
+}
+END_TEST
+
+START_TEST(without_libclang_the_message_names_the_package)
+{
+    const char *in = test_write_file("lm/alone.cl",
+        "__kernel void k(__global int *g) { __local int *a = "
+        "local_malloc(4); local_free(4); }\n");
+    const char *report = test_tmp_path("lm", "nolib.txt");
+    ck_assert_int_eq(test_run("CLFRAME_LIBCLANG=/no/libclang.so.1 %s %s > %s"
+                              " 2>&1", test_program("clframe-local-malloc"),
+                              in, report), 1);
+    char *text = read_text(report);
+    ck_assert_msg(strstr(text, "install libclang-dev"), "%s", text);
+    free(text);
+}
+END_TEST
+
+/* ---- the program cache -------------------------------------------------------- */
+
+static const char *cached_source =
+    "__kernel void k(__global int *g) {\n"
+    "  __local int *a = local_malloc(2 * sizeof(int));\n"
+    "  a[get_local_id(0) % 2] = 7; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  g[get_global_id(0)] = a[0] + a[1];\n"
+    "  local_free(2 * sizeof(int)); }\n";
+
+/* In a process of its own: builds and runs the kernel, then exits with
+ * 1 + the rewrites made and 10 more if libclang is in the process. */
+static int build_and_report(void)
+{
+    clctx *ctx = clctx_new(NULL);
+    clkernel *k = ctx ? clkernel_source(ctx, cached_source, "k", NULL) : NULL;
+    int g[4] = {0};
+    if (!k || clkernel_global(k, 4) || clkernel_local(k, 2) ||
+        clkernel_call(k, CLARG_OUT(g, 4)) || g[3] != 14)
+        return 100;
+    int status = 1 + (int)ctx->local_malloc_rewrites;
+    /* libclang-14.so.14.0.6, not PoCL's libclang-cpp.so.14 */
+    FILE *maps = fopen("/proc/self/maps", "r");
+    char line[4096];
+    int loaded = 0;
+    while (maps && fgets(line, sizeof line, maps))
+        for (const char *p = line; (p = strstr(p, "libclang-")); p++)
+            loaded |= p[9] >= '0' && p[9] <= '9';
+    if (maps)
+        fclose(maps);
+    status += loaded ? 10 : 0;
+    clkernel_free(k);
+    clctx_free(ctx);
+    return status;
+}
+
+START_TEST(a_cached_build_does_not_load_libclang)
+{
+    if (test_run_apart("localmalloc", "cache"))
+        return;
+    /* No device has been opened in this process: each build runs in a
+     * fork of it, the first filling an empty cache, the second reading it. */
+    char home[512];
+    snprintf(home, sizeof home, "%s/lm-cache-XXXXXX", test_tmpdir());
+    ck_assert_ptr_nonnull(mkdtemp(home));
+    setenv("XDG_CACHE_HOME", home, 1);
+    unsetenv("CLFRAME_CACHE");
+    unsetenv("CL_DEBUG");
+    for (int run = 0; run < 2; run++) {
+        pid_t pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0)
+            _exit(build_and_report());
+        int status;
+        ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+        ck_assert(WIFEXITED(status));
+        /* first: rewritten once, libclang loaded; then: neither. */
+        ck_assert_int_eq(WEXITSTATUS(status), run == 0 ? 1 + 1 + 10 : 1);
+    }
+}
+END_TEST
+
+Suite *localmalloc_suite(void)
+{
+    Suite *s = suite_create("localmalloc");
+    TCase *tc = test_case("arena");
+    tcase_add_test(tc, nested_calls_add_up);
+    tcase_add_test(tc, sequential_allocations_reuse_bytes);
+    tcase_add_test(tc, branches_take_the_larger);
+    tcase_add_test(tc, one_function_two_kernels);
+    tcase_add_test(tc, prototypes_and_parameter_lists);
+    tcase_add_test(tc, the_rewrite_keeps_every_line);
+    suite_add_tcase(s, tc);
+    tc = test_case("run");
+    tcase_add_test(tc, live_blocks_never_overlap_and_are_aligned);
+    tcase_add_test(tc, clfunction_calls_a_function_that_allocates);
+    tcase_add_test(tc, a_refusal_fails_the_build_with_its_line);
+    suite_add_tcase(s, tc);
+    tc = test_case("refusals");
+    tcase_add_test(tc, refuses_sizes_not_constant);
+    tcase_add_test(tc, refuses_recursion);
+    tcase_add_test(tc, refuses_frees_that_do_not_match);
+    tcase_add_test(tc, refuses_allocations_live_at_return);
+    tcase_add_test(tc, refuses_loops_that_keep_blocks);
+    tcase_add_test(tc, refuses_branches_and_conditions_that_differ);
+    tcase_add_test(tc, refuses_calls_through_macros);
+    tcase_add_test(tc, refuses_arenas_larger_than_the_device);
+    tcase_add_test(tc, refuses_sources_that_do_not_parse);
+    tcase_add_test(tc, sources_without_local_malloc_are_left_alone);
+    suite_add_tcase(s, tc);
+    tc = test_case("tool");
+    tcase_add_test(tc, the_tool_rewrites_reports_and_refuses);
+    tcase_add_test(tc, without_libclang_the_message_names_the_package);
+    suite_add_tcase(s, tc);
+    tc = test_case("cache");
+    tcase_add_test(tc, a_cached_build_does_not_load_libclang);
+    suite_add_tcase(s, tc);
+    return s;
+}
