@@ -346,6 +346,7 @@ bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
 	$(BIN)/bench-cache
+	$(BIN)/bench-localmalloc
 	$(BIN)/bench-heat $(HEAT_BENCH)
 	$(BIN)/bench-raytracer $(RAYTRACER_BENCH)
 	$(BIN)/bench-laplace $(LAPLACE_BENCH)
