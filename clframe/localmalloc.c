@@ -18,11 +18,14 @@
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef CLF_LIBCLANG_VERSION
 #define CLF_LIBCLANG_VERSION 14
@@ -32,6 +35,8 @@ enum {
     MIN_ALIGN = 16,              /* a float4 */
     MAX_ALIGN = 128,             /* a double16 or long16 */
     MAX_DEPTH = 256,             /* live blocks in one function */
+    MAX_NESTING = 2000,          /* statements and expressions, one in another */
+    MAX_CHAIN = 256,             /* calls below a kernel */
     MAX_BLOCK = 1 << 30          /* larger than any device's local memory */
 };
 
@@ -130,6 +135,7 @@ typedef struct job {
     int nedits, cap;
     clf_str error;               /* the first refusal */
     int failed;
+    int chain;                   /* functions being analysed, one in another */
 } job;
 
 /* "file:line" of a cursor as the user wrote it (#line followed). */
@@ -253,6 +259,7 @@ typedef struct walk {
     int loop[64], breakable[64];  /* depth at entry; breakable: + switches */
     int nloops, nbreakables;
     int conditional;             /* inside ?:, && or || operands */
+    int nesting;                 /* walk_cursor calls under way */
 } walk;
 
 static size_t top(const walk *w)
@@ -291,6 +298,7 @@ static void reach(walk *w, size_t bytes, CXCursor at, fn *callee,
 
 static int analyse(job *j, fn *f);
 static int walk_cursor(walk *w, CXCursor c);
+static int walk_kind(walk *w, CXCursor c);
 
 static int walk_children(walk *w, CXCursor c, unsigned from)
 {
@@ -440,38 +448,70 @@ static int is_logical(walk *w, CXCursor left)
     return (p[0] == '&' && p[1] == '&') || (p[0] == '|' && p[1] == '|');
 }
 
-static int same_state(const walk *a, const walk *b)
+/* The blocks live at a point, to restore for an else branch. */
+typedef struct live {
+    int depth;
+    size_t offset[MAX_DEPTH], bytes[MAX_DEPTH];
+    CXCursor made_at[MAX_DEPTH];
+} live;
+
+static void save(const walk *w, live *l)
 {
-    if (a->depth != b->depth)
+    l->depth = w->depth;
+    memcpy(l->offset, w->offset, sizeof l->offset);
+    memcpy(l->bytes, w->bytes, sizeof l->bytes);
+    memcpy(l->made_at, w->made_at, sizeof l->made_at);
+}
+
+static void restore(walk *w, const live *l)
+{
+    w->depth = l->depth;
+    memcpy(w->offset, l->offset, sizeof l->offset);
+    memcpy(w->bytes, l->bytes, sizeof l->bytes);
+    memcpy(w->made_at, l->made_at, sizeof l->made_at);
+}
+
+static int same_blocks(const walk *w, const live *l)
+{
+    if (w->depth != l->depth)
         return 0;
-    for (int i = 0; i < a->depth; i++)
-        if (a->bytes[i] != b->bytes[i] || a->offset[i] != b->offset[i])
+    for (int i = 0; i < w->depth; i++)
+        if (w->bytes[i] != l->bytes[i] || w->offset[i] != l->offset[i])
             return 0;
     return 1;
 }
 
+/* Both branches start from the blocks live before the if and must end
+ * with the same ones: after it, the code cannot tell which branch ran. */
 static int walk_if(walk *w, CXCursor c)
 {
     cursors list = children(c);
-    int rc = list.n < 2 ? walk_children(w, c, 0) : walk_cursor(w, list.c[0]);
-    if (rc == 0 && list.n >= 2) {
-        walk before = *w;
-        rc = walk_cursor(w, list.c[1]);
+    live *before = NULL, *then = NULL;
+    int rc = 0;
+    if (list.n < 2)
+        rc = walk_children(w, c, 0);
+    else if (!(before = malloc(sizeof *before)) ||
+             !(then = malloc(sizeof *then)))
+        rc = refuse(w->j, c, "out of memory");
+    else {
+        rc = walk_cursor(w, list.c[0]);
+        save(w, before);
+        if (rc == 0)
+            rc = walk_cursor(w, list.c[1]);
         if (rc == 0) {
-            walk after_then = *w;
-            w->depth = before.depth;
-            memcpy(w->offset, before.offset, sizeof w->offset);
-            memcpy(w->bytes, before.bytes, sizeof w->bytes);
-            memcpy(w->made_at, before.made_at, sizeof w->made_at);
+            save(w, then);
+            restore(w, before);
             if (list.n >= 3)
                 rc = walk_cursor(w, list.c[2]);
-            if (rc == 0 && !same_state(w, &after_then))
-                rc = refuse(w->j, c, "the branches of this if leave different"
-                            " local_malloc blocks live (%d and %d blocks): "
-                            "free them in the branch that made them",
-                            after_then.depth, w->depth);
         }
+        if (rc == 0 && !same_blocks(w, then))
+            rc = refuse(w->j, c, "the branches of this if leave different"
+                        " local_malloc blocks live (%d and %d blocks): "
+                        "free them in the branch that made them",
+                        then->depth, w->depth);
     }
+    free(before);
+    free(then);
     free(list.c);
     return rc;
 }
@@ -496,6 +536,19 @@ static int walk_loop(walk *w, CXCursor c, int is_switch)
 }
 
 static int walk_cursor(walk *w, CXCursor c)
+{
+    /* Each level is a C call here: a bound keeps hostile sources (a sum of
+     * 100000 terms is as deep) from exhausting the stack. */
+    if (w->nesting >= MAX_NESTING)
+        return refuse(w->j, c, "statements or expressions nested more than "
+                      "%d deep", MAX_NESTING);
+    w->nesting++;
+    int rc = walk_kind(w, c);
+    w->nesting--;
+    return rc;
+}
+
+static int walk_kind(walk *w, CXCursor c)
 {
     enum CXCursorKind kind = lc.getCursorKind(c);
     switch (kind) {
@@ -591,6 +644,10 @@ static int analyse(job *j, fn *f)
 {
     if (f->state == 2)
         return 0;
+    if (j->chain >= MAX_CHAIN)
+        return refuse(j, f->def, "calls nested more than %d deep below a "
+                      "kernel", MAX_CHAIN);
+    j->chain++;
     f->state = 1;
     f->align = MIN_ALIGN;
     walk *w = calloc(1, sizeof *w);
@@ -607,6 +664,7 @@ static int analyse(job *j, fn *f)
     }
     free(w);
     f->state = 2;
+    j->chain--;
     return rc;
 }
 
@@ -868,7 +926,7 @@ static int parse(job *j, const char *name, const char *options,
 
 int clf_local_malloc_used(const char *source)
 {
-    char *code = clf_blank_comments(source, 1);
+    char *code = clf_blank_comments(source, 0);
     const char *text = code ? code : source;
     int used = 0;
     for (const char *p = text; !used && (p = strstr(p, "local_")); p++) {
@@ -880,10 +938,10 @@ int clf_local_malloc_used(const char *source)
     return used;
 }
 
-int clf_local_malloc_rewrite(const char *source, const char *name,
-                             const char *options,
-                             unsigned long long local_limit, char **out,
-                             char **report, char **error)
+/* The rewrite itself, in this process. */
+static int rewrite_here(const char *source, const char *name,
+                        const char *options, unsigned long long local_limit,
+                        char **out, char **report, char **error)
 {
     *out = NULL;
     if (report)
@@ -943,4 +1001,140 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
         lc.disposeTranslationUnit(j.tu);
     lc.disposeIndex(index);
     return rc == 0 ? 0 : CLFRAME_ERR_BUILD;
+}
+
+/* ---- in a process of its own ----------------------------------------------- */
+
+/* libclang runs in a child process: a source that crashes it (a sum of
+ * 50000 terms overflows its parser's stack) ends in a message, not in the
+ * user's program, and its hundred megabytes of state leave with the child.
+ * The child sends the code and the three texts (out, report, error) down a
+ * pipe, each as its length and bytes; the parent reads them to the end. */
+
+static int send_text(int fd, const char *text)
+{
+    size_t n = text ? strlen(text) : 0;
+    const char *p = (const char *)&n;
+    for (int part = 0; part < 2; part++) {
+        size_t left = part ? n : sizeof n;
+        while (left) {
+            ssize_t w = write(fd, p, left);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                return -1;
+            p += w;
+            left -= (size_t)w;
+        }
+        p = text;
+    }
+    return 0;
+}
+
+/* The next text of buf (len bytes, *at the read position): a copy, or
+ * NULL for an empty one; -1 if buf ends before it. */
+static int take_text(const char *buf, size_t len, size_t *at, char **text)
+{
+    size_t n;
+    *text = NULL;
+    if (len - *at < sizeof n)
+        return -1;
+    memcpy(&n, buf + *at, sizeof n);
+    *at += sizeof n;
+    if (n > len - *at)
+        return -1;
+    if (n && !(*text = malloc(n + 1)))
+        return -1;
+    if (n) {
+        memcpy(*text, buf + *at, n);
+        (*text)[n] = '\0';
+    }
+    *at += n;
+    return 0;
+}
+
+int clf_local_malloc_rewrite(const char *source, const char *name,
+                             const char *options,
+                             unsigned long long local_limit, char **out,
+                             char **report, char **error)
+{
+    *out = NULL;
+    if (report)
+        *report = NULL;
+    *error = NULL;
+    int fds[2];
+    if (pipe(fds) != 0) {
+        *error = clf_strdup("cannot make a pipe for libclang's process");
+        return CLFRAME_ERR_NO_MEMORY;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        char *o = NULL, *r = NULL, *e = NULL;
+        int rc = rewrite_here(source, name, options, local_limit, &o,
+                              report ? &r : NULL, &e);
+        char code[16];
+        snprintf(code, sizeof code, "%d", rc);
+        int bad = send_text(fds[1], code) || send_text(fds[1], o) ||
+                  send_text(fds[1], r) || send_text(fds[1], e);
+        _exit(bad ? 3 : 0);      /* no atexit handler: they are the parent's */
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        *error = clf_strdup("cannot start a process for libclang");
+        return CLFRAME_ERR_NO_MEMORY;
+    }
+    clf_str got = {0};
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(fds[0], chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        clf_str_append(&got, chunk, (size_t)n);
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    size_t at = 0;
+    char *code = NULL, *unasked = NULL;
+    int rc = CLFRAME_ERR_BUILD;
+    /* A whole answer counts whatever the exit status (under valgrind or a
+     * sanitizer the child's exit reports on its own memory). */
+    if (!got.failed && take_text(got.data, got.len, &at, &code) == 0 &&
+        take_text(got.data, got.len, &at, out) == 0 &&
+        take_text(got.data, got.len, &at, report ? report : &unasked) == 0 &&
+        take_text(got.data, got.len, &at, error) == 0 && code)
+        rc = atoi(code);
+    else {
+        free(*out);
+        free(*error);
+        *out = NULL;
+        clf_str why = {0};
+        if (WIFSIGNALED(status))
+            clf_str_printf(&why, "libclang stopped on signal %d (%s) while "
+                           "reading the source", WTERMSIG(status),
+                           strsignal(WTERMSIG(status)));
+        else
+            clf_str_printf(&why, "libclang's process ended (status %d) "
+                           "without an answer while reading the source",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        *error = why.data;
+    }
+    if (rc == 0 && !*out) {       /* an empty source rewrites to itself */
+        *out = clf_strdup(source);
+        rc = *out ? 0 : CLFRAME_ERR_NO_MEMORY;
+    }
+    if (rc != 0 && report) {
+        free(*report);
+        *report = NULL;
+    }
+    free(code);
+    free(unasked);
+    free(got.data);
+    return rc;
 }
