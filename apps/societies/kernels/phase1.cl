@@ -5,7 +5,8 @@
  * (apps/societies/phase1.c) draw for draw: the same formulas (model.h),
  * the agent's own MWC64X stream, the best gain per minute by group_argmax
  * and the choice among the candidates by group_choose, whose rule the
- * reference shares. Where the device's pow and exp round differently from
+ * reference shares (both through group.cl, which takes their scratch from
+ * local_malloc). Where the device's pow and exp round differently from
  * the host's, a choice on the edge of a tie may differ; the tests say how
  * close that has to be.
  *
@@ -14,8 +15,7 @@
  * reads. Work-groups of exactly SOCIETIES_RESOURCES work-items.
  */
 #include "model.h"
-#include "lib/group_minmax.cl"
-#include "lib/group_choose.cl"
+#include "group.cl"
 #include "lib/mwc64x.h"
 
 /* units, experience: agent-major, SOCIETIES_RESOURCES a row; rng: a state
@@ -30,7 +30,6 @@ __kernel void societies_phase1(__global int *units, __global int *experience,
     __local float gpm[SOCIETIES_RESOURCES];     /* each resource's, now */
     __local float effort[SOCIETIES_RESOURCES];  /* its next unit's minutes */
     __local uchar candidate[SOCIETIES_RESOURCES];
-    __local int scratch[SOCIETIES_RESOURCES];
 
     const int r = (int)get_local_id(0);
     const size_t agent = get_group_id(0);
@@ -48,10 +47,9 @@ __kernel void societies_phase1(__global int *units, __global int *experience,
      * order), so the loop and its barriers are uniform. */
     float used = 0.0f;
     while (used < (float)SOCIETIES_MINUTES_PER_DAY) {
-        int best = group_argmax(gpm, SOCIETIES_RESOURCES, scratch);
+        int best = societies_argmax(gpm);
         candidate[r] = gpm[r] >= (1.0f - SOCIETIES_EPSILON) * gpm[best];
-        int chosen = group_choose(candidate, SOCIETIES_RESOURCES,
-                                  mwc64x_draw(stream), scratch);
+        int chosen = societies_choose(candidate, mwc64x_draw(stream));
         stream = mwc64x_step(stream);
         if (chosen < 0)
             break;      /* no candidate: not with finite values, but a

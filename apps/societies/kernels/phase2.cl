@@ -6,14 +6,15 @@
  * by group_smallest_k (the reference's order), every offer of the two
  * menus at once by model.h's societies_best_offer, and the offer with the
  * largest gain for A, lowest pair number on ties, by
- * group_argmax_masked. Rounding in pow and exp may still turn an offer on
+ * group_argmax_masked (both through group.cl, which takes their scratch
+ * from local_malloc). Rounding in pow and exp may still turn an offer on
  * the edge of a tie.
  *
  * Built with societies_config_defines; work-groups of exactly
  * SOCIETIES_RESOURCES work-items.
  */
 #include "model.h"
-#include "lib/group_minmax.cl"
+#include "group.cl"
 
 #define OFFERS (SOCIETIES_MENU_SIZE * SOCIETIES_MENU_SIZE)
 
@@ -34,7 +35,6 @@ __kernel void societies_phase2(__global int *units,
     __local societies_offer offers[OFFERS];
     __local float gain[OFFERS];
     __local uchar made[OFFERS];
-    __local int scratch[SOCIETIES_RESOURCES];
 
     const int r = (int)get_local_id(0);
     const size_t pair = get_group_id(0);
@@ -55,10 +55,10 @@ __kernel void societies_phase2(__global int *units,
                                                 held_b[r] + 1);
         has_a[r] = held_a[r] >= 1;
         has_b[r] = held_b[r] >= 1;
-        int na = group_smallest_k(value_a, has_a, SOCIETIES_RESOURCES,
-                                  SOCIETIES_MENU_SIZE, menu_a, scratch);
-        int nb = group_smallest_k(value_b, has_b, SOCIETIES_RESOURCES,
-                                  SOCIETIES_MENU_SIZE, menu_b, scratch);
+        int na = societies_smallest_k(value_a, has_a, SOCIETIES_MENU_SIZE,
+                                      menu_a);
+        int nb = societies_smallest_k(value_b, has_b, SOCIETIES_MENU_SIZE,
+                                      menu_b);
         /* Offer q = i * menu size + j: A gives menu_a[i] for menu_b[j]. */
         for (int q = r; q < OFFERS; q += SOCIETIES_RESOURCES) {
             int i = q / SOCIETIES_MENU_SIZE, j = q % SOCIETIES_MENU_SIZE;
@@ -73,7 +73,7 @@ __kernel void societies_phase2(__global int *units,
             gain[q] = o.gain_a;
             made[q] = o.give_units > 0;
         }
-        int best = group_argmax_masked(gain, made, OFFERS, scratch);
+        int best = societies_argmax_masked(gain, made, OFFERS);
         if (best < 0)
             break;                      /* uniform: no offer this round */
         societies_offer o = offers[best];
