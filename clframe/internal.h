@@ -359,5 +359,11 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
                              const char *options,
                              unsigned long long local_limit, char **out,
                              char **report, char **error);
+/* The same in this process, where clf_local_malloc_rewrite runs it in a
+ * child: for the fuzzer, which sees the coverage of its own process only. */
+int clf_local_malloc_in_process(const char *source, const char *name,
+                                const char *options,
+                                unsigned long long local_limit, char **out,
+                                char **report, char **error);
 
 #endif /* CLFRAME_INTERNAL_H */

@@ -831,7 +831,8 @@ static int by_start(const void *a, const void *b)
 /* The source with the edits made; NULL if out of memory. */
 static char *apply_edits(job *j)
 {
-    qsort(j->edits, (size_t)j->nedits, sizeof *j->edits, by_start);
+    if (j->nedits)
+        qsort(j->edits, (size_t)j->nedits, sizeof *j->edits, by_start);
     clf_str out = {0};
     unsigned at = 0;
     for (int i = 0; i < j->nedits; i++) {
@@ -938,10 +939,10 @@ int clf_local_malloc_used(const char *source)
     return used;
 }
 
-/* The rewrite itself, in this process. */
-static int rewrite_here(const char *source, const char *name,
-                        const char *options, unsigned long long local_limit,
-                        char **out, char **report, char **error)
+int clf_local_malloc_in_process(const char *source, const char *name,
+                                const char *options,
+                                unsigned long long local_limit, char **out,
+                                char **report, char **error)
 {
     *out = NULL;
     if (report)
@@ -1072,7 +1073,8 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
     if (pid == 0) {
         close(fds[0]);
         char *o = NULL, *r = NULL, *e = NULL;
-        int rc = rewrite_here(source, name, options, local_limit, &o,
+        int rc = clf_local_malloc_in_process(source, name, options,
+                                             local_limit, &o,
                               report ? &r : NULL, &e);
         char code[16];
         snprintf(code, sizeof code, "%d", rc);

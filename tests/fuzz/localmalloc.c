@@ -1,0 +1,21 @@
+/* localmalloc.c: local_malloc's rewrite on any source and, after a NUL
+ * byte, any build options, with a device limit of 64 KiB: the analysis
+ * and edits in this process (clf_local_malloc_in_process), where libFuzzer
+ * sees their coverage; the library runs the same in a child process. */
+#include "fuzz.h"
+#include "internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *options;
+    char *source = fuzz_text(data, size, &options);
+    char *out = NULL, *report = NULL, *error = NULL;
+    if (source)
+        clf_local_malloc_in_process(source, "fuzz.cl", options, 65536,
+                                    &out, &report, &error);
+    free(out);
+    free(report);
+    free(error);
+    free(source);
+    return 0;
+}
