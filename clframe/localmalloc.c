@@ -670,6 +670,14 @@ static int analyse(job *j, fn *f)
 
 /* ---- the functions of the source ----------------------------------------- */
 
+static int token_is(job *j, CXToken t, const char *text)
+{
+    CXString s = lc.getTokenSpelling(j->tu, t);
+    int same = strcmp(lc.getCString(s), text) == 0;
+    lc.disposeString(s);
+    return same;
+}
+
 /* A kernel: `kernel` or `__kernel` among the words before its name. */
 static int is_kernel(job *j, CXCursor c, const char *name)
 {
@@ -677,15 +685,10 @@ static int is_kernel(job *j, CXCursor c, const char *name)
     unsigned n;
     lc.tokenize(j->tu, lc.getCursorExtent(c), &tokens, &n);
     int kernel = 0;
-    for (unsigned i = 0; i < n && !kernel; i++) {
-        CXString s = lc.getTokenSpelling(j->tu, tokens[i]);
-        const char *t = lc.getCString(s);
-        kernel = strcmp(t, "__kernel") == 0 || strcmp(t, "kernel") == 0;
-        int stop = strcmp(t, name) == 0;
-        lc.disposeString(s);
-        if (stop)
-            break;
-    }
+    for (unsigned i = 0; i < n && !kernel && !token_is(j, tokens[i], name);
+         i++)
+        kernel = token_is(j, tokens[i], "__kernel") ||
+                 token_is(j, tokens[i], "kernel");
     lc.disposeTokens(j->tu, tokens, n);
     return kernel;
 }
@@ -722,51 +725,34 @@ static enum CXChildVisitResult list_fn(CXCursor c, CXCursor parent,
 static int add_parameter(job *j, CXCursor decl, const fn *f)
 {
     CXToken *tokens;
-    unsigned n;
+    unsigned n, open = 0, close = 0;
     lc.tokenize(j->tu, lc.getCursorExtent(decl), &tokens, &n);
-    int rc = -1, nesting = 0;
-    unsigned open = 0, close = 0, found = 0;
-    for (unsigned i = 0; i + 1 < n && !found; i++) {
-        CXString s = lc.getTokenSpelling(j->tu, tokens[i]);
-        CXString next = lc.getTokenSpelling(j->tu, tokens[i + 1]);
-        if (strcmp(lc.getCString(s), f->name) == 0 &&
-            strcmp(lc.getCString(next), "(") == 0)
-            open = i + 1, found = 1;
-        lc.disposeString(s);
-        lc.disposeString(next);
-    }
-    for (unsigned i = open; found && i < n; i++) {
-        CXString s = lc.getTokenSpelling(j->tu, tokens[i]);
-        const char *t = lc.getCString(s);
-        nesting += strcmp(t, "(") == 0;
-        nesting -= strcmp(t, ")") == 0;
-        lc.disposeString(s);
-        if (nesting == 0) {
+    for (unsigned i = 0; i + 1 < n && !open; i++)
+        if (token_is(j, tokens[i], f->name) && token_is(j, tokens[i + 1], "("))
+            open = i + 1;
+    for (unsigned i = open, nesting = 0; open && i < n && !close; i++) {
+        nesting += token_is(j, tokens[i], "(");
+        nesting -= token_is(j, tokens[i], ")");
+        if (nesting == 0)
             close = i;
-            break;
-        }
     }
-    if (close) {
-        unsigned at, void_end = 0;
-        CXSourceRange r = lc.getTokenExtent(j->tu, tokens[close]);
-        lc.getFileLocation(lc.getRangeStart(r), NULL, NULL, NULL, &at);
-        int only_void = 0;
-        if (close == open + 2) {
-            CXString s = lc.getTokenSpelling(j->tu, tokens[open + 1]);
-            only_void = strcmp(lc.getCString(s), "void") == 0;
-            lc.disposeString(s);
-            r = lc.getTokenExtent(j->tu, tokens[open + 1]);
-            lc.getFileLocation(lc.getRangeEnd(r), NULL, NULL, NULL, &void_end);
-        }
-        if (only_void)
-            rc = add_edit(j, void_end - 4, void_end,
-                          "__local uchar *clf_local");
-        else
-            rc = add_edit(j, at, at, "%s__local uchar *clf_local",
-                          close == open + 1 ? "" : ", ");
-    } else
+    int rc;
+    if (!close)
         rc = refuse(j, decl, "the parameters of %s are written by a macro: "
                     "they cannot be given the local_malloc frame", f->name);
+    else if (close == open + 2 && token_is(j, tokens[open + 1], "void")) {
+        unsigned start, end;
+        CXSourceRange r = lc.getTokenExtent(j->tu, tokens[open + 1]);
+        lc.getFileLocation(lc.getRangeStart(r), NULL, NULL, NULL, &start);
+        lc.getFileLocation(lc.getRangeEnd(r), NULL, NULL, NULL, &end);
+        rc = add_edit(j, start, end, "__local uchar *clf_local");
+    } else {
+        unsigned at;
+        CXSourceRange r = lc.getTokenExtent(j->tu, tokens[close]);
+        lc.getFileLocation(lc.getRangeStart(r), NULL, NULL, NULL, &at);
+        rc = add_edit(j, at, at, "%s__local uchar *clf_local",
+                      close == open + 1 ? "" : ", ");
+    }
     lc.disposeTokens(j->tu, tokens, n);
     return rc;
 }
