@@ -432,6 +432,56 @@ START_TEST(the_program_refuses_dev_zero_at_once)
 }
 END_TEST
 
+/* The kernels take their scratch from local_malloc: a work-group needs no
+ * more local memory than when they declared it (13 R bytes for phase 1,
+ * 30 R + 8 M + 29 M^2 for phase 2), and the kernels' parameters are as
+ * they were (6 and 5). PoCL counts exactly these bytes; a compiler may
+ * pad the arena to its alignment (at most 127 bytes). */
+START_TEST(local_malloc_needs_no_more_local_memory)
+{
+    static const int sizes[][2] = {{16, 4}, {10, 4}, {256, 16}};
+    extern const clframe_source societies_kernel_sources[];
+    ck_assert_int_eq(clframe_add_sources(societies_kernel_sources), 0);
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        societies_config c;
+        societies_config_default(&c);
+        c.resources = sizes[i][0];
+        c.menu_size = sizes[i][1];
+        char defines[512];
+        ck_assert_app(societies_config_defines(&c, defines, sizeof defines));
+        const long r = c.resources, m = c.menu_size;
+        const struct {
+            const char *path, *name;
+            long before;
+            cl_uint params;
+        } kernels[] = {
+            {"apps/societies/kernels/phase1.cl", "societies_phase1", 13 * r, 6},
+            {"apps/societies/kernels/phase2.cl", "societies_phase2",
+             30 * r + 8 * m + 29 * m * m, 5},
+        };
+        for (int k = 0; k < 2; k++) {
+            clkernel *kernel = clkernel_file(NULL, kernels[k].path,
+                                             kernels[k].name, defines);
+            ck_assert_msg(kernel, "%s", clframe_last_error());
+            cl_ulong bytes = 0;
+            cl_uint params = 0;
+            ck_assert_int_eq(clGetKernelWorkGroupInfo(clkernel_raw(kernel),
+                                 clctx_device(NULL), CL_KERNEL_LOCAL_MEM_SIZE,
+                                 sizeof bytes, &bytes, NULL), CL_SUCCESS);
+            ck_assert_int_eq(clGetKernelInfo(clkernel_raw(kernel),
+                                 CL_KERNEL_NUM_ARGS, sizeof params, &params,
+                                 NULL), CL_SUCCESS);
+            ck_assert_msg((long)bytes <= kernels[k].before + 127,
+                          "%s at R=%ld M=%ld: %lu bytes, before %ld",
+                          kernels[k].name, r, m, (unsigned long)bytes,
+                          kernels[k].before);
+            ck_assert_uint_eq(params, kernels[k].params);
+            clkernel_free(kernel);
+        }
+    }
+}
+END_TEST
+
 Suite *societies_device_suite(void)
 {
     Suite *s = suite_create("societies_device");
@@ -441,6 +491,7 @@ Suite *societies_device_suite(void)
     tcase_add_test(tc, phase2_keeps_resources_and_is_the_references);
     tcase_add_test(tc, runs_agree_day_by_day);
     tcase_add_test(tc, errors_name_the_problem);
+    tcase_add_test(tc, local_malloc_needs_no_more_local_memory);
     suite_add_tcase(s, tc);
     TCase *program = test_case("program");
     tcase_add_test(program, the_program_writes_days_and_refuses_bad_input);
