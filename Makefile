@@ -74,6 +74,9 @@ LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard clframe/*.c)) $(B)/gen/clframe/sou
 LIBCLANG_INCLUDE := $(patsubst %/clang-c/Index.h,%,$(firstword \
     $(wildcard /usr/include/clang-c/Index.h) \
     $(sort $(wildcard /usr/lib/llvm-*/include/clang-c/Index.h))))
+ifeq ($(LIBCLANG_INCLUDE),)
+$(B)/clframe/localmalloc.o: ALL_CFLAGS += -DCLF_NO_LIBCLANG_HEADERS
+endif
 LIBCLANG_VERSION := $(patsubst /usr/lib/llvm-%/include,%,$(filter /usr/lib/llvm-%,$(LIBCLANG_INCLUDE)))
 $(B)/clframe/localmalloc.o: ALL_CFLAGS += $(if $(LIBCLANG_INCLUDE),-isystem $(LIBCLANG_INCLUDE)) \
     $(if $(LIBCLANG_VERSION),-DCLF_LIBCLANG_VERSION=$(LIBCLANG_VERSION))

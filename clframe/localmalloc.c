@@ -15,6 +15,9 @@
  */
 #include "internal.h"
 
+#ifdef CLF_NO_LIBCLANG_HEADERS
+#error "clang-c/Index.h not found: install libclang-dev (make deps does)"
+#endif
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <dlfcn.h>
@@ -906,6 +909,10 @@ static int parse(job *j, const char *name, const char *options,
         }
         lc.disposeDiagnostic(d);
     }
+    if (shown && strstr(j->error.data ? j->error.data : "",
+                         "opencl-c-base.h' file not found"))
+        clf_str_printf(&j->error, "\n(libclang lacks its OpenCL headers: "
+                       "install libclang-common-N-dev for its version N)");
     return shown ? -1 : 0;
 }
 
