@@ -58,7 +58,8 @@ enum {
     X(EvalResult_dispose) X(tokenize) X(getTokenSpelling) X(getTokenExtent)   \
     X(disposeTokens) X(getCursorType) X(Type_getSizeOf) X(getTypeSpelling)    \
     X(Location_isFromMainFile) X(Cursor_getNumArguments)                      \
-    X(Cursor_getArgument) X(getCursorLocation)
+    X(Cursor_getArgument) X(getCursorLocation) X(getPointeeType)             \
+    X(Type_getAlignOf) X(equalCursors) X(isExpression)
 
 static struct {
 #define CLANG_FIELD(f) __typeof__(clang_##f) *f;
@@ -263,6 +264,8 @@ typedef struct walk {
     int nloops, nbreakables;
     int conditional;             /* inside ?:, && or || operands */
     int nesting;                 /* walk_cursor calls under way */
+    CXCursor hinted;             /* a local_malloc call whose pointer type */
+    size_t hint;                 /* says its alignment (note_target) */
 } walk;
 
 static size_t top(const walk *w)
@@ -275,9 +278,9 @@ static size_t align_up(size_t n, size_t a)
     return (n + a - 1) / a * a;
 }
 
-/* A block of n bytes can hold at most an n-byte type, and OpenCL types are
- * aligned to their size: the largest power of two not above n, between
- * MIN_ALIGN and MAX_ALIGN. */
+/* A block whose type is not known (see note_target) may hold any type of
+ * at most n bytes, and OpenCL types are aligned to their size: the largest
+ * power of two not above n, between MIN_ALIGN and MAX_ALIGN. */
 static size_t block_align(size_t n)
 {
     size_t a = MIN_ALIGN;
@@ -366,6 +369,9 @@ static int walk_malloc(walk *w, CXCursor call)
         return refuse(w->j, call, "more than %d blocks live at once",
                       MAX_DEPTH);
     size_t align = block_align(bytes);
+    if (w->hint && lc.equalCursors(call, w->hinted))
+        align = w->hint < MIN_ALIGN ? MIN_ALIGN
+              : w->hint > MAX_ALIGN ? MAX_ALIGN : w->hint;
     size_t at = align_up(top(w), align);
     w->offset[w->depth] = at;
     w->bytes[w->depth] = bytes;
@@ -440,15 +446,26 @@ static int walk_call(walk *w, CXCursor call)
                     nargs ? ", " : "", base);
 }
 
-/* Whether a binary expression is && or ||: libclang's C API names no
- * operator, so the text after the left side's extent is read. */
-static int is_logical(walk *w, CXCursor left)
+/* A binary expression's operator: libclang's C API names none, so the
+ * text after the left side's extent is read. */
+static const char *operator_of(walk *w, CXCursor left)
 {
     unsigned s, e;
     span(left, &s, &e);
     const char *p = w->j->source + (e < w->j->len ? e : w->j->len);
-    p += strspn(p, " \t\r\n");
+    return p + strspn(p, " \t\r\n");
+}
+
+static int is_logical(walk *w, CXCursor left)
+{
+    const char *p = operator_of(w, left);
     return (p[0] == '&' && p[1] == '&') || (p[0] == '|' && p[1] == '|');
+}
+
+static int is_assignment(walk *w, CXCursor left)
+{
+    const char *p = operator_of(w, left);
+    return p[0] == '=' && p[1] != '=';
 }
 
 /* The blocks live at a point, to restore for an else branch. */
@@ -551,6 +568,57 @@ static int walk_cursor(walk *w, CXCursor c)
     return rc;
 }
 
+/* The expression under implicit conversions and parentheses. */
+static CXCursor bare(CXCursor c)
+{
+    for (int i = 0; i < 16; i++) {
+        enum CXCursorKind k = lc.getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+            break;
+        cursors list = children(c);
+        int one = list.n == 1;
+        if (one)
+            c = list.c[0];
+        free(list.c);
+        if (!one)
+            break;
+    }
+    return c;
+}
+
+/* When value is a local_malloc call that becomes a pointer of type t (an
+ * initializer, an assignment, a cast), the block holds what t points to:
+ * it needs that type's alignment (at least MIN_ALIGN), not the largest its
+ * size could hold, which would cost padding. Noted for walk_malloc. */
+static void note_target(walk *w, CXType t, CXCursor value)
+{
+    if (t.kind != CXType_Pointer)
+        return;
+    CXCursor call = bare(value);
+    if (lc.getCursorKind(call) != CXCursor_CallExpr)
+        return;
+    CXString s = lc.getCursorSpelling(call);
+    int ours = strcmp(lc.getCString(s), "local_malloc") == 0;
+    lc.disposeString(s);
+    long long align = lc.Type_getAlignOf(lc.getPointeeType(t));
+    if (ours && align > 0) {
+        w->hinted = call;
+        w->hint = (size_t)align;
+    }
+}
+
+/* The last child of c when it is an expression: an initializer, or what a
+ * cast converts. */
+static int last_expression(CXCursor c, CXCursor *out)
+{
+    cursors list = children(c);
+    int found = list.n && lc.isExpression(lc.getCursorKind(list.c[list.n - 1]));
+    if (found)
+        *out = list.c[list.n - 1];
+    free(list.c);
+    return found;
+}
+
 static int walk_kind(walk *w, CXCursor c)
 {
     enum CXCursorKind kind = lc.getCursorKind(c);
@@ -608,6 +676,8 @@ static int walk_kind(walk *w, CXCursor c)
         cursors list = children(c);
         int rc = list.n ? walk_cursor(w, list.c[0]) : 0;
         int logical = list.n == 2 && is_logical(w, list.c[0]);
+        if (list.n == 2 && is_assignment(w, list.c[0]))
+            note_target(w, lc.getCursorType(list.c[0]), list.c[1]);
         w->conditional += logical;
         if (rc == 0 && list.n == 2)
             rc = walk_cursor(w, list.c[1]);
@@ -626,7 +696,16 @@ static int walk_kind(walk *w, CXCursor c)
                           "called");
         return 0;
     }
-    case CXCursor_VarDecl:
+    case CXCursor_CStyleCastExpr: {
+        CXCursor value;
+        if (last_expression(c, &value))
+            note_target(w, lc.getCursorType(c), value);
+        return walk_children(w, c, 0);
+    }
+    case CXCursor_VarDecl: {
+        CXCursor value;
+        if (last_expression(c, &value))
+            note_target(w, lc.getCursorType(c), value);
         if (w->f->kernel) {
             CXType t = lc.getCursorType(c);
             CXString s = lc.getTypeSpelling(t);
@@ -636,6 +715,7 @@ static int walk_kind(walk *w, CXCursor c)
             lc.disposeString(s);
         }
         return walk_children(w, c, 0);
+    }
     default:
         return walk_children(w, c, 0);
     }
