@@ -38,12 +38,12 @@ enum {
     MIN_ALIGN = 16,              /* a float4 */
     MAX_ALIGN = 128,             /* a double16 or long16 */
     MAX_DEPTH = 256,             /* live blocks in one function */
-    MAX_NESTING = 2000,          /* statements and expressions, one in another */
+    MAX_NESTING = 2000,          /* statements and expressions nested */
     MAX_CHAIN = 256,             /* calls below a kernel */
     MAX_BLOCK = 1 << 30          /* larger than any device's local memory */
 };
 
-/* ---- libclang, loaded on first use --------------------------------------- */
+/* ---- libclang, loaded on first use -------------------------------------- */
 
 #define CLANG_CALLS(X)                                                        \
     X(createIndex) X(disposeIndex) X(parseTranslationUnit2)                   \
@@ -67,23 +67,30 @@ static struct {
     const char *error;           /* why it could not be loaded, or NULL */
 } lc;
 
-/* libclang by its names on Debian and Ubuntu (libclang1-N), or the one
+static void *open_llvm(int version)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/usr/lib/llvm-%d/lib/libclang.so.1",
+             version);
+    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+}
+
+/* libclang where Debian and Ubuntu put it (libclang1-N), or the one
  * CLFRAME_LIBCLANG names. */
 static void load_libclang(void)
 {
     static char why[512];
     void *lib = NULL;
     const char *env = getenv("CLFRAME_LIBCLANG");
-    char name[64];
     /* libclang finds its resource folder (the OpenCL builtins' headers)
-     * from where it was loaded: LLVM's own folder, so that is tried first,
-     * the version built against before the others. */
+     * from where it was loaded: LLVM's own folder, so that is where it is
+     * looked for, the version built against first. */
     if (env && *env)
         lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-    for (int v = 22; !lib && v >= 11; v--) {
-        snprintf(name, sizeof name, "/usr/lib/llvm-%d/lib/libclang.so.1",
-                 v == 22 ? CLF_LIBCLANG_VERSION : v);
-        lib = env && *env ? NULL : dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    else {
+        lib = open_llvm(CLF_LIBCLANG_VERSION);
+        for (int v = 21; !lib && v >= 11; v--)
+            lib = open_llvm(v);
     }
     if (!lib) {
         snprintf(why, sizeof why, "libclang could not be loaded (%s); "
@@ -109,7 +116,7 @@ static int clang_ready(void)
     return lc.error == NULL;
 }
 
-/* ---- the job -------------------------------------------------------------- */
+/* ---- the job ------------------------------------------------------------ */
 
 typedef struct fn {
     char *name;
@@ -198,8 +205,12 @@ static int add_edit(job *j, unsigned start, unsigned end, const char *fmt, ...)
     if (j->nedits == j->cap) {
         int cap = j->cap ? 2 * j->cap : 32;
         edit *grown = realloc(j->edits, sizeof *grown * (size_t)cap);
-        if (!grown)
+        if (!grown) {           /* a lost edit would be a wrong program */
+            if (!j->failed)
+                clf_str_printf(&j->error, "out of memory");
+            j->failed = 1;
             return -1;
+        }
         j->edits = grown;
         j->cap = cap;
     }
@@ -252,14 +263,19 @@ static cursors children(CXCursor c)
     return list;
 }
 
-/* The state of one function's walk: the blocks live now, from the frame's
- * start, and the depths where the enclosing loops and switches began. */
+/* The blocks live at a point of a function, from its frame's start. */
+typedef struct blocks {
+    int n;
+    size_t offset[MAX_DEPTH], bytes[MAX_DEPTH];
+    CXCursor made_at[MAX_DEPTH];
+} blocks;
+
+/* The state of one function's walk: the blocks live now, and the depths
+ * where the enclosing loops and switches began. */
 typedef struct walk {
     job *j;
     fn *f;
-    size_t offset[MAX_DEPTH], bytes[MAX_DEPTH];
-    CXCursor made_at[MAX_DEPTH];
-    int depth;
+    blocks live;
     int loop[64], breakable[64];  /* depth at entry; breakable: + switches */
     int nloops, nbreakables;
     int conditional;             /* inside ?:, && or || operands */
@@ -270,7 +286,8 @@ typedef struct walk {
 
 static size_t top(const walk *w)
 {
-    return w->depth ? w->offset[w->depth - 1] + w->bytes[w->depth - 1] : 0;
+    const blocks *b = &w->live;
+    return b->n ? b->offset[b->n - 1] + b->bytes[b->n - 1] : 0;
 }
 
 static size_t align_up(size_t n, size_t a)
@@ -306,11 +323,11 @@ static int analyse(job *j, fn *f);
 static int walk_cursor(walk *w, CXCursor c);
 static int walk_kind(walk *w, CXCursor c);
 
-static int walk_children(walk *w, CXCursor c, unsigned from)
+static int walk_children(walk *w, CXCursor c)
 {
     cursors list = children(c);
     int rc = 0;
-    for (unsigned i = from; i < list.n && rc == 0; i++)
+    for (unsigned i = 0; i < list.n && rc == 0; i++)
         rc = walk_cursor(w, list.c[i]);
     free(list.c);
     return rc;
@@ -365,7 +382,7 @@ static int walk_malloc(walk *w, CXCursor call)
     if (size_arg(w, call, "local_malloc", &bytes) ||
         written_out(w, call, "local_malloc", &start, &end))
         return -1;
-    if (w->depth == MAX_DEPTH)
+    if (w->live.n == MAX_DEPTH)
         return refuse(w->j, call, "more than %d blocks live at once",
                       MAX_DEPTH);
     size_t align = block_align(bytes);
@@ -373,9 +390,9 @@ static int walk_malloc(walk *w, CXCursor call)
         align = w->hint < MIN_ALIGN ? MIN_ALIGN
               : w->hint > MAX_ALIGN ? MAX_ALIGN : w->hint;
     size_t at = align_up(top(w), align);
-    w->offset[w->depth] = at;
-    w->bytes[w->depth] = bytes;
-    w->made_at[w->depth++] = call;
+    w->live.offset[w->live.n] = at;
+    w->live.bytes[w->live.n] = bytes;
+    w->live.made_at[w->live.n++] = call;
     reach(w, at + bytes, call, NULL, bytes, align);
     return add_edit(w->j, start, end, "((__local void *)(clf_local + %zu))",
                     at);
@@ -388,17 +405,17 @@ static int walk_free(walk *w, CXCursor call)
     if (size_arg(w, call, "local_free", &bytes) ||
         written_out(w, call, "local_free", &start, &end))
         return -1;
-    if (w->depth == 0)
+    if (w->live.n == 0)
         return refuse(w->j, call, "local_free(%zu) with nothing allocated"
                       " in %s", bytes, w->f->name);
-    if (w->bytes[w->depth - 1] != bytes) {
+    if (w->live.bytes[w->live.n - 1] != bytes) {
         char made[300];
-        where(w->made_at[w->depth - 1], made, sizeof made);
+        where(w->live.made_at[w->live.n - 1], made, sizeof made);
         return refuse(w->j, call, "local_free(%zu) does not match the most "
                       "recent allocation, local_malloc(%zu) at %s", bytes,
-                      w->bytes[w->depth - 1], made);
+                      w->live.bytes[w->live.n - 1], made);
     }
-    w->depth--;
+    w->live.n--;
     return add_edit(w->j, start, end, "((void)0)");
 }
 
@@ -468,35 +485,12 @@ static int is_assignment(walk *w, CXCursor left)
     return p[0] == '=' && p[1] != '=';
 }
 
-/* The blocks live at a point, to restore for an else branch. */
-typedef struct live {
-    int depth;
-    size_t offset[MAX_DEPTH], bytes[MAX_DEPTH];
-    CXCursor made_at[MAX_DEPTH];
-} live;
-
-static void save(const walk *w, live *l)
+static int same_blocks(const blocks *a, const blocks *b)
 {
-    l->depth = w->depth;
-    memcpy(l->offset, w->offset, sizeof l->offset);
-    memcpy(l->bytes, w->bytes, sizeof l->bytes);
-    memcpy(l->made_at, w->made_at, sizeof l->made_at);
-}
-
-static void restore(walk *w, const live *l)
-{
-    w->depth = l->depth;
-    memcpy(w->offset, l->offset, sizeof l->offset);
-    memcpy(w->bytes, l->bytes, sizeof l->bytes);
-    memcpy(w->made_at, l->made_at, sizeof l->made_at);
-}
-
-static int same_blocks(const walk *w, const live *l)
-{
-    if (w->depth != l->depth)
+    if (a->n != b->n)
         return 0;
-    for (int i = 0; i < w->depth; i++)
-        if (w->bytes[i] != l->bytes[i] || w->offset[i] != l->offset[i])
+    for (int i = 0; i < a->n; i++)
+        if (a->bytes[i] != b->bytes[i] || a->offset[i] != b->offset[i])
             return 0;
     return 1;
 }
@@ -506,29 +500,29 @@ static int same_blocks(const walk *w, const live *l)
 static int walk_if(walk *w, CXCursor c)
 {
     cursors list = children(c);
-    live *before = NULL, *then = NULL;
+    blocks *before = NULL, *then = NULL;
     int rc = 0;
     if (list.n < 2)
-        rc = walk_children(w, c, 0);
+        rc = walk_children(w, c);
     else if (!(before = malloc(sizeof *before)) ||
              !(then = malloc(sizeof *then)))
         rc = refuse(w->j, c, "out of memory");
     else {
         rc = walk_cursor(w, list.c[0]);
-        save(w, before);
+        *before = w->live;
         if (rc == 0)
             rc = walk_cursor(w, list.c[1]);
         if (rc == 0) {
-            save(w, then);
-            restore(w, before);
+            *then = w->live;
+            w->live = *before;
             if (list.n >= 3)
                 rc = walk_cursor(w, list.c[2]);
         }
-        if (rc == 0 && !same_blocks(w, then))
+        if (rc == 0 && !same_blocks(&w->live, then))
             rc = refuse(w->j, c, "the branches of this if leave different"
                         " local_malloc blocks live (%d and %d blocks): "
                         "free them in the branch that made them",
-                        then->depth, w->depth);
+                        then->n, w->live.n);
     }
     free(before);
     free(then);
@@ -540,18 +534,19 @@ static int walk_loop(walk *w, CXCursor c, int is_switch)
 {
     if (w->nbreakables == 64)
         return refuse(w->j, c, "more than 64 nested loops and switches");
-    int entry = w->depth;
+    int entry = w->live.n;
     if (!is_switch)
         w->loop[w->nloops++] = entry;
     w->breakable[w->nbreakables++] = entry;
-    int rc = walk_children(w, c, 0);
+    int rc = walk_children(w, c);
     if (!is_switch)
         w->nloops--;
     w->nbreakables--;
-    if (rc == 0 && w->depth != entry)
-        rc = refuse(w->j, w->made_at[w->depth - 1], "local_malloc inside a %s "
-                    "is not freed in the same %s", is_switch ? "switch" :
-                    "loop", is_switch ? "case" : "iteration");
+    if (rc == 0 && w->live.n != entry)
+        rc = refuse(w->j, w->live.made_at[w->live.n - 1], "local_malloc "
+                    "inside a %s is not freed in the same %s",
+                    is_switch ? "switch" : "loop",
+                    is_switch ? "case" : "iteration");
     return rc;
 }
 
@@ -635,31 +630,31 @@ static int walk_kind(walk *w, CXCursor c)
         return walk_loop(w, c, 1);
     case CXCursor_CaseStmt:
     case CXCursor_DefaultStmt:
-        if (w->nbreakables && w->depth != w->breakable[w->nbreakables - 1])
+        if (w->nbreakables && w->live.n != w->breakable[w->nbreakables - 1])
             return refuse(w->j, c, "a case label with local_malloc blocks of "
                           "the case before still live");
-        return walk_children(w, c, 0);
+        return walk_children(w, c);
     case CXCursor_BreakStmt:
-        if (w->nbreakables && w->depth != w->breakable[w->nbreakables - 1])
+        if (w->nbreakables && w->live.n != w->breakable[w->nbreakables - 1])
             return refuse(w->j, c, "break with local_malloc blocks live");
         return 0;
     case CXCursor_ContinueStmt:
-        if (w->nloops && w->depth != w->loop[w->nloops - 1])
+        if (w->nloops && w->live.n != w->loop[w->nloops - 1])
             return refuse(w->j, c, "continue with local_malloc blocks live");
         return 0;
     case CXCursor_GotoStmt:
-        if (w->depth)
+        if (w->live.n)
             return refuse(w->j, c, "goto with local_malloc blocks live");
         return 0;
     case CXCursor_ReturnStmt:
-        if (walk_children(w, c, 0))
+        if (walk_children(w, c))
             return -1;
-        if (w->depth) {
+        if (w->live.n) {
             char made[300];
-            where(w->made_at[w->depth - 1], made, sizeof made);
+            where(w->live.made_at[w->live.n - 1], made, sizeof made);
             return refuse(w->j, c, "%s returns with local_malloc(%zu) of %s "
-                          "still live", w->f->name, w->bytes[w->depth - 1],
-                          made);
+                          "still live", w->f->name,
+                          w->live.bytes[w->live.n - 1], made);
         }
         return 0;
     case CXCursor_ConditionalOperator: {
@@ -700,7 +695,7 @@ static int walk_kind(walk *w, CXCursor c)
         CXCursor value;
         if (last_expression(c, &value))
             note_target(w, lc.getCursorType(c), value);
-        return walk_children(w, c, 0);
+        return walk_children(w, c);
     }
     case CXCursor_VarDecl: {
         CXCursor value;
@@ -714,10 +709,10 @@ static int walk_kind(walk *w, CXCursor c)
                 w->f->own_local += (size_t)size;
             lc.disposeString(s);
         }
-        return walk_children(w, c, 0);
+        return walk_children(w, c);
     }
     default:
-        return walk_children(w, c, 0);
+        return walk_children(w, c);
     }
 }
 
@@ -738,12 +733,12 @@ static int analyse(job *j, fn *f)
         return refuse(j, f->def, "out of memory");
     w->j = j;
     w->f = f;
-    int rc = walk_children(w, f->def, 0);
-    if (rc == 0 && w->depth) {
+    int rc = walk_children(w, f->def);
+    if (rc == 0 && w->live.n) {
         char made[300];
-        where(w->made_at[w->depth - 1], made, sizeof made);
+        where(w->live.made_at[w->live.n - 1], made, sizeof made);
         rc = refuse(j, f->def, "%s ends with local_malloc(%zu) of %s still "
-                    "live", f->name, w->bytes[w->depth - 1], made);
+                    "live", f->name, w->live.bytes[w->live.n - 1], made);
     }
     free(w);
     f->state = 2;
@@ -751,7 +746,7 @@ static int analyse(job *j, fn *f)
     return rc;
 }
 
-/* ---- the functions of the source ----------------------------------------- */
+/* ---- the functions of the source ---------------------------------------- */
 
 static int token_is(job *j, CXToken t, const char *text)
 {
@@ -918,7 +913,7 @@ static char *apply_edits(job *j)
     return out.data;
 }
 
-/* ---- parsing ---------------------------------------------------------------- */
+/* ---- parsing ------------------------------------------------------------ */
 
 /* The declarations libclang parses the source with, as a file that exists
  * only in its memory (an absolute path, so that -include finds it). */
@@ -980,8 +975,8 @@ static int parse(job *j, const char *name, const char *options,
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = lc.getDiagnostic(j->tu, i);
         if (lc.getDiagnosticSeverity(d) >= CXDiagnostic_Error && shown < 5) {
-            CXString s = lc.formatDiagnostic(d,
-                                             lc.defaultDiagnosticDisplayOptions());
+            CXString s = lc.formatDiagnostic(
+                d, lc.defaultDiagnosticDisplayOptions());
             clf_str_printf(&j->error, "%s%s", shown ? "\n" : "",
                            lc.getCString(s));
             lc.disposeString(s);
@@ -996,7 +991,7 @@ static int parse(job *j, const char *name, const char *options,
     return shown ? -1 : 0;
 }
 
-/* ---- the rewrite ------------------------------------------------------------ */
+/* ---- the rewrite -------------------------------------------------------- */
 
 int clf_local_malloc_used(const char *source)
 {
@@ -1004,7 +999,8 @@ int clf_local_malloc_used(const char *source)
     const char *text = code ? code : source;
     int used = 0;
     for (const char *p = text; !used && (p = strstr(p, "local_")); p++) {
-        int starts = p == text || !(p[-1] == '_' || isalnum((unsigned char)p[-1]));
+        int starts = p == text ||
+                     !(p[-1] == '_' || isalnum((unsigned char)p[-1]));
         used = starts && (strncmp(p, "local_malloc", 12) == 0 ||
                           strncmp(p, "local_free", 10) == 0);
     }
@@ -1077,7 +1073,7 @@ int clf_local_malloc_in_process(const char *source, const char *name,
     return rc == 0 ? 0 : CLFRAME_ERR_BUILD;
 }
 
-/* ---- in a process of its own ----------------------------------------------- */
+/* ---- in a process of its own -------------------------------------------- */
 
 /* libclang runs in a child process: a source that crashes it (a sum of
  * 50000 terms overflows its parser's stack) ends in a message, not in the

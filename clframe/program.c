@@ -106,9 +106,10 @@ static cl_program compile_source(clctx *ctx, const char *source,
 
 /* A source that calls local_malloc, rewritten for the device's local
  * memory (localmalloc.c); 0, or -1 with *log saying why. Only sources that
- * miss the cache come here, so a cached build never loads libclang. */
-static int local_malloc(clctx *ctx, const char *source, const char *options,
-                        char **rewritten, char **log)
+ * miss the cache come here, so a cached build never starts libclang. */
+static int rewrite_local_malloc(clctx *ctx, const char *source,
+                                const char *options, char **rewritten,
+                                char **log)
 {
     char *error = NULL;
     double start = clf_now_ms();
@@ -139,7 +140,7 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
     }
     char *rewritten = NULL;
     if (clf_local_malloc_used(source) &&
-        local_malloc(ctx, source, options, &rewritten, log)) {
+        rewrite_local_malloc(ctx, source, options, &rewritten, log)) {
         *err = CL_BUILD_PROGRAM_FAILURE;
         return NULL;
     }
