@@ -249,6 +249,22 @@ static int choose_device(const clf_candidate *c, int n,
 
 /* ---- creating and freeing ------------------------------------------------ */
 
+/* Whether the device's memory is the host's, and the alignment a
+ * sub-buffer's offset needs: what pinned memory used in place asks. */
+static void read_memory_model(clctx *ctx)
+{
+    cl_bool unified = CL_FALSE;
+    cl_uint align_bits = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY,
+                    sizeof unified, &unified, NULL);
+    clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                    sizeof align_bits, &align_bits, NULL);
+    ctx->shares_memory = (ctx->type & CL_DEVICE_TYPE_CPU) || unified;
+    /* A driver that answers nothing gets the largest alignment in use
+     * (NVIDIA's 4096 bits). */
+    ctx->base_align = align_bits >= 8 ? align_bits / 8 : 512;
+}
+
 clctx *clctx_new(const char *selector)
 {
     clf_candidate *list = NULL;
@@ -293,6 +309,7 @@ clctx *clctx_new(const char *selector)
                     sizeof ctx->max_item, ctx->max_item, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
                     sizeof ctx->local_mem, &ctx->local_mem, NULL);
+    read_memory_model(ctx);
 
     cl_int err;
     cl_context_properties props[] = {
@@ -351,6 +368,7 @@ void clctx_free(clctx *ctx)
         default_ctx = NULL;
     pthread_mutex_unlock(&default_lock);
     clFinish(ctx->queue);
+    clf_host_free_all(ctx);
     if (ctx->profile)
         print_profile(ctx);
     clf_collect_events(ctx);
