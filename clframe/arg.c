@@ -10,6 +10,11 @@
  * before the release, whose generation is now old, gets an error instead of
  * freed memory or another argument's buffer. The list is as long as the most
  * buffers that were ever persistent at once.
+ *
+ * A persistent array in pinned memory, on a device that shares the host's
+ * memory, gets a buffer that is the array itself (host.c): its reads and
+ * writes copy nothing. The buffer records the host array it is, because
+ * clarg_swap moves it to an argument whose array it is not.
  */
 #include "internal.h"
 

@@ -192,6 +192,13 @@ void *clframe_host_alloc(clctx *ctx, size_t bytes);
  * host arrays lie in one before freeing it. */
 int clframe_host_free(void *p);
 
+/* 1 when ctx's device uses arrays in pinned memory in place (it shares the
+ * host's memory), 0 when it copies them; the rule above, except on the
+ * Oclgrind simulator, which copies: it reports a kernel's use of a mapped
+ * buffer, which OpenCL leaves undefined and devices whose memory is the
+ * host's do as expected. */
+int clctx_pinned_in_place(clctx *ctx);
+
 /* ------------------------------------------------------------------------ */
 /* clarg: one argument of a kernel call                                       */
 /* ------------------------------------------------------------------------ */

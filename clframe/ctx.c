@@ -259,7 +259,11 @@ static void read_memory_model(clctx *ctx)
                     sizeof unified, &unified, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
                     sizeof align_bits, &align_bits, NULL);
-    ctx->shares_memory = (ctx->type & CL_DEVICE_TYPE_CPU) || unified;
+    /* Oclgrind enforces what OpenCL says of a kernel that uses a mapped
+     * buffer (undefined; host.c's comment says why the others are fine):
+     * there, pinned arrays are copied, which checks that path instead. */
+    ctx->shares_memory = !ctx->on_oclgrind &&
+                         ((ctx->type & CL_DEVICE_TYPE_CPU) || unified);
     /* A driver that answers nothing gets the largest alignment in use
      * (NVIDIA's 4096 bits). */
     ctx->base_align = align_bits >= 8 ? align_bits / 8 : 512;
@@ -427,6 +431,7 @@ cl_device_type clctx_device_type(clctx *ctx) { CTX_OR(ctx, 0); return ctx->type;
 int clctx_debug(clctx *ctx) { CTX_OR(ctx, 0); return ctx->debug; }
 size_t clctx_max_work_group_size(clctx *ctx) { CTX_OR(ctx, 1); return ctx->max_group; }
 cl_ulong clctx_local_mem_size(clctx *ctx) { CTX_OR(ctx, 0); return ctx->local_mem; }
+int clctx_pinned_in_place(clctx *ctx) { CTX_OR(ctx, 0); return ctx->shares_memory; }
 
 const char *clctx_exact_fp_option(clctx *ctx)
 {

@@ -7,7 +7,8 @@
  * argument is a message naming kernel, position, parameter and both types
  * rather than a wrong answer. A call then makes the buffers that are not
  * persistent, copies in, runs, copies out and releases what it made, on every
- * path including failures.
+ * path including failures. An array in pinned memory, where the device
+ * shares the host's, is its own buffer (host.c) and is never copied.
  */
 #include "internal.h"
 

@@ -20,12 +20,16 @@ static const char *source =
     "    if (i < n) { out[i] = 2 * in[i]; io[i] += in[i] + 1; }\n"
     "}\n";
 
+/* In place on PoCL; on Oclgrind, copied. */
 static int shares_memory(clctx *ctx)
 {
     cl_bool unified = CL_FALSE;
     clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_HOST_UNIFIED_MEMORY,
                     sizeof unified, &unified, NULL);
-    return (clctx_device_type(ctx) & CL_DEVICE_TYPE_CPU) || unified;
+    int expected = (clctx_device_type(ctx) & CL_DEVICE_TYPE_CPU) || unified;
+    int oclgrind = strstr(clctx_describe(ctx), "Oclgrind") != NULL;
+    ck_assert_int_eq(clctx_pinned_in_place(ctx), expected && !oclgrind);
+    return clctx_pinned_in_place(ctx);
 }
 
 static size_t base_align(clctx *ctx)
