@@ -14,7 +14,8 @@
  * Strictly, OpenCL leaves undefined a kernel that uses a buffer while it is
  * mapped; on a device whose memory is the host's, the mapping and the buffer
  * are the same bytes, which is what the in-place path relies on (and is
- * only taken there).
+ * only taken there). Oclgrind reports it, so there arrays are copied
+ * (ctx.c).
  */
 #include "internal.h"
 
