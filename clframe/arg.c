@@ -10,6 +10,11 @@
  * before the release, whose generation is now old, gets an error instead of
  * freed memory or another argument's buffer. The list is as long as the most
  * buffers that were ever persistent at once.
+ *
+ * A persistent array in pinned memory, on a device that shares the host's
+ * memory, gets a buffer that is the array itself (host.c): its reads and
+ * writes copy nothing. The buffer records the host array it is, because
+ * clarg_swap moves it to an argument whose array it is not.
  */
 #include "internal.h"
 
@@ -34,6 +39,7 @@ static void buffer_give_back(clarg_buffer *b)
 {
     b->generation++;
     b->mem = NULL;
+    b->alias = NULL;
     pthread_mutex_lock(&free_lock);
     b->next_free = free_buffers;
     free_buffers = b;
@@ -125,10 +131,13 @@ int clarg_persist(clarg *a, clctx *ctx)
     clarg_buffer *b = buffer_take();
     if (!b)
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clarg_persist: out of memory");
-    cl_int err;
+    cl_int err = CL_SUCCESS;
     b->ctx = ctx;
     b->bytes = bytes;
-    b->mem = clf_create_buffer(ctx, bytes, &err);
+    if ((b->mem = clf_host_in_place(ctx, a->host, bytes)))
+        b->alias = a->host;     /* pinned memory: the buffer is the array */
+    else
+        b->mem = clf_create_buffer(ctx, bytes, &err);
     if (err != CL_SUCCESS) {
         buffer_give_back(b);
         return clf_fail_cl(err, "clCreateBuffer", "clarg_persist: %zu bytes "
@@ -175,11 +184,31 @@ static int check_persistent(const clarg *a, const char *fn)
     return 0;
 }
 
+/* A buffer that is its host array (pinned memory used in place) has nothing
+ * to copy; waiting for the queue, as a blocking copy would, is all that
+ * makes the kernels' writes the host's. */
+static int in_place(const clarg *a)
+{
+    return a->buffer->alias && a->buffer->alias == a->host;
+}
+
+static int wait_in_place(const clarg *a, const char *fn)
+{
+    clctx *ctx = a->buffer->ctx;
+    cl_int err = clFinish(ctx->queue);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clFinish", "%s: %zu bytes used in place on "
+                           "%s", fn, a->buffer->bytes, ctx->device_name);
+    return 0;
+}
+
 int clarg_read(clarg *a)
 {
     int rc = check_persistent(a, "clarg_read");
     if (rc)
         return rc;
+    if (in_place(a))
+        return wait_in_place(a, "clarg_read");
     return clf_read(a->buffer->ctx, a->buffer->mem, a->buffer->bytes, a->host,
                     CL_TRUE, "clarg_read");
 }
@@ -189,6 +218,8 @@ int clarg_write(clarg *a)
     int rc = check_persistent(a, "clarg_write");
     if (rc)
         return rc;
+    if (in_place(a))
+        return wait_in_place(a, "clarg_write");
     return clf_write(a->buffer->ctx, a->buffer->mem, a->buffer->bytes,
                      a->host, CL_TRUE, "clarg_write");
 }
@@ -223,6 +254,9 @@ int clarg_swap(clarg *a, clarg *b)
     cl_mem t = a->buffer->mem;
     a->buffer->mem = b->buffer->mem;
     b->buffer->mem = t;
+    const void *alias = a->buffer->alias;   /* the host array goes with mem */
+    a->buffer->alias = b->buffer->alias;
+    b->buffer->alias = alias;
     return 0;
 }
 

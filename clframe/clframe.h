@@ -157,6 +157,49 @@ typedef struct clctx_stats {
 clctx_stats clctx_get_stats(clctx *ctx);
 
 /* ------------------------------------------------------------------------ */
+/* Pinned host memory                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* bytes of host memory that ctx's device (NULL: the default) reaches by DMA
+ * at full speed, as cudaMallocHost's: a buffer made with
+ * CL_MEM_ALLOC_HOST_PTR and kept mapped until freed. Arrays in it need no
+ * change to the calls: a CLARG_IN, CLARG_OUT or CLARG_INOUT array (or a
+ * persistent one's clarg_read and clarg_write) that lies wholly inside one
+ * allocation is
+ *  - on a device that shares the host's memory (a CPU device such as
+ *    PoCL, or CL_DEVICE_HOST_UNIFIED_MEMORY), used in place: the kernel
+ *    reads and writes these bytes and nothing is copied (clctx_get_stats
+ *    counts none), when the array is a whole allocation or starts at a
+ *    multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN from its start (128 bytes
+ *    on PoCL); elsewhere in it, it is copied as any array;
+ *  - on other devices, copied as any array, which the driver then runs at
+ *    pinned speed.
+ * An array partly inside, one of another context's allocation and a
+ * CLARG_NO_COPY one (scratch) are copied (or made) as any other. In place,
+ * the host's array is the device's buffer: a kernel that writes an array
+ * passed as CLARG_IN changes it, and while a kernel that uses it is in
+ * flight (clkernel_enqueue) the host must neither write the array nor read
+ * its results before clctx_finish (or clarg_read, which waits). NULL and a
+ * message when the device has no room, for 0 bytes, or when no context. */
+void *clframe_host_alloc(clctx *ctx, size_t bytes);
+
+/* Frees what clframe_host_alloc returned, after finishing the queue of its
+ * context: kernels and copies in flight that use it complete first. NULL
+ * is a no-op. 0, or CLFRAME_ERR_USAGE with a message (nothing freed) for
+ * memory freed already, a pointer into an allocation but not its start,
+ * and one clframe_host_alloc never returned. clctx_free frees the
+ * context's remaining allocations; release persistent arguments whose
+ * host arrays lie in one before freeing it. */
+int clframe_host_free(void *p);
+
+/* 1 when ctx's device uses arrays in pinned memory in place (it shares the
+ * host's memory), 0 when it copies them; the rule above, except on the
+ * Oclgrind simulator, which copies: it reports a kernel's use of a mapped
+ * buffer, which OpenCL leaves undefined and devices whose memory is the
+ * host's do as expected. */
+int clctx_pinned_in_place(clctx *ctx);
+
+/* ------------------------------------------------------------------------ */
 /* clarg: one argument of a kernel call                                       */
 /* ------------------------------------------------------------------------ */
 

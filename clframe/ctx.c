@@ -249,6 +249,26 @@ static int choose_device(const clf_candidate *c, int n,
 
 /* ---- creating and freeing ------------------------------------------------ */
 
+/* Whether the device's memory is the host's, and the alignment a
+ * sub-buffer's offset needs: what pinned memory used in place asks. */
+static void read_memory_model(clctx *ctx)
+{
+    cl_bool unified = CL_FALSE;
+    cl_uint align_bits = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY,
+                    sizeof unified, &unified, NULL);
+    clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                    sizeof align_bits, &align_bits, NULL);
+    /* Oclgrind enforces what OpenCL says of a kernel that uses a mapped
+     * buffer (undefined; host.c's comment says why the others are fine):
+     * there, pinned arrays are copied, which checks that path instead. */
+    ctx->shares_memory = !ctx->on_oclgrind &&
+                         ((ctx->type & CL_DEVICE_TYPE_CPU) || unified);
+    /* A driver that answers nothing gets the largest alignment in use
+     * (NVIDIA's 4096 bits). */
+    ctx->base_align = align_bits >= 8 ? align_bits / 8 : 512;
+}
+
 clctx *clctx_new(const char *selector)
 {
     clf_candidate *list = NULL;
@@ -293,6 +313,7 @@ clctx *clctx_new(const char *selector)
                     sizeof ctx->max_item, ctx->max_item, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
                     sizeof ctx->local_mem, &ctx->local_mem, NULL);
+    read_memory_model(ctx);
 
     cl_int err;
     cl_context_properties props[] = {
@@ -351,6 +372,7 @@ void clctx_free(clctx *ctx)
         default_ctx = NULL;
     pthread_mutex_unlock(&default_lock);
     clFinish(ctx->queue);
+    clf_host_free_all(ctx);
     if (ctx->profile)
         print_profile(ctx);
     clf_collect_events(ctx);
@@ -409,6 +431,7 @@ cl_device_type clctx_device_type(clctx *ctx) { CTX_OR(ctx, 0); return ctx->type;
 int clctx_debug(clctx *ctx) { CTX_OR(ctx, 0); return ctx->debug; }
 size_t clctx_max_work_group_size(clctx *ctx) { CTX_OR(ctx, 1); return ctx->max_group; }
 cl_ulong clctx_local_mem_size(clctx *ctx) { CTX_OR(ctx, 0); return ctx->local_mem; }
+int clctx_pinned_in_place(clctx *ctx) { CTX_OR(ctx, 0); return ctx->shares_memory; }
 
 const char *clctx_exact_fp_option(clctx *ctx)
 {

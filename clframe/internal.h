@@ -85,6 +85,9 @@ struct clctx {
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE */
+    int shares_memory;          /* a CPU device, or host unified memory:
+                                   pinned arrays are used in place (host.c) */
+    size_t base_align;          /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
     int opencl_version;         /* __OPENCL_VERSION__ and */
     int c_version;              /* __OPENCL_C_VERSION__ of a build without
                                    -cl-std, measured when first needed
@@ -147,6 +150,16 @@ void clf_collect_events(clctx *ctx);
  * are still read into the others, and released, at the next collection. */
 void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals);
 double clf_event_ms(cl_event ev);   /* end - start, or -1 */
+
+/* ---- pinned host memory (host.c) ----------------------------------------- */
+
+/* A new reference to a buffer whose memory is the bytes at p themselves
+ * (free it with clf_release_mem), when they lie wholly inside one of ctx's
+ * pinned allocations, ctx's device shares the host's memory and the offset
+ * suits a sub-buffer; else NULL, and the array is copied as any other. */
+cl_mem clf_host_in_place(clctx *ctx, const void *p, size_t bytes);
+/* Frees the pinned allocations ctx still has (clctx_free). */
+void clf_host_free_all(clctx *ctx);
 
 /* ---- signatures (signature.c) -------------------------------------------- */
 
@@ -248,6 +261,8 @@ struct clarg_buffer {
     clctx *ctx;
     cl_mem mem;
     size_t bytes;
+    const void *alias;          /* the host array that mem is (pinned memory
+                                   used in place, host.c), or NULL */
     unsigned generation;        /* bumped by each release (arg.c) */
     clarg_buffer *next_free;    /* in the list of released ones */
 };

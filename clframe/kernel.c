@@ -7,7 +7,8 @@
  * argument is a message naming kernel, position, parameter and both types
  * rather than a wrong answer. A call then makes the buffers that are not
  * persistent, copies in, runs, copies out and releases what it made, on every
- * path including failures.
+ * path including failures. An array in pinned memory, where the device
+ * shares the host's, is its own buffer (host.c) and is never copied.
  */
 #include "internal.h"
 
@@ -543,10 +544,13 @@ static int check_args(clkernel *k, unsigned nargs, const clarg *args)
 
 /* ---- calling ------------------------------------------------------------- */
 
-/* Device buffers of one call: persistent ones borrowed, others made here. */
+/* Device buffers of one call: persistent ones borrowed, others made here,
+ * and some of either the host array itself (pinned memory used in place,
+ * host.c), which is never copied. */
+enum { BUF_MADE = 1, BUF_IN_PLACE = 2 };
 typedef struct call_buffers {
     cl_mem mem[32];
-    unsigned char made[32];
+    unsigned char made[32];      /* BUF_MADE | BUF_IN_PLACE */
     cl_mem *mems;
     unsigned char *mades;
 } call_buffers;
@@ -554,7 +558,7 @@ typedef struct call_buffers {
 static void release_made(clctx *ctx, call_buffers *b, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        if (b->mades[i])
+        if (b->mades[i] & BUF_MADE)
             clf_release_mem(ctx, b->mems[i]);
     if (b->mems != b->mem) {
         free(b->mems);
@@ -570,15 +574,20 @@ static int set_arg(clkernel *k, unsigned i, const clarg *a, call_buffers *b)
         size_t bytes = clf_arg_bytes(a);
         if (a->buffer) {
             b->mems[i] = a->buffer->mem;
+            if (a->buffer->alias && a->buffer->alias == a->host)
+                b->mades[i] = BUF_IN_PLACE;
+        } else if (a->flags &&      /* CLARG_NO_COPY asks for scratch */
+                   (b->mems[i] = clf_host_in_place(ctx, a->host, bytes))) {
+            b->mades[i] = BUF_MADE | BUF_IN_PLACE;
         } else {
             b->mems[i] = clf_create_buffer(ctx, bytes, &err);
             if (err != CL_SUCCESS)
                 return clf_fail_cl(err, "clCreateBuffer", "clkernel_call(%s): "
                                    "argument %u, %zu bytes", k->name, i + 1,
                                    bytes);
-            b->mades[i] = 1;
+            b->mades[i] = BUF_MADE;
         }
-        if (a->flags & CLARG_TO_DEVICE) {
+        if ((a->flags & CLARG_TO_DEVICE) && !(b->mades[i] & BUF_IN_PLACE)) {
             char what[160];
             snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
             int rc = clf_write(ctx, b->mems[i], bytes, a->host, CL_FALSE, what);
@@ -610,7 +619,8 @@ static int copy_back(clkernel *k, unsigned nargs, const clarg *args,
 {
     for (unsigned i = 0; i < nargs; i++) {
         const clarg *a = &args[i];
-        if (a->kind != CLARG_KIND_BUFFER || !(a->flags & CLARG_FROM_DEVICE))
+        if (a->kind != CLARG_KIND_BUFFER || !(a->flags & CLARG_FROM_DEVICE) ||
+            (b->mades[i] & BUF_IN_PLACE))
             continue;
         char what[160];
         snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
