@@ -151,9 +151,11 @@ int clarg_persist(clarg *a, clctx *ctx)
 
 int clarg_set_flags(clarg *a, unsigned flags)
 {
-    if (!a || (flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE)))
+    if (!a || (flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE |
+                                   CLARG_CHUNKED)))
         return clframe_fail(CLFRAME_ERR_USAGE, "clarg_set_flags: flags must "
-                        "combine CLARG_TO_DEVICE and CLARG_FROM_DEVICE");
+                        "combine CLARG_TO_DEVICE, CLARG_FROM_DEVICE and "
+                        "CLARG_CHUNKED");
     a->flags = flags;
     return 0;
 }
@@ -192,36 +194,58 @@ static int in_place(const clarg *a)
     return a->buffer->alias && a->buffer->alias == a->host;
 }
 
-static int wait_in_place(const clarg *a, const char *fn)
+/* Copies elements [first, first + n) of a persistent argument one way
+ * (CLF_EV_WRITE or CLF_EV_READ) on s's queue, waiting or not. */
+static int copy_part(clarg *a, int what, size_t first, size_t n, clstream *s,
+                     cl_bool blocking, const char *fn)
 {
+    int rc = check_persistent(a, fn);
+    if (rc)
+        return rc;
     clctx *ctx = a->buffer->ctx;
-    cl_int err = clFinish(ctx->queue);
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clFinish", "%s: %zu bytes used in place on "
-                           "%s", fn, a->buffer->bytes, ctx->device_name);
-    return 0;
+    size_t count = a->elem_size ? a->buffer->bytes / a->elem_size : 0;
+    if (first > count || n > count - first)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: elements %zu to %zu of "
+                            "an array of %zu", fn, first, first + n, count);
+    if (s && s->ctx != ctx)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: the stream is on %s, the "
+                            "argument's buffer on another context", fn,
+                            s->ctx->device_name);
+    cl_command_queue queue = clf_stream_queue(ctx, s);
+    if (in_place(a)) {
+        cl_int err = blocking ? clFinish(queue) : CL_SUCCESS;
+        if (err != CL_SUCCESS)
+            return clf_fail_cl(err, "clFinish", "%s: %zu bytes used in place "
+                               "on %s", fn, a->buffer->bytes, ctx->device_name);
+        return 0;
+    }
+    size_t at = first * a->elem_size;
+    return clf_copy(ctx, queue, what, a->buffer->mem, at, n * a->elem_size,
+                    (char *)a->host + at, blocking, fn);
 }
 
 int clarg_read(clarg *a)
 {
-    int rc = check_persistent(a, "clarg_read");
-    if (rc)
-        return rc;
-    if (in_place(a))
-        return wait_in_place(a, "clarg_read");
-    return clf_read(a->buffer->ctx, a->buffer->mem, a->buffer->bytes, a->host,
-                    CL_TRUE, "clarg_read");
+    return copy_part(a, CLF_EV_READ, 0, a ? a->count : 0, NULL, CL_TRUE,
+                     "clarg_read");
 }
 
 int clarg_write(clarg *a)
 {
-    int rc = check_persistent(a, "clarg_write");
-    if (rc)
-        return rc;
-    if (in_place(a))
-        return wait_in_place(a, "clarg_write");
-    return clf_write(a->buffer->ctx, a->buffer->mem, a->buffer->bytes,
-                     a->host, CL_TRUE, "clarg_write");
+    return copy_part(a, CLF_EV_WRITE, 0, a ? a->count : 0, NULL, CL_TRUE,
+                     "clarg_write");
+}
+
+int clarg_read_async(clarg *a, size_t first, size_t n, clstream *s)
+{
+    return copy_part(a, CLF_EV_READ, first, n, s, CL_FALSE,
+                     "clarg_read_async");
+}
+
+int clarg_write_async(clarg *a, size_t first, size_t n, clstream *s)
+{
+    return copy_part(a, CLF_EV_WRITE, first, n, s, CL_FALSE,
+                     "clarg_write_async");
 }
 
 /* The element type's name, for messages and for comparing two arrays'. */

@@ -139,7 +139,8 @@ const char *clctx_exact_fp_option(clctx *ctx);
 int clctx_setting_get(clctx *ctx, const char *name, char *value, size_t size);
 int clctx_setting_put(clctx *ctx, const char *name, const char *value);
 
-/* Blocks until everything enqueued on the context's queue has finished. */
+/* Blocks until everything enqueued on the context has finished: on its own
+ * queue, its streams (clstream) and a chunked call's copy queues. */
 int clctx_finish(clctx *ctx);
 
 /* Counters kept by every context, cheap enough to be always on. Transfers
@@ -183,11 +184,11 @@ clctx_stats clctx_get_stats(clctx *ctx);
  * message when the device has no room, for 0 bytes, or when no context. */
 void *clframe_host_alloc(clctx *ctx, size_t bytes);
 
-/* Frees what clframe_host_alloc returned, after finishing the queue of its
- * context: kernels and copies in flight that use it complete first. NULL
- * is a no-op. 0, or CLFRAME_ERR_USAGE with a message (nothing freed) for
- * memory freed already, a pointer into an allocation but not its start,
- * and one clframe_host_alloc never returned. clctx_free frees the
+/* Frees what clframe_host_alloc returned, after finishing every queue of
+ * its context (streams too): kernels and copies in flight that use it
+ * complete first. NULL is a no-op. 0, or CLFRAME_ERR_USAGE with a message
+ * (nothing freed) for memory freed already, a pointer into an allocation
+ * but not its start, and one clframe_host_alloc never returned. clctx_free frees the
  * context's remaining allocations; release persistent arguments whose
  * host arrays lie in one before freeing it. */
 int clframe_host_free(void *p);
@@ -209,7 +210,8 @@ enum {
     CLARG_NO_COPY     = 0,
     CLARG_TO_DEVICE   = 1,  /* host data is copied in before the kernel */
     CLARG_FROM_DEVICE = 2,  /* device data is copied back after it */
-    CLARG_EACH        = 4   /* element i is work-item i's own argument */
+    CLARG_EACH        = 4,  /* element i is work-item i's own argument */
+    CLARG_CHUNKED     = 8   /* split with clkernel_call_chunked's work */
 };
 
 typedef enum clarg_kind {
@@ -291,6 +293,15 @@ clarg clarg_scalar(const char *type, size_t size, const void *value);
 #define CLARG_OUT(p, n)   CLARG_ARRAY_((p), (n), CLARG_FROM_DEVICE)
 #define CLARG_INOUT(p, n) \
     CLARG_ARRAY_((p), (n), CLARG_TO_DEVICE | CLARG_FROM_DEVICE)
+
+/* Arrays split with the work of clkernel_call_chunked (whole arrays in any
+ * other call). */
+#define CLARG_IN_CHUNKS(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_CHUNKED | CLARG_TO_DEVICE)
+#define CLARG_OUT_CHUNKS(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_CHUNKED | CLARG_FROM_DEVICE)
+#define CLARG_INOUT_CHUNKS(p, n) \
+    CLARG_ARRAY_((p), (n), CLARG_CHUNKED | CLARG_TO_DEVICE | CLARG_FROM_DEVICE)
 #define CLARG_ARRAY_(p, n, flags) \
     clarg_array(clarg_type_name(*(p)), sizeof(*(p)), (void *)(p), (n), (flags))
 
@@ -365,6 +376,39 @@ void clarg_release(clarg *a);
 
 /* The device buffer of a persistent argument, or NULL. Owned by clframe. */
 cl_mem clarg_mem(const clarg *a);
+
+/* ------------------------------------------------------------------------ */
+/* clstream: more in-order queues, for copies that overlap kernels            */
+/* ------------------------------------------------------------------------ */
+
+/* A stream is an in-order queue of ctx's device beside the context's own
+ * (NULL below means that one). Work on different streams may run at the
+ * same time, a copy on one while a kernel runs on another, which on a GPU
+ * needs the host array in pinned memory (clframe_host_alloc): from
+ * pageable memory the driver copies while the host waits. Order between
+ * streams is asked for with clstream_after. Free streams before their
+ * context. */
+typedef struct clstream clstream;
+clstream *clstream_new(clctx *ctx);     /* NULL with a message on failure */
+void clstream_free(clstream *s);        /* waits for its work first */
+
+/* Waits, on the host, for everything given to s so far: one stream's
+ * work, while the others run on. 0 or a negative code. */
+int clstream_wait(clstream *s);
+
+/* Makes s's later work wait, on the device, for everything given to done
+ * so far; the host goes on at once. Either may be NULL, the context's own
+ * queue (not both). 0 or a negative code. */
+int clstream_after(clstream *s, clstream *done);
+
+/* Enqueues a copy of elements [first, first + n) of a persistent
+ * argument's host array to its device buffer (write) or back (read) on s,
+ * and returns without waiting: the host array must stay untouched until
+ * the copy is known done (clstream_wait). n may be 0. A range outside the
+ * array is an error. An array used in place (pinned memory on a CPU
+ * device) copies nothing. 0 or a negative code. */
+int clarg_write_async(clarg *a, size_t first, size_t n, clstream *s);
+int clarg_read_async(clarg *a, size_t first, size_t n, clstream *s);
 
 /* ------------------------------------------------------------------------ */
 /* clkernel: a __kernel ready to be called                                    */
@@ -468,6 +512,40 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
 #endif
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args);
 int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args);
+
+/* clkernel_enqueue on a stream (NULL: the context's own queue): its copies
+ * and the kernel run in order on s, and the call returns at once. */
+#ifndef __cplusplus
+#define clkernel_enqueue_on(...) \
+    clkernel_enqueue_on_args(CLFRAME_FIRST_(__VA_ARGS__, 0), \
+                             CLFRAME_SECOND_(__VA_ARGS__, 0), \
+                             CLFRAME_NARGS_(2, __VA_ARGS__), \
+                             CLFRAME_ARGS_(2, __VA_ARGS__))
+#endif
+int clkernel_enqueue_on_args(clkernel *k, clstream *s, unsigned nargs,
+                             const clarg *args);
+
+/* A call in chunks, so that copies overlap the kernel: the last dimension
+ * of k's global size runs `chunk` work-items at a time (a multiple of the
+ * local size there), and while chunk i runs, chunk i + 1's arrays are
+ * copied in and chunk i - 1's copied back, on two more queues. An array
+ * marked CLARG_IN_CHUNKS, CLARG_OUT_CHUNKS or CLARG_INOUT_CHUNKS is split
+ * with the work: the first `items` work-items of that dimension (the ones
+ * that own data; the global size may be rounded up past them) own
+ * count / items consecutive elements each, which must divide evenly.
+ * Other arrays are copied whole, in before the first chunk and out after
+ * the last. Each chunk runs with the global offset of its first work-item,
+ * so the kernel must find its data by get_global_id, never get_group_id.
+ * Blocking, as clkernel_call; the arrays are copied at pinned speed, and
+ * overlap, only from pinned memory. 0 or a negative code. */
+#ifndef __cplusplus
+#define clkernel_call_chunked(k, items, chunk, ...) \
+    clkernel_call_chunked_args((k), (items), (chunk), \
+                               CLFRAME_NARGS_(1, 0, __VA_ARGS__), \
+                               CLFRAME_ARGS_(1, 0, __VA_ARGS__))
+#endif
+int clkernel_call_chunked_args(clkernel *k, size_t items, size_t chunk,
+                               unsigned nargs, const clarg *args);
 
 /* Kernel time of the last timed call or enqueue of k in milliseconds, from
  * its profiling event (waiting for it if need be); -1 before the first.
@@ -788,6 +866,19 @@ inline int clkernel_enqueue(clkernel *k, const A &...args)
 {
     const clarg list[] = {args..., clarg()};
     return clkernel_enqueue_args(k, sizeof...(A), list);
+}
+template <class... A>
+inline int clkernel_enqueue_on(clkernel *k, clstream *s, const A &...args)
+{
+    const clarg list[] = {args..., clarg()};
+    return clkernel_enqueue_on_args(k, s, sizeof...(A), list);
+}
+template <class... A>
+inline int clkernel_call_chunked(clkernel *k, size_t items, size_t chunk,
+                                 const A &...args)
+{
+    const clarg list[] = {args..., clarg()};
+    return clkernel_call_chunked_args(k, items, chunk, sizeof...(A), list);
 }
 
 /* ret as clfunction_call_args takes it: a pointer with its type's OpenCL

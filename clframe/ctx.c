@@ -371,13 +371,16 @@ void clctx_free(clctx *ctx)
     if (ctx == default_ctx)         /* the next clctx_default makes a new one */
         default_ctx = NULL;
     pthread_mutex_unlock(&default_lock);
-    clFinish(ctx->queue);
+    clf_finish_all(ctx);
     clf_host_free_all(ctx);
     if (ctx->profile)
         print_profile(ctx);
     clf_collect_events(ctx);
     clf_program_free_all(ctx);
     clReleaseCommandQueue(ctx->queue);
+    for (int i = 0; i < 2; i++)
+        if (ctx->copy_queue[i])
+            clReleaseCommandQueue(ctx->copy_queue[i]);
     clReleaseContext(ctx->context);
     free(ctx->kprof);
     free(ctx->pending);
@@ -454,7 +457,7 @@ int clctx_finish(clctx *ctx)
 {
     if (!(ctx = clf_ctx(ctx)))
         return CLFRAME_ERR_NO_DEVICE;
-    cl_int err = clFinish(ctx->queue);
+    cl_int err = clf_finish_all(ctx);
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, "clFinish", "waiting for %s", ctx->device_name);
     clf_collect_events(ctx);
@@ -494,8 +497,9 @@ void clf_release_event(clctx *ctx, cl_event ev)
     }
 }
 
-static int transfer(clctx *ctx, int what, cl_mem mem, size_t bytes,
-                    void *host, cl_bool blocking, const char *desc)
+int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
+             size_t offset, size_t bytes, void *host, cl_bool blocking,
+             const char *desc)
 {
     if (bytes == 0)
         return 0;
@@ -503,10 +507,10 @@ static int transfer(clctx *ctx, int what, cl_mem mem, size_t bytes,
     cl_event *evp = ctx->profile ? &ev : NULL;
     cl_int err;
     if (what == CLF_EV_WRITE)
-        err = clEnqueueWriteBuffer(ctx->queue, mem, blocking, 0, bytes, host,
+        err = clEnqueueWriteBuffer(queue, mem, blocking, offset, bytes, host,
                                    0, NULL, evp);
     else
-        err = clEnqueueReadBuffer(ctx->queue, mem, blocking, 0, bytes, host, 0,
+        err = clEnqueueReadBuffer(queue, mem, blocking, offset, bytes, host, 0,
                                   NULL, evp);
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
@@ -529,13 +533,15 @@ static int transfer(clctx *ctx, int what, cl_mem mem, size_t bytes,
 int clf_write(clctx *ctx, cl_mem mem, size_t bytes, const void *host,
               cl_bool blocking, const char *what)
 {
-    return transfer(ctx, CLF_EV_WRITE, mem, bytes, (void *)host, blocking, what);
+    return clf_copy(ctx, ctx->queue, CLF_EV_WRITE, mem, 0, bytes,
+                    (void *)host, blocking, what);
 }
 
 int clf_read(clctx *ctx, cl_mem mem, size_t bytes, void *host,
              cl_bool blocking, const char *what)
 {
-    return transfer(ctx, CLF_EV_READ, mem, bytes, host, blocking, what);
+    return clf_copy(ctx, ctx->queue, CLF_EV_READ, mem, 0, bytes, host,
+                    blocking, what);
 }
 
 /* ---- profiling records --------------------------------------------------- */

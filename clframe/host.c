@@ -88,12 +88,13 @@ static int freed_recently(const void *p)
 
 /* ---- allocating and freeing ---------------------------------------------- */
 
-/* Unmaps and releases an allocation out of the registry, once the queue
- * has finished: a kernel or copy in flight may still use it. */
+/* Unmaps and releases an allocation out of the registry, once the
+ * context's queues have finished: a kernel or copy in flight may still use
+ * it. */
 static int release_block(const host_block *b)
 {
     clctx *ctx = b->ctx;
-    cl_int err = clFinish(ctx->queue);
+    cl_int err = clf_finish_all(ctx);
     const char *call = "clFinish";
     if (err == CL_SUCCESS) {
         call = "clEnqueueUnmapMemObject";

@@ -100,6 +100,9 @@ struct clctx {
     size_t nkprof;
     clf_pending_event *pending; /* events to read at the next finish */
     size_t npending, cappending;
+    cl_command_queue copy_queue[2]; /* the chunked call's copies in and
+                                       out (kernel.c), made when first used */
+    clstream *streams;          /* the user's, until clstream_free */
     double transfer_ms[2];      /* profiled write, read time */
     uint64_t transfer_bytes[2]; /* profiled write, read bytes */
 };
@@ -133,7 +136,12 @@ void clf_release_event(clctx *ctx, cl_event ev);
 void clf_track(clctx *ctx, int delta);
 
 /* Copies between a host array and a buffer, counting bytes and, when
- * profiling, keeping the event. blocking as in clEnqueueRead/WriteBuffer. */
+ * profiling, keeping the event. blocking as in clEnqueueRead/WriteBuffer.
+ * clf_copy is either way (CLF_EV_WRITE or CLF_EV_READ) on any of the
+ * context's queues, at an offset into the buffer. */
+int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
+             size_t offset, size_t bytes, void *host, cl_bool blocking,
+             const char *desc);
 int clf_write(clctx *ctx, cl_mem mem, size_t bytes, const void *host,
               cl_bool blocking, const char *what);
 int clf_read(clctx *ctx, cl_mem mem, size_t bytes, void *host,
@@ -150,6 +158,25 @@ void clf_collect_events(clctx *ctx);
  * are still read into the others, and released, at the next collection. */
 void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals);
 double clf_event_ms(cl_event ev);   /* end - start, or -1 */
+
+/* ---- streams (stream.c) -------------------------------------------------- */
+
+struct clstream {
+    clctx *ctx;
+    cl_command_queue queue;
+    clstream *next;             /* in ctx->streams */
+};
+
+/* A new in-order queue with profiling on ctx's device. 0 or a code. */
+int clf_new_queue(clctx *ctx, cl_command_queue *queue);
+/* Makes waiter's later commands wait, on the device, for every command
+ * enqueued on done so far. 0 or a code. */
+int clf_queue_after(clctx *ctx, cl_command_queue waiter, cl_command_queue done);
+/* s's queue, or ctx's own for NULL. */
+cl_command_queue clf_stream_queue(clctx *ctx, clstream *s);
+/* Waits for every queue of ctx: its own, the copy queues, the streams.
+ * CL_SUCCESS or the first error. */
+cl_int clf_finish_all(clctx *ctx);
 
 /* ---- pinned host memory (host.c) ----------------------------------------- */
 

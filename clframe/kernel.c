@@ -415,7 +415,8 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
                         "clfunction_call knows: pass the array with CLARG_IN, "
                         "CLARG_OUT or CLARG_INOUT", k->name, i + 1);
     if (a->kind == CLARG_KIND_BUFFER) {
-        if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE))
+        if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE |
+                                   CLARG_CHUNKED))
             return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
                             "%u has unknown copy flags 0x%x", k->name, i + 1,
                             a->flags);
@@ -544,6 +545,14 @@ static int check_args(clkernel *k, unsigned nargs, const clarg *args)
 
 /* ---- calling ------------------------------------------------------------- */
 
+/* How a call runs: on which queue, waiting or not, whole or in chunks of
+ * the last dimension's work-items (chunk 0: whole). */
+typedef struct call_plan {
+    cl_command_queue queue;
+    int blocking;
+    size_t items, chunk;
+} call_plan;
+
 /* Device buffers of one call: persistent ones borrowed, others made here,
  * and some of either the host array itself (pinned memory used in place,
  * host.c), which is never copied. */
@@ -566,7 +575,15 @@ static void release_made(clctx *ctx, call_buffers *b, unsigned n)
     }
 }
 
-static int set_arg(clkernel *k, unsigned i, const clarg *a, call_buffers *b)
+/* An array a chunked call copies in parts rather than whole. */
+static int split(const call_plan *p, const clarg *a)
+{
+    return p->chunk && a->kind == CLARG_KIND_BUFFER &&
+           (a->flags & CLARG_CHUNKED);
+}
+
+static int set_arg(clkernel *k, const call_plan *p, unsigned i,
+                   const clarg *a, call_buffers *b)
 {
     clctx *ctx = k->ctx;
     cl_int err;
@@ -587,10 +604,12 @@ static int set_arg(clkernel *k, unsigned i, const clarg *a, call_buffers *b)
                                    bytes);
             b->mades[i] = BUF_MADE;
         }
-        if ((a->flags & CLARG_TO_DEVICE) && !(b->mades[i] & BUF_IN_PLACE)) {
+        if ((a->flags & CLARG_TO_DEVICE) && !(b->mades[i] & BUF_IN_PLACE) &&
+            !split(p, a)) {
             char what[160];
             snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-            int rc = clf_write(ctx, b->mems[i], bytes, a->host, CL_FALSE, what);
+            int rc = clf_copy(ctx, p->queue, CLF_EV_WRITE, b->mems[i], 0,
+                              bytes, a->host, CL_FALSE, what);
             if (rc)
                 return rc;
         }
@@ -614,65 +633,169 @@ static int set_arg(clkernel *k, unsigned i, const clarg *a, call_buffers *b)
     return 0;
 }
 
-static int copy_back(clkernel *k, unsigned nargs, const clarg *args,
-                     call_buffers *b)
+/* Copies the arrays that come back after the last kernel: in a chunked
+ * call, those that are not split. */
+static int copy_back(clkernel *k, const call_plan *p, unsigned nargs,
+                     const clarg *args, call_buffers *b)
 {
     for (unsigned i = 0; i < nargs; i++) {
         const clarg *a = &args[i];
         if (a->kind != CLARG_KIND_BUFFER || !(a->flags & CLARG_FROM_DEVICE) ||
-            (b->mades[i] & BUF_IN_PLACE))
+            (b->mades[i] & BUF_IN_PLACE) || split(p, a))
             continue;
         char what[160];
         snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-        int rc = clf_read(k->ctx, b->mems[i], clf_arg_bytes(a), a->host,
-                          CL_FALSE, what);
+        int rc = clf_copy(k->ctx, p->queue, CLF_EV_READ, b->mems[i], 0,
+                          clf_arg_bytes(a), a->host, CL_FALSE, what);
         if (rc)
             return rc;
     }
     return 0;
 }
 
-static int launch(clkernel *k, cl_event *ev)
+/* Launches k over global work-items from offset (NULL: none) on queue. A
+ * timed launch's event joins the context's pending ones, read at the next
+ * collection into the kernel's totals and, when profiling, its name's. */
+static int launch(clkernel *k, cl_command_queue queue, const size_t *offset,
+                  const size_t *global)
 {
     clctx *ctx = k->ctx;
+    cl_event ev = NULL;
     int want_event = k->timing || ctx->profile;
     cl_int err = clEnqueueNDRangeKernel(
-        ctx->queue, k->kernel, k->dims, k->has_offset ? k->offset : NULL,
-        k->global, k->has_local ? k->local : NULL, 0, NULL,
-        want_event ? ev : NULL);
+        queue, k->kernel, k->dims, offset, global,
+        k->has_local ? k->local : NULL, 0, NULL, want_event ? &ev : NULL);
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, "clEnqueueNDRangeKernel", "kernel %s, global "
                            "%zux%zux%zu, local %zux%zux%zu on %s", k->name,
-                           k->global[0], k->global[1], k->global[2],
-                           k->local[0], k->local[1], k->local[2],
-                           ctx->device_name);
-    if (want_event)
+                           global[0], global[1], global[2], k->local[0],
+                           k->local[1], k->local[2], ctx->device_name);
+    if (ev) {
         clf_track(ctx, 1);
+        clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile, &k->times);
+    }
     ctx->stats.kernel_runs++;
     k->runs++;
     return 0;
 }
 
-/* The end of a call: wait if blocking (or debugging). A timed launch's
- * event joins the context's pending ones, read at the next collection
- * into the kernel's totals and, when profiling, its name's. */
-static int finish_call(clkernel *k, int blocking, cl_event ev)
+/* ---- chunked calls --------------------------------------------------------- */
+
+/* What a chunked call needs of its plan, kernel and split arrays, checked
+ * before anything is enqueued. */
+static int check_chunks(clkernel *k, const call_plan *p, unsigned nargs,
+                        const clarg *args)
 {
-    clctx *ctx = k->ctx;
-    if (ev)
-        clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile, &k->times);
-    if (blocking || ctx->debug) {
-        cl_int err = clFinish(ctx->queue);
-        if (err != CL_SUCCESS)
-            return clf_fail_cl(err, "clFinish", "running kernel %s on %s",
-                               k->name, ctx->device_name);
-    }
-    if (blocking)
-        clf_collect_events(ctx);
+    unsigned d = k->dims - 1;
+    if (p->items == 0 || p->items > k->global[d])
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
+                            "%zu work-items own data: 1 to the global size "
+                            "%zu in dimension %u", k->name, p->items,
+                            k->global[d], d);
+    if (k->has_local && p->chunk % k->local[d])
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
+                            "a chunk of %zu work-items is not a multiple of "
+                            "the local size %zu in dimension %u", k->name,
+                            p->chunk, k->local[d], d);
+    for (unsigned i = 0; i < nargs; i++)
+        if (split(p, &args[i]) && args[i].count % p->items)
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked"
+                                "(%s): argument %u, split in chunks, has %zu "
+                                "elements, which %zu work-items cannot own "
+                                "in equal parts", k->name, i + 1,
+                                args[i].count, p->items);
+    for (int q = 0; q < 2; q++)
+        if (!k->ctx->copy_queue[q] &&
+            clf_new_queue(k->ctx, &k->ctx->copy_queue[q]))
+            return CLFRAME_ERR_USAGE;   /* the message is set */
     return 0;
 }
 
-static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
+/* Copies, one way on queue, the parts of the split arrays that work-items
+ * [w0, w1) of the last dimension own. */
+static int copy_chunk(clkernel *k, const call_plan *p, unsigned nargs,
+                      const clarg *args, const call_buffers *b, int what,
+                      size_t w0, size_t w1, cl_command_queue queue)
+{
+    unsigned dir = what == CLF_EV_WRITE ? CLARG_TO_DEVICE : CLARG_FROM_DEVICE;
+    size_t e0 = w0 < p->items ? w0 : p->items;
+    size_t e1 = w1 < p->items ? w1 : p->items;
+    for (unsigned i = 0; i < nargs; i++) {
+        const clarg *a = &args[i];
+        if (!split(p, a) || !(a->flags & dir) || (b->mades[i] & BUF_IN_PLACE))
+            continue;
+        size_t per = a->count / p->items * a->elem_size;  /* bytes */
+        char desc[256];
+        snprintf(desc, sizeof desc, "argument %u of %s, work-items %zu to %zu",
+                 i + 1, k->name, w0, w1);
+        int rc = clf_copy(k->ctx, queue, what, b->mems[i], e0 * per,
+                          (e1 - e0) * per, (char *)a->host + e0 * per,
+                          CL_FALSE, desc);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Runs the chunks: chunk i's copies in on one queue, its kernel on the
+ * context's after them, its copies out on a third after the kernel, so
+ * that each queue moves on to the next chunk while the others work. */
+static int run_chunks(clkernel *k, const call_plan *p, unsigned nargs,
+                      const clarg *args, const call_buffers *b)
+{
+    clctx *ctx = k->ctx;
+    cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
+    unsigned d = k->dims - 1;
+    size_t offset[3] = {0, 0, 0}, global[3];
+    memcpy(global, k->global, sizeof global);
+    if (k->has_offset)
+        memcpy(offset, k->offset, sizeof offset);
+    size_t start = offset[d];
+    /* The buffers made and the whole arrays copied in come first. */
+    int rc = clf_queue_after(ctx, in, ctx->queue);
+    for (size_t w0 = 0, w1; rc == 0 && w0 < k->global[d]; w0 = w1) {
+        w1 = k->global[d] - w0 > p->chunk ? w0 + p->chunk : k->global[d];
+        offset[d] = start + w0;
+        global[d] = w1 - w0;
+        rc = copy_chunk(k, p, nargs, args, b, CLF_EV_WRITE, w0, w1, in);
+        if (rc == 0)
+            rc = clf_queue_after(ctx, ctx->queue, in);
+        if (rc == 0)
+            rc = launch(k, ctx->queue, offset, global);
+        if (rc == 0)
+            rc = clf_queue_after(ctx, out, ctx->queue);
+        if (rc == 0)
+            rc = copy_chunk(k, p, nargs, args, b, CLF_EV_READ, w0, w1, out);
+    }
+    return rc;
+}
+
+/* Waits for every queue the call used: on success if blocking (or
+ * debugging), and always after a failure of a blocking call, so that no
+ * copy lands after it returns. */
+static int wait_call(clkernel *k, const call_plan *p, int rc)
+{
+    clctx *ctx = k->ctx;
+    if (rc == 0 && !p->blocking && !ctx->debug)
+        return 0;
+    if (rc && !p->blocking)
+        return rc;
+    cl_int err = clFinish(p->queue);
+    for (int q = 0; p->chunk && q < 2; q++)
+        if (err == CL_SUCCESS)
+            err = clFinish(ctx->copy_queue[q]);
+        else
+            clFinish(ctx->copy_queue[q]);
+    if (rc == 0 && err != CL_SUCCESS)
+        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", k->name,
+                         ctx->device_name);
+    if (rc == 0 && p->blocking)
+        clf_collect_events(ctx);
+    return rc;
+}
+
+static int run(clkernel *k, const call_plan *p, unsigned nargs,
+               const clarg *args)
 {
     if (!k)
         return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call: NULL kernel (did "
@@ -683,6 +806,8 @@ static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
     int rc = check_sizes(k);
     if (rc == 0)
         rc = check_args(k, nargs, args);
+    if (rc == 0 && p->chunk)
+        rc = check_chunks(k, p, nargs, args);
     if (rc)
         return rc;
 
@@ -700,34 +825,54 @@ static int run(clkernel *k, unsigned nargs, const clarg *args, int blocking)
     } else {
         memset(b.made, 0, nargs);
     }
-    cl_event ev = NULL;
     unsigned from_device = 0;
     for (unsigned i = 0; i < nargs && rc == 0; i++) {
-        rc = set_arg(k, i, &args[i], &b);
+        rc = set_arg(k, p, i, &args[i], &b);
         from_device |= args[i].flags & CLARG_FROM_DEVICE;
     }
-    if (rc == 0)
-        rc = launch(k, &ev);
+    if (rc == 0 && p->chunk)
+        rc = run_chunks(k, p, nargs, args, &b);
+    else if (rc == 0)
+        rc = launch(k, p->queue, k->has_offset ? k->offset : NULL, k->global);
     if (rc == 0 && from_device)
-        rc = copy_back(k, nargs, args, &b);
-    if (rc == 0)
-        rc = finish_call(k, blocking, ev);
-    else
-        clf_release_event(k->ctx, ev);
-    if (rc && blocking)
-        clFinish(k->ctx->queue);    /* no copy may land after we return */
+        rc = copy_back(k, p, nargs, args, &b);
+    rc = wait_call(k, p, rc);
     release_made(k->ctx, &b, nargs);
     return rc;
 }
 
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args)
 {
-    return run(k, nargs, args, 1);
+    call_plan p = {.queue = k ? k->ctx->queue : NULL, .blocking = 1};
+    return run(k, &p, nargs, args);
 }
 
 int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args)
 {
-    return run(k, nargs, args, 0);
+    call_plan p = {.queue = k ? k->ctx->queue : NULL};
+    return run(k, &p, nargs, args);
+}
+
+int clkernel_enqueue_on_args(clkernel *k, clstream *s, unsigned nargs,
+                             const clarg *args)
+{
+    if (k && s && s->ctx != k->ctx)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_enqueue_on(%s): the "
+                            "stream is on %s, the kernel on %s", k->name,
+                            s->ctx->device_name, k->ctx->device_name);
+    call_plan p = {.queue = k ? clf_stream_queue(k->ctx, s) : NULL};
+    return run(k, &p, nargs, args);
+}
+
+int clkernel_call_chunked_args(clkernel *k, size_t items, size_t chunk,
+                               unsigned nargs, const clarg *args)
+{
+    if (k && chunk == 0)
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
+                            "chunks of 0 work-items", k->name);
+    call_plan p = {.queue = k ? k->ctx->queue : NULL, .blocking = 1,
+                   .items = items, .chunk = chunk};
+    return run(k, &p, nargs, args);
 }
 
 /* ---- accessors ----------------------------------------------------------- */

@@ -20,6 +20,7 @@ Suite *cache_suite(void);
 Suite *preproc_suite(void);
 Suite *localmalloc_suite(void);
 Suite *pinned_suite(void);
+Suite *stream_suite(void);
 
 int main(void)
 {
@@ -27,5 +28,5 @@ int main(void)
         error_suite, ctx_suite, source_suite, arg_suite, kernel_suite,
         function_suite, layout_suite, group_minmax_suite, group_shim_suite,
         mwc64x_suite, group_choose_suite, cache_suite, preproc_suite,
-        localmalloc_suite, pinned_suite, NULL});
+        localmalloc_suite, pinned_suite, stream_suite, NULL});
 }

@@ -310,7 +310,7 @@ START_TEST(read_write_and_swap_need_persistent_arguments)
     clarg s = CLARG(5);
     ck_assert_fails(clarg_persist(&s, NULL), CLFRAME_ERR_USAGE,
                     "only an array argument");
-    ck_assert_fails(clarg_set_flags(&x, 8), CLFRAME_ERR_USAGE, "flags must");
+    ck_assert_fails(clarg_set_flags(&x, 16), CLFRAME_ERR_USAGE, "flags must");
     clarg_release(&x);
     clarg_release(&y);
     clarg_release(&s);                    /* harmless on non-persistent */

@@ -1,0 +1,121 @@
+/*
+ * stream.c: streams, extra in-order queues of a context, so that copies
+ * and kernels on different streams can run at the same time.
+ *
+ * Work on one stream runs in order, as on the context's own queue. Between
+ * streams, order is asked for: clstream_after makes a stream wait, on the
+ * device, for what another had been given so far (a marker on the one, a
+ * barrier on the other), which is CUDA's cudaStreamWaitEvent in one call.
+ * The chunked call (kernel.c) is built from the same step over two copy
+ * queues of the context's own.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+int clf_new_queue(clctx *ctx, cl_command_queue *queue)
+{
+    cl_int err;
+    *queue = clCreateCommandQueue(ctx->context, ctx->device,
+                                  CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clCreateCommandQueue", "a stream on %s",
+                           ctx->device_name);
+    return 0;
+}
+
+int clf_queue_after(clctx *ctx, cl_command_queue waiter, cl_command_queue done)
+{
+    if (waiter == done)             /* in order already */
+        return 0;
+    cl_event mark;
+    cl_int err = clEnqueueMarkerWithWaitList(done, 0, NULL, &mark);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clEnqueueMarkerWithWaitList", "ordering two "
+                           "queues of %s", ctx->device_name);
+    err = clEnqueueBarrierWithWaitList(waiter, 1, &mark, NULL);
+    clReleaseEvent(mark);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clEnqueueBarrierWithWaitList", "ordering "
+                           "two queues of %s", ctx->device_name);
+    return 0;
+}
+
+clstream *clstream_new(clctx *ctx)
+{
+    if (!(ctx = clf_ctx(ctx)))
+        return NULL;
+    clstream *s = calloc(1, sizeof *s);
+    if (!s) {
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "clstream_new");
+        return NULL;
+    }
+    s->ctx = ctx;
+    if (clf_new_queue(ctx, &s->queue)) {
+        free(s);
+        return NULL;
+    }
+    clf_track(ctx, 1);
+    s->next = ctx->streams;
+    ctx->streams = s;
+    return s;
+}
+
+void clstream_free(clstream *s)
+{
+    if (!s)
+        return;
+    clstream **link = &s->ctx->streams;
+    while (*link && *link != s)
+        link = &(*link)->next;
+    if (*link)
+        *link = s->next;
+    clFinish(s->queue);
+    clReleaseCommandQueue(s->queue);
+    clf_track(s->ctx, -1);
+    free(s);
+}
+
+int clstream_wait(clstream *s)
+{
+    if (!s)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clstream_wait: NULL stream");
+    cl_int err = clFinish(s->queue);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clFinish", "waiting for a stream on %s",
+                           s->ctx->device_name);
+    return 0;
+}
+
+int clstream_after(clstream *s, clstream *done)
+{
+    if (!s && !done)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clstream_after: both streams "
+                            "are NULL (NULL is one context's own queue)");
+    clctx *ctx = s ? s->ctx : done->ctx;
+    if (s && done && s->ctx != done->ctx)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clstream_after: the streams "
+                            "are on two contexts");
+    return clf_queue_after(ctx, s ? s->queue : ctx->queue,
+                           done ? done->queue : ctx->queue);
+}
+
+cl_command_queue clf_stream_queue(clctx *ctx, clstream *s)
+{
+    return s ? s->queue : ctx->queue;
+}
+
+cl_int clf_finish_all(clctx *ctx)
+{
+    cl_int first = clFinish(ctx->queue);
+    for (int i = 0; i < 2; i++)
+        if (ctx->copy_queue[i]) {
+            cl_int err = clFinish(ctx->copy_queue[i]);
+            first = first != CL_SUCCESS ? first : err;
+        }
+    for (clstream *s = ctx->streams; s; s = s->next) {
+        cl_int err = clFinish(s->queue);
+        first = first != CL_SUCCESS ? first : err;
+    }
+    return first;
+}
