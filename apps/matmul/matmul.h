@@ -89,6 +89,13 @@ void matmul_plan_free(matmul_plan *p);
 void matmul_plan_set_timing(matmul_plan *p, int on);
 /* The kernel time of the last run in ms (0 for the C versions). */
 double matmul_plan_last_ms(const matmul_plan *p);
+/* Runs an OpenCL plan's calls in `chunks` row panels of A and C, so that
+ * copies overlap the kernel (clkernel_call_chunked), which pays when the
+ * arrays are pinned (clframe_host_alloc); 0, the default, chooses: one
+ * panel per 1024 rows of C, at most MATMUL_CHUNKS, where the device
+ * copies; none where it shares the host's memory. */
+enum { MATMUL_CHUNKS = 8 };
+void matmul_plan_set_chunks(matmul_plan *p, unsigned chunks);
 /* c = a x b; 0 or a negative code. c must not overlap a or b. */
 int matmul_plan_run(matmul_plan *p, const float *a, const float *b, float *c,
                     uint32_t m, uint32_t k, uint32_t n);

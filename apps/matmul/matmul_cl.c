@@ -2,8 +2,11 @@
  * matmul_cl.c: plans, and the OpenCL versions on clframe. A plan holds the
  * built kernel so that repeated runs (the benchmark, bin/matmul --repeat)
  * pay for the build once. Each run copies A and B in and C out through
- * clkernel_call; blocked first pads them to multiples of its block when
- * the sizes are not (see matmul.h).
+ * clkernel_call, or for large matrices on a device that copies, through
+ * clkernel_call_chunked in row panels of A and C, so that panel i + 1
+ * goes in and panel i - 1 comes out while panel i is multiplied; blocked
+ * first pads them to multiples of its block when the sizes are not (see
+ * matmul.h).
  */
 #include "matmul.h"
 #include "common/error.h"
@@ -25,6 +28,7 @@ struct matmul_plan {
     matmul_version version;
     matmul_tile tile;           /* blocked only */
     clkernel *kernel;           /* NULL for the C versions */
+    unsigned chunks;            /* row panels per call; 0: chosen */
     double last_ms;
 };
 
@@ -101,27 +105,59 @@ double matmul_plan_last_ms(const matmul_plan *p)
     return p ? p->last_ms : 0;
 }
 
+void matmul_plan_set_chunks(matmul_plan *p, unsigned chunks)
+{
+    if (p)
+        p->chunks = chunks;
+}
+
+/* The panels a call is cut into: a device that shares the host's memory
+ * copies nothing to overlap; elsewhere panels of at least PANEL_ROWS rows
+ * of C, at most MATMUL_CHUNKS of them. On the H100, 8192 x 8192 ran
+ * fastest in 8 panels and 4096 x 4096 in 4: thinner panels leave the
+ * GPU's multiprocessors short of work-groups (bench/RESULTS.md). */
+enum { PANEL_ROWS = 1024 };
+
+static unsigned chunks_for(const matmul_plan *p, uint32_t m)
+{
+    if (p->chunks)
+        return p->chunks;
+    if (clctx_pinned_in_place(p->ctx) || m < 2 * PANEL_ROWS)
+        return 1;
+    return m / PANEL_ROWS < MATMUL_CHUNKS ? m / PANEL_ROWS : MATMUL_CHUNKS;
+}
+
 const matmul_tile *matmul_plan_tile(const matmul_plan *p)
 {
     return p && p->version == MATMUL_BLOCKED ? &p->tile : NULL;
 }
 
-/* One launch over (global_x, global_y) in groups of (local_x, local_y). */
+/* One call over (global_x, global_y) in groups of (local_x, local_y), whose
+ * first `rows` work-item rows own the rows of A and C, in equal parts. */
 static int launch(matmul_plan *p, const float *a, const float *b, float *c,
                   uint32_t m, uint32_t k, uint32_t n, size_t gx, size_t gy,
-                  size_t lx, size_t ly)
+                  size_t lx, size_t ly, size_t rows)
 {
     clkernel *kern = p->kernel;
+    unsigned chunks = chunks_for(p, m);
+    size_t chunk = clframe_round_up((gy + chunks - 1) / chunks, ly);
+    double before = clkernel_total_ms(kern);
     int rc = clkernel_global(kern, gx, gy);
     if (rc == 0)
         rc = clkernel_local(kern, lx, ly);
-    if (rc == 0)
+    if (rc == 0 && chunk < gy)
+        rc = clkernel_call_chunked(kern, rows, chunk,
+                                   CLARG_IN_CHUNKS(a, (size_t)m * k),
+                                   CLARG_IN(b, (size_t)k * n),
+                                   CLARG_OUT_CHUNKS(c, (size_t)m * n),
+                                   CLARG(m), CLARG(k), CLARG(n));
+    else if (rc == 0)
         rc = clkernel_call(kern, CLARG_IN(a, (size_t)m * k),
                            CLARG_IN(b, (size_t)k * n),
                            CLARG_OUT(c, (size_t)m * n), CLARG(m), CLARG(k),
                            CLARG(n));
-    if (rc == 0)
-        p->last_ms = clkernel_last_ms(kern);
+    if (rc == 0)        /* every panel's kernel */
+        p->last_ms = clkernel_total_ms(kern) - before;
     return rc;
 }
 
@@ -149,7 +185,7 @@ static int run_blocked(matmul_plan *p, const float *a, const float *b,
                         m, k, k, n);
     size_t gx = np / t->tn, gy = mp / t->tm;
     if (mp == m && kp == k && np == n)      /* no copies needed */
-        return launch(p, a, b, c, m, k, n, gx, gy, t->wx, t->wy);
+        return launch(p, a, b, c, m, k, n, gx, gy, t->wx, t->wy, gy);
     float *pa = pad_copy(a, m, k, mp, kp), *pb = pad_copy(b, k, n, kp, np);
     float *pc = malloc(mp * np * sizeof *pc);
     int rc = 0;
@@ -159,7 +195,7 @@ static int run_blocked(matmul_plan *p, const float *a, const float *b,
                       "%zu x %zu", m, k, k, n, mp, kp, kp, np);
     if (rc == 0)
         rc = launch(p, pa, pb, pc, (uint32_t)mp, (uint32_t)kp, (uint32_t)np,
-                    gx, gy, t->wx, t->wy);
+                    gx, gy, t->wx, t->wy, gy);
     for (size_t r = 0; rc == 0 && r < m; r++)
         memcpy(c + r * n, pc + r * np, n * sizeof *c);
     free(pa);
@@ -186,6 +222,7 @@ int matmul_plan_run(matmul_plan *p, const float *a, const float *b, float *c,
         return run_blocked(p, a, b, c, m, k, n);
     default:        /* naive and tiled guard their edges themselves */
         return launch(p, a, b, c, m, k, n, clframe_round_up(n, SEED_GROUP),
-                      clframe_round_up(m, SEED_GROUP), SEED_GROUP, SEED_GROUP);
+                      clframe_round_up(m, SEED_GROUP), SEED_GROUP, SEED_GROUP,
+                      m);
     }
 }

@@ -6,7 +6,10 @@
  * device buffers made here) in the same run as the one to beat. Each
  * OpenCL row has two times: the kernel's, from its profiling event, and
  * the whole call's (copies of A and B in and C out, and blocked's padding,
- * included); CLBlast's, in both columns, is the wall time of its call to
+ * included). The row "pinned" is blocked with A, B and C in pinned host
+ * memory (clframe_host_alloc), whose calls run in row panels that overlap
+ * the copies with the kernel (matmul_plan_set_chunks). CLBlast's, in both
+ * columns, is the wall time of its call to
  * the queue's end on buffers already on the device (its own event covers
  * only the last of its kernels).
  * Each time is the median of `runs` runs after a warm-up one. Each OpenCL
@@ -17,7 +20,7 @@
  *
  * usage: bench-matmul [sizes=1024,2048] [runs=3] [versions=all]
  *   versions: a comma-separated list of reference, openmp, naive, tiled,
- *   blocked, clblast. MATMUL_TILE sets blocked's tile.
+ *   blocked, pinned, clblast. MATMUL_TILE sets blocked's tile.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -35,20 +38,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_SIZES = 16, MAX_RUNS = 100, ROW_CLBLAST = MATMUL_VERSION_COUNT,
-       ROWS = MATMUL_VERSION_COUNT + 1 };
+enum { MAX_SIZES = 16, MAX_RUNS = 100, ROW_PINNED = MATMUL_VERSION_COUNT,
+       ROW_CLBLAST, ROWS };
 static const double SLOW_S = 10.0;
 
 static const char *row_name(int row)
 {
-    return row == ROW_CLBLAST ? "clblast" : app_version_name(&matmul_versions, row);
+    return row == ROW_CLBLAST ? "clblast" : row == ROW_PINNED ? "pinned"
+         : app_version_name(&matmul_versions, row);
 }
 
 static int row_field(const char *name, int number, void *wanted)
 {
     (void)number;
     int row = !strcmp(name, "clblast") ? ROW_CLBLAST
-                                        : app_version_parse(&matmul_versions, name);
+            : !strcmp(name, "pinned") ? ROW_PINNED
+            : app_version_parse(&matmul_versions, name);
     if (row < 0)
         return 0;
     ((int *)wanted)[row] = 1;
@@ -60,7 +65,8 @@ static int row_field(const char *name, int number, void *wanted)
 static int parse_rows(const char *text, int *wanted)
 {
     return parse_comma_list("versions", text, 1, 4 * ROWS,
-                            "a version or clblast", row_field, wanted) > 0;
+                            "a version, pinned or clblast", row_field,
+                            wanted) > 0;
 }
 
 typedef struct result {
@@ -138,6 +144,30 @@ static int run_version(matmul_version v, uint32_t n, const float *a,
     return rc;
 }
 
+/* blocked on copies of a and b in pinned memory, into pinned memory that
+ * is copied to c afterwards (outside the times). */
+static int run_pinned(uint32_t n, const float *a, const float *b, float *c,
+                      int runs, result *r)
+{
+    size_t bytes = (size_t)n * n * sizeof(float);
+    clctx *ctx = clctx_default();
+    float *pa = clframe_host_alloc(ctx, bytes);
+    float *pb = clframe_host_alloc(ctx, bytes);
+    float *pc = clframe_host_alloc(ctx, bytes);
+    int rc = pa && pb && pc ? 0 : -1;
+    if (rc == 0) {
+        memcpy(pa, a, bytes);
+        memcpy(pb, b, bytes);
+        rc = run_version(MATMUL_BLOCKED, n, pa, pb, pc, runs, r);
+    }
+    if (rc == 0)
+        memcpy(c, pc, bytes);
+    clframe_host_free(pa);
+    clframe_host_free(pb);
+    clframe_host_free(pc);
+    return rc;
+}
+
 static double max_relative(const float *c, const float *want, size_t count)
 {
     double scale = 0, worst = 0;
@@ -183,7 +213,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench-matmul: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-matmul [sizes=1024,2048] [runs=3 (1 to "
                 "%d)] [versions=all|reference,openmp,naive,tiled,blocked,"
-                "clblast]\n", MAX_RUNS);
+                "pinned,clblast]\n", MAX_RUNS);
         return 2;
     }
     for (int i = 0; i < ROWS; i++)
@@ -228,19 +258,21 @@ int main(int argc, char **argv)
             clblast.skipped = "CLBlast failed on this device";
             print_row(n, ROW_CLBLAST, &clblast, flop);
         }
-        for (int v = 0; v < MATMUL_VERSION_COUNT; v++) {
+        for (int v = 0; v < ROW_CLBLAST; v++) {
             if (!wanted[v])
                 continue;
             result r = {.max_rel = -1};
-            int cpu = !app_version_uses_opencl(&matmul_versions, v);
+            int cpu = v != ROW_PINNED &&
+                      !app_version_uses_opencl(&matmul_versions, v);
             double estimate_s = cpu ? flop / (cpu_gflops[v] * 1e9) : 0;
             if (estimate_s * (runs + 1) > SLOW_S) {
                 r.skipped = "estimated over 10 s per size";
                 print_row(n, v, &r, flop);
                 continue;
             }
-            if (run_version(v, n, a, b, c, (int)runs, &r)) {
-                fprintf(stderr, "bench-matmul: %s: %s\n", app_version_name(&matmul_versions, v),
+            if (v == ROW_PINNED ? run_pinned(n, a, b, c, (int)runs, &r)
+                                : run_version(v, n, a, b, c, (int)runs, &r)) {
+                fprintf(stderr, "bench-matmul: %s: %s\n", row_name(v),
                         app_last_error());
                 status = 1;
                 continue;

@@ -146,7 +146,9 @@ void matmul_blocked(__global const float *a, __global const float *b,
     __local float4 bs[MM_TK * MM_BS_ROW4];
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int tid = ty * MM_WG_X + tx;
-    const size_t row0 = get_group_id(1) * (size_t)MM_BM;
+    /* From the global id, not the group's: a chunked call (matmul_cl.c)
+     * runs row panels with a global offset, which group ids leave out. */
+    const size_t row0 = get_global_id(1) / MM_WG_Y * (size_t)MM_BM;
     const size_t col0 = get_group_id(0) * (size_t)MM_BN;
     __global const float *ablock = a + row0 * k;
     __global const float *bblock = b + col0;

@@ -20,6 +20,7 @@
 
 static const app_program program = {"matmul",
     "usage: matmul M K N [--version V] [--check] [--repeat R] [--seed S]\n"
+    "              [--pinned] [--chunks C]\n"
     "       matmul --tune [N] [--repeat R]\n"
     "  C (M x N) = A (M x K) x B (K x N), random floats in [-1, 1).\n"
     "  --tune [N]   time blocked's candidate tiles on N x N x N (default\n"
@@ -31,6 +32,9 @@ static const app_program program = {"matmul",
     "  --repeat R   runs after the first (which builds the kernel); the\n"
     "               median is reported (default 3)\n"
     "  --seed S     seed of the random matrices (default 1)\n"
+    "  --pinned     A, B and C in pinned host memory (clframe_host_alloc)\n"
+    "  --chunks C   each call in C row panels of A and C, so that copies\n"
+    "               overlap the kernel (1: one whole call; default: chosen)\n"
     "  MATMUL_TILE=TMxTNxTKxWXxWY[xPAD] sets blocked's tile (over a tuned\n"
     "  one).\n",
     &matmul_versions};
@@ -39,8 +43,8 @@ typedef struct options {
     int tune;                   /* --tune: m is the size */
     uint32_t m, k, n;
     matmul_version version;
-    int check;
-    unsigned long repeat, seed;
+    int check, pinned;
+    unsigned long repeat, seed, chunks;
 } options;
 
 /* "matmul: what: text" and the usage; 2. */
@@ -73,6 +77,13 @@ static int parse_options(int argc, char **argv, options *o)
             }
         } else if (!strcmp(arg, "--check")) {
             o->check = 1;
+        } else if (!strcmp(arg, "--pinned")) {
+            o->pinned = 1;
+        } else if (!strcmp(arg, "--chunks")) {
+            if (!value || !parse_uint(value, 1, 65536, &x))
+                return bad("bad --chunks (1 to 65536)", value);
+            o->chunks = x;
+            i++;
         } else if (!strcmp(arg, "--version")) {
             int v, status = app_version_option(&program, value, &v);
             if (status)
@@ -119,6 +130,24 @@ static int time_runs(matmul_plan *plan, const options *o, const float *a,
     return rc;
 }
 
+/* A matrix of count floats, pinned (--pinned) or not; NULL with a message
+ * when there is no room. */
+static float *matrix_new(const options *o, size_t count)
+{
+    if (!o->pinned)
+        return malloc(count * sizeof(float));
+    clctx *ctx = clctx_default();
+    return ctx ? clframe_host_alloc(ctx, count * sizeof(float)) : NULL;
+}
+
+static void matrix_free(const options *o, float *p)
+{
+    if (o->pinned)
+        clframe_host_free(p);
+    else
+        free(p);
+}
+
 /* --tune: the sweep's table, then the tile kept. Exit status. */
 static int tune(const options *o)
 {
@@ -151,13 +180,15 @@ int main(int argc, char **argv)
     if (o.tune)
         return tune(&o);
     size_t na = (size_t)o.m * o.k, nb = (size_t)o.k * o.n;
-    float *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
-    float *c = malloc((size_t)o.m * o.n * sizeof *c);
+    size_t nc = (size_t)o.m * o.n;
+    float *a = matrix_new(&o, na), *b = matrix_new(&o, nb);
+    float *c = matrix_new(&o, nc);
     int rc = a && b && c ? 0 : app_fail(APP_ERR_NO_MEMORY, "no memory "
                                         "for the matrices");
     matmul_plan *plan = rc ? NULL : matmul_plan_new(NULL, o.version, NULL, &rc);
     double call_ms = 0, kernel_ms = 0;
     if (plan) {
+        matmul_plan_set_chunks(plan, (unsigned)o.chunks);
         uint32_t state = (uint32_t)o.seed;
         matmul_random_fill(a, na, &state);
         matmul_random_fill(b, nb, &state);
@@ -188,8 +219,8 @@ int main(int argc, char **argv)
         status = wrong == 0 ? 0 : 1;
     }
     matmul_plan_free(plan);
-    free(a);
-    free(b);
-    free(c);
+    matrix_free(&o, a);
+    matrix_free(&o, b);
+    matrix_free(&o, c);
     return status;
 }

@@ -112,6 +112,67 @@ START_TEST(version_matches_exact_product)
 }
 END_TEST
 
+/* The OpenCL versions in row panels (clkernel_call_chunked), from pageable
+ * and pinned arrays, give the bits the whole call gives: the same kernel
+ * over the same rows. Panels of one row group, of several, and more
+ * panels than row groups. */
+static void assert_chunks_match_whole(clctx *ctx, matmul_plan *plan,
+                                      const char *what, mm_size s, int pinned)
+{
+    uint32_t state = s.m * 31u + s.k + s.n * 7u;
+    size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n;
+    size_t nc = (size_t)s.m * s.n;
+    float *a = pinned ? clframe_host_alloc(ctx, na * sizeof *a)
+                      : malloc(na * sizeof *a);
+    float *c = pinned ? clframe_host_alloc(ctx, nc * sizeof *c)
+                      : malloc(nc * sizeof *c);
+    float *b = random_matrix(nb, &state), *whole = malloc(nc * sizeof *whole);
+    ck_assert(a && c && whole);
+    float *ra = random_matrix(na, &state);
+    memcpy(a, ra, na * sizeof *a);
+    free(ra);
+    matmul_plan_set_chunks(plan, 1);
+    ck_assert_app(matmul_plan_run(plan, a, b, whole, s.m, s.k, s.n));
+    static const unsigned chunks[] = {2, 3, 7, 1000};
+    for (int i = 0; i < 4; i++) {
+        for (size_t j = 0; j < nc; j++)
+            c[j] = 1e30f;
+        matmul_plan_set_chunks(plan, chunks[i]);
+        ck_assert_app(matmul_plan_run(plan, a, b, c, s.m, s.k, s.n));
+        ck_assert_msg(memcmp(c, whole, nc * sizeof *c) == 0, "%s %u x %u x "
+                      "%u in %u panels, %s: differs from the whole call",
+                      what, s.m, s.k, s.n, chunks[i],
+                      pinned ? "pinned" : "pageable");
+    }
+    matmul_plan_set_chunks(plan, 0);
+    if (pinned) {
+        ck_assert_cl(clframe_host_free(a));
+        ck_assert_cl(clframe_host_free(c));
+    } else {
+        free(a);
+        free(c);
+    }
+    free(b);
+    free(whole);
+}
+
+START_TEST(panels_match_the_whole_call)
+{
+    static const matmul_version opencl[] = {MATMUL_NAIVE, MATMUL_TILED,
+                                            MATMUL_BLOCKED};
+    static const mm_size sizes[] = {{1, 3, 5}, {17, 13, 5}, {97, 33, 65},
+                                    {300, 20, 40}};
+    mm_device d = device_open(opencl[_i], NULL);
+    int count = test_memory_run() ? 2 : 4;
+    for (int i = 0; i < count; i++)
+        for (int pinned = 0; pinned < 2; pinned++)
+            assert_chunks_match_whole(d.own ? d.own : clctx_default(),
+                                      d.plan, app_version_name(
+                &matmul_versions, opencl[_i]), sizes[i], pinned);
+    device_close(&d);
+}
+END_TEST
+
 /* Tiles of other shapes: tall, wide, deep, shallow, padded, a column-wide
  * work-group; the GPU and CPU defaults too (on a CPU the GPU's is just
  * another shape). */
@@ -337,6 +398,12 @@ Suite *matmul_suite(void)
     tcase_add_test(tc, compare_finds_wrong_elements);
     tcase_add_test(tc, tuning_keeps_the_fastest_tile_for_the_device);
     suite_add_tcase(s, tc);
+
+    /* A's panels are written at offsets: see scripts/check-oclgrind. */
+    TCase *panels = test_case("panels");
+    tcase_add_loop_test(panels, panels_match_the_whole_call, 0, 3);
+    tcase_set_tags(panels, "partial-writes");
+    suite_add_tcase(s, panels);
 
     TCase *programs = test_case("programs");
     tcase_add_test(programs, program_checks_and_refuses_bad_arguments);

@@ -11,7 +11,8 @@
  *   100 000 spheres, BVH        (brute force would take minutes per frame)
  *
  * A frame is what the GUI pays: the kernel and the read of the pixels into
- * host memory, from the call to its return. Each row is the median over
+ * host memory, from the call to its return: into malloc'd memory, and
+ * into pinned memory (clframe_host_alloc), as the GUI's surfaces are. Each row is the median over
  * `frames` frames after one warm-up frame, except that a row stops early,
  * after at least 3 frames, once its frames have taken SLOW_S seconds (the
  * table says how many ran). Kernel time, from profiling events, is the
@@ -20,7 +21,8 @@
  * 1000-sphere scene once in the same run for the ratio, and its image is
  * compared with each 1000-sphere row's.
  *
- * usage: bench-raytracer [WxH=700x700] [frames=50] [reference=1]
+ * usage: bench-raytracer [WxH=700x700] [frames=50] [reference=1] [bands=0]
+ * (bands: rows bands per frame, rt_renderer_set_bands; 0 chooses)
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -42,7 +44,7 @@ static const double SLOW_S = 10.0;
 typedef struct row {
     uint32_t spheres;
     rt_method method;
-    double frame_ms, kernel_ms;
+    double frame_ms, pinned_ms, kernel_ms;
     int frames;
     int differing;                /* pixels off the reference, or -1 */
 } row;
@@ -60,12 +62,11 @@ static int differing_pixels(const uint8_t *a, const uint8_t *b, size_t n)
     return count;
 }
 
-static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
-                   int max_frames, uint8_t *pixels)
+/* The median time of up to max_frames frames into pixels, after one. */
+static int time_frames(rt_renderer *renderer, const rt_scene *scene,
+                       uint32_t w, uint32_t h, int max_frames,
+                       uint8_t *pixels, int *frames, double *median)
 {
-    rt_renderer *renderer = rt_renderer_create(NULL, scene, r->method);
-    if (!renderer)
-        return -1;
     double ms[MAX_FRAMES], spent = 0;
     int rc = rt_renderer_render(renderer, &scene->camera, w, h,
                                 RT_PIXELS_RGBA, pixels);
@@ -79,16 +80,43 @@ static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
         spent += ms[n];
     }
     if (rc == 0) {
-        r->frames = n;
-        r->frame_ms = median_of(ms, n);
+        *frames = n;
+        *median = median_of(ms, n);
+    }
+    return rc;
+}
+
+static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
+                   int max_frames, unsigned bands, uint8_t *pixels)
+{
+    rt_renderer *renderer = rt_renderer_create(NULL, scene, r->method);
+    if (!renderer)
+        return -1;
+    rt_renderer_set_bands(renderer, bands);
+    size_t bytes = (size_t)w * h * 4;
+    uint8_t *pinned = clframe_host_alloc(rt_renderer_ctx(renderer), bytes);
+    int pinned_frames = 0;
+    int rc = pinned ? 0 : -1;
+    if (rc == 0)
+        rc = time_frames(renderer, scene, w, h, max_frames, pinned,
+                         &pinned_frames, &r->pinned_ms);
+    if (rc == 0)
+        rc = time_frames(renderer, scene, w, h, max_frames, pixels,
+                         &r->frames, &r->frame_ms);
+    if (rc == 0 && memcmp(pinned, pixels, bytes) != 0)
+        rc = app_fail(APP_ERR_BAD_INPUT, "the frame read into pinned memory "
+                      "differs from the one read into malloc'd memory");
+    double ms[MAX_FRAMES];
+    if (rc == 0) {
         rt_renderer_set_timing(renderer, 1);
-        for (int i = 0; rc == 0 && i < n; i++) {
+        for (int i = 0; rc == 0 && i < r->frames; i++) {
             rc = rt_renderer_render(renderer, &scene->camera, w, h,
                                     RT_PIXELS_RGBA, pixels);
             ms[i] = rt_renderer_last_kernel_ms(renderer);
         }
-        r->kernel_ms = median_of(ms, n);
+        r->kernel_ms = median_of(ms, r->frames);
     }
+    clframe_host_free(pinned);
     rt_renderer_free(renderer);
     return rc;
 }
@@ -97,13 +125,14 @@ int main(int argc, char **argv)
 {
     app_follow_clframe_errors();
     uint32_t w = 700, h = 700;
-    unsigned long frames = 50, with_reference = 1;
+    unsigned long frames = 50, with_reference = 1, bands = 0;
     if ((argc > 1 && !parse_size(argv[1], 16384, &w, &h)) ||
         (argc > 2 && !parse_uint(argv[2], 1, MAX_FRAMES, &frames)) ||
         (argc > 3 && !parse_uint(argv[3], 0, 1, &with_reference)) ||
-        argc > 4) {
+        (argc > 4 && !parse_uint(argv[4], 0, 16384, &bands)) || argc > 5) {
         fprintf(stderr, "usage: bench-raytracer [WxH=700x700] "
-                "[frames=50 (1-%d)] [reference=1]\n", MAX_FRAMES);
+                "[frames=50 (1-%d)] [reference=1] [bands=0 (chosen)]\n",
+                MAX_FRAMES);
         return 2;
     }
     clctx *ctx = clctx_default();
@@ -125,22 +154,24 @@ int main(int argc, char **argv)
         rt_render_reference(&small, &small.camera, w, h, want);
         reference_ms = clock_ms() - start;
     }
-    row rows[] = {{1000, RT_METHOD_BRUTE_FORCE, 0, 0, 0, -1},
-                  {1000, RT_METHOD_BVH, 0, 0, 0, -1},
-                  {100000, RT_METHOD_BVH, 0, 0, 0, -1}};
+    row rows[] = {{1000, RT_METHOD_BRUTE_FORCE, 0, 0, 0, 0, -1},
+                  {1000, RT_METHOD_BVH, 0, 0, 0, 0, -1},
+                  {100000, RT_METHOD_BVH, 0, 0, 0, 0, -1}};
     printf("raytracer: the seed's test scene at %ux%u pixels, reflections "
            "to depth %d, on %s\n", w, h, small.max_depth,
            clctx_describe(ctx));
-    printf("frame = kernel + reading the pixels back; median of up to %lu "
-           "frames after a warm-up\n\n", frames);
-    printf("%-16s %-6s %7s %11s %10s %10s %9s %s\n", "scene", "method",
-           "frames", "frame ms", "frames/s", "kernel ms", "vs C ref",
-           "pixels off ref");
+    printf("frame = kernel + reading the pixels back (into malloc'd or "
+           "pinned memory); median of up to %lu frames after a warm-up; "
+           "bands %lu%s\n\n", frames, bands, bands ? "" : " (chosen)");
+    printf("%-16s %-6s %7s %11s %10s %10s %10s %9s %s\n", "scene", "method",
+           "frames", "frame ms", "frames/s", "pinned ms", "kernel ms",
+           "vs C ref", "pixels off ref");
     int status = 0;
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         row *r = &rows[i];
         const rt_scene *scene = r->spheres == 1000 ? &small : &large;
-        if (measure(r, scene, w, h, (int)frames, pixels) != 0) {
+        if (measure(r, scene, w, h, (int)frames, (unsigned)bands,
+                    pixels) != 0) {
             fprintf(stderr, "bench-raytracer: %s\n", app_last_error());
             status = 1;
             continue;
@@ -156,9 +187,9 @@ int main(int argc, char **argv)
         }
         char name[32];
         snprintf(name, sizeof name, "%u spheres", r->spheres);
-        printf("%-16s %-6s %7d %11.3f %10.1f %10.3f %9s %s\n", name,
+        printf("%-16s %-6s %7d %11.3f %10.1f %10.3f %10.3f %9s %s\n", name,
                rt_method_name(r->method), r->frames, r->frame_ms,
-               1e3 / r->frame_ms, r->kernel_ms, ratio, off);
+               1e3 / r->frame_ms, r->pinned_ms, r->kernel_ms, ratio, off);
     }
     if (with_reference)
         printf("\nC reference (plain C, one thread, brute force), 1000 "

@@ -13,7 +13,8 @@
  * Frames are rendered straight into the pixels of a cairo image surface
  * (the kernel writes B, G, R, A bytes: cairo's RGB24 on a little-endian
  * host), so the only copy per frame is the device's read into the memory
- * the window paints from. Two surfaces take turns: the worker renders into
+ * the window paints from; that memory is pinned (clframe_host_alloc), so
+ * the read runs at the bus's speed. Two surfaces take turns: the worker renders into
  * one while the window shows the other; a finished frame is handed to the
  * main thread by an idle callback, which makes it the front surface and
  * gives the old front back. The worker starts no frame while a finished
@@ -22,6 +23,7 @@
  */
 #include "gui.h"
 #include "common/error.h"
+#include "clframe.h"
 
 #include <glib.h>
 #include <stdlib.h>
@@ -57,23 +59,57 @@ struct rtg_worker {
     cairo_surface_t *front;
 };
 
+/* Frees a surface's pinned pixels with the surface (cairo user data). */
+static const cairo_user_data_key_t pinned_key;
+
+static void free_pinned(void *pixels)
+{
+    clframe_host_free(pixels);
+}
+
+/* A width x height surface over pinned memory of ctx; a plain one where
+ * there is none to be had. NULL if cairo could not make either. */
+static cairo_surface_t *new_surface(clctx *ctx, uint32_t width,
+                                    uint32_t height)
+{
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24,
+                                               (int)width);
+    void *pixels = stride > 0 ? clframe_host_alloc(ctx, (size_t)stride *
+                                                   height) : NULL;
+    cairo_surface_t *s = NULL;
+    if (pixels) {
+        s = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24,
+                                                (int)width, (int)height,
+                                                stride);
+        if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS ||
+            cairo_surface_set_user_data(s, &pinned_key, pixels, free_pinned)
+                != CAIRO_STATUS_SUCCESS) {
+            cairo_surface_destroy(s);
+            clframe_host_free(pixels);
+            s = NULL;
+        }
+    }
+    if (!s)
+        s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width,
+                                       (int)height);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
 /* A surface of exactly width x height for the next frame: the spare one
  * if it fits, else a new one. NULL if cairo could not make one. */
-static cairo_surface_t *surface_for(cairo_surface_t *spare, uint32_t width,
-                                    uint32_t height)
+static cairo_surface_t *surface_for(rtg_worker *w, cairo_surface_t *spare,
+                                    uint32_t width, uint32_t height)
 {
     if (spare && (uint32_t)cairo_image_surface_get_width(spare) == width &&
         (uint32_t)cairo_image_surface_get_height(spare) == height)
         return spare;
     if (spare)
         cairo_surface_destroy(spare);
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
-                                                    (int)width, (int)height);
-    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(s);
-        return NULL;
-    }
-    return s;
+    return new_surface(rt_renderer_ctx(w->renderer), width, height);
 }
 
 /* Moves light 0 on the device if the state asks for another position;
@@ -128,7 +164,7 @@ static char *render_frame(rtg_worker *w, const rtg_state *s,
     gint64 start = g_get_monotonic_time();
     if (w->delay_ms)
         g_usleep((gulong)w->delay_ms * 1000);
-    *surface = surface_for(*surface, s->width, s->height);
+    *surface = surface_for(w, *surface, s->width, s->height);
     if (!*surface)
         return g_strdup_printf("cairo cannot make a %ux%u surface",
                                s->width, s->height);
