@@ -139,7 +139,7 @@ int rt_renderer_render(rt_renderer *r, const rt_view *view, uint32_t width,
 /* Renders each frame in `bands` bands of rows, each read back while the
  * next renders; 0, the default, chooses (RT_BANDS where the device copies,
  * 1 where it shares the host's memory). */
-enum { RT_BANDS = 4 };
+enum { RT_BANDS = 1 };
 void rt_renderer_set_bands(rt_renderer *r, unsigned bands);
 
 /* Kernel time of the last frame in ms (timing on: every band's), or -1. */
