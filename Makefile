@@ -235,6 +235,8 @@ PNG_LIBS   := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng)
 # What the apps share: parsing, clocks, versions, errors, PNG files.
 $(B)/apps/common/%.o: ALL_CFLAGS += $(PNG_CFLAGS)
 $(eval $(call app,common,$(PNG_LIBS)))
+# bench-transfer reads its sizes with apps/common's parser.
+$(BIN)/bench-transfer: $(B)/libcommon.a
 
 # The heat world. Its reference must not fuse a*b+c (clang does by default,
 # and with -march=native GCC could too): its output is compared with the
