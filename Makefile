@@ -348,11 +348,14 @@ SOCIETIES_BENCH ?= 1000,10000 16,64 3 3 2000 20000
 # (GPU machine: 1000,4000,16000,64000,256000,1000000,4000000 100 3 4000
 # 1000000 64000).
 MD_BENCH ?= 1000,4000,16000 10 3 2000 16000 16000
+# The data movement table's runs and largest array (GPU machine: 5 1G).
+TRANSFER_BENCH ?= 5 256M
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
 	$(BIN)/bench-cache
 	$(BIN)/bench-localmalloc
+	$(BIN)/bench-transfer $(TRANSFER_BENCH)
 	$(BIN)/bench-heat $(HEAT_BENCH)
 	$(BIN)/bench-raytracer $(RAYTRACER_BENCH)
 	$(BIN)/bench-laplace $(LAPLACE_BENCH)
