@@ -349,7 +349,7 @@ SOCIETIES_BENCH ?= 1000,10000 16,64 3 3 2000 20000
 # 1000000 64000).
 MD_BENCH ?= 1000,4000,16000 10 3 2000 16000 16000
 # The data movement table's runs and largest array (GPU machine: 5 1G).
-TRANSFER_BENCH ?= 5 256M
+TRANSFER_BENCH ?= 5 16M
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead

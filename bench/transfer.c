@@ -22,7 +22,7 @@
  * warm up, then the paths take turns run by run, so drift falls on all of
  * them alike; the medians are printed.
  *
- * usage: bench-transfer [runs] [max-size]   (default 5 256M; the GPU
+ * usage: bench-transfer [runs] [max-size]   (default 5 16M; the GPU
  * machine: 5 1G)
  */
 #ifndef _DEFAULT_SOURCE
@@ -48,12 +48,13 @@ static const char *const USAGE =
     "default %s)\n"
     "Sizes are 4K, 64K, 1M, 16M, 256M and 1G, as far as max-size and the "
     "device's\nCL_DEVICE_MAX_MEM_ALLOC_SIZE allow. Host memory used: about "
-    "6 times the largest\n(8 on a CPU device, whose buffers are host memory "
+    "6 times the largest\n(11 on a CPU device, whose buffers are host memory "
     "too). On the GPU machine, all\nof them:\n"
     "  CLFRAME_DEVICE=gpu bin/bench-transfer 5 1G\n";
 
 enum { DEFAULT_RUNS = 5, MAX_RUNS = 100, NSIZES = 6, SMALL = 64 << 10 };
-static const char *const DEFAULT_MAX = "256M";  /* 2-core PoCL: 17 s */
+/* 2 s on the 2-core PoCL machine; 256M took 17 to 20 s there. */
+static const char *const DEFAULT_MAX = "16M";
 static const size_t SIZES[NSIZES] = {4u << 10, 64u << 10, 1u << 20,
                                      16u << 20, 256u << 20, 1u << 30};
 
@@ -66,7 +67,11 @@ typedef enum direction { TO_DEVICE, FROM_DEVICE, DIRECTIONS } direction;
 static const char *const DIRECTION_NAME[DIRECTIONS] = {"host to device",
                                                        "device to host"};
 
-/* The device, and one size's arrays and buffers, which every path shares. */
+/* The paths, in the order they take turns (PATH below). */
+enum { PAGEABLE, FRESH, NONBLOCKING, PINNED, PEAK_BUFFER, PEAK_MAP,
+       PEAK_MEMCPY, CLF_PAGEABLE, CLF_PINNED, PATHS };
+
+/* The device, and one size's arrays and buffers. */
 typedef struct bench {
     clctx *ctx;
     cl_context context;
@@ -75,7 +80,7 @@ typedef struct bench {
     size_t bytes, n;             /* n 32-bit words */
     uint32_t *host;              /* malloc'd and touched: pageable */
     uint32_t *check;             /* where a check reads the device's bytes */
-    cl_mem dev;                  /* a plain device buffer */
+    cl_mem dev[PATHS];           /* plain paths' device buffers (below) */
     cl_mem pinned_mem;           /* CL_MEM_ALLOC_HOST_PTR, mapped once */
     uint32_t *pinned;            /* its mapping: pinned host memory */
     cl_mem peak;                 /* clpeak's CL_MEM_ALLOC_HOST_PTR buffer */
@@ -193,17 +198,17 @@ static int timed_copy(bench *b, cl_mem mem, uint32_t *p, direction d,
 
 static int plain_pageable(bench *b, direction d, uint32_t seed, double *s)
 {
-    return timed_copy(b, b->dev, b->host, d, CL_TRUE, seed, s);
+    return timed_copy(b, b->dev[PAGEABLE], b->host, d, CL_TRUE, seed, s);
 }
 
 static int plain_nonblocking(bench *b, direction d, uint32_t seed, double *s)
 {
-    return timed_copy(b, b->dev, b->host, d, CL_FALSE, seed, s);
+    return timed_copy(b, b->dev[NONBLOCKING], b->host, d, CL_FALSE, seed, s);
 }
 
 static int plain_pinned(bench *b, direction d, uint32_t seed, double *s)
 {
-    return timed_copy(b, b->dev, b->pinned, d, CL_TRUE, seed, s);
+    return timed_copy(b, b->dev[PINNED], b->pinned, d, CL_TRUE, seed, s);
 }
 
 /* clpeak's enqueueWriteBuffer and enqueueReadBuffer: touched (aligned)
@@ -221,7 +226,7 @@ static int clpeak_buffer(bench *b, direction d, uint32_t seed, double *s)
 static int plain_fresh(bench *b, direction d, uint32_t seed, double *s)
 {
     (void)d;                                /* FROM_DEVICE only */
-    if (put_on_device(b, b->dev, seed))
+    if (put_on_device(b, b->dev[FRESH], seed))
         return -1;
     uint32_t *p = mmap(NULL, b->bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -231,8 +236,8 @@ static int plain_fresh(bench *b, direction d, uint32_t seed, double *s)
         return -1;
     }
     double t0 = clock_seconds();
-    cl_int err = clEnqueueReadBuffer(b->queue, b->dev, CL_TRUE, 0, b->bytes,
-                                     p, 0, NULL, NULL);
+    cl_int err = clEnqueueReadBuffer(b->queue, b->dev[FRESH], CL_TRUE, 0,
+                                     b->bytes, p, 0, NULL, NULL);
     *s = clock_seconds() - t0;
     int rc = cl_fail(b, err, "clEnqueueReadBuffer");
     if (rc == 0)
@@ -365,8 +370,6 @@ typedef struct path {
     run_fn *run;
 } path;
 
-enum { PAGEABLE, FRESH, NONBLOCKING, PINNED, PEAK_BUFFER, PEAK_MAP,
-       PEAK_MEMCPY, CLF_PAGEABLE, CLF_PINNED, PATHS };
 static const path PATH[PATHS] = {
     [PAGEABLE] = {{"plain pageable", "plain pageable"}, PLAIN,
                   plain_pageable},
@@ -409,14 +412,16 @@ static void close_size(bench *b)
                                 NULL);
         clFinish(b->queue);
     }
-    cl_mem mems[] = {b->pinned_mem, b->peak, b->dev};
-    for (size_t i = 0; i < sizeof mems / sizeof *mems; i++)
+    cl_mem mems[PATHS + 2] = {b->pinned_mem, b->peak};
+    memcpy(mems + 2, b->dev, sizeof b->dev);
+    for (int i = 0; i < PATHS + 2; i++)
         if (mems[i])
             clReleaseMemObject(mems[i]);
     free(b->host);
     free(b->check);
     b->clframe_pinned = b->pinned = b->host = b->check = NULL;
-    b->pinned_mem = b->peak = b->dev = NULL;
+    b->pinned_mem = b->peak = NULL;
+    memset(b->dev, 0, sizeof b->dev);
 }
 
 static cl_mem new_buffer(bench *b, cl_mem_flags flags, cl_int *err)
@@ -426,7 +431,13 @@ static cl_mem new_buffer(bench *b, cl_mem_flags flags, cl_int *err)
 }
 
 /* Everything the paths use at this size; pageable arrays are written once
- * here, so that no timed copy meets a page never touched. */
+ * here, so that no timed copy meets a page never touched. Each plain path
+ * has a device buffer of its own, as each clframe path has: on a CPU
+ * device buffers are host memory, and one that another path had just
+ * used would still be in the caches (at 16 MiB, on the 2-core PoCL
+ * machine whose L3 holds 480 MiB, clframe pageable measured 78 to 91 % of
+ * a plain path that shared its buffer with the others, 99 to 101 % of one
+ * with its own). */
 static int open_size(bench *b, size_t bytes)
 {
     b->bytes = bytes;
@@ -442,7 +453,9 @@ static int open_size(bench *b, size_t bytes)
     fill(b->host, b->n, 0);
     fill(b->check, b->n, 0);
     cl_int err = CL_SUCCESS;
-    b->dev = new_buffer(b, 0, &err);
+    const int own[] = {PAGEABLE, FRESH, NONBLOCKING, PINNED};
+    for (size_t i = 0; i < sizeof own / sizeof *own && err == CL_SUCCESS; i++)
+        b->dev[own[i]] = new_buffer(b, 0, &err);
     if (err == CL_SUCCESS)
         b->peak = new_buffer(b, CL_MEM_ALLOC_HOST_PTR, &err);
     if (err == CL_SUCCESS)
