@@ -53,7 +53,7 @@ static const char *const USAGE =
     "  CLFRAME_DEVICE=gpu bin/bench-transfer 5 1G\n";
 
 enum { DEFAULT_RUNS = 5, MAX_RUNS = 100, NSIZES = 6, SMALL = 64 << 10 };
-/* 2 s on the 2-core PoCL machine; 256M took 17 to 20 s there. */
+/* 1 s on the 2-core PoCL machine; 256M took 17 to 20 s there. */
 static const char *const DEFAULT_MAX = "16M";
 static const size_t SIZES[NSIZES] = {4u << 10, 64u << 10, 1u << 20,
                                      16u << 20, 256u << 20, 1u << 30};
