@@ -235,6 +235,8 @@ PNG_LIBS   := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng)
 # What the apps share: parsing, clocks, versions, errors, PNG files.
 $(B)/apps/common/%.o: ALL_CFLAGS += $(PNG_CFLAGS)
 $(eval $(call app,common,$(PNG_LIBS)))
+# bench-transfer reads its sizes with apps/common's parser.
+$(BIN)/bench-transfer: $(B)/libcommon.a
 
 # The heat world. Its reference must not fuse a*b+c (clang does by default,
 # and with -march=native GCC could too): its output is compared with the
@@ -346,11 +348,14 @@ SOCIETIES_BENCH ?= 1000,10000 16,64 3 3 2000 20000
 # (GPU machine: 1000,4000,16000,64000,256000,1000000,4000000 100 3 4000
 # 1000000 64000).
 MD_BENCH ?= 1000,4000,16000 10 3 2000 16000 16000
+# The data movement table's runs and largest array (GPU machine: 5 1G).
+TRANSFER_BENCH ?= 5 16M
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
 	$(BIN)/bench-cache
 	$(BIN)/bench-localmalloc
+	$(BIN)/bench-transfer $(TRANSFER_BENCH)
 	$(BIN)/bench-heat $(HEAT_BENCH)
 	$(BIN)/bench-raytracer $(RAYTRACER_BENCH)
 	$(BIN)/bench-laplace $(LAPLACE_BENCH)
