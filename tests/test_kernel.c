@@ -279,7 +279,7 @@ START_TEST(every_kind_of_mismatch_is_named)
     ck_assert_fails(clkernel_call(k, CLARG_IN(f, 4), CLARG_LOCAL(0), CLARG(1),
                                   CLARG_VALUE("Item", &it)),
                     CLFRAME_ERR_USAGE, "CLARG_LOCAL(0)");
-    ck_assert_fails(clkernel_call(k, CLARG_TYPED("float", f, 4, 8),
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("float", f, 4, 16),
                                   CLARG_LOCAL(16), CLARG(1),
                                   CLARG_VALUE("Item", &it)),
                     CLFRAME_ERR_USAGE, "unknown copy flags");

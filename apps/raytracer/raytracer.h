@@ -136,13 +136,7 @@ int rt_renderer_move_light(rt_renderer *r, uint32_t i, const float pos[3]);
 int rt_renderer_render(rt_renderer *r, const rt_view *view, uint32_t width,
                        uint32_t height, int pixel_order, uint8_t *pixels);
 
-/* Renders each frame in `bands` bands of rows, each read back while the
- * next renders; 0, the default, chooses (RT_BANDS where the device copies,
- * 1 where it shares the host's memory). */
-enum { RT_BANDS = 1 };
-void rt_renderer_set_bands(rt_renderer *r, unsigned bands);
-
-/* Kernel time of the last frame in ms (timing on: every band's), or -1. */
+/* Kernel time of the last frame in ms (timing on), or -1. */
 int rt_renderer_set_timing(rt_renderer *r, int on);
 double rt_renderer_last_kernel_ms(rt_renderer *r);
 

@@ -3,10 +3,11 @@
  * persistent device buffers (for the BVH method, the BVH and its reordered
  * spheres); a frame is then one kernel call that writes the pixels and one
  * read of them into the caller's array, which for the GUI is the pixels of
- * the surface on screen. Where the device copies, the frame is rendered in
- * bands of rows (clkernel_call_chunked) so that band i - 1 is read while
- * band i renders; the read runs at the bus's speed when the caller's
- * pixels are pinned (clframe_host_alloc, as the GUI's surfaces are).
+ * the surface on screen. The read runs at the bus's speed when the
+ * caller's pixels are pinned (clframe_host_alloc, as the GUI's surfaces
+ * are). A frame in bands of rows, each read while the next renders
+ * (clkernel_call_chunked), measured slower at every size tried on the
+ * H100 (bench/RESULTS.md): a frame is one call.
  */
 #include "raytracer.h"
 #include "common/error.h"
@@ -34,8 +35,6 @@ struct rt_renderer {
     clarg bvh_nodes, spheres, sphere_material, planes, materials,
           light_arg, pixels;
     size_t pixels_capacity;       /* pixels in the device's pixel buffer */
-    unsigned bands;               /* rows bands per frame; 0: chosen */
-    double kernel_ms;             /* the last frame's, timing on */
 };
 
 static const char *const method_names[] = {"brute", "bvh"};
@@ -184,18 +183,6 @@ int rt_renderer_move_light(rt_renderer *r, uint32_t i, const float pos[3])
     return clarg_write(&r->light_arg);
 }
 
-/* The bands a frame is rendered in: one where the device shares the
- * host's memory (nothing is copied), else RT_BANDS, or fewer for a frame
- * of few rows: each band is a launch and a read. */
-static unsigned bands_for(const rt_renderer *r, uint32_t height)
-{
-    if (r->bands)
-        return r->bands;
-    if (clctx_pinned_in_place(r->ctx) || height < 16 * GROUP_H)
-        return 1;
-    return RT_BANDS;
-}
-
 /* The device's pixel buffer, grown (never shrunk) to width * height. */
 static int reserve_pixels(rt_renderer *r, size_t count)
 {
@@ -231,36 +218,20 @@ int rt_renderer_render(rt_renderer *r, const rt_view *view, uint32_t width,
     clarg out = r->pixels;
     out.host = pixels;
     out.count = (size_t)width * height;
-    out.flags |= CLARG_CHUNKED;         /* in bands: rows of pixels */
-    size_t gy = clframe_round_up(height, GROUP_H);
-    unsigned bands = bands_for(r, height);
-    size_t band = clframe_round_up((gy + bands - 1) / bands, GROUP_H);
-    double before = clkernel_total_ms(r->kernel);
-    clkernel_global(r->kernel, clframe_round_up(width, GROUP_W), gy);
+    clkernel_global(r->kernel, clframe_round_up(width, GROUP_W),
+                    clframe_round_up(height, GROUP_H));
     if (r->method == RT_METHOD_BVH)
-        rc = clkernel_call_chunked(r->kernel, height, band,
-                                   CLARG_VALUE("rt_frame", &frame),
-                                   r->bvh_nodes, r->spheres,
-                                   r->sphere_material, r->planes,
-                                   r->materials, r->light_arg, out);
-    else
-        rc = clkernel_call_chunked(r->kernel, height, band,
-                                   CLARG_VALUE("rt_frame", &frame),
-                                   r->spheres, r->sphere_material, r->planes,
-                                   r->materials, r->light_arg, out);
-    r->kernel_ms = rc == 0 ? clkernel_total_ms(r->kernel) - before : -1;
-    return rc;
+        return clkernel_call(r->kernel, CLARG_VALUE("rt_frame", &frame),
+                             r->bvh_nodes, r->spheres, r->sphere_material,
+                             r->planes, r->materials, r->light_arg, out);
+    return clkernel_call(r->kernel, CLARG_VALUE("rt_frame", &frame),
+                         r->spheres, r->sphere_material, r->planes,
+                         r->materials, r->light_arg, out);
 }
 
 clctx *rt_renderer_ctx(rt_renderer *r)
 {
     return r ? r->ctx : NULL;
-}
-
-void rt_renderer_set_bands(rt_renderer *r, unsigned bands)
-{
-    if (r)
-        r->bands = bands;
 }
 
 int rt_renderer_set_timing(rt_renderer *r, int on)
@@ -270,5 +241,5 @@ int rt_renderer_set_timing(rt_renderer *r, int on)
 
 double rt_renderer_last_kernel_ms(rt_renderer *r)
 {
-    return r->kernel_ms;
+    return clkernel_last_ms(r->kernel);
 }

@@ -21,8 +21,7 @@
  * 1000-sphere scene once in the same run for the ratio, and its image is
  * compared with each 1000-sphere row's.
  *
- * usage: bench-raytracer [WxH=700x700] [frames=50] [reference=1] [bands=0]
- * (bands: rows bands per frame, rt_renderer_set_bands; 0 chooses)
+ * usage: bench-raytracer [WxH=700x700] [frames=50] [reference=1]
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -87,12 +86,11 @@ static int time_frames(rt_renderer *renderer, const rt_scene *scene,
 }
 
 static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
-                   int max_frames, unsigned bands, uint8_t *pixels)
+                   int max_frames, uint8_t *pixels)
 {
     rt_renderer *renderer = rt_renderer_create(NULL, scene, r->method);
     if (!renderer)
         return -1;
-    rt_renderer_set_bands(renderer, bands);
     size_t bytes = (size_t)w * h * 4;
     uint8_t *pinned = clframe_host_alloc(rt_renderer_ctx(renderer), bytes);
     int pinned_frames = 0;
@@ -125,14 +123,13 @@ int main(int argc, char **argv)
 {
     app_follow_clframe_errors();
     uint32_t w = 700, h = 700;
-    unsigned long frames = 50, with_reference = 1, bands = 0;
+    unsigned long frames = 50, with_reference = 1;
     if ((argc > 1 && !parse_size(argv[1], 16384, &w, &h)) ||
         (argc > 2 && !parse_uint(argv[2], 1, MAX_FRAMES, &frames)) ||
         (argc > 3 && !parse_uint(argv[3], 0, 1, &with_reference)) ||
-        (argc > 4 && !parse_uint(argv[4], 0, 16384, &bands)) || argc > 5) {
+        argc > 4) {
         fprintf(stderr, "usage: bench-raytracer [WxH=700x700] "
-                "[frames=50 (1-%d)] [reference=1] [bands=0 (chosen)]\n",
-                MAX_FRAMES);
+                "[frames=50 (1-%d)] [reference=1]\n", MAX_FRAMES);
         return 2;
     }
     clctx *ctx = clctx_default();
@@ -161,8 +158,8 @@ int main(int argc, char **argv)
            "to depth %d, on %s\n", w, h, small.max_depth,
            clctx_describe(ctx));
     printf("frame = kernel + reading the pixels back (into malloc'd or "
-           "pinned memory); median of up to %lu frames after a warm-up; "
-           "bands %lu%s\n\n", frames, bands, bands ? "" : " (chosen)");
+           "pinned memory); median of up to %lu frames after a warm-up\n\n",
+           frames);
     printf("%-16s %-6s %7s %11s %10s %10s %10s %9s %s\n", "scene", "method",
            "frames", "frame ms", "frames/s", "pinned ms", "kernel ms",
            "vs C ref", "pixels off ref");
@@ -170,8 +167,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         row *r = &rows[i];
         const rt_scene *scene = r->spheres == 1000 ? &small : &large;
-        if (measure(r, scene, w, h, (int)frames, (unsigned)bands,
-                    pixels) != 0) {
+        if (measure(r, scene, w, h, (int)frames, pixels) != 0) {
             fprintf(stderr, "bench-raytracer: %s\n", app_last_error());
             status = 1;
             continue;
