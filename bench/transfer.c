@@ -9,7 +9,10 @@
  * fall inside the copy (the suspected reason for clframe's slow read-back
  * on the GPU); plain copies from and to pinned memory (a
  * CL_MEM_ALLOC_HOST_PTR buffer mapped once, NVIDIA's documented way);
- * clpeak's transfer test as clpeak times it; and clframe's clarg_write and
+ * clpeak's transfer test as clpeak times it; a copy staged through two
+ * pinned buffers in pipelined chunks, the host's memcpy of one chunk
+ * overlapping the DMA of the next (the issue asks whether that beats the
+ * driver's own pageable path); and clframe's clarg_write and
  * clarg_read of a persistent argument over the malloc'd array and over one
  * from clframe_host_alloc, which a device sharing the host's memory uses in
  * place (clctx_get_stats then counts no bytes, and this checks it). The
@@ -69,7 +72,10 @@ static const char *const DIRECTION_NAME[DIRECTIONS] = {"host to device",
 
 /* The paths, in the order they take turns (PATH below). */
 enum { PAGEABLE, FRESH, NONBLOCKING, PINNED, PEAK_BUFFER, PEAK_MAP,
-       PEAK_MEMCPY, CLF_PAGEABLE, CLF_PINNED, PATHS };
+       PEAK_MEMCPY, STAGED, CLF_PAGEABLE, CLF_PINNED, PATHS };
+
+/* The staged path's chunk: each of its two pinned buffers holds one. */
+enum { STAGE = 8 << 20 };
 
 /* The device, and one size's arrays and buffers. */
 typedef struct bench {
@@ -84,6 +90,8 @@ typedef struct bench {
     cl_mem pinned_mem;           /* CL_MEM_ALLOC_HOST_PTR, mapped once */
     uint32_t *pinned;            /* its mapping: pinned host memory */
     cl_mem peak;                 /* clpeak's CL_MEM_ALLOC_HOST_PTR buffer */
+    cl_mem stage_mem[2];         /* the staged path's pinned buffers, */
+    char *stage[2];              /* mapped once */
     clarg pageable_arg;          /* persistent, over host */
     uint32_t *clframe_pinned;    /* from clframe_host_alloc */
     clarg pinned_arg;            /* persistent, over clframe_pinned */
@@ -246,6 +254,73 @@ static int plain_fresh(bench *b, direction d, uint32_t seed, double *s)
     return rc;
 }
 
+/* Chunk j of the array: its offset and length, at most STAGE bytes. */
+static size_t chunk_at(const bench *b, size_t j, size_t *n)
+{
+    size_t at = j * (size_t)STAGE;
+    *n = b->bytes - at < STAGE ? b->bytes - at : STAGE;
+    return at;
+}
+
+/* Waits for and releases *ev, if any. */
+static cl_int settle(cl_event *ev)
+{
+    cl_int err = CL_SUCCESS;
+    if (*ev) {
+        err = clWaitForEvents(1, ev);
+        clReleaseEvent(*ev);
+        *ev = NULL;
+    }
+    return err;
+}
+
+/* The pageable array through the two pinned buffers, chunk j in buffer
+ * j % 2: to the device, the host copies chunk j in while chunk j - 1's
+ * DMA runs (waiting for chunk j - 2's to free the buffer); back, chunk j's
+ * DMA runs while the host copies chunk j - 1 out. */
+static int staged(bench *b, direction d, uint32_t seed, double *s)
+{
+    cl_mem mem = b->dev[STAGED];
+    if (prepare(b, mem, b->host, d, seed))
+        return -1;
+    char *host = (char *)b->host;
+    size_t chunks = (b->bytes + STAGE - 1) / STAGE, n;
+    cl_event ev[2] = {NULL, NULL};
+    cl_int err = CL_SUCCESS;
+    double t0 = clock_seconds();
+    for (size_t j = 0; j <= chunks && err == CL_SUCCESS; j++) {
+        int k = (int)(j % 2);
+        if (d == TO_DEVICE && j < chunks) {
+            size_t at = chunk_at(b, j, &n);
+            err = settle(&ev[k]);
+            memcpy(b->stage[k], host + at, n);
+            if (err == CL_SUCCESS)
+                err = clEnqueueWriteBuffer(b->queue, mem, CL_FALSE, at, n,
+                                           b->stage[k], 0, NULL, &ev[k]);
+        } else if (d == FROM_DEVICE) {
+            if (j < chunks) {
+                size_t at = chunk_at(b, j, &n);
+                err = clEnqueueReadBuffer(b->queue, mem, CL_FALSE, at, n,
+                                          b->stage[k], 0, NULL, &ev[k]);
+            }
+            if (j > 0 && err == CL_SUCCESS) {
+                size_t at = chunk_at(b, j - 1, &n);
+                err = settle(&ev[1 - k]);
+                memcpy(host + at, b->stage[1 - k], n);
+            }
+        }
+        clFlush(b->queue);
+    }
+    if (err == CL_SUCCESS)
+        err = clFinish(b->queue);
+    *s = clock_seconds() - t0;
+    settle(&ev[0]);
+    settle(&ev[1]);
+    if (cl_fail(b, err, "a staged copy"))
+        return -1;
+    return verify(b, mem, b->host, d, seed);
+}
+
 /* clpeak's buffer mapped whole and blocking, for flags; NULL after a
  * message. */
 static uint32_t *map_peak(bench *b, cl_map_flags flags)
@@ -383,6 +458,7 @@ static const path PATH[PATHS] = {
                   clpeak_map},
     [PEAK_MEMCPY] = {{"clpeak memcpy to mapped", "clpeak memcpy from mapped"},
                      OTHER, clpeak_memcpy},
+    [STAGED] = {{"staged via pinned", "staged via pinned"}, OTHER, staged},
     [CLF_PAGEABLE] = {{"clframe pageable", "clframe pageable"}, CLFRAME,
                       clframe_pageable},
     [CLF_PINNED] = {{"clframe pinned", "clframe pinned"}, CLFRAME,
@@ -407,20 +483,25 @@ static void close_size(bench *b)
     if (clframe_host_free(b->clframe_pinned))
         fprintf(stderr, "bench-transfer: %s\n", clframe_last_error());
     clarg_release(&b->pageable_arg);
-    if (b->pinned) {
+    if (b->pinned)
         clEnqueueUnmapMemObject(b->queue, b->pinned_mem, b->pinned, 0, NULL,
                                 NULL);
-        clFinish(b->queue);
-    }
-    cl_mem mems[PATHS + 2] = {b->pinned_mem, b->peak};
-    memcpy(mems + 2, b->dev, sizeof b->dev);
-    for (int i = 0; i < PATHS + 2; i++)
+    for (int k = 0; k < 2; k++)
+        if (b->stage[k])
+            clEnqueueUnmapMemObject(b->queue, b->stage_mem[k], b->stage[k], 0,
+                                    NULL, NULL);
+    clFinish(b->queue);
+    cl_mem mems[PATHS + 4] = {b->pinned_mem, b->peak, b->stage_mem[0],
+                              b->stage_mem[1]};
+    memcpy(mems + 4, b->dev, sizeof b->dev);
+    for (int i = 0; i < PATHS + 4; i++)
         if (mems[i])
             clReleaseMemObject(mems[i]);
     free(b->host);
     free(b->check);
     b->clframe_pinned = b->pinned = b->host = b->check = NULL;
-    b->pinned_mem = b->peak = NULL;
+    b->pinned_mem = b->peak = b->stage_mem[0] = b->stage_mem[1] = NULL;
+    b->stage[0] = b->stage[1] = NULL;
     memset(b->dev, 0, sizeof b->dev);
 }
 
@@ -453,7 +534,7 @@ static int open_size(bench *b, size_t bytes)
     fill(b->host, b->n, 0);
     fill(b->check, b->n, 0);
     cl_int err = CL_SUCCESS;
-    const int own[] = {PAGEABLE, FRESH, NONBLOCKING, PINNED};
+    const int own[] = {PAGEABLE, FRESH, NONBLOCKING, PINNED, STAGED};
     for (size_t i = 0; i < sizeof own / sizeof *own && err == CL_SUCCESS; i++)
         b->dev[own[i]] = new_buffer(b, 0, &err);
     if (err == CL_SUCCESS)
@@ -464,6 +545,17 @@ static int open_size(bench *b, size_t bytes)
         b->pinned = clEnqueueMapBuffer(b->queue, b->pinned_mem, CL_TRUE,
                                        CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
                                        0, NULL, NULL, &err);
+    size_t stage = bytes < STAGE ? bytes : STAGE;
+    for (int k = 0; k < 2 && err == CL_SUCCESS; k++) {
+        b->stage_mem[k] = clCreateBuffer(b->context, CL_MEM_READ_WRITE |
+                                         CL_MEM_ALLOC_HOST_PTR, stage, NULL,
+                                         &err);
+        if (err == CL_SUCCESS)
+            b->stage[k] = clEnqueueMapBuffer(b->queue, b->stage_mem[k],
+                                             CL_TRUE, CL_MAP_READ |
+                                             CL_MAP_WRITE, 0, stage, 0, NULL,
+                                             NULL, &err);
+    }
     if (cl_fail(b, err, "clCreateBuffer or clEnqueueMapBuffer"))
         return -1;
     b->clframe_pinned = clframe_host_alloc(b->ctx, bytes);
