@@ -7,18 +7,10 @@
  */
 #include "support.h"
 #include "internal.h"
+#include "copy_kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* out = 2 * in and io += in + 1, so every direction shows. */
-static const char *source =
-    "__kernel void twice(__global const float *in, __global float *out,\n"
-    "                    __global float *io, int n)\n"
-    "{\n"
-    "    int i = get_global_id(0);\n"
-    "    if (i < n) { out[i] = 2 * in[i]; io[i] += in[i] + 1; }\n"
-    "}\n";
 
 /* In place on PoCL; on Oclgrind, copied. */
 static int shares_memory(clctx *ctx)
@@ -80,7 +72,7 @@ static uint64_t call_against_pageable(clkernel *k, float *in, float *out,
 START_TEST(whole_allocations_are_used_in_place)
 {
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, source, "twice", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "twice", NULL);
     ck_assert_made(k);
     long live = clctx_get_stats(ctx).live_objects;
     int lengths[1100];
@@ -115,7 +107,7 @@ END_TEST
 START_TEST(arrays_inside_an_allocation)
 {
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, source, "twice", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "twice", NULL);
     ck_assert_made(k);
     size_t align = base_align(ctx);
     ck_assert_uint_gt(align, 0);
@@ -142,7 +134,7 @@ END_TEST
 START_TEST(zero_length_arrays_in_pinned_memory)
 {
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, source, "twice", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "twice", NULL);
     ck_assert_made(k);
     float *p = clframe_host_alloc(ctx, 64);
     ck_assert_made(p);
@@ -186,7 +178,7 @@ START_TEST(another_contexts_allocation_is_copied)
     clctx *ctx = test_run_context();
     clctx *other = clctx_new(NULL);
     ck_assert_made(other);
-    clkernel *k = clkernel_source(ctx, source, "twice", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "twice", NULL);
     ck_assert_made(k);
     const int n = 100;
     float *block = clframe_host_alloc(other, 3 * n * sizeof(float));
@@ -205,7 +197,7 @@ END_TEST
 START_TEST(persistent_arguments_in_pinned_memory)
 {
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, source, "twice", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "twice", NULL);
     ck_assert_made(k);
     const int n = 257, steps = 3;
     size_t bytes = n * sizeof(float);
@@ -280,17 +272,8 @@ END_TEST
  * returns, with no clctx_finish. */
 START_TEST(free_with_work_in_flight_finishes_the_queue)
 {
-    static const char *slow =
-        "__kernel void slow(__global float *pinned, __global float *out,\n"
-        "                   int n, int rounds)\n"
-        "{\n"
-        "    int i = get_global_id(0);\n"
-        "    float x = i;\n"
-        "    for (int r = 0; r < rounds; r++) x = x * 0.5f + 1.0f;\n"
-        "    if (i < n) { pinned[i] = x; out[i] = i; }\n"
-        "}\n";
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, slow, "slow", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "slow_pair", NULL);
     ck_assert_made(k);
     int n = test_memory_run() ? 64 : 4096;
     int rounds = test_memory_run() ? 10 : 20000;

@@ -7,33 +7,10 @@
  * memory; the misuses are errors with messages.
  */
 #include "support.h"
+#include "copy_kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* out = 2 * in + bias[i % 7], io += in: a split array each way, and a
- * whole one that every chunk reads. */
-static const char *source =
-    "__kernel void blend(__global const float *in, __global float *out,\n"
-    "                  __global float *io, __global const float *bias,\n"
-    "                  int n)\n"
-    "{\n"
-    "    int i = get_global_id(0);\n"
-    "    if (i < n) { out[i] = 2 * in[i] + bias[i % 7]; io[i] += in[i]; }\n"
-    "}\n"
-    "__kernel void rows(__global const float *in, __global float *out,\n"
-    "                   __global const float *row, int w)\n"
-    "{\n"
-    "    int x = get_global_id(0), y = get_global_id(1);\n"
-    "    out[y * w + x] = in[y * w + x] + row[x];\n"
-    "}\n"
-    "__kernel void slow(__global float *x, int rounds)\n"
-    "{\n"
-    "    int i = get_global_id(0);\n"
-    "    float v = x[i];\n"
-    "    for (int r = 0; r < rounds; r++) v = v * 0.5f + 1.0f;\n"
-    "    x[i] = v;\n"
-    "}\n";
 
 static const float bias[7] = {0.5f, -1, 2, 3.25f, -4, 5, 6};
 
@@ -126,12 +103,12 @@ static void parts_on_streams(clctx *ctx, clkernel *k, int pinned, int n)
 START_TEST(copies_in_parts_on_streams)
 {
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, source, "blend", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "blend", NULL);
     ck_assert_made(k);
     long live = clctx_get_stats(ctx).live_objects;
     int lengths[1100];
     int count = test_sweep_lengths(1025, lengths);
-    for (int t = 0; t < count; t += test_memory_run() ? 1 : 29)
+    for (int t = 0; t < count; t += test_memory_run() ? 3 : 29)
         for (int pinned = 0; pinned < 2; pinned++)
             parts_on_streams(ctx, k, pinned, lengths[t]);
     ck_assert_int_eq(clctx_get_stats(ctx).live_objects, live);
@@ -146,8 +123,8 @@ END_TEST
 START_TEST(waiting_for_one_stream_of_several)
 {
     clctx *ctx = test_run_context();
-    clkernel *slow = clkernel_source(ctx, source, "slow", NULL);
-    clkernel *blend = clkernel_source(ctx, source, "blend", NULL);
+    clkernel *slow = clkernel_source(ctx, copy_kernels, "slow", NULL);
+    clkernel *blend = clkernel_source(ctx, copy_kernels, "blend", NULL);
     ck_assert(slow && blend);
     int n = test_memory_run() ? 64 : 4096;
     int rounds = test_memory_run() ? 10 : 5000;
@@ -224,11 +201,11 @@ static void chunked_against_whole(clkernel *k, int pinned, int n, size_t chunk)
 START_TEST(chunked_calls_match_whole_calls)
 {
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, source, "blend", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "blend", NULL);
     ck_assert_made(k);
     int lengths[1100];
     int count = test_sweep_lengths(1025, lengths);
-    for (int t = 0; t < count; t += test_memory_run() ? 1 : 17) {
+    for (int t = 0; t < count; t += test_memory_run() ? 5 : 17) {
         int n = lengths[t] ? lengths[t] : 1;   /* a chunked call owns data */
         size_t chunks[] = {8, 24, 64, clframe_round_up((size_t)n, 8) + 8};
         for (int c = 0; c < 4; c++)
@@ -245,7 +222,7 @@ END_TEST
 START_TEST(chunked_by_rows)
 {
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, source, "rows", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "rows", NULL);
     ck_assert_made(k);
     enum { W = 13, H = 37 };
     float in[W * H], out[W * H], row[W];
@@ -283,7 +260,7 @@ END_TEST
 START_TEST(chunked_call_errors)
 {
     clctx *ctx = test_run_context();
-    clkernel *k = clkernel_source(ctx, source, "blend", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "blend", NULL);
     ck_assert_made(k);
     float in[100], out[100], io[100] = {0};
     fill(in, 100, 0);
@@ -340,7 +317,7 @@ START_TEST(stream_and_async_copy_errors)
     ck_assert_fails(clstream_after(NULL, NULL), CLFRAME_ERR_USAGE,
                     "both streams are NULL");
     ck_assert_fails(clstream_wait(NULL), CLFRAME_ERR_USAGE, "NULL stream");
-    clkernel *k = clkernel_source(ctx, source, "slow", NULL);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "slow", NULL);
     ck_assert_made(k);
     ck_assert_cl(clkernel_global(k, 10));
     ck_assert_fails(clkernel_enqueue_on(k, t, a, CLARG(1)), CLFRAME_ERR_USAGE,
