@@ -305,6 +305,7 @@ START_TEST(stream_and_async_copy_errors)
     ck_assert_cl(clarg_write_async(&a, 0, 0, s));
     ck_assert_cl(clarg_write_async(&a, 10, 0, s));
     ck_assert_cl(clarg_read_async(&a, 3, 7, NULL));
+    ck_assert_cl(clctx_finish(ctx));      /* x is this function's */
     ck_assert_fails(clarg_write_async(&a, 10, 1, s), CLFRAME_ERR_USAGE,
                     "clarg_write_async: elements 10 to 11 of an array of 10");
     ck_assert_fails(clarg_read_async(&a, 11, 0, s), CLFRAME_ERR_USAGE,
