@@ -77,7 +77,7 @@ START_TEST(whole_allocations_are_used_in_place)
     long live = clctx_get_stats(ctx).live_objects;
     int lengths[1100];
     int count = test_sweep_lengths(1025, lengths);
-    for (int t = 0; t < count; t += test_memory_run() ? 1 : 37) {
+    for (int t = 0; t < count; t += test_memory_run() ? 5 : 37) {
         int n = lengths[t];
         size_t bytes = (size_t)n * sizeof(float);
         float *in = clframe_host_alloc(ctx, bytes);

@@ -108,7 +108,7 @@ START_TEST(copies_in_parts_on_streams)
     long live = clctx_get_stats(ctx).live_objects;
     int lengths[1100];
     int count = test_sweep_lengths(1025, lengths);
-    for (int t = 0; t < count; t += test_memory_run() ? 3 : 29)
+    for (int t = 0; t < count; t += test_memory_run() ? 5 : 29)
         for (int pinned = 0; pinned < 2; pinned++)
             parts_on_streams(ctx, k, pinned, lengths[t]);
     ck_assert_int_eq(clctx_get_stats(ctx).live_objects, live);
@@ -205,7 +205,7 @@ START_TEST(chunked_calls_match_whole_calls)
     ck_assert_made(k);
     int lengths[1100];
     int count = test_sweep_lengths(1025, lengths);
-    for (int t = 0; t < count; t += test_memory_run() ? 5 : 17) {
+    for (int t = 0; t < count; t += test_memory_run() ? 9 : 17) {
         int n = lengths[t] ? lengths[t] : 1;   /* a chunked call owns data */
         size_t chunks[] = {8, 24, 64, clframe_round_up((size_t)n, 8) + 8};
         for (int c = 0; c < 4; c++)
