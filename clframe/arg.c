@@ -189,7 +189,7 @@ static int check_persistent(const clarg *a, const char *fn)
 /* A buffer that is its host array (pinned memory used in place) has nothing
  * to copy; waiting for the queue, as a blocking copy would, is all that
  * makes the kernels' writes the host's. */
-static int in_place(const clarg *a)
+int clf_arg_in_place(const clarg *a)
 {
     return a->buffer->alias && a->buffer->alias == a->host;
 }
@@ -212,7 +212,7 @@ static int copy_part(clarg *a, int what, size_t first, size_t n, clstream *s,
                             "argument's buffer on another context", fn,
                             s->ctx->device_name);
     cl_command_queue queue = clf_stream_queue(ctx, s);
-    if (in_place(a)) {
+    if (clf_arg_in_place(a)) {
         cl_int err = blocking ? clFinish(queue) : CL_SUCCESS;
         if (err != CL_SUCCESS)
             return clf_fail_cl(err, "clFinish", "%s: %zu bytes used in place "

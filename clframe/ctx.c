@@ -545,20 +545,6 @@ int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
     return 0;
 }
 
-int clf_write(clctx *ctx, cl_mem mem, size_t bytes, const void *host,
-              cl_bool blocking, const char *what)
-{
-    return clf_copy(ctx, ctx->queue, CLF_EV_WRITE, mem, 0, bytes,
-                    (void *)host, blocking, what);
-}
-
-int clf_read(clctx *ctx, cl_mem mem, size_t bytes, void *host,
-             cl_bool blocking, const char *what)
-{
-    return clf_copy(ctx, ctx->queue, CLF_EV_READ, mem, 0, bytes, host,
-                    blocking, what);
-}
-
 /* ---- profiling records --------------------------------------------------- */
 
 clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name)

@@ -135,10 +135,10 @@ void clf_release_mem(clctx *ctx, cl_mem mem);
 void clf_release_event(clctx *ctx, cl_event ev);
 void clf_track(clctx *ctx, int delta);
 
-/* Copies between a host array and a buffer, counting bytes and, when
- * profiling, keeping the event. blocking as in clEnqueueRead/WriteBuffer.
- * clf_copy is either way (CLF_EV_WRITE or CLF_EV_READ) on any of the
- * context's queues, at an offset into the buffer. */
+/* Copies between a host array and a buffer either way (CLF_EV_WRITE or
+ * CLF_EV_READ) on any of the context's queues, at an offset into the
+ * buffer, counting bytes and, when profiling, timing it. blocking as in
+ * clEnqueueRead/WriteBuffer. */
 int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc);
@@ -284,6 +284,10 @@ int clf_proto_parse(const char *source, const char *prototype,
 /* ---- arguments (arg.c) --------------------------------------------------- */
 
 /* The device buffer of a persistent clarg, shared by all its copies. */
+/* a's persistent buffer is its host array itself (pinned memory used in
+ * place, host.c): nothing to copy. */
+int clf_arg_in_place(const clarg *a);
+
 struct clarg_buffer {
     clctx *ctx;
     cl_mem mem;

@@ -601,7 +601,7 @@ static int set_arg(clkernel *k, const call_plan *p, unsigned i,
         size_t bytes = clf_arg_bytes(a);
         if (a->buffer) {
             b->mems[i] = a->buffer->mem;
-            if (a->buffer->alias && a->buffer->alias == a->host)
+            if (clf_arg_in_place(a))
                 b->mades[i] = BUF_IN_PLACE;
         } else if (a->flags &&      /* CLARG_NO_COPY asks for scratch */
                    (b->mems[i] = clf_host_in_place(ctx, a->host, bytes))) {
