@@ -54,6 +54,15 @@ int heat_openmp_threads(void);
 int heat_step_opencl(heat_world *world, float dt, unsigned steps,
                      heat_version v, clctx *ctx, app_timing *timing);
 
+/* v6 as a stencil (common/stencil.h) over world, for code that steps a
+ * world in parts (apps/mpi): its state buffers start as world->state and
+ * its launches step rows of tiles. world must outlive it. 0 or a code;
+ * heat_v6_close frees it (not world; NULL is a no-op). */
+typedef struct app_stencil app_stencil;
+int heat_v6_open(app_stencil **s, heat_world *world, float dt, clctx *ctx,
+                 app_timing *timing);
+void heat_v6_close(app_stencil *s);
+
 /* Each cell's flags with its neighbours' insulator bits packed in, as v5
  * and v6 read them: bit 0 fixed, bit 1 insulator, bits 2-5 set when the
  * neighbour above, below, left, right is an insulator (normal cells only). */

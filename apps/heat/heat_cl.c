@@ -11,10 +11,12 @@
  *       flags on the host, so a cell reads one flags word instead of five;
  *   v6  v5's flags as bytes, and up to HEAT_HALO steps per launch in
  *       local-memory tiles with a halo (temporal blocking): global memory
- *       is read and written once per launch instead of once per step.
+ *       is read and written once per launch instead of once per step. It
+ *       is a stencil (common/stencil.h), which apps/mpi steps in parts.
  */
 #include "heat.h"
 #include "common/error.h"
+#include "common/stencil.h"
 #include "clframe.h"
 
 #include <stdio.h>
@@ -189,32 +191,110 @@ static int choose_tile(clctx *ctx, heat_tile *t)
     return 0;
 }
 
-/* v6's kernel for tile t, with one work-group per tile's output block. */
-static clkernel *build_tiled(heat_run *run, const heat_tile *t)
+/* v6 as a stencil (common/stencil.h): the kernel for its tile, the world's
+ * packed flags on the device, and the state in two buffers. */
+typedef struct heat_v6 {
+    app_stencil stencil;        /* first, so that a stencil is its heat_v6 */
+    heat_run run;
+    app_timing ignored;         /* the run's timing when the caller has none */
+    heat_tile tile;
+    clkernel *kernel;
+    clarg flags;
+    uint8_t *packed;
+} heat_v6;
+
+/* Steps the rows of tiles [first, first + count): one work-group per
+ * tile's output block, the offset picking the first row of tiles. */
+static int v6_enqueue(app_stencil *s, unsigned first, unsigned count,
+                      unsigned steps)
 {
-    char defines[160];
-    snprintf(defines, sizeof defines, "-DHEAT_GROUP_W=%d -DHEAT_GROUP_H=%d "
-             "-DHEAT_TILE_W=%u -DHEAT_TILE_H=%u -DHEAT_HALO=%u", TILE_GROUP_W,
-             TILE_GROUP_H, t->w, t->h, t->halo);
-    clkernel *k = build(run, "heat_step_tiled", defines);
-    size_t out_w = t->w - 2 * t->halo, out_h = t->h - 2 * t->halo;
-    size_t groups_x = (run->world->w + out_w - 1) / out_w;
-    size_t groups_y = (run->world->h + out_h - 1) / out_h;
-    if (k && (clkernel_global(k, groups_x * TILE_GROUP_W,
-                              groups_y * TILE_GROUP_H) ||
-              clkernel_local(k, TILE_GROUP_W, TILE_GROUP_H))) {
-        clkernel_free(k);
-        return NULL;
-    }
-    return k;
+    heat_v6 *v = (heat_v6 *)s;
+    size_t out_w = v->tile.w - 2 * v->tile.halo;
+    size_t groups_x = (s->width + out_w - 1) / out_w;
+    cl_uint now = steps;
+    int rc = clkernel_offset(v->kernel, 0, (size_t)first * TILE_GROUP_H);
+    if (rc == 0)
+        rc = clkernel_global(v->kernel, groups_x * TILE_GROUP_W,
+                             (size_t)count * TILE_GROUP_H);
+    if (rc == 0)
+        rc = clkernel_local(v->kernel, TILE_GROUP_W, TILE_GROUP_H);
+    if (rc == 0)
+        rc = clkernel_enqueue(v->kernel, CLARG(v->run.inner),
+                              CLARG(v->run.outer), CLARG(s->width),
+                              CLARG(s->height), v->flags, s->cur, s->next,
+                              CLARG(now));
+    return rc;
 }
 
-/* The loop v4, v5 and v6 share: the state stays on the device in two
- * buffers that change roles after every launch. k reads `flags` (the
- * properties, or packed flags); with per_launch > 0 it is v6's, which
- * takes as its last argument how many steps to make, at most per_launch. */
+void heat_v6_close(app_stencil *s)
+{
+    heat_v6 *v = (heat_v6 *)s;
+    if (!v)
+        return;
+    clarg_release(&s->cur);
+    clarg_release(&s->next);
+    clarg_release(&v->flags);
+    free_kernel(&v->run, v->kernel);
+    free(v->packed);
+    free(v);
+}
+
+int heat_v6_open(app_stencil **out, heat_world *world, float dt,
+                 clctx *ctx, app_timing *timing)
+{
+    heat_v6 *v = calloc(1, sizeof *v);
+    *out = NULL;
+    if (!v)
+        return app_fail(APP_ERR_NO_MEMORY, "heat v6: no memory");
+    v->run = (heat_run){
+        .ctx = ctx ? ctx : clctx_default(),
+        .world = world,
+        .cells = (size_t)world->w * world->h,
+        .timing = timing ? timing : &v->ignored,
+    };
+    heat_coefficients(world->alpha, dt, &v->run.inner, &v->run.outer);
+    app_stencil *s = &v->stencil;
+    int rc = v->run.ctx ? choose_tile(v->run.ctx, &v->tile)
+                        : CLFRAME_ERR_NO_DEVICE;     /* clframe said why */
+    if (rc == 0 && !(v->packed = pack_flags(world, sizeof(uint8_t))))
+        rc = APP_ERR_NO_MEMORY;
+    if (rc == 0) {
+        char defines[160];
+        snprintf(defines, sizeof defines, "-DHEAT_GROUP_W=%d "
+                 "-DHEAT_GROUP_H=%d -DHEAT_TILE_W=%u -DHEAT_TILE_H=%u "
+                 "-DHEAT_HALO=%u", TILE_GROUP_W, TILE_GROUP_H, v->tile.w,
+                 v->tile.h, v->tile.halo);
+        v->kernel = build(&v->run, "heat_step_tiled", defines);
+        rc = v->kernel ? 0 : CLFRAME_ERR_BUILD;
+    }
+    *s = (app_stencil){
+        .cur = CLARG_INOUT(world->state, v->run.cells),
+        .next = CLARG_INOUT(world->state, v->run.cells),
+        .width = world->w,
+        .height = world->h,
+        .block_rows = v->tile.h - 2 * v->tile.halo,
+        .max_steps = v->tile.halo,
+        .enqueue = v6_enqueue,
+    };
+    v->flags = CLARG_IN(v->packed, v->run.cells);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&v->flags, v->run.ctx, 1);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&s->cur, v->run.ctx, 1);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&s->next, v->run.ctx, 0);
+    if (rc)
+        heat_v6_close(s);
+    else
+        *out = s;
+    return rc;
+}
+
+/* The loop v4 and v5 share: the state stays on the device in two buffers
+ * that change roles after every launch; k reads `flags` (the properties,
+ * or packed flags). */
 static int step_double_buffered(heat_run *run, unsigned steps, clkernel *k,
-                                clarg flags, unsigned per_launch)
+                                clarg flags)
 {
     heat_world *world = run->world;
     clarg cur = CLARG_INOUT(world->state, run->cells);
@@ -222,22 +302,12 @@ static int step_double_buffered(heat_run *run, unsigned steps, clkernel *k,
     int rc = clarg_keep_on_device(&cur, run->ctx, 1);
     if (rc == 0)
         rc = clarg_keep_on_device(&next, run->ctx, 0);
-    for (unsigned done = 0; done < steps && rc == 0;) {
-        cl_uint now = 1;
-        if (per_launch == 0) {
-            rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
-                                  CLARG(world->w), CLARG(world->h), flags,
-                                  cur, next);
-        } else {
-            now = steps - done < per_launch ? steps - done : per_launch;
-            rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
-                                  CLARG(world->w), CLARG(world->h), flags,
-                                  cur, next, CLARG(now));
-        }
-        if (rc == 0) {
+    for (unsigned t = 0; t < steps && rc == 0; t++) {
+        rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
+                              CLARG(world->w), CLARG(world->h), flags,
+                              cur, next);
+        if (rc == 0)
             rc = clarg_swap(&cur, &next);
-            done += now;
-        }
     }
     if (rc == 0)
         rc = clarg_read(&cur);
@@ -246,41 +316,40 @@ static int step_double_buffered(heat_run *run, unsigned steps, clkernel *k,
     return rc;
 }
 
-/* v4 (the properties as they are), v5 (packed into 32-bit words) and v6
- * (packed into bytes, several steps per launch in tiles). */
+/* v4 (the properties as they are) and v5 (packed into 32-bit words). */
 static int step_persistent(heat_run *run, unsigned steps, heat_version v)
 {
     heat_world *world = run->world;
-    heat_tile tile = {0};
-    void *packed = NULL;
+    uint32_t *packed = NULL;
     clarg flags = CLARG_IN(world->properties, run->cells);
-    int rc = 0;
     if (v == HEAT_V5_PACKED) {
-        packed = pack_flags(world, sizeof(uint32_t));
-        flags = CLARG_IN((uint32_t *)packed, run->cells);
-    } else if (v == HEAT_V6_TILED) {
-        rc = choose_tile(run->ctx, &tile);
-        packed = rc ? NULL : pack_flags(world, sizeof(uint8_t));
-        flags = CLARG_IN((uint8_t *)packed, run->cells);
+        if (!(packed = pack_flags(world, sizeof(uint32_t))))
+            return APP_ERR_NO_MEMORY;
+        flags = CLARG_IN(packed, run->cells);
     }
-    if (rc == 0 && v != HEAT_V4_DOUBLE_BUFFERED && !packed)
-        rc = APP_ERR_NO_MEMORY;
-    clkernel *k = NULL;
-    if (rc == 0) {
-        k = v == HEAT_V4_DOUBLE_BUFFERED ? build(run, "heat_step_naive", "")
-          : v == HEAT_V5_PACKED ? build(run, "heat_step_packed", "")
-          : build_tiled(run, &tile);
-        rc = k ? 0 : CLFRAME_ERR_BUILD;
-    }
-    if (rc == 0 && v != HEAT_V6_TILED)
-        rc = size_per_cell(run, k);
+    clkernel *k = build(run, v == HEAT_V5_PACKED ? "heat_step_packed"
+                                                 : "heat_step_naive", "");
+    int rc = k ? size_per_cell(run, k) : CLFRAME_ERR_BUILD;
     if (rc == 0)
         rc = clarg_keep_on_device(&flags, run->ctx, 1);
     if (rc == 0)
-        rc = step_double_buffered(run, steps, k, flags, tile.halo);
+        rc = step_double_buffered(run, steps, k, flags);
     clarg_release(&flags);
     free_kernel(run, k);
     free(packed);
+    return rc;
+}
+
+/* v6: the whole world as one stencil. */
+static int step_tiled(heat_run *run, float dt, unsigned steps)
+{
+    app_stencil *s;
+    int rc = heat_v6_open(&s, run->world, dt, run->ctx, run->timing);
+    if (rc == 0)
+        rc = app_stencil_run(s, steps);
+    if (rc == 0)
+        rc = clarg_read(&s->cur);
+    heat_v6_close(s);
     return rc;
 }
 
@@ -302,8 +371,9 @@ int heat_step_opencl(heat_world *world, float dt, unsigned steps,
         return step_naive(&run, steps);
     case HEAT_V4_DOUBLE_BUFFERED:
     case HEAT_V5_PACKED:
-    case HEAT_V6_TILED:
         return step_persistent(&run, steps, v);
+    case HEAT_V6_TILED:
+        return step_tiled(&run, dt, steps);
     default:
         return app_fail(APP_ERR_USAGE, "heat_step_opencl: version "
                         "%d is not an OpenCL version", (int)v);

@@ -209,7 +209,9 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
     uchar flags[HEAT_PER_X][HEAT_PER_Y];
     int lx = get_local_id(0), ty0 = get_local_id(1) * HEAT_PER_Y;
     int x0 = (int)get_group_id(0) * HEAT_OUT_W - HEAT_HALO;
-    int y0 = (int)get_group_id(1) * HEAT_OUT_H - HEAT_HALO;
+    /* From the global id, so that a launch with a global offset steps
+     * only some rows of tiles (a world stepped in parts, apps/mpi). */
+    int y0 = (int)(get_global_id(1) / HEAT_GROUP_H) * HEAT_OUT_H - HEAT_HALO;
 
     for (int i = 0; i < HEAT_PER_X; i++) {
         int tx = lx + i * HEAT_GROUP_W, gx = x0 + tx;

@@ -245,7 +245,10 @@ void laplace_tiled(__global const float *in, __global float *out,
     uchar free_[LAPLACE_PER_X][LAPLACE_PER_Y];
     int lx = get_local_id(0), ty0 = get_local_id(1) * LAPLACE_PER_Y;
     int x0 = (int)get_group_id(0) * LAPLACE_OUT_W - LAPLACE_HALO;
-    int y0 = (int)get_group_id(1) * LAPLACE_OUT_H - LAPLACE_HALO;
+    /* From the global id, so that a launch with a global offset iterates
+     * only some rows of tiles (a grid split over ranks, apps/mpi). */
+    int y0 = (int)(get_global_id(1) / LAPLACE_TILE_GROUP_H) * LAPLACE_OUT_H -
+             LAPLACE_HALO;
 
     for (int i = 0; i < LAPLACE_PER_X; i++) {
         int tx = lx + i * LAPLACE_TILE_GROUP_W, gx = x0 + tx;

@@ -1,0 +1,24 @@
+/*
+ * stencil.c: stepping a tiled stencil (stencil.h) over its whole grid.
+ */
+#include "common/stencil.h"
+
+unsigned app_stencil_block(const app_stencil *s, uint32_t row)
+{
+    return row / s->block_rows;
+}
+
+int app_stencil_run(app_stencil *s, unsigned steps)
+{
+    unsigned blocks = app_stencil_block(s, s->height - 1) + 1;
+    int rc = 0;
+    for (unsigned done = 0; done < steps && rc == 0;) {
+        unsigned now = steps - done < s->max_steps ? steps - done
+                                                   : s->max_steps;
+        rc = s->enqueue(s, 0, blocks, now);
+        if (rc == 0)
+            rc = clarg_swap(&s->cur, &s->next);
+        done += now;
+    }
+    return rc;
+}
