@@ -129,7 +129,7 @@ TESTS += $(1)
 .PHONY: test-$(1)
 test-$(1): export CLFRAME_DEVICE ?= cpu
 test-$(1): $(BIN)/test-$(1)
-	CK_FORK=no XDG_CACHE_HOME=$$(TEST_CACHE) $(BIN)/test-$(1)
+	CK_FORK=no XDG_CACHE_HOME=$$(TEST_CACHE) $$(TEST_RUNNER_$(1)) $(BIN)/test-$(1)
 endef
 
 $(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
@@ -278,6 +278,19 @@ $(eval $(call app,societies,$(OPENMP_FLAGS),common))
 $(B)/apps/md/%.o: ALL_CFLAGS += $(OPENMP_FLAGS)
 $(eval $(call app,md,$(OPENMP_FLAGS),common))
 
+# The heat world and the Laplace solver over MPI ranks need Open MPI
+# (libopenmpi-dev, openmpi-bin); without mpicc they are skipped with a note.
+# Their suites run under mpirun with 1, 2 and 3 ranks (apps/mpi/tests/ranks).
+MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+ifneq ($(MPI_LIBS),)
+$(B)/apps/mpi/%.o: ALL_CFLAGS += $(MPI_CFLAGS)
+$(eval $(call app,mpi,$(MPI_LIBS),heat laplace common))
+TEST_RUNNER_mpi = apps/mpi/tests/ranks
+else
+$(info note: skipping apps/mpi: Open MPI is not installed (install libopenmpi-dev openmpi-bin))
+endif
+
 # The demo table runs a small case of every app.
 $(eval $(call app,demo,,heat raytracer matmul laplace blur kalah societies md))
 
@@ -285,7 +298,8 @@ all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
 
 # The apps' files that use no OpenCL (those not including clframe.h) must
 # build without it: they compile here with clframe/ off the include path.
-PLAIN_C := $(shell grep -L '"clframe.h"' $(wildcard apps/*/*.c apps/*/programs/*.c))
+PLAIN_C := $(shell grep -L '"clframe.h"' $(filter-out apps/mpi/%,\
+    $(wildcard apps/*/*.c apps/*/programs/*.c)))
 .PHONY: test-plain-c
 test-plain-c:
 	@$(foreach f,$(PLAIN_C),$(CC) $(filter-out -Iclframe -MMD -MP,$(ALL_CFLAGS)) \

@@ -61,6 +61,8 @@ int heat_step_opencl(heat_world *world, float dt, unsigned steps,
 typedef struct app_stencil app_stencil;
 int heat_v6_open(app_stencil **s, heat_world *world, float dt, clctx *ctx,
                  app_timing *timing);
+/* The most steps v6 makes per launch on ctx's device (its tiles' halo). */
+int heat_v6_halo(clctx *ctx, unsigned *halo);
 void heat_v6_close(app_stencil *s);
 
 /* Each cell's flags with its neighbours' insulator bits packed in, as v5
@@ -78,5 +80,20 @@ uint32_t heat_packed_flags(const heat_world *world, uint32_t x, uint32_t y);
  * [binary=0]` reads a world on stdin and writes the stepped world to stdout.
  * Returns the exit status. */
 int heat_step_main(int argc, char **argv, heat_version v);
+
+/* Its parts (step_main.c), for a stepper with a main of its own
+ * (apps/mpi): the usage for program `name`; the arguments, parsed after
+ * app_start (-1 to go on, else the exit status, the message printed); and
+ * the world written to stdout (0 or a code). */
+typedef struct heat_step_args {
+    float dt;
+    unsigned steps;
+    int binary;
+} heat_step_args;
+typedef struct app_program app_program;
+void heat_step_usage(char *usage, size_t size, const char *name);
+int heat_step_parse(const app_program *program, int argc, char **argv,
+                    heat_step_args *args);
+int heat_step_save(const heat_world *world, int binary);
 
 #endif /* HEAT_H */

@@ -15,41 +15,63 @@
 #include <limits.h>
 #include <string.h>
 
+void heat_step_usage(char *usage, size_t size, const char *name)
+{
+    snprintf(usage, size, "usage: %s [dt=0.1] [steps=1] [binary=0] "
+             "< world > world\nReads a heat world (text or binary) on stdin, "
+             "advances it by `steps` steps of\nsize dt and writes it to "
+             "stdout, in binary if the third argument is 1.\n", name);
+}
+
+int heat_step_parse(const app_program *program, int argc, char **argv,
+                    heat_step_args *args)
+{
+    int status = app_start(program, app_asks_help(argc, argv));
+    if (status >= 0)
+        return status;
+    unsigned long steps = 1, binary = 0;
+    args->dt = 0.1f;
+    if (argc > 4)
+        return app_usage_error(program, "%s", "too many arguments");
+    if (argc > 1 && !parse_float(argv[1], &args->dt))
+        return app_message(program, 2, "dt \"%s\" is not a number",
+                           argv[1]);
+    if (argc > 2 && !parse_uint(argv[2], 0, UINT_MAX, &steps))
+        return app_message(program, 2, "steps \"%s\" is not a count (0, "
+                           "1, 2, ...)", argv[2]);
+    if (argc > 3 && !parse_uint(argv[3], 0, 1, &binary))
+        return app_message(program, 2, "binary \"%s\" must be 0 or 1",
+                           argv[3]);
+    args->steps = (unsigned)steps;
+    args->binary = (int)binary;
+    return -1;
+}
+
+int heat_step_save(const heat_world *world, int binary)
+{
+    int rc = heat_world_save(world, stdout, binary);
+    if (rc == 0 && fflush(stdout) != 0)
+        rc = app_fail(APP_ERR_IO, "writing to stdout: %s", strerror(errno));
+    return rc;
+}
+
 int heat_step_main(int argc, char **argv, heat_version v)
 {
     const char *name = heat_versions.list[v].alias;
     char usage[512];
-    snprintf(usage, sizeof usage, "usage: %s [dt=0.1] [steps=1] [binary=0] "
-             "< world > world\nReads a heat world (text or binary) on stdin, "
-             "advances it by `steps` steps of\nsize dt and writes it to "
-             "stdout, in binary if the third argument is 1.\n", name);
+    heat_step_usage(usage, sizeof usage, name);
     const app_program program = {name, usage, NULL};
-    int status = app_start(&program, app_asks_help(argc, argv));
+    heat_step_args args;
+    int status = heat_step_parse(&program, argc, argv, &args);
     if (status >= 0)
         return status;
-    float dt = 0.1f;
-    unsigned long steps = 1, binary = 0;
-    if (argc > 4)
-        return app_usage_error(&program, "%s", "too many arguments");
-    if (argc > 1 && !parse_float(argv[1], &dt))
-        return app_message(&program, 2, "dt \"%s\" is not a number",
-                           argv[1]);
-    if (argc > 2 && !parse_uint(argv[2], 0, UINT_MAX, &steps))
-        return app_message(&program, 2, "steps \"%s\" is not a count (0, "
-                           "1, 2, ...)", argv[2]);
-    if (argc > 3 && !parse_uint(argv[3], 0, 1, &binary))
-        return app_message(&program, 2, "binary \"%s\" must be 0 or 1",
-                           argv[3]);
 
     heat_world world;
     int rc = heat_world_load_whole(&world, stdin, "<stdin>");
     if (rc == 0)
-        rc = heat_step(&world, dt, (unsigned)steps, v, NULL, NULL);
+        rc = heat_step(&world, args.dt, args.steps, v, NULL, NULL);
     if (rc == 0)
-        rc = heat_world_save(&world, stdout, (int)binary);
-    if (rc == 0 && fflush(stdout) != 0)
-        rc = app_fail(APP_ERR_IO, "writing to stdout: %s",
-                      strerror(errno));
+        rc = heat_step_save(&world, args.binary);
     heat_world_free(&world);
     return rc ? app_failed(&program) : 0;
 }

@@ -1,0 +1,276 @@
+/*
+ * slab.c: a grid in slabs of rows over MPI ranks, with halo exchange
+ * overlapped with the interior's tiles (slab.h).
+ */
+#include "mpi/slab.h"
+#include "common/error.h"
+
+#include <limits.h>
+#include <string.h>
+
+/* Message tags: rows going to the rank above (lower rows), and below. */
+enum { TAG_UP = 1, TAG_DOWN = 2, TAG_SCATTER = 3, TAG_GATHER = 4 };
+
+/* Rank r's rows and halos, by the rule every rank computes alike. */
+static void rank_rows(const slab *s, int r, uint32_t *first, uint32_t *rows,
+                      uint32_t *above, uint32_t *below)
+{
+    uint32_t base = s->height / (uint32_t)s->ranks;
+    uint32_t extra = s->height % (uint32_t)s->ranks;
+    uint32_t ur = (uint32_t)r;
+    *rows = base + (ur < extra);
+    *first = ur * base + (ur < extra ? ur : extra);
+    *above = r > 0 ? s->depth : 0;
+    *below = r < s->ranks - 1 ? s->depth : 0;
+}
+
+int slab_plan(slab *s, MPI_Comm comm, uint32_t width, uint32_t height,
+              unsigned max_depth)
+{
+    memset(s, 0, sizeof *s);
+    s->comm = comm;
+    MPI_Comm_rank(comm, &s->rank);
+    MPI_Comm_size(comm, &s->ranks);
+    s->width = width;
+    s->height = height;
+    uint32_t thinnest = height / (uint32_t)s->ranks;
+    if (thinnest == 0)
+        return app_fail(APP_ERR_USAGE, "a grid of %u rows cannot be split "
+                        "over %d ranks: each needs a row at least", height,
+                        s->ranks);
+    if (max_depth == 0)
+        return app_fail(APP_ERR_USAGE, "slab_plan: a halo depth of 0");
+    s->depth = thinnest < max_depth ? thinnest : max_depth;
+    rank_rows(s, s->rank, &s->first, &s->rows, &s->above, &s->below);
+    return 0;
+}
+
+uint32_t slab_local_rows(const slab *s)
+{
+    return s->above + s->rows + s->below;
+}
+
+size_t slab_local_cells(const slab *s)
+{
+    return (size_t)slab_local_rows(s) * s->width;
+}
+
+/* One row of elements of `size` bytes as an MPI type, so that counts are
+ * rows: a 2^30-cell grid's bytes would overflow an int count. */
+static MPI_Datatype row_type(const slab *s, size_t size)
+{
+    MPI_Datatype t;
+    MPI_Type_contiguous((int)(s->width * size), MPI_BYTE, &t);
+    MPI_Type_commit(&t);
+    return t;
+}
+
+void slab_scatter(const slab *s, const void *whole, void *part, size_t size)
+{
+    MPI_Datatype row = row_type(s, size);
+    size_t row_bytes = s->width * size;
+    if (s->rank == 0) {
+        for (int r = 0; r < s->ranks; r++) {
+            uint32_t first, rows, above, below;
+            rank_rows(s, r, &first, &rows, &above, &below);
+            const char *from = (const char *)whole +
+                               (first - above) * row_bytes;
+            int count = (int)(above + rows + below);
+            if (r == 0)
+                memcpy(part, from, count * row_bytes);
+            else
+                MPI_Send(from, count, row, r, TAG_SCATTER, s->comm);
+        }
+    } else {
+        MPI_Recv(part, (int)slab_local_rows(s), row, 0, TAG_SCATTER,
+                 s->comm, MPI_STATUS_IGNORE);
+    }
+    MPI_Type_free(&row);
+}
+
+void slab_gather(const slab *s, const void *part, void *whole, size_t size)
+{
+    MPI_Datatype row = row_type(s, size);
+    size_t row_bytes = s->width * size;
+    const char *mine = (const char *)part + s->above * row_bytes;
+    if (s->rank == 0) {
+        for (int r = 0; r < s->ranks; r++) {
+            uint32_t first, rows, above, below;
+            rank_rows(s, r, &first, &rows, &above, &below);
+            char *to = (char *)whole + first * row_bytes;
+            if (r == 0)
+                memmove(to, mine, rows * row_bytes);
+            else
+                MPI_Recv(to, (int)rows, row, r, TAG_GATHER, s->comm,
+                         MPI_STATUS_IGNORE);
+        }
+    } else {
+        MPI_Send(mine, (int)s->rows, row, 0, TAG_GATHER, s->comm);
+    }
+    MPI_Type_free(&row);
+}
+
+/* The rows this rank sends: its first depth rows up, its last depth rows
+ * down; and the halo rows it receives from above and below. */
+static uint32_t send_up_row(const slab *s) { return s->above; }
+static uint32_t send_down_row(const slab *s)
+{
+    return s->above + s->rows - s->depth;
+}
+static uint32_t halo_below_row(const slab *s) { return s->above + s->rows; }
+
+/* Sends and receives the halos of `state` (4-byte elements, on the host),
+ * waiting for all of it. */
+static void exchange_rows(const slab *s, MPI_Datatype row, char *state)
+{
+    size_t row_bytes = s->width * 4;
+    MPI_Request req[4];
+    int n = 0;
+    if (s->rank > 0) {
+        MPI_Irecv(state, (int)s->above, row, s->rank - 1, TAG_DOWN, s->comm,
+                  &req[n++]);
+        MPI_Isend(state + send_up_row(s) * row_bytes, (int)s->depth, row,
+                  s->rank - 1, TAG_UP, s->comm, &req[n++]);
+    }
+    if (s->rank < s->ranks - 1) {
+        MPI_Irecv(state + halo_below_row(s) * row_bytes, (int)s->below, row,
+                  s->rank + 1, TAG_UP, s->comm, &req[n++]);
+        MPI_Isend(state + send_down_row(s) * row_bytes, (int)s->depth, row,
+                  s->rank + 1, TAG_DOWN, s->comm, &req[n++]);
+    }
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+}
+
+/* Enqueues the reads of the rows the neighbours need on `copy`. */
+static int read_sent_rows(const slab *s, clarg *state, clstream *copy)
+{
+    size_t w = s->width;
+    int rc = 0;
+    if (s->rank > 0)
+        rc = clarg_read_async(state, send_up_row(s) * w, s->depth * w, copy);
+    if (rc == 0 && s->rank < s->ranks - 1)
+        rc = clarg_read_async(state, send_down_row(s) * w, s->depth * w,
+                              copy);
+    return rc;
+}
+
+/* Enqueues the writes of the halos received, on the context's queue. */
+static int write_halos(const slab *s, clarg *state)
+{
+    size_t w = s->width;
+    int rc = clarg_write_async(state, 0, s->above * w, NULL);
+    if (rc == 0)
+        rc = clarg_write_async(state, halo_below_row(s) * w, s->below * w,
+                               NULL);
+    return rc;
+}
+
+int slab_exchange(const slab *s, clarg *state, clstream *copy, int rc)
+{
+    MPI_Datatype row = row_type(s, 4);
+    if (rc == 0)
+        rc = clstream_after(copy, NULL);
+    if (rc == 0)
+        rc = read_sent_rows(s, state, copy);
+    if (rc == 0)
+        rc = clstream_wait(copy);
+    exchange_rows(s, row, state->host);
+    if (rc == 0)
+        rc = write_halos(s, state);
+    MPI_Type_free(&row);
+    return rc;
+}
+
+/* A range of rows of tiles, [first, last]; empty when first > last. */
+typedef struct block_range {
+    long first, last;
+} block_range;
+
+static int launch(app_stencil *st, block_range b, unsigned steps)
+{
+    if (b.first > b.last)
+        return 0;
+    return st->enqueue(st, (unsigned)b.first,
+                       (unsigned)(b.last - b.first + 1), steps);
+}
+
+/* One stretch of `steps` steps: the tiles of the rows that are sent go
+ * first, then their read on `copy`, then the other tiles; the host sends
+ * and receives while those run. Tiles holding halo rows alone are not
+ * run: the exchange replaces those rows. */
+static int stretch(const slab *s, app_stencil *st, unsigned steps,
+                   clstream *copy)
+{
+    long first = app_stencil_block(st, s->above);
+    long last = app_stencil_block(st, s->above + s->rows - 1);
+    block_range top = {1, 0}, bottom = {1, 0}, inner = {first, last};
+    if (s->rank > 0)
+        top = (block_range){first,
+                            app_stencil_block(st, s->above + s->depth - 1)};
+    if (s->rank < s->ranks - 1)
+        bottom = (block_range){app_stencil_block(st, send_down_row(s)), last};
+    if (top.first <= top.last && bottom.first <= bottom.last &&
+        bottom.first <= top.last + 1) {
+        top.last = bottom.last;             /* they meet: one launch */
+        bottom = (block_range){1, 0};
+    }
+    if (top.first <= top.last)
+        inner.first = top.last + 1;
+    if (bottom.first <= bottom.last)
+        inner.last = bottom.first - 1;
+    int rc = launch(st, top, steps);
+    if (rc == 0)
+        rc = launch(st, bottom, steps);
+    if (rc == 0)
+        rc = clstream_after(copy, NULL);
+    if (rc == 0)
+        rc = read_sent_rows(s, &st->next, copy);
+    if (rc == 0)
+        rc = launch(st, inner, steps);
+    if (rc == 0)
+        rc = clstream_wait(copy);
+    return rc;
+}
+
+int slab_advance(const slab *s, app_stencil *st, unsigned steps,
+                 clstream *copy)
+{
+    MPI_Datatype row = row_type(s, 4);
+    int rc = 0;
+    for (unsigned done = 0; done < steps;) {
+        unsigned now = steps - done < s->depth ? steps - done : s->depth;
+        if (rc == 0)
+            rc = stretch(s, st, now, copy);
+        exchange_rows(s, row, st->next.host);
+        if (rc == 0)
+            rc = write_halos(s, &st->next);
+        if (rc == 0)
+            rc = clarg_swap(&st->cur, &st->next);
+        done += now;
+    }
+    MPI_Type_free(&row);
+    return rc;
+}
+
+int slab_agree(MPI_Comm comm, int rc)
+{
+    int rank, first;
+    MPI_Comm_rank(comm, &rank);
+    int mine = rc ? rank : INT_MAX;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first == INT_MAX)
+        return 0;
+    if (first == rank)
+        return rc;
+    return app_fail(SLAB_ERR_ELSEWHERE, "rank %d failed", first);
+}
+
+clctx *slab_open_device(MPI_Comm comm, const char *selector)
+{
+    MPI_Comm node;
+    int local = 0;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    return clctx_new_nth(selector, (unsigned)local);
+}
