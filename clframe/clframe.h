@@ -97,6 +97,15 @@ clctx *clctx_default(void);
  * device and the mode when the context is made. Free with clctx_free. */
 clctx *clctx_new(const char *selector);
 
+/* As clctx_new, on the index-th (modulo their count) of the devices that the
+ * rule in force matches: "gpu" and the default go round every GPU, "cpu"
+ * and the CPU fallback every CPU device, a name every device containing it;
+ * "P:D" and HPCE_SELECT_* name one device, which every index shares. For
+ * MPI, pass the node-local rank (from MPI_Comm_split_type with
+ * MPI_COMM_TYPE_SHARED, or Open MPI's OMPI_COMM_WORLD_LOCAL_RANK) so that
+ * ranks spread over the node's devices; clctx_describe says which one. */
+clctx *clctx_new_nth(const char *selector, unsigned index);
+
 /* Waits for outstanding work, prints the CLFRAME_PROFILE table if profiling,
  * releases the OpenCL objects. Free a context's kernels and persistent
  * arguments first. NULL is a no-op; freeing the default context early is

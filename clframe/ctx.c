@@ -3,10 +3,12 @@
  *
  * Selection is one rule list, applied once per context: an explicit selector,
  * else CLFRAME_DEVICE, else the seed's HPCE_SELECT_PLATFORM/DEVICE, else the
- * CPU under CL_DEBUG, else the first GPU, else the first CPU. Whatever wins is
- * written into clctx_describe() with the reason, so "why is this running on
- * the CPU?" has an answer. The context also keeps the counters and profile
- * records that the other modules fill.
+ * CPU under CL_DEBUG, else the GPUs, else the CPUs. The rule that applies
+ * matches a set of devices, and the context opens the nth of them (modulo
+ * their count): the first for clctx_new, an MPI rank's node-local rank for
+ * clctx_new_nth. Whatever wins is written into clctx_describe() with the
+ * reason, so "why is this running on the CPU?" has an answer. The context
+ * also keeps the counters and profile records that the other modules fill.
  */
 #include "internal.h"
 
@@ -128,23 +130,53 @@ static int parse_indices(const char *sel, unsigned *p, unsigned *d)
            isdigit((unsigned char)sel[0]);
 }
 
-static int first_of_type(const clf_candidate *c, int n, cl_device_type t)
+/* The nth, modulo their count, of the devices that pass test (in list
+ * order), so that ranks numbered 0, 1, 2... go round them; *matched gets
+ * the count. -1 when none passes. */
+typedef int device_test(const clf_candidate *c, const void *arg);
+
+static int nth_passing(const clf_candidate *c, int n, device_test *test,
+                       const void *arg, unsigned nth, int *matched)
 {
+    int count = 0;
     for (int i = 0; i < n; i++)
-        if (c[i].type & t)
+        count += test(&c[i], arg);
+    *matched = count;
+    if (count == 0)
+        return -1;
+    unsigned skip = nth % (unsigned)count;
+    for (int i = 0; i < n; i++)
+        if (test(&c[i], arg) && skip-- == 0)
             return i;
-    return -1;
+    return -1;                  /* not reached: count passed */
+}
+
+static int is_of_type(const clf_candidate *c, const void *type)
+{
+    return (c->type & *(const cl_device_type *)type) != 0;
+}
+
+static int name_contains(const clf_candidate *c, const void *part)
+{
+    return contains_nocase(c->name, part);
+}
+
+static int nth_of_type(const clf_candidate *c, int n, cl_device_type type,
+                       unsigned nth, int *matched)
+{
+    return nth_passing(c, n, is_of_type, &type, nth, matched);
 }
 
 int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
-                       const char *source)
+                       const char *source, unsigned nth, int *matched)
 {
     char devices[2048];
     describe_list(c, n, devices, sizeof devices);
     unsigned p, d;
     int i;
+    *matched = 0;
     if (strcmp(sel, "gpu") == 0 || strcmp(sel, "GPU") == 0) {
-        if ((i = first_of_type(c, n, CL_DEVICE_TYPE_GPU)) >= 0)
+        if ((i = nth_of_type(c, n, CL_DEVICE_TYPE_GPU, nth, matched)) >= 0)
             return i;
         return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%s asks for a GPU but there is none (devices: %s); use "
@@ -152,7 +184,7 @@ int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
             source, devices);
     }
     if (strcmp(sel, "cpu") == 0 || strcmp(sel, "CPU") == 0) {
-        if ((i = first_of_type(c, n, CL_DEVICE_TYPE_CPU)) >= 0)
+        if ((i = nth_of_type(c, n, CL_DEVICE_TYPE_CPU, nth, matched)) >= 0)
             return i;
         return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%s asks for a CPU device but there is none (devices: %s); "
@@ -160,9 +192,12 @@ int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
             source, devices);
     }
     if (parse_indices(sel, &p, &d)) {
+        /* One device named: every rank shares it. */
         for (i = 0; i < n; i++)
-            if (c[i].pi == p && c[i].di == d)
+            if (c[i].pi == p && c[i].di == d) {
+                *matched = 1;
                 return i;
+            }
         return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%s names platform %u device %u, which does not exist "
             "(devices: %s)", source, p, d, devices);
@@ -170,9 +205,8 @@ int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
     if (sel[0] == '\0')
         return clframe_fail(CLFRAME_ERR_BAD_SELECTOR, "%s is empty: use gpu, cpu, "
                         "P:D or part of a device name", source);
-    for (i = 0; i < n; i++)
-        if (contains_nocase(c[i].name, sel))
-            return i;
+    if ((i = nth_passing(c, n, name_contains, sel, nth, matched)) >= 0)
+        return i;
     return clframe_fail(CLFRAME_ERR_NO_DEVICE,
         "%s: no device name contains \"%s\" (devices: %s); use gpu, cpu, "
         "P:D or part of a device name", source, sel, devices);
@@ -197,54 +231,64 @@ static int hpce_index(const char *name)
     return (int)x;
 }
 
-/* Picks a device: the rule list at the top of this file. *why gets the
- * reason. Returns the index into c or a negative code. */
-static int choose_device(const clf_candidate *c, int n,
-                         const char *selector, char *why, size_t why_size)
+/* Picks a device: the rule list at the top of this file, each rule's set
+ * gone round by nth. *why gets the reason, and with by_index (clctx_new_nth)
+ * where the device sits in the set; clctx_new's reads as it always has.
+ * Returns the index into c or a negative code. */
+static int choose_device(const clf_candidate *c, int n, const char *selector,
+                         unsigned nth, int by_index, char *why,
+                         size_t why_size)
 {
     char source[300];
     const char *env = getenv("CLFRAME_DEVICE");
-    if (selector) {
-        snprintf(source, sizeof source, "selector \"%s\"", selector);
-        snprintf(why, why_size, "chosen by clctx_new(\"%s\")", selector);
-        return clf_apply_selector(c, n, selector, source);
-    }
-    if (env) {
-        snprintf(source, sizeof source, "CLFRAME_DEVICE=%s", env);
-        snprintf(why, why_size, "chosen by CLFRAME_DEVICE=%s", env);
-        return clf_apply_selector(c, n, env, source);
-    }
     int hp = hpce_index("HPCE_SELECT_PLATFORM");
     int hd = hpce_index("HPCE_SELECT_DEVICE");
-    if (hp == -2 || hd == -2)
+    int i, matched = 0;
+    if (selector) {
+        snprintf(source, sizeof source, "selector \"%s\"", selector);
+        if (by_index)
+            snprintf(why, why_size, "chosen by clctx_new_nth(\"%s\", %u)",
+                     selector, nth);
+        else
+            snprintf(why, why_size, "chosen by clctx_new(\"%s\")", selector);
+        i = clf_apply_selector(c, n, selector, source, nth, &matched);
+    } else if (env) {
+        snprintf(source, sizeof source, "CLFRAME_DEVICE=%s", env);
+        snprintf(why, why_size, "chosen by CLFRAME_DEVICE=%s", env);
+        i = clf_apply_selector(c, n, env, source, nth, &matched);
+    } else if (hp == -2 || hd == -2) {
         return clframe_fail(CLFRAME_ERR_BAD_SELECTOR,
             "HPCE_SELECT_PLATFORM=%s HPCE_SELECT_DEVICE=%s: each must be a "
             "number (a platform or device index as clframe-info lists them)",
             getenv("HPCE_SELECT_PLATFORM") ? getenv("HPCE_SELECT_PLATFORM") : "",
             getenv("HPCE_SELECT_DEVICE") ? getenv("HPCE_SELECT_DEVICE") : "");
-    if (hp >= 0 || hd >= 0) {
+    } else if (hp >= 0 || hd >= 0) {
         char sel[32];
         snprintf(sel, sizeof sel, "%d:%d", hp < 0 ? 0 : hp, hd < 0 ? 0 : hd);
         snprintf(source, sizeof source, "HPCE_SELECT_PLATFORM/DEVICE (%s)", sel);
         snprintf(why, why_size, "chosen by %s", source);
-        return clf_apply_selector(c, n, sel, source);
-    }
-    if (env_on("CL_DEBUG")) {
+        i = clf_apply_selector(c, n, sel, source, nth, &matched);
+    } else if (env_on("CL_DEBUG")) {
         snprintf(why, why_size, "CL_DEBUG=1 asks for a CPU device");
-        return clf_apply_selector(c, n, "cpu", "CL_DEBUG=1");
-    }
-    int i = first_of_type(c, n, CL_DEVICE_TYPE_GPU);
-    if (i >= 0) {
-        snprintf(why, why_size, "the first GPU");
-        return i;
-    }
-    i = first_of_type(c, n, CL_DEVICE_TYPE_CPU);
-    if (i >= 0) {
+        i = clf_apply_selector(c, n, "cpu", "CL_DEBUG=1", nth, &matched);
+    } else if ((i = nth_of_type(c, n, CL_DEVICE_TYPE_GPU, nth,
+                                &matched)) >= 0) {
+        snprintf(why, why_size, "%s", by_index ? "the GPUs" : "the first GPU");
+    } else if ((i = nth_of_type(c, n, CL_DEVICE_TYPE_CPU, nth,
+                                &matched)) >= 0) {
         snprintf(why, why_size, "no GPU found, so the CPU fallback");
-        return i;
+    } else {
+        snprintf(why, why_size, "no GPU or CPU device, so %s",
+                 by_index ? "any device" : "the first device");
+        matched = n;
+        i = (int)(nth % (unsigned)n);
     }
-    snprintf(why, why_size, "no GPU or CPU device, so the first device");
-    return 0;
+    if (i >= 0 && by_index) {
+        size_t used = strlen(why);
+        snprintf(why + used, why_size - used, ": device %u of %d (index %u)",
+                 nth % (unsigned)matched + 1, matched, nth);
+    }
+    return i;
 }
 
 /* ---- creating and freeing ------------------------------------------------ */
@@ -269,14 +313,16 @@ static void read_memory_model(clctx *ctx)
     ctx->base_align = align_bits >= 8 ? align_bits / 8 : 512;
 }
 
-clctx *clctx_new(const char *selector)
+/* clctx_new and clctx_new_nth: the context on the nth of the devices that
+ * the rules match, by_index saying which call it was, for describe. */
+static clctx *new_context(const char *selector, unsigned nth, int by_index)
 {
     clf_candidate *list = NULL;
     int n = list_devices(&list);
     if (n < 0)
         return NULL;
     char why[512];
-    int i = choose_device(list, n, selector, why, sizeof why);
+    int i = choose_device(list, n, selector, nth, by_index, why, sizeof why);
     if (i < 0) {
         free(list);
         return NULL;
@@ -284,7 +330,8 @@ clctx *clctx_new(const char *selector)
     clctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
         free(list);
-        clframe_fail(CLFRAME_ERR_NO_MEMORY, "clctx_new: out of host memory");
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s: out of host memory",
+                     by_index ? "clctx_new_nth" : "clctx_new");
         return NULL;
     }
     const clf_candidate *c = &list[i];
@@ -333,6 +380,16 @@ clctx *clctx_new(const char *selector)
         return NULL;
     }
     return ctx;
+}
+
+clctx *clctx_new(const char *selector)
+{
+    return new_context(selector, 0, 0);
+}
+
+clctx *clctx_new_nth(const char *selector, unsigned index)
+{
+    return new_context(selector, index, 1);
 }
 
 static void print_profile(clctx *ctx)

@@ -122,11 +122,13 @@ typedef struct clf_candidate {
 
 /* Applies one selector ("gpu", "cpu", "P:D" or part of a device name: a
  * CLFRAME_DEVICE value) to the n devices of list c, which nothing here
- * asks OpenCL about: the index chosen, or a negative code with a message
- * naming the selector, `source` (where it came from) and the choices.
- * Apart from clctx_new, so that its text can be tested without a device. */
+ * asks OpenCL about: the index of the nth (modulo their count, in list
+ * order) of the devices it matches, with *matched set to that count ("P:D"
+ * matches one); or a negative code with a message naming the selector,
+ * `source` (where it came from) and the choices. Apart from clctx_new, so
+ * that its text can be tested without a device. */
 int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
-                       const char *source);
+                       const char *source, unsigned nth, int *matched);
 
 /* Every OpenCL object clframe creates passes through these so that
  * clctx_stats.live_objects counts them: a leak shows as a growing count. */

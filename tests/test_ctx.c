@@ -4,7 +4,10 @@
  */
 #include "support.h"
 
+#include "internal.h"               /* clf_apply_selector on made-up lists */
+
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +192,181 @@ START_TEST(empty_selector_is_an_error)
 }
 END_TEST
 
+/* The CPU devices of every platform in list order: what "cpu" goes round. */
+static int cpu_devices(cl_device_id *out, int max)
+{
+    cl_platform_id platforms[16];
+    cl_uint np = 0;
+    ck_assert_int_eq(clGetPlatformIDs(16, platforms, &np), CL_SUCCESS);
+    int n = 0;
+    for (cl_uint p = 0; p < np && p < 16; p++) {
+        cl_device_id devices[64];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 64, devices,
+                           &nd) != CL_SUCCESS)
+            continue;
+        for (cl_uint d = 0; d < nd && d < 64 && n < max; d++) {
+            cl_device_type type = 0;
+            clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type,
+                            NULL);
+            if (type & CL_DEVICE_TYPE_CPU)
+                out[n++] = devices[d];
+        }
+    }
+    return n;
+}
+
+START_TEST(nth_goes_round_the_cpu_devices)
+{
+    cl_device_id cpus[64];
+    int count = cpu_devices(cpus, 64);
+    ck_assert_int_ge(count, 1);
+    clctx *first = new_ctx("cpu");
+    ck_assert_ptr_eq(clctx_device(first), cpus[0]);
+    ck_assert_ptr_null(strstr(clctx_describe(first), "(index"));
+    clctx_free(first);
+    static const unsigned indices[] = {0, 1, 7};
+    for (size_t k = 0; k < sizeof indices / sizeof *indices; k++) {
+        clctx *ctx = clctx_new_nth("cpu", indices[k]);
+        ck_assert_made(ctx);
+        ck_assert(clctx_device_type(ctx) & CL_DEVICE_TYPE_CPU);
+        ck_assert_ptr_eq(clctx_device(ctx), cpus[indices[k] % (unsigned)count]);
+        char call[64], place[64];
+        snprintf(call, sizeof call, "chosen by clctx_new_nth(\"cpu\", %u)",
+                 indices[k]);
+        snprintf(place, sizeof place, ": device %u of %d (index %u)",
+                 indices[k] % (unsigned)count + 1, count, indices[k]);
+        ck_assert_ptr_nonnull(strstr(clctx_describe(ctx), call));
+        ck_assert_ptr_nonnull(strstr(clctx_describe(ctx), place));
+        ck_assert_cl(clctx_finish(ctx));
+        clctx_free(ctx);
+    }
+}
+END_TEST
+
+/* "P:D" names one device: every index shares it. */
+START_TEST(nth_of_one_named_device_is_that_device)
+{
+    clctx *named = new_ctx("0:0");
+    clctx *ctx = clctx_new_nth("0:0", 9);
+    ck_assert_made(ctx);
+    ck_assert_ptr_eq(clctx_device(ctx), clctx_device(named));
+    ck_assert_ptr_nonnull(strstr(clctx_describe(ctx),
+                                 "platform 0 device 0: chosen by "
+                                 "clctx_new_nth(\"0:0\", 9): device 1 of 1 "
+                                 "(index 9)"));
+    clctx_free(ctx);
+    clctx_free(named);
+}
+END_TEST
+
+static int raised_code;
+
+static void remember_code(int code, const char *message)
+{
+    (void)message;
+    raised_code = code;
+}
+
+START_TEST(nth_of_a_name_matching_nothing_is_an_error)
+{
+    raised_code = 0;
+    clframe_error_handler old = clframe_set_error_handler(remember_code);
+    clctx *ctx = clctx_new_nth("no-such-device-xyz", 3);
+    clframe_set_error_handler(old);
+    ck_assert_ptr_null(ctx);
+    ck_assert_int_eq(raised_code, CLFRAME_ERR_NO_DEVICE);
+    ck_assert_error_has("selector \"no-such-device-xyz\": no device name "
+                        "contains \"no-such-device-xyz\" (devices: 0:0 ");
+}
+END_TEST
+
+START_TEST(nth_follows_the_environment)
+{
+    clctx *ctx = clctx_new_nth(NULL, 4);
+    ck_assert_made(ctx);
+    if (clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU)
+        ck_assert_ptr_nonnull(strstr(clctx_describe(ctx), ": the GPUs: device "));
+    else
+        ck_assert_ptr_nonnull(strstr(clctx_describe(ctx),
+                              "no GPU found, so the CPU fallback: device "));
+    ck_assert_ptr_nonnull(strstr(clctx_describe(ctx), " (index 4)"));
+    clctx_free(ctx);
+
+    cl_device_id cpus[64];
+    int count = cpu_devices(cpus, 64);
+    setenv("CLFRAME_DEVICE", "cpu", 1);
+    for (unsigned k = 0; k < 3; k++) {
+        ctx = clctx_new_nth(NULL, k);
+        ck_assert_made(ctx);
+        ck_assert_ptr_eq(clctx_device(ctx), cpus[k % (unsigned)count]);
+        char why[96];
+        snprintf(why, sizeof why, "chosen by CLFRAME_DEVICE=cpu: device %u "
+                 "of %d (index %u)", k % (unsigned)count + 1, count, k);
+        ck_assert_ptr_nonnull(strstr(clctx_describe(ctx), why));
+        clctx_free(ctx);
+    }
+}
+END_TEST
+
+/* The modulo rule over made-up lists, as a node with several GPUs has them:
+ * no device needed. */
+static const clf_candidate three_gpus[] = {
+    {.pi = 0, .di = 0, .type = CL_DEVICE_TYPE_CPU, .name = "cpu-haswell"},
+    {.pi = 1, .di = 0, .type = CL_DEVICE_TYPE_GPU, .name = "NVIDIA H100"},
+    {.pi = 1, .di = 1, .type = CL_DEVICE_TYPE_GPU, .name = "NVIDIA H100"},
+    {.pi = 1, .di = 2, .type = CL_DEVICE_TYPE_GPU, .name = "NVIDIA H100"},
+};
+
+static const clf_candidate gpus_on_two_platforms[] = {
+    {.pi = 0, .di = 0, .type = CL_DEVICE_TYPE_GPU, .name = "AMD Radeon"},
+    {.pi = 1, .di = 0, .type = CL_DEVICE_TYPE_CPU, .name = "cpu-haswell"},
+    {.pi = 2, .di = 0, .type = CL_DEVICE_TYPE_GPU, .name = "NVIDIA H100"},
+    {.pi = 2, .di = 1, .type = CL_DEVICE_TYPE_GPU, .name = "NVIDIA H200"},
+};
+
+/* Asserts that sel over list picks want[k] for index k, from a set of
+ * `matched` devices. */
+static void assert_picks(const clf_candidate *list, int n, const char *sel,
+                         const int *want, int count, int matched)
+{
+    for (int k = 0; k < count; k++) {
+        int got_matched = -1;
+        int i = clf_apply_selector(list, n, sel, "test", (unsigned)k,
+                                   &got_matched);
+        ck_assert_msg(i == want[k], "\"%s\" index %d chose %d, not %d: %s",
+                      sel, k, i, want[k], i < 0 ? clframe_last_error() : "");
+        ck_assert_int_eq(got_matched, matched);
+    }
+}
+
+START_TEST(selector_goes_round_the_gpus)
+{
+    assert_picks(three_gpus, 4, "gpu", (const int[]){1, 2, 3, 1, 2, 3}, 6, 3);
+    assert_picks(three_gpus, 4, "cpu", (const int[]){0, 0, 0}, 3, 1);
+    int matched;
+    ck_assert_int_eq(clf_apply_selector(three_gpus, 4, "gpu", "test",
+                                        UINT_MAX, &matched), 1);
+    assert_picks(gpus_on_two_platforms, 4, "GPU",
+                 (const int[]){0, 2, 3, 0, 2, 3}, 6, 3);
+}
+END_TEST
+
+START_TEST(selector_goes_round_the_names_it_matches)
+{
+    assert_picks(gpus_on_two_platforms, 4, "nvidia",
+                 (const int[]){2, 3, 2, 3}, 4, 2);
+    assert_picks(gpus_on_two_platforms, 4, "h200", (const int[]){3, 3}, 2, 1);
+    assert_picks(gpus_on_two_platforms, 4, "2:0", (const int[]){2, 2, 2}, 3, 1);
+    int matched = -1;
+    ck_assert_int_eq(clf_apply_selector(gpus_on_two_platforms, 4, "intel",
+                                        "test", 5, &matched),
+                     CLFRAME_ERR_NO_DEVICE);
+    ck_assert_int_eq(matched, 0);
+    ck_assert_error_has("no device name contains \"intel\"");
+}
+END_TEST
+
 /* With no ICD files at all, ocl-icd finds no platform: clframe must say what
  * to install. ocl-icd reads OCL_ICD_VENDORS once per process, so this needs
  * a fresh (forked) process. */
@@ -271,6 +449,12 @@ Suite *ctx_suite(void)
     tcase_add_test(tc, the_default_context_can_be_freed_early);
     tcase_add_test(tc, exact_fp_option_matches_the_device);
     tcase_add_test(tc, limits_are_the_devices);
+    tcase_add_test(tc, nth_goes_round_the_cpu_devices);
+    tcase_add_test(tc, nth_of_one_named_device_is_that_device);
+    tcase_add_test(tc, nth_of_a_name_matching_nothing_is_an_error);
+    tcase_add_test(tc, nth_follows_the_environment);
+    tcase_add_test(tc, selector_goes_round_the_gpus);
+    tcase_add_test(tc, selector_goes_round_the_names_it_matches);
     suite_add_tcase(s, tc);
     /* A process that has opened no platform yet (test_run_apart); not
      * under Oclgrind, whose log each forked test would truncate. */
