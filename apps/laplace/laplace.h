@@ -111,6 +111,23 @@ int laplace_solve_c(laplace_grid *g, const laplace_plan *plan, int parallel,
                     laplace_stats *stats);
 int laplace_solve_opencl(laplace_grid *g, const laplace_plan *plan,
                          laplace_version v, clctx *ctx, laplace_stats *stats);
+/* The fast version in parts, for code that splits a grid over devices
+ * (apps/mpi): its tiled kernel on g as a stencil (common/stencil.h, which
+ * starts with g->phi in both buffers and never writes g's fixed cells),
+ * plus the measuring iteration of the tolerance checks over the rows
+ * [first, first + rows) alone, from the stencil's cur into its next, and
+ * the largest change it found. laplace_fast_halo is the most iterations
+ * a launch makes. g and stats must outlive d. 0 or a code. */
+typedef struct laplace_dev laplace_dev;
+typedef struct app_stencil app_stencil;
+unsigned laplace_fast_halo(void);
+int laplace_fast_open(laplace_dev **d, laplace_grid *g, clctx *ctx,
+                      laplace_stats *stats);
+app_stencil *laplace_fast_stencil(laplace_dev *d);
+int laplace_fast_measure(laplace_dev *d, uint32_t first, uint32_t rows);
+int laplace_fast_change(laplace_dev *d, float *change);
+void laplace_fast_close(laplace_dev *d);
+
 /* Threads the OpenMP version uses (1 without OpenMP). */
 int laplace_openmp_threads(void);
 

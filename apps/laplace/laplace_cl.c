@@ -19,6 +19,7 @@
  */
 #include "laplace.h"
 #include "common/error.h"
+#include "common/stencil.h"
 #include "clframe.h"
 
 #include <stdio.h>
@@ -61,7 +62,9 @@ static update_kind choose_update(clctx *ctx, uint32_t nx)
     return kind == UPDATE_FLOAT4 && nx % 4 ? UPDATE_COLUMN : kind;
 }
 
-typedef struct laplace_dev {
+struct laplace_dev {
+    app_stencil st;             /* first: the tiled kernel as a stencil; its
+                                   cur is phi (seed) or the current buffer */
     clctx *ctx;
     laplace_grid *g;
     const laplace_plan *plan;
@@ -70,10 +73,12 @@ typedef struct laplace_dev {
     size_t cells, group_h, groups;
     unsigned tile_h;
     clkernel *update, *change, *copy, *tiled;
-    clarg a, b, mask, changes;  /* a: phi (seed) or the current buffer */
+    clarg mask, changes;
     int *int_mask;              /* seed's mask as ints */
     float *group_max;           /* one per work-group of the change kernel */
-} laplace_dev;
+    size_t measured_groups;     /* of the last measuring launch */
+    laplace_stats unread;       /* the stats when the caller has none */
+};
 
 static clkernel *build(laplace_dev *d, const char *name)
 {
@@ -122,19 +127,26 @@ static clkernel *build_update(laplace_dev *d)
     }
 }
 
-/* The tiled kernel: one work-group per tile's output block. */
-static clkernel *build_tiled(laplace_dev *d)
+/* The tiled kernel's launch over the rows of tiles [first, first +
+ * count): one work-group per tile's output block, the offset picking the
+ * first row of tiles. */
+static int tiled_enqueue(app_stencil *s, unsigned first, unsigned count,
+                         unsigned steps)
 {
-    clkernel *k = build(d, "laplace_tiled");
-    size_t out_w = TILE_W - 2 * HALO, out_h = d->tile_h - 2 * HALO;
-    size_t gx = (d->g->nx + out_w - 1) / out_w;
-    size_t gy = (d->g->ny + out_h - 1) / out_h;
-    if (k && (clkernel_global(k, gx * GROUP_W, gy * GROUP_H) ||
-              clkernel_local(k, GROUP_W, GROUP_H))) {
-        clkernel_free(k);
-        return NULL;
-    }
-    return k;
+    laplace_dev *d = (laplace_dev *)s;
+    size_t out_w = TILE_W - 2 * HALO;
+    size_t groups_x = (s->width + out_w - 1) / out_w;
+    cl_uint now = steps;
+    int rc = clkernel_offset(d->tiled, 0, (size_t)first * GROUP_H);
+    if (rc == 0)
+        rc = clkernel_global(d->tiled, groups_x * GROUP_W,
+                             (size_t)count * GROUP_H);
+    if (rc == 0)
+        rc = clkernel_local(d->tiled, GROUP_W, GROUP_H);
+    if (rc == 0)
+        rc = clkernel_enqueue(d->tiled, s->cur, s->next, d->mask,
+                              CLARG(s->width), CLARG(s->height), CLARG(now));
+    return rc;
 }
 
 /* Work-group shape and tile height for this device. */
@@ -194,17 +206,24 @@ static int set_up(laplace_dev *d)
     if (seed)
         d->copy = build_per_cell(d, "laplace_seed_copy", 1, 1);
     if (d->v == LAPLACE_FAST)
-        d->tiled = build_tiled(d);
+        d->tiled = build(d, "laplace_tiled");
     if (!d->update || !d->change || (seed && !d->copy) ||
         (d->v == LAPLACE_FAST && !d->tiled))
         return CLFRAME_ERR_BUILD;       /* clframe said why */
     /* Both buffers start as phi: fixed cells are never written again. */
-    d->a = CLARG_INOUT(g->phi, d->cells);
-    d->b = CLARG_INOUT(g->phi, d->cells);
+    d->st = (app_stencil){
+        .cur = CLARG_INOUT(g->phi, d->cells),
+        .next = CLARG_INOUT(g->phi, d->cells),
+        .width = g->nx,
+        .height = g->ny,
+        .block_rows = d->tile_h - 2 * HALO,
+        .max_steps = HALO,
+        .enqueue = tiled_enqueue,
+    };
     d->changes = CLARG_INOUT(d->group_max, d->groups);
-    rc = clarg_keep_on_device(&d->a, d->ctx, 1);
+    rc = clarg_keep_on_device(&d->st.cur, d->ctx, 1);
     if (rc == 0)
-        rc = clarg_keep_on_device(&d->b, d->ctx, 1);
+        rc = clarg_keep_on_device(&d->st.next, d->ctx, 1);
     if (rc == 0)
         rc = clarg_keep_on_device(&d->mask, d->ctx, 1);
     if (rc == 0)
@@ -212,50 +231,52 @@ static int set_up(laplace_dev *d)
     return rc;
 }
 
-/* One iteration of the seed's pair of kernels: a is phi, b is old_phi. */
+/* One iteration of the seed's pair of kernels: cur is phi, next
+ * old_phi. */
 static int seed_iteration(laplace_dev *d, int measure)
 {
     cl_uint nx = d->g->nx, ny = d->g->ny;
     int rc;
+    d->measured_groups = d->groups;
     if (measure)
-        rc = clkernel_enqueue(d->change, d->b, d->a, d->mask, CLARG(nx),
-                              CLARG(ny), d->changes);
+        rc = clkernel_enqueue(d->change, d->st.next, d->st.cur, d->mask,
+                              CLARG(nx), CLARG(ny), d->changes);
     else
-        rc = clkernel_enqueue(d->update, d->a, d->b, d->mask, CLARG(nx),
-                              CLARG(ny));
+        rc = clkernel_enqueue(d->update, d->st.cur, d->st.next, d->mask,
+                              CLARG(nx), CLARG(ny));
     if (rc)
         return rc;
-    return clkernel_enqueue(d->copy, d->a, d->b, d->mask, CLARG(nx),
+    return clkernel_enqueue(d->copy, d->st.cur, d->st.next, d->mask, CLARG(nx),
                             CLARG(ny));
 }
 
-/* One double-buffered iteration from a into b, then a is the result. */
+/* One iteration of the rows [first, first + rows) from cur into next that
+ * also reduces their largest change, per work-group, into changes (the
+ * other rows are left as they were: a rank's halos, apps/mpi). */
+static int measure_rows(laplace_dev *d, uint32_t first, uint32_t rows)
+{
+    cl_uint nx = d->g->nx, end = first + rows;
+    size_t gx = clframe_round_up(nx, GROUP_W);
+    size_t gy = clframe_round_up(rows, d->group_h);
+    d->measured_groups = gx / GROUP_W * (gy / d->group_h);
+    int rc = clkernel_offset(d->change, 0, first);
+    if (rc == 0)
+        rc = clkernel_global(d->change, gx, gy);
+    if (rc == 0)
+        rc = clkernel_enqueue(d->change, d->st.cur, d->st.next, d->mask,
+                              CLARG(nx), CLARG(end), d->changes);
+    return rc;
+}
+
+/* One double-buffered iteration from cur into next, which then changes
+ * roles with cur. */
 static int double_iteration(laplace_dev *d, int measure)
 {
     cl_uint nx = d->g->nx, ny = d->g->ny;
-    clkernel *k = measure ? d->change : d->update;
-    int rc = measure ? clkernel_enqueue(k, d->a, d->b, d->mask, CLARG(nx),
-                                        CLARG(ny), d->changes)
-                     : clkernel_enqueue(k, d->a, d->b, d->mask, CLARG(nx),
-                                        CLARG(ny));
-    return rc ? rc : clarg_swap(&d->a, &d->b);
-}
-
-/* n iterations by tiled launches of up to HALO each. */
-static int tiled_iterations(laplace_dev *d, unsigned n)
-{
-    cl_uint nx = d->g->nx, ny = d->g->ny;
-    int rc = 0;
-    for (unsigned done = 0; done < n && rc == 0;) {
-        cl_uint now = n - done < HALO ? n - done : HALO;
-        rc = clkernel_enqueue(d->tiled, d->a, d->b, d->mask, CLARG(nx),
-                              CLARG(ny), CLARG(now));
-        if (rc == 0) {
-            rc = clarg_swap(&d->a, &d->b);
-            done += now;
-        }
-    }
-    return rc;
+    int rc = measure ? measure_rows(d, 0, ny)
+                     : clkernel_enqueue(d->update, d->st.cur, d->st.next,
+                                        d->mask, CLARG(nx), CLARG(ny));
+    return rc ? rc : clarg_swap(&d->st.cur, &d->st.next);
 }
 
 /* n iterations, the last of them measuring its largest change if asked. */
@@ -263,7 +284,7 @@ static int advance(laplace_dev *d, unsigned n, int measure)
 {
     int rc = 0;
     if (d->v == LAPLACE_FAST) {
-        rc = tiled_iterations(d, measure ? n - 1 : n);
+        rc = app_stencil_run(&d->st, measure ? n - 1 : n);
         if (rc == 0 && measure)
             rc = double_iteration(d, 1);
         return rc;
@@ -277,9 +298,11 @@ static int advance(laplace_dev *d, unsigned n, int measure)
 /* The largest change the last measuring kernel found, in *change. */
 static int read_change(laplace_dev *d, float *change)
 {
-    int rc = clarg_read(&d->changes);
+    int rc = clarg_read_async(&d->changes, 0, d->measured_groups, NULL);
+    if (rc == 0)
+        rc = clctx_finish(d->ctx);
     float m = 0.0f;
-    for (size_t i = 0; i < d->groups && rc == 0; i++)
+    for (size_t i = 0; i < d->measured_groups && rc == 0; i++)
         m = d->group_max[i] > m ? d->group_max[i] : m;
     *change = m;
     return rc;
@@ -311,16 +334,16 @@ static int run_plan(laplace_dev *d)
     }
     d->stats->iterations = done;
     if (rc == 0) {
-        /* The seed's result is in both buffers; the others' in a. */
-        rc = clarg_read(&d->a);
+        /* The seed's result is in both buffers; the others' in cur. */
+        rc = clarg_read(&d->st.cur);
     }
     return rc;
 }
 
 static void tear_down(laplace_dev *d)
 {
-    clarg_release(&d->a);
-    clarg_release(&d->b);
+    clarg_release(&d->st.cur);
+    clarg_release(&d->st.next);
     clarg_release(&d->mask);
     clarg_release(&d->changes);
     clkernel *all[] = {d->update, d->change, d->copy, d->tiled};
@@ -353,4 +376,58 @@ int laplace_solve_opencl(laplace_grid *g, const laplace_plan *plan,
         rc = run_plan(&d);
     tear_down(&d);
     return rc;
+}
+
+/* ---- the fast version in parts (apps/mpi) ---------------------------------- */
+
+unsigned laplace_fast_halo(void)
+{
+    return HALO;
+}
+
+int laplace_fast_open(laplace_dev **out, laplace_grid *g, clctx *ctx,
+                      laplace_stats *stats)
+{
+    static const laplace_plan unused = {0, 0.0f, 1};
+    laplace_dev *d = calloc(1, sizeof *d);
+    *out = NULL;
+    if (!d)
+        return app_fail(APP_ERR_NO_MEMORY, "laplace: no memory");
+    *d = (laplace_dev){
+        .ctx = ctx ? ctx : clctx_default(),
+        .g = g,
+        .plan = &unused,
+        .stats = stats ? stats : &d->unread,
+        .v = LAPLACE_FAST,
+        .cells = (size_t)g->nx * g->ny,
+    };
+    int rc = d->ctx ? set_up(d) : CLFRAME_ERR_NO_DEVICE;
+    if (rc)
+        laplace_fast_close(d);
+    else
+        *out = d;
+    return rc;
+}
+
+app_stencil *laplace_fast_stencil(laplace_dev *d)
+{
+    return &d->st;
+}
+
+int laplace_fast_measure(laplace_dev *d, uint32_t first, uint32_t rows)
+{
+    return measure_rows(d, first, rows);
+}
+
+int laplace_fast_change(laplace_dev *d, float *change)
+{
+    return read_change(d, change);
+}
+
+void laplace_fast_close(laplace_dev *d)
+{
+    if (!d)
+        return;
+    tear_down(d);
+    free(d);
 }
