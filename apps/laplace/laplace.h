@@ -18,6 +18,7 @@
 #include "common/timing.h"
 #include "common/versions.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* clframe's context (clframe.h), which the OpenCL versions run on. */
@@ -142,5 +143,30 @@ int laplace_write_raw(const char *path, const laplace_grid *g);
 /* phi as a PNG: a blue (lowest) to red (highest) ramp over the grid's
  * range, fixed cells inside the border (conductors) in dark grey. */
 int laplace_write_png(const char *path, const laplace_grid *g);
+
+/* bin/laplace's command line (cli.c), which bin/laplace_mpi shares. */
+typedef struct laplace_options {
+    const char *size, *object, *mask, *raw, *png;
+    float boundary, object_potential;
+    laplace_plan plan;
+    laplace_version version;
+} laplace_options;
+typedef struct app_program app_program;
+
+/* The usage of program `name` (its app_program's usage). */
+void laplace_usage_for(char *usage, size_t size, const char *name);
+/* Fills o from argv; 0, or the exit status to leave with (-1: help), the
+ * message printed. */
+int laplace_parse_options(const app_program *program, int argc, char **argv,
+                          laplace_options *o);
+/* The grid the options describe: 0, 1 (a failure, in app_last_error) or
+ * 2 (a bad argument, its message printed). */
+int laplace_make_grid(const app_program *program, const laplace_options *o,
+                      laplace_grid *g);
+/* The files -o and --png name. 0 or a code. */
+int laplace_write_outputs(const laplace_options *o, const laplace_grid *g);
+/* "NAME: 200 x 200, fast, 1000 iterations..." on stderr. */
+void laplace_report(const char *name, const laplace_options *o,
+                    const laplace_grid *g, const laplace_stats *stats);
 
 #endif /* LAPLACE_H */
