@@ -223,6 +223,18 @@ unsigned laplace_next_stretch(const laplace_plan *plan, unsigned done)
     return to_check < left ? to_check : left;
 }
 
+int laplace_check(const laplace_grid *g, const laplace_plan *plan)
+{
+    int rc = laplace_grid_validate(g);
+    if (rc == 0 && (!plan || !(plan->tolerance >= 0.0f) ||
+                    isinf(plan->tolerance) ||
+                    (plan->tolerance > 0.0f && plan->check_every == 0)))
+        rc = app_fail(APP_ERR_BAD_INPUT, "laplace: the tolerance must be a "
+                      "finite number >= 0 and checks every 1 or more "
+                      "iterations");
+    return rc;
+}
+
 int laplace_solve(laplace_grid *g, const laplace_plan *plan,
                   laplace_version v, clctx *ctx, laplace_stats *stats)
 {
@@ -231,14 +243,9 @@ int laplace_solve(laplace_grid *g, const laplace_plan *plan,
         stats = &ignored;
     int want_time = stats->timing.want_kernel_time;
     *stats = (laplace_stats){.timing.want_kernel_time = want_time};
-    int rc = laplace_grid_validate(g);
+    int rc = laplace_check(g, plan);
     if (rc)
         return rc;
-    if (!plan || !(plan->tolerance >= 0.0f) || isinf(plan->tolerance) ||
-        (plan->tolerance > 0.0f && plan->check_every == 0))
-        return app_fail(APP_ERR_BAD_INPUT, "laplace: the tolerance "
-                        "must be a finite number >= 0 and checks every 1 "
-                        "or more iterations");
     if (v == LAPLACE_REFERENCE || v == LAPLACE_OPENMP)
         return laplace_solve_c(g, plan, v == LAPLACE_OPENMP, stats);
     if (app_version_uses_opencl(&laplace_versions, v))

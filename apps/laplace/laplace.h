@@ -101,6 +101,10 @@ typedef struct laplace_stats {
     unsigned checks;        /* out: how many checks were made */
 } laplace_stats;
 
+/* What laplace_solve checks first: the grid, and a plan whose tolerance
+ * is finite and >= 0, with checks every 1 or more iterations. */
+int laplace_check(const laplace_grid *g, const laplace_plan *plan);
+
 /* Iterates g in place by plan with version v. ctx is for the OpenCL
  * versions (NULL: clframe's default); stats may be NULL. */
 int laplace_solve(laplace_grid *g, const laplace_plan *plan,

@@ -1,4 +1,113 @@
-/* placeholder until the Laplace solver over ranks lands */
+/*
+ * laplace_mpi.c: the Laplace solver over MPI ranks against the C
+ * reference, bit for bit: grids of odd sizes (slabs thinner than the halo
+ * among them), 0 to 3, 5 and 9 iterations, and the tolerance mode with
+ * checks every 3 and 4 iterations (the same iterations, checks and largest
+ * change); a bad plan is one message and a failure on every rank.
+ */
 #include "common/tests/testing.h"
-Suite *laplace_mpi_suite(void);
-Suite *laplace_mpi_suite(void) { return suite_create("laplace_mpi"); }
+#include "mpi/laplace_mpi.h"
+#include "mpi/slab.h"
+
+#include <math.h>
+#include <string.h>
+
+static int rank(void)
+{
+    int r;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+/* Solves a copy of g over the ranks and one with the reference; asserts on
+ * every rank (rank 0's verdict) that the potentials and stats agree. */
+static void assert_matches_reference(const laplace_grid *g,
+                                     const laplace_plan *plan)
+{
+    laplace_grid want, got;
+    laplace_stats ws = {0}, gs = {0};
+    ck_assert_app(laplace_grid_copy(&want, g));
+    ck_assert_app(laplace_grid_copy(&got, g));
+    clctx *ctx = test_run_context();
+    int rc = laplace_solve_mpi(&got, plan, MPI_COMM_WORLD,
+                               ctx ? ctx : clctx_default(), &gs);
+    clctx_free(ctx);
+    ck_assert_msg(rc == 0, "%u x %u, %u iterations: %s", g->nx, g->ny,
+                  plan->iterations, app_last_error());
+    size_t n = (size_t)g->nx * g->ny, i = 0;
+    if (rank() == 0) {
+        ck_assert_app(laplace_solve(&want, plan, LAPLACE_REFERENCE, NULL,
+                                    &ws));
+        while (i < n && !memcmp(&want.phi[i], &got.phi[i], sizeof(float)))
+            i++;
+    }
+    MPI_Bcast(&i, sizeof i, MPI_BYTE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&ws, sizeof ws, MPI_BYTE, 0, MPI_COMM_WORLD);
+    ck_assert_msg(i == n, "%u x %u, %u iterations: cell x=%zu y=%zu differs",
+                  g->nx, g->ny, plan->iterations, i % g->nx, i / g->nx);
+    ck_assert_uint_eq(gs.iterations, ws.iterations);
+    ck_assert_uint_eq(gs.checks, ws.checks);
+    ck_assert_int_eq(gs.converged, ws.converged);
+    ck_assert_msg(!memcmp(&gs.max_change, &ws.max_change, sizeof(float)),
+                  "largest change %.9g, the reference's %.9g", gs.max_change,
+                  ws.max_change);
+    laplace_grid_free(&want);
+    laplace_grid_free(&got);
+}
+
+static const uint32_t sizes[][2] = {
+    {7, 3}, {9, 5}, {6, 7}, {33, 17}, {70, 101}, {130, 67}};
+
+START_TEST(fixed_iterations_match_reference)
+{
+    static const unsigned counts[] = {0, 1, 2, 3, 5, 9};
+    laplace_grid g;
+    ck_assert_app(laplace_grid_make(&g, sizes[_i][0], sizes[_i][1], 0.25f,
+                                    1.0f, sizes[_i][0] / 3,
+                                    sizes[_i][1] / 3));
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        laplace_plan plan = {counts[c], 0.0f, 1};
+        assert_matches_reference(&g, &plan);
+    }
+    laplace_grid_free(&g);
+}
+END_TEST
+
+/* Checks every 3 (not a multiple of the halo) and 4 iterations, to
+ * convergence and to the cap. */
+START_TEST(tolerance_matches_reference)
+{
+    laplace_grid g;
+    ck_assert_app(laplace_grid_make(&g, 41, 29, 0.0f, 1.0f, 9, 7));
+    laplace_plan plans[] = {{400, 1e-3f, 3}, {400, 1e-3f, 4},
+                            {30, 1e-6f, 4}};
+    for (size_t p = 0; p < sizeof plans / sizeof *plans; p++)
+        assert_matches_reference(&g, &plans[p]);
+    laplace_grid_free(&g);
+}
+END_TEST
+
+START_TEST(a_bad_plan_fails_every_rank)
+{
+    laplace_grid g;
+    ck_assert_app(laplace_grid_make(&g, 20, 20, 0.0f, 1.0f, 4, 4));
+    laplace_plan plan = {10, NAN, 1};
+    int rc = laplace_solve_mpi(&g, &plan, MPI_COMM_WORLD, clctx_default(),
+                               NULL);
+    ck_assert_int_eq(rc, rank() == 0 ? APP_ERR_BAD_INPUT
+                                     : SLAB_ERR_ELSEWHERE);
+    laplace_grid_free(&g);
+}
+END_TEST
+
+Suite *laplace_mpi_suite(void)
+{
+    Suite *s = suite_create("laplace_mpi");
+    TCase *tc = test_case("iterations");
+    tcase_add_loop_test(tc, fixed_iterations_match_reference, 0,
+                        sizeof sizes / sizeof *sizes);
+    tcase_add_test(tc, tolerance_matches_reference);
+    tcase_add_test(tc, a_bad_plan_fails_every_rank);
+    suite_add_tcase(s, tc);
+    return s;
+}

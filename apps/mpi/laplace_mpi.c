@@ -1,0 +1,186 @@
+/*
+ * laplace_mpi.c: the Laplace solver over MPI ranks (laplace_mpi.h): rank 0
+ * sends each rank its rows of the grid, every rank iterates them with the
+ * fast version's tiles and exchanges halos (slab.c), the tolerance checks
+ * measure each rank's own rows and take the largest change over all of
+ * them, and rank 0 gathers the rows back.
+ */
+#include "mpi/laplace_mpi.h"
+#include "mpi/slab.h"
+#include "common/error.h"
+#include "common/program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A rank's rows as a grid of their own (of any height: slabs may be
+ * thinner than the 3 rows a whole grid needs). */
+static int alloc_local(laplace_grid *local, uint32_t nx, uint32_t ny)
+{
+    size_t cells = (size_t)nx * ny;
+    *local = (laplace_grid){nx, ny, calloc(cells, sizeof(float)),
+                            calloc(cells, 1)};
+    if (local->phi && local->mask)
+        return 0;
+    laplace_grid_free(local);
+    return app_fail(APP_ERR_NO_MEMORY, "laplace: no memory for %u x %u "
+                    "cells", nx, ny);
+}
+
+/* The rows where a slab is cut from its neighbours' are held fixed: their
+ * cells would read rows it does not hold. The error that makes creeps in a
+ * row per iteration and the exchange replaces those rows first. */
+static void fix_cut_rows(const slab *s, laplace_grid *local)
+{
+    size_t last = (size_t)(local->ny - 1) * local->nx;
+    if (s->above)
+        memset(local->mask, 0, local->nx);
+    if (s->below)
+        memset(local->mask + last, 0, local->nx);
+}
+
+/* One check: the stretch's last iteration measured on this rank's rows,
+ * the halos exchanged, and the largest change over every rank in *change.
+ * rc is this rank's status so far; returns the agreed one. */
+static int check(const slab *s, laplace_dev *d, clstream *copy, int rc,
+                 float *change)
+{
+    app_stencil *st = laplace_fast_stencil(d);
+    float mine = 0.0f;
+    if (rc == 0)
+        rc = laplace_fast_measure(d, s->above, s->rows);
+    rc = slab_exchange(s, &st->next, copy, rc);
+    if (rc == 0)
+        rc = clarg_swap(&st->cur, &st->next);
+    if (rc == 0)
+        rc = laplace_fast_change(d, &mine);
+    rc = slab_agree(s->comm, rc);
+    if (rc == 0)
+        MPI_Allreduce(&mine, change, 1, MPI_FLOAT, MPI_MAX, s->comm);
+    return rc;
+}
+
+/* The plan's loop as laplace_solve's: stretches up to each check. */
+static int run_plan(const slab *s, laplace_dev *d, clstream *copy,
+                    const laplace_plan *plan, laplace_stats *stats)
+{
+    app_stencil *st = laplace_fast_stencil(d);
+    unsigned done = 0;
+    int rc = 0;
+    while (done < plan->iterations) {
+        unsigned n = laplace_next_stretch(plan, done);
+        int checking = plan->tolerance > 0.0f &&
+                       (done + n) % plan->check_every == 0;
+        rc = slab_advance(s, st, checking ? n - 1 : n, copy);
+        done += n;
+        if (!checking)
+            continue;
+        float change = 0.0f;
+        if ((rc = check(s, d, copy, rc, &change)) != 0)
+            break;
+        stats->checks++;
+        stats->max_change = change;
+        if (change < plan->tolerance) {
+            stats->converged = 1;
+            break;
+        }
+    }
+    stats->iterations = done;
+    if (rc == 0)
+        rc = clarg_read(&st->cur);
+    return slab_agree(s->comm, rc);
+}
+
+int laplace_solve_mpi(laplace_grid *g, const laplace_plan *plan,
+                      MPI_Comm comm, clctx *ctx, laplace_stats *stats)
+{
+    laplace_stats unread = {0};
+    if (!stats)
+        stats = &unread;
+    int want_time = stats->timing.want_kernel_time;
+    *stats = (laplace_stats){.timing.want_kernel_time = want_time};
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    struct { uint32_t nx, ny; laplace_plan plan; } shape = {0, 0, {0}};
+    int rc = rank == 0 ? laplace_check(g, plan) : 0;
+    if (rank == 0)
+        shape.nx = g->nx, shape.ny = g->ny, shape.plan = *plan;
+    MPI_Bcast(&shape, sizeof shape, MPI_BYTE, 0, comm);
+    if ((rc = slab_agree(comm, rc)) != 0)
+        return rc;
+
+    slab s;
+    laplace_grid local = {0};
+    rc = slab_plan(&s, comm, shape.nx, shape.ny, laplace_fast_halo());
+    if (rc == 0)
+        rc = alloc_local(&local, shape.nx, slab_local_rows(&s));
+    if ((rc = slab_agree(comm, rc)) != 0)
+        return rc;
+    slab_scatter(&s, rank == 0 ? g->phi : NULL, local.phi, sizeof(float));
+    slab_scatter(&s, rank == 0 ? g->mask : NULL, local.mask, 1);
+    fix_cut_rows(&s, &local);
+
+    laplace_dev *d = NULL;
+    clstream *copy = NULL;
+    rc = laplace_fast_open(&d, &local, ctx, stats);
+    if (rc == 0 && !(copy = clstream_new(ctx)))
+        rc = APP_ERR_DEVICE;            /* clframe said why */
+    rc = slab_agree(comm, rc);
+    if (rc == 0)
+        rc = run_plan(&s, d, copy, &shape.plan, stats);
+    if (rc == 0)
+        slab_gather(&s, local.phi, rank == 0 ? g->phi : NULL, sizeof(float));
+    clstream_free(copy);
+    laplace_fast_close(d);
+    laplace_grid_free(&local);
+    return rc;
+}
+
+int laplace_mpi_main(int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    static char usage[2048];
+    laplace_usage_for(usage, sizeof usage, "laplace_mpi");
+    const app_program program = {"laplace_mpi", usage, &laplace_versions};
+
+    /* Rank 0 reads the command line, makes the grid and writes the files;
+     * a bad argument is its message alone. */
+    laplace_options o;
+    int status = -1;
+    if (rank == 0) {
+        status = app_start(&program,
+                           laplace_parse_options(&program, argc, argv, &o));
+        if (status < 0 && o.version != LAPLACE_FAST)
+            status = app_message(&program, 2, "--version %s: over MPI "
+                                 "ranks only fast runs",
+                                 app_version_name(&laplace_versions,
+                                                  o.version));
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+    if (status >= 0)
+        return status;
+
+    laplace_grid g = {0};
+    int made = rank == 0 ? laplace_make_grid(&program, &o, &g) : 0;
+    MPI_Bcast(&made, 1, MPI_INT, 0, comm);
+    if (made == 2)
+        return 2;
+    int rc = slab_agree(comm, made ? APP_ERR_BAD_INPUT : 0);
+    clctx *ctx = NULL;
+    if (rc == 0 && !(ctx = slab_open_device(comm, NULL)))
+        rc = CLFRAME_ERR_NO_DEVICE;     /* clframe said why */
+    rc = slab_agree(comm, rc);
+    laplace_stats stats = {0};
+    if (rc == 0)
+        rc = laplace_solve_mpi(&g, &o.plan, comm, ctx, &stats);
+    if (rc == 0 && rank == 0 && (rc = laplace_write_outputs(&o, &g)) == 0)
+        laplace_report("laplace_mpi", &o, &g, &stats);
+    rc = slab_agree(comm, rc);
+    laplace_grid_free(&g);
+    clctx_free(ctx);
+    if (rc == SLAB_ERR_ELSEWHERE)
+        return 1;
+    return rc ? app_failed(&program) : 0;
+}
