@@ -287,6 +287,17 @@ ifneq ($(MPI_LIBS),)
 $(B)/apps/mpi/%.o: ALL_CFLAGS += $(MPI_CFLAGS)
 $(eval $(call app,mpi,$(MPI_LIBS),heat laplace common))
 TEST_RUNNER_mpi = apps/mpi/tests/ranks
+NO_OCLGRIND = mpi
+# Checked: under ASan with 2 ranks, without leak detection (Open MPI
+# unloads its components at MPI_Finalize, so LeakSanitizer cannot tell
+# their allocations from ours); under valgrind as one rank, with Open MPI's
+# suppressions. Not under Oclgrind: its kernels are the heat world's and
+# the Laplace solver's, which their suites run there (two minutes more
+# for one rank, which launches them as those do).
+ASAN_RUNNER_mpi = apps/mpi/tests/ranks --suites 2
+ASAN_LEAKS_mpi = 0
+VALGRIND_SUPP_mpi = --suppressions=/usr/share/openmpi/openmpi-valgrind.supp \
+                    --suppressions=apps/mpi/tests/openmpi.supp
 else
 $(info note: skipping apps/mpi: Open MPI is not installed (install libopenmpi-dev openmpi-bin))
 endif
@@ -450,8 +461,9 @@ parts = $(shell seq $(or $(VALGRIND_PARTS_$(1)),1))
 define checked_runs
 .PHONY: asan-test-$(1) valgrind-test-$(1) oclgrind-test-$(1)
 asan-test-$(1): asan-build
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    $$(CHECKED_ENV) build/asan/bin/test-$(1)
+	ASAN_OPTIONS=detect_leaks=$(or $(ASAN_LEAKS_$(1)),1) \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	    $$(CHECKED_ENV) $(ASAN_RUNNER_$(1)) build/asan/bin/test-$(1)
 valgrind-test-$(1): $(foreach k,$(call parts,$(1)),valgrind-test-$(1)-$(k))
 valgrind-test-$(1)-%: PART = CLFRAME_TEST_PART=$$*/$(words $(call parts,$(1)))
 valgrind-test-$(1)-%: $(BIN)/test-$(1)
@@ -459,7 +471,7 @@ valgrind-test-$(1)-%: $(BIN)/test-$(1)
 	$$(VALGRIND_ENV) $$(PART) valgrind -q --error-exitcode=1 \
 	    --leak-check=full --show-leak-kinds=definite \
 	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
-	    $(BIN)/test-$(1)
+	    $(VALGRIND_SUPP_$(1)) $(BIN)/test-$(1)
 oclgrind-test-$(1): $(BIN)/test-$(1)
 	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind --no-planted $(BIN)/test-$(1)
 endef
@@ -467,7 +479,8 @@ $(foreach t,$(TESTS),$(eval $(call checked_runs,$(t))))
 
 asan-run: $(addprefix asan-test-,$(TESTS))
 valgrind-run: $(addprefix valgrind-test-,$(TESTS))
-oclgrind-run: oclgrind-planted $(addprefix oclgrind-test-,$(TESTS))
+oclgrind-run: oclgrind-planted $(addprefix oclgrind-test-,$(filter-out \
+    $(NO_OCLGRIND),$(TESTS)))
 
 # ---- install ----------------------------------------------------------------------
 
