@@ -28,6 +28,14 @@ struct app_stencil {
 /* The row of tiles whose output holds the grid's row `row`. */
 unsigned app_stencil_block(const app_stencil *s, uint32_t row);
 
+/* Sizes tiled kernel k for the rows of tiles [first, first + count): one
+ * work-group of group_w x group_h work-items per tile's output block of
+ * out_w columns, the global offset picking the first row of tiles (the
+ * kernel finds its tile row from get_global_id(1) / group_h). */
+int app_stencil_size(const app_stencil *s, clkernel *k, unsigned out_w,
+                     unsigned group_w, unsigned group_h, unsigned first,
+                     unsigned count);
+
 /* `steps` steps of the whole grid on the device, as launches of up to
  * max_steps steps, each followed by a swap of cur and next: cur then
  * holds the result, on the device. 0 or a code. */

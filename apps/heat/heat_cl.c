@@ -217,15 +217,9 @@ static int v6_enqueue(app_stencil *s, unsigned first, unsigned count,
                       unsigned steps)
 {
     heat_v6 *v = (heat_v6 *)s;
-    size_t out_w = v->tile.w - 2 * v->tile.halo;
-    size_t groups_x = (s->width + out_w - 1) / out_w;
     cl_uint now = steps;
-    int rc = clkernel_offset(v->kernel, 0, (size_t)first * TILE_GROUP_H);
-    if (rc == 0)
-        rc = clkernel_global(v->kernel, groups_x * TILE_GROUP_W,
-                             (size_t)count * TILE_GROUP_H);
-    if (rc == 0)
-        rc = clkernel_local(v->kernel, TILE_GROUP_W, TILE_GROUP_H);
+    int rc = app_stencil_size(s, v->kernel, v->tile.w - 2 * v->tile.halo,
+                              TILE_GROUP_W, TILE_GROUP_H, first, count);
     if (rc == 0)
         rc = clkernel_enqueue(v->kernel, CLARG(v->run.inner),
                               CLARG(v->run.outer), CLARG(s->width),

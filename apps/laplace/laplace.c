@@ -223,6 +223,25 @@ unsigned laplace_next_stretch(const laplace_plan *plan, unsigned done)
     return to_check < left ? to_check : left;
 }
 
+laplace_stats *laplace_stats_start(laplace_stats *stats,
+                                   laplace_stats *unread)
+{
+    if (!stats)
+        stats = unread;
+    int want_time = stats == unread ? 0 : stats->timing.want_kernel_time;
+    *stats = (laplace_stats){.timing.want_kernel_time = want_time};
+    return stats;
+}
+
+int laplace_note_check(const laplace_plan *plan, float change,
+                       laplace_stats *stats)
+{
+    stats->checks++;
+    stats->max_change = change;
+    stats->converged = change < plan->tolerance;
+    return stats->converged;
+}
+
 int laplace_check(const laplace_grid *g, const laplace_plan *plan)
 {
     int rc = laplace_grid_validate(g);
@@ -238,11 +257,8 @@ int laplace_check(const laplace_grid *g, const laplace_plan *plan)
 int laplace_solve(laplace_grid *g, const laplace_plan *plan,
                   laplace_version v, clctx *ctx, laplace_stats *stats)
 {
-    laplace_stats ignored = {0};
-    if (!stats)
-        stats = &ignored;
-    int want_time = stats->timing.want_kernel_time;
-    *stats = (laplace_stats){.timing.want_kernel_time = want_time};
+    laplace_stats ignored;
+    stats = laplace_stats_start(stats, &ignored);
     int rc = laplace_check(g, plan);
     if (rc)
         return rc;

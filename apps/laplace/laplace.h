@@ -140,6 +140,16 @@ int laplace_openmp_threads(void);
  * `done` so far: a helper every version uses so they stop alike. */
 unsigned laplace_next_stretch(const laplace_plan *plan, unsigned done);
 
+/* A check's largest change recorded in stats; 1 if it is below the
+ * tolerance (converged: stop). Every version's loop uses it. */
+int laplace_note_check(const laplace_plan *plan, float change,
+                       laplace_stats *stats);
+
+/* A run's stats set to zero, but for whether kernel time is wanted:
+ * stats, or `unread` where stats is NULL. */
+laplace_stats *laplace_stats_start(laplace_stats *stats,
+                                   laplace_stats *unread);
+
 /* phi as nx*ny little-endian float32 values, row by row; written beside
  * path and renamed over it, so a failure leaves no file. */
 int laplace_write_raw(const char *path, const laplace_grid *g);

@@ -134,15 +134,9 @@ static int tiled_enqueue(app_stencil *s, unsigned first, unsigned count,
                          unsigned steps)
 {
     laplace_dev *d = (laplace_dev *)s;
-    size_t out_w = TILE_W - 2 * HALO;
-    size_t groups_x = (s->width + out_w - 1) / out_w;
     cl_uint now = steps;
-    int rc = clkernel_offset(d->tiled, 0, (size_t)first * GROUP_H);
-    if (rc == 0)
-        rc = clkernel_global(d->tiled, groups_x * GROUP_W,
-                             (size_t)count * GROUP_H);
-    if (rc == 0)
-        rc = clkernel_local(d->tiled, GROUP_W, GROUP_H);
+    int rc = app_stencil_size(s, d->tiled, TILE_W - 2 * HALO, GROUP_W,
+                              GROUP_H, first, count);
     if (rc == 0)
         rc = clkernel_enqueue(d->tiled, s->cur, s->next, d->mask,
                               CLARG(s->width), CLARG(s->height), CLARG(now));
@@ -323,14 +317,8 @@ static int run_plan(laplace_dev *d)
         float change = 0.0f;
         if (rc == 0 && check)
             rc = read_change(d, &change);
-        if (rc == 0 && check) {
-            d->stats->checks++;
-            d->stats->max_change = change;
-            if (change < plan->tolerance) {
-                d->stats->converged = 1;
-                break;
-            }
-        }
+        if (rc == 0 && check && laplace_note_check(plan, change, d->stats))
+            break;
     }
     d->stats->iterations = done;
     if (rc == 0) {

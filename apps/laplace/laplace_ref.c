@@ -72,14 +72,8 @@ int laplace_solve_c(laplace_grid *g, const laplace_plan *plan, int parallel,
             next = swap;
         }
         done += n;
-        if (check) {
-            stats->checks++;
-            stats->max_change = change;
-            if (change < plan->tolerance) {
-                stats->converged = 1;
-                break;
-            }
-        }
+        if (check && laplace_note_check(plan, change, stats))
+            break;
     }
     stats->iterations = done;
     if (cur != g->phi) {

@@ -76,14 +76,9 @@ static int run_plan(const slab *s, laplace_dev *d, clstream *copy,
         if (!checking)
             continue;
         float change = 0.0f;
-        if ((rc = check(s, d, copy, rc, &change)) != 0)
+        if ((rc = check(s, d, copy, rc, &change)) != 0 ||
+            laplace_note_check(plan, change, stats))
             break;
-        stats->checks++;
-        stats->max_change = change;
-        if (change < plan->tolerance) {
-            stats->converged = 1;
-            break;
-        }
     }
     stats->iterations = done;
     if (rc == 0)
@@ -94,11 +89,8 @@ static int run_plan(const slab *s, laplace_dev *d, clstream *copy,
 int laplace_solve_mpi(laplace_grid *g, const laplace_plan *plan,
                       MPI_Comm comm, clctx *ctx, laplace_stats *stats)
 {
-    laplace_stats unread = {0};
-    if (!stats)
-        stats = &unread;
-    int want_time = stats->timing.want_kernel_time;
-    *stats = (laplace_stats){.timing.want_kernel_time = want_time};
+    laplace_stats unread;
+    stats = laplace_stats_start(stats, &unread);
     int rank;
     MPI_Comm_rank(comm, &rank);
     struct { uint32_t nx, ny; laplace_plan plan; } shape = {0, 0, {0}};
