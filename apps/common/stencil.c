@@ -2,6 +2,7 @@
  * stencil.c: stepping a tiled stencil (stencil.h) over its whole grid.
  */
 #include "common/stencil.h"
+#include "clframe.h"
 
 unsigned app_stencil_block(const app_stencil *s, uint32_t row)
 {
