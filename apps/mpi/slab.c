@@ -218,16 +218,17 @@ static int stretch(const slab *s, app_stencil *st, unsigned steps,
         inner.first = top.last + 1;
     if (bottom.first <= bottom.last)
         inner.last = bottom.first - 1;
+    int alone = s->ranks == 1;          /* nothing to send: no copies */
     int rc = launch(st, top, steps);
     if (rc == 0)
         rc = launch(st, bottom, steps);
-    if (rc == 0)
+    if (rc == 0 && !alone)
         rc = clstream_after(copy, NULL);
-    if (rc == 0)
+    if (rc == 0 && !alone)
         rc = read_sent_rows(s, &st->next, copy);
     if (rc == 0)
         rc = launch(st, inner, steps);
-    if (rc == 0)
+    if (rc == 0 && !alone)
         rc = clstream_wait(copy);
     return rc;
 }
