@@ -139,7 +139,8 @@ static int measure(const bench_app *app, void *grid, unsigned steps,
         rc = time_call(app, grid, 0, comm, ctx, &setup[i]);
         if (rc == 0)
             rc = time_call(app, grid, steps, comm, ctx, &call[i]);
-        step[i] = (call[i] - setup[i]) / steps;
+        if (rc == 0)
+            step[i] = (call[i] - setup[i]) / steps;
     }
     if (rc == 0)
         *m = (measured){median_of(call, runs), median_of(setup, runs),
