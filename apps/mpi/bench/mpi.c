@@ -1,32 +1,34 @@
 /*
- * mpi.c (bin/bench-mpi): the heat world and the Laplace solver over MPI
- * ranks (apps/mpi) against one rank of the same job (issue 23).
+ * mpi.c (bin/bench-mpi): the heat world and the Laplace solver stepped
+ * over MPI ranks (apps/mpi) against one rank of the same job (issue 23).
  *
  * For each app and size, rank 0 first runs alone, on a communicator of its
  * own (MPI_Comm_split) while the other ranks wait, then all R ranks run.
- * A run is one collective call (heat_step_mpi, laplace_solve_mpi) between
- * two barriers, timed by rank 0. The same call with 0 steps prices what is
- * not stepping (scatter, upload, read-back, gather), so a run's ms per step
- * is (call - setup) / steps; the table gives the medians over the runs.
- * An untimed call of a few steps first warms the kernel caches. Strong
- * scaling efficiency: t1 / (R * tR), the same grid on 1 and on R ranks.
+ * Each opens its slab once, as heat_step_mpi and laplace_solve_mpi do
+ * (scatter, cut rows fixed, the stencil on its device), steps a few times
+ * untimed to warm the caches, then times `runs` calls of slab_advance,
+ * each between barriers, by rank 0's clock, the device finished. Only the
+ * stepping is timed, exchanges included: a whole call's setup (scatter,
+ * upload, read-back, gather) took seconds at the large sizes and varied
+ * by more than the stepping took. Strong scaling efficiency: t1 / (R tR).
  *
  * usage: mpirun -n R bench-mpi [sizes=1000] [steps=100] [runs=3]
  *                              [apps=heat,laplace]
- * The GPU machine's figures (bench/RESULTS.md): sizes 5000,20000,32000
- * with 1000 steps for heat, 4000,16000 with 1000 iterations for laplace.
+ * The GPU machine's runs (bench/RESULTS.md): 5000,20000,32000 1000 5 heat
+ * and 4000,16000 1000 5 laplace.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "clframe.h"
-#include "mpi/heat_mpi.h"
-#include "mpi/laplace_mpi.h"
+#include "heat/heat.h"
+#include "laplace/laplace.h"
 #include "mpi/slab.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/median.h"
 #include "common/parse.h"
+#include "common/stencil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,71 +36,182 @@
 #include <time.h>
 
 enum { MAX_RUNS = 101, MAX_SIZES = 16, WARM_STEPS = 8, KEY_SIZE = 320 };
+static const float ALPHA = 0.1f, DT = 0.1f;
 
-/* An app as the bench drives it: rank 0 makes the grid, every rank runs. */
+/* A rank's rows of one app's grid on its device, ready to step. */
+typedef struct session {
+    slab s;
+    app_stencil *st;
+    clstream *copy;
+    heat_world world;           /* heat's rows */
+    laplace_grid grid;          /* or Laplace's */
+    laplace_dev *dev;
+    laplace_stats stats;        /* Laplace's stencil needs one */
+} session;
+
+/* An app: rank 0 makes the whole grid; every rank opens and closes its
+ * session on it (whole is NULL but on rank 0). */
 typedef struct bench_app {
     const char *name;
-    int (*make)(void **grid, unsigned n);
-    int (*run)(void *grid, unsigned steps, MPI_Comm comm, clctx *ctx);
-    void (*drop)(void *grid);
+    int (*make)(void **whole, unsigned n);
+    void (*drop)(void *whole);
+    int (*open)(session *x, void *whole, unsigned n, MPI_Comm comm,
+                clctx *ctx);
+    void (*close)(session *x);
 } bench_app;
 
-static int heat_make(void **grid, unsigned n)
+/* The stream the halos are read on; the agreed code. */
+static int open_stream(session *x, clctx *ctx, int rc)
+{
+    if (rc == 0 && !(x->copy = clstream_new(ctx)))
+        rc = APP_ERR_DEVICE;            /* clframe said why */
+    return slab_agree(x->s.comm, rc);
+}
+
+static int heat_make(void **whole, unsigned n)
 {
     heat_world *w = calloc(1, sizeof *w);
-    *grid = w;
+    *whole = w;
     if (!w)
         return app_fail(APP_ERR_NO_MEMORY, "bench-mpi: no memory");
-    return heat_world_make_standard(w, n, 0.1f);
+    return heat_world_make_standard(w, n, ALPHA);
 }
 
-static int heat_run(void *grid, unsigned steps, MPI_Comm comm, clctx *ctx)
+static void heat_drop(void *whole)
 {
-    return heat_step_mpi(grid, 0.1f, steps, comm, ctx, NULL);
+    if (whole)
+        heat_world_free(whole);
+    free(whole);
 }
 
-static void heat_drop(void *grid)
+/* heat_step_mpi's setup: halos as deep as every rank's tiles allow, and
+ * the cut rows fixed (their cells would read rows the rank lacks). */
+static int heat_open(session *x, void *whole, unsigned n, MPI_Comm comm,
+                     clctx *ctx)
 {
-    if (grid)
-        heat_world_free(grid);
-    free(grid);
+    unsigned halo = 0, depth = 0;
+    int rc = slab_agree(comm, heat_v6_halo(ctx, &halo));
+    if (rc)
+        return rc;
+    MPI_Allreduce(&halo, &depth, 1, MPI_UNSIGNED, MPI_MIN, comm);
+    rc = slab_plan(&x->s, comm, n, n, depth);
+    if (rc == 0)
+        rc = heat_world_alloc(&x->world, n, slab_local_rows(&x->s), ALPHA);
+    if ((rc = slab_agree(comm, rc)) != 0)
+        return rc;
+    heat_world *w = whole;
+    slab_scatter(&x->s, w ? w->properties : NULL, x->world.properties, 4);
+    slab_scatter(&x->s, w ? w->state : NULL, x->world.state, 4);
+    size_t last = (size_t)(x->world.h - 1) * n;
+    for (size_t i = 0; i < n; i++) {
+        x->world.properties[i] |= x->s.above ? HEAT_CELL_FIXED : 0;
+        x->world.properties[last + i] |= x->s.below ? HEAT_CELL_FIXED : 0;
+    }
+    return open_stream(x, ctx, heat_v6_open(&x->st, &x->world, DT, ctx,
+                                            NULL));
+}
+
+static void heat_close(session *x)
+{
+    clstream_free(x->copy);
+    heat_v6_close(x->st);
+    heat_world_free(&x->world);
 }
 
 /* The seed's problem: border at 0, a centred n/4 square at 1. */
-static int laplace_make(void **grid, unsigned n)
+static int laplace_make(void **whole, unsigned n)
 {
     laplace_grid *g = calloc(1, sizeof *g);
-    *grid = g;
+    *whole = g;
     if (!g)
         return app_fail(APP_ERR_NO_MEMORY, "bench-mpi: no memory");
     return laplace_grid_make(g, n, n, 0.0f, 1.0f, n / 4, n / 4);
 }
 
-/* A fixed number of iterations: tolerance 0 makes no checks. */
-static int laplace_run(void *grid, unsigned steps, MPI_Comm comm,
-                       clctx *ctx)
+static void laplace_drop(void *whole)
 {
-    laplace_plan plan = {steps, 0.0f, 1};
-    return laplace_solve_mpi(grid, &plan, comm, ctx, NULL);
+    if (whole)
+        laplace_grid_free(whole);
+    free(whole);
 }
 
-static void laplace_drop(void *grid)
+/* laplace_solve_mpi's setup: the fast version's halo, cut rows fixed. */
+static int laplace_open(session *x, void *whole, unsigned n, MPI_Comm comm,
+                        clctx *ctx)
 {
-    if (grid)
-        laplace_grid_free(grid);
-    free(grid);
+    int rc = slab_plan(&x->s, comm, n, n, laplace_fast_halo());
+    size_t cells = rc ? 0 : slab_local_cells(&x->s);
+    x->grid = (laplace_grid){n, rc ? 0 : slab_local_rows(&x->s),
+                             calloc(cells, 4), calloc(cells, 1)};
+    if (rc == 0 && !(x->grid.phi && x->grid.mask))
+        rc = app_fail(APP_ERR_NO_MEMORY, "bench-mpi: no memory");
+    if ((rc = slab_agree(comm, rc)) != 0)
+        return rc;
+    laplace_grid *g = whole;
+    slab_scatter(&x->s, g ? g->phi : NULL, x->grid.phi, 4);
+    slab_scatter(&x->s, g ? g->mask : NULL, x->grid.mask, 1);
+    if (x->s.above)
+        memset(x->grid.mask, 0, n);
+    if (x->s.below)
+        memset(x->grid.mask + (size_t)(x->grid.ny - 1) * n, 0, n);
+    rc = laplace_fast_open(&x->dev, &x->grid, ctx, &x->stats);
+    if (rc == 0)
+        x->st = laplace_fast_stencil(x->dev);
+    return open_stream(x, ctx, rc);
+}
+
+static void laplace_close(session *x)
+{
+    clstream_free(x->copy);
+    laplace_fast_close(x->dev);
+    laplace_grid_free(&x->grid);
 }
 
 static const bench_app APPS[] = {
-    {"heat", heat_make, heat_run, heat_drop},
-    {"laplace", laplace_make, laplace_run, laplace_drop},
+    {"heat", heat_make, heat_drop, heat_open, heat_close},
+    {"laplace", laplace_make, laplace_drop, laplace_open, laplace_close},
 };
 enum { APP_COUNT = sizeof APPS / sizeof APPS[0] };
 
-/* What one app, size and communicator measured (rank 0's figures). */
+/* Rank 0's figures for one app, size and communicator: ms per step. */
 typedef struct measured {
-    double call_ms, setup_ms, step_ms;
+    double median, least, most;
 } measured;
+
+/* `steps` steps between barriers, by rank 0's clock; the agreed code. */
+static int time_steps(session *x, unsigned steps, clctx *ctx, double *ms)
+{
+    MPI_Barrier(x->s.comm);
+    double t0 = clock_ms();
+    int rc = slab_advance(&x->s, x->st, steps, x->copy);
+    if (rc == 0)
+        rc = clctx_finish(ctx);
+    MPI_Barrier(x->s.comm);
+    *ms = clock_ms() - t0;
+    return slab_agree(x->s.comm, rc);
+}
+
+/* Opens a session on comm's ranks, warms it, times `runs` runs, closes. */
+static int measure(const bench_app *app, void *whole, unsigned n,
+                   unsigned steps, int runs, MPI_Comm comm, clctx *ctx,
+                   measured *m)
+{
+    session x = {0};
+    double ms[MAX_RUNS], warm;
+    int rc = app->open(&x, whole, n, comm, ctx);
+    if (rc == 0)
+        rc = time_steps(&x, WARM_STEPS, ctx, &warm);
+    for (int i = 0; i < runs && rc == 0; i++) {
+        rc = time_steps(&x, steps, ctx, &ms[i]);
+        ms[i] /= steps;
+    }
+    if (rc == 0) {
+        double median = median_of(ms, runs);    /* sorts ms */
+        *m = (measured){median, ms[0], ms[runs - 1]};
+    }
+    app->close(&x);
+    return rc;
+}
 
 /* Waits at a barrier of comm without spinning on it: a rank polling MPI
  * flat out would take a core from rank 0's device (PoCL on a small CPU). */
@@ -115,48 +228,16 @@ static void wait_quietly(MPI_Comm comm)
     }
 }
 
-/* One collective call between barriers, by rank 0's clock. */
-static int time_call(const bench_app *app, void *grid, unsigned steps,
-                     MPI_Comm comm, clctx *ctx, double *ms)
-{
-    MPI_Barrier(comm);
-    double t0 = clock_ms();
-    int rc = app->run(grid, steps, comm, ctx);
-    MPI_Barrier(comm);
-    *ms = clock_ms() - t0;
-    return rc;
-}
-
-/* The warm-up, then `runs` pairs of a 0-step call and a `steps` call on
- * comm's ranks; the code every rank agreed on. */
-static int measure(const bench_app *app, void *grid, unsigned steps,
-                   int runs, MPI_Comm comm, clctx *ctx, measured *m)
-{
-    double call[MAX_RUNS], setup[MAX_RUNS], step[MAX_RUNS], warm;
-    int rc = time_call(app, grid, steps < WARM_STEPS ? steps : WARM_STEPS,
-                       comm, ctx, &warm);
-    for (int i = 0; i < runs && rc == 0; i++) {
-        rc = time_call(app, grid, 0, comm, ctx, &setup[i]);
-        if (rc == 0)
-            rc = time_call(app, grid, steps, comm, ctx, &call[i]);
-        if (rc == 0)
-            step[i] = (call[i] - setup[i]) / steps;
-    }
-    if (rc == 0)
-        *m = (measured){median_of(call, runs), median_of(setup, runs),
-                        median_of(step, runs)};
-    return rc;
-}
-
 /* Rank 0 alone on `alone` while the others (given MPI_COMM_NULL) wait;
  * rank 0's code, which the others get as SLAB_ERR_ELSEWHERE. */
-static int measure_alone(const bench_app *app, void *grid, unsigned steps,
-                         int runs, MPI_Comm alone, clctx *ctx, measured *m)
+static int measure_alone(const bench_app *app, void *whole, unsigned n,
+                         unsigned steps, int runs, MPI_Comm alone,
+                         clctx *ctx, measured *m)
 {
     int rc = 0, rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (alone != MPI_COMM_NULL)
-        rc = measure(app, grid, steps, runs, alone, ctx, m);
+        rc = measure(app, whole, n, steps, runs, alone, ctx, m);
     wait_quietly(MPI_COMM_WORLD);
     int rc0 = rc;
     MPI_Bcast(&rc0, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -164,11 +245,11 @@ static int measure_alone(const bench_app *app, void *grid, unsigned steps,
 }
 
 static void print_row(const bench_app *app, unsigned n, int ranks,
-                      const measured *m, double t1_ms)
+                      const measured *m, double t1)
 {
-    printf("| %s | %u x %u | %d | %.1f | %.1f | %.4f | %.2f | %.2f |\n",
-           app->name, n, n, ranks, m->call_ms, m->setup_ms, m->step_ms,
-           (double)n * n / (m->step_ms * 1e6), t1_ms / (ranks * m->step_ms));
+    printf("| %s | %u x %u | %d | %.4f | %.4f - %.4f | %.2f | %.2f |\n",
+           app->name, n, n, ranks, m->median, m->least, m->most,
+           (double)n * n / (m->median * 1e6), t1 / (ranks * m->median));
 }
 
 /* One app at one size: its rows of the table. The agreed code. */
@@ -178,27 +259,28 @@ static int bench_size(const bench_app *app, unsigned n, unsigned steps,
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    void *grid = NULL;
-    int rc = slab_agree(MPI_COMM_WORLD, rank == 0 ? app->make(&grid, n) : 0);
+    void *whole = NULL;
+    int rc = slab_agree(MPI_COMM_WORLD, rank == 0 ? app->make(&whole, n)
+                                                  : 0);
     measured one = {0}, all = {0};
     if (rc == 0 && ranks > 1)
-        rc = measure_alone(app, grid, steps, runs, alone, ctx, &one);
+        rc = measure_alone(app, whole, n, steps, runs, alone, ctx, &one);
     if (rc == 0)
-        rc = measure(app, grid, steps, runs, MPI_COMM_WORLD, ctx, &all);
+        rc = measure(app, whole, n, steps, runs, MPI_COMM_WORLD, ctx, &all);
     if (rc == 0 && rank == 0) {
         if (ranks > 1)
-            print_row(app, n, 1, &one, one.step_ms);
-        print_row(app, n, ranks, &all, ranks > 1 ? one.step_ms : all.step_ms);
+            print_row(app, n, 1, &one, one.median);
+        print_row(app, n, ranks, &all, ranks > 1 ? one.median : all.median);
         fflush(stdout);
     }
     if (rank == 0)
-        app->drop(grid);
+        app->drop(whole);
     return rc;
 }
 
-/* "host, platform P device D": the same string on two ranks means one
- * device. Read from clctx_describe, whose format is "NAME [...], platform
- * P device D: why" (the why holds the rank's index, so it differs). */
+/* "host, platform P device D": the same on two ranks means one device.
+ * Read from clctx_describe ("NAME [...], platform P device D: why"),
+ * whose why names the rank's index, so differs from rank to rank. */
 static void device_key(clctx *ctx, char key[KEY_SIZE])
 {
     char host[MPI_MAX_PROCESSOR_NAME];
@@ -217,12 +299,13 @@ static void print_devices(clctx *ctx)
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    char mine[KEY_SIZE], *keys = rank == 0 ? malloc((size_t)ranks * KEY_SIZE)
-                                           : NULL;
+    char mine[KEY_SIZE], *keys = NULL;
+    if (rank == 0 && !(keys = malloc((size_t)ranks * KEY_SIZE)))
+        MPI_Abort(MPI_COMM_WORLD, 1);
     device_key(ctx, mine);
     MPI_Gather(mine, KEY_SIZE, MPI_CHAR, keys, KEY_SIZE, MPI_CHAR, 0,
                MPI_COMM_WORLD);
-    if (rank != 0 || !keys)
+    if (rank != 0)
         return;
     printf("rank 0's device: %s\n", clctx_describe(ctx));
     int devices = 0;
@@ -249,9 +332,8 @@ static int app_field(const char *name, int number, void *selected)
 }
 
 typedef struct options {
-    unsigned long sizes[MAX_SIZES];
+    unsigned long sizes[MAX_SIZES], steps, runs;
     int nsizes, selected[APP_COUNT];
-    unsigned long steps, runs;
 } options;
 
 /* 1 if the command line is good; every rank reads the same one. */
@@ -260,22 +342,20 @@ static int parse_options(int argc, char **argv, options *o)
     memset(o, 0, sizeof *o);
     o->nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "1000", 3,
                                 65536, o->sizes, MAX_SIZES);
-    int ok = o->nsizes > 0 && argc <= 5 &&
-             parse_uint(argc > 2 ? argv[2] : "100", 1, 1000000, &o->steps) &&
-             parse_uint(argc > 3 ? argv[3] : "3", 1, MAX_RUNS, &o->runs) &&
-             parse_comma_list("apps", argc > 4 ? argv[4] : "heat,laplace", 1,
-                              APP_COUNT, "an app (heat, laplace)", app_field,
-                              o->selected);
-    return ok;
+    return o->nsizes > 0 && argc <= 5 &&
+           parse_uint(argc > 2 ? argv[2] : "100", 1, 1000000, &o->steps) &&
+           parse_uint(argc > 3 ? argv[3] : "3", 1, MAX_RUNS, &o->runs) &&
+           parse_comma_list("apps", argc > 4 ? argv[4] : "heat,laplace", 1,
+                            APP_COUNT, "an app (heat, laplace)", app_field,
+                            o->selected);
 }
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     app_follow_clframe_errors();
-    int rank, ranks;
+    int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     options o;
     if (!parse_options(argc, argv, &o)) {
         if (rank == 0)
@@ -293,19 +373,19 @@ int main(int argc, char **argv)
     if (rc == 0) {
         print_devices(ctx);
         if (rank == 0)
-            printf("%lu steps (iterations) a run; median of %d runs, each "
-                   "after a 0-step run for the setup\n\n| app | grid | ranks "
-                   "| call ms | setup ms | ms per step | Gcells/s | "
-                   "efficiency |\n|---|---|---:|---:|---:|---:|---:|---:|\n",
-                   o.steps, (int)o.runs);
+            printf("%lu steps (iterations) a run; median of %lu runs\n\n"
+                   "| app | grid | ranks | ms per step | least - most | "
+                   "Gcells/s | efficiency |\n"
+                   "|---|---|---:|---:|---:|---:|---:|\n", o.steps, o.runs);
     }
     for (int a = 0; a < APP_COUNT && rc == 0; a++)
         for (int i = 0; i < o.nsizes && rc == 0 && o.selected[a]; i++)
             rc = bench_size(&APPS[a], (unsigned)o.sizes[i],
                             (unsigned)o.steps, (int)o.runs, alone, ctx);
     if (rc == 0 && rank == 0)
-        printf("\nms per step: (call - setup) / steps; Gcells/s: cells "
-               "stepped per second; efficiency: t1 / (ranks x t).\n");
+        printf("\nms per step: slab_advance's time over the steps, the "
+               "device finished; Gcells/s: cells stepped per second; "
+               "efficiency: t1 / (ranks x t).\n");
     if (rc && rc != SLAB_ERR_ELSEWHERE)
         fprintf(stderr, "bench-mpi: rank %d: %s\n", rank, app_last_error());
     if (alone != MPI_COMM_NULL)
