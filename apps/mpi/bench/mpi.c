@@ -2,15 +2,18 @@
  * mpi.c (bin/bench-mpi): the heat world and the Laplace solver stepped
  * over MPI ranks (apps/mpi) against one rank of the same job (issue 23).
  *
- * For each app and size, rank 0 first runs alone, on a communicator of its
- * own (MPI_Comm_split) while the other ranks wait, then all R ranks run.
- * Each opens its slab once, as heat_step_mpi and laplace_solve_mpi do
- * (scatter, cut rows fixed, the stencil on its device), steps a few times
- * untimed to warm the caches, then times `runs` calls of slab_advance,
- * each between barriers, by rank 0's clock, the device finished. Only the
- * stepping is timed, exchanges included: a whole call's setup (scatter,
- * upload, read-back, gather) took seconds at the large sizes and varied
- * by more than the stepping took. Strong scaling efficiency: t1 / (R tR).
+ * For each app and size n, three rows: rank 0 alone on a communicator of
+ * its own (MPI_Comm_split) while the other ranks wait; every rank apart,
+ * each stepping a grid of n*n/R cells of its own with no exchange (what
+ * sharing a device costs, without the halos); and all R ranks on the n x n
+ * grid. Each opens its slab once, as heat_step_mpi and laplace_solve_mpi
+ * do (scatter, cut rows fixed, the stencil on its device), steps a few
+ * times untimed to warm the caches, then times `runs` calls of
+ * slab_advance between barriers by rank 0's clock, the device finished.
+ * Only the stepping is timed, exchanges included: a whole call's setup
+ * (scatter, upload, read-back, gather) took seconds at the large sizes
+ * and varied by more than the stepping took. Efficiency: cells per second
+ * against R times one rank's (strong scaling: t1 / (R tR) for the grid).
  *
  * usage: mpirun -n R bench-mpi [sizes=1000] [steps=100] [runs=3]
  *                              [apps=heat,laplace]
@@ -30,6 +33,7 @@
 #include "common/parse.h"
 #include "common/stencil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,41 +177,56 @@ static const bench_app APPS[] = {
 };
 enum { APP_COUNT = sizeof APPS / sizeof APPS[0] };
 
-/* Rank 0's figures for one app, size and communicator: ms per step. */
+/* Rank 0's figures for one row: ms per step, and the slab's shape. */
 typedef struct measured {
     double median, least, most;
+    unsigned block_rows, depth;
 } measured;
 
-/* `steps` steps between barriers, by rank 0's clock; the agreed code. */
-static int time_steps(session *x, unsigned steps, clctx *ctx, double *ms)
+/* `steps` steps between barriers of sync, by the clock of sync's rank 0;
+ * the code agreed on sync. */
+static int time_steps(session *x, unsigned steps, clctx *ctx, MPI_Comm sync,
+                      double *ms)
 {
-    MPI_Barrier(x->s.comm);
+    MPI_Barrier(sync);
     double t0 = clock_ms();
     int rc = slab_advance(&x->s, x->st, steps, x->copy);
     if (rc == 0)
         rc = clctx_finish(ctx);
-    MPI_Barrier(x->s.comm);
+    MPI_Barrier(sync);
     *ms = clock_ms() - t0;
-    return slab_agree(x->s.comm, rc);
+    return slab_agree(sync, rc);
 }
 
-/* Opens a session on comm's ranks, warms it, times `runs` runs, closes. */
-static int measure(const bench_app *app, void *whole, unsigned n,
-                   unsigned steps, int runs, MPI_Comm comm, clctx *ctx,
+/* An n x n grid made by comm's rank 0 and stepped over comm's ranks,
+ * warmed, timed `runs` times with barriers on sync (comm, or every rank
+ * when each runs apart); the code agreed on sync. */
+static int measure(const bench_app *app, unsigned n, unsigned steps,
+                   int runs, MPI_Comm comm, MPI_Comm sync, clctx *ctx,
                    measured *m)
 {
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    void *whole = NULL;
     session x = {0};
-    double ms[MAX_RUNS], warm;
-    int rc = app->open(&x, whole, n, comm, ctx);
+    int rc = slab_agree(comm, rank == 0 ? app->make(&whole, n) : 0);
     if (rc == 0)
-        rc = time_steps(&x, WARM_STEPS, ctx, &warm);
+        rc = app->open(&x, whole, n, comm, ctx);
+    if (rank == 0)
+        app->drop(whole);           /* the slabs hold it now */
+    if (sync != comm)
+        rc = slab_agree(sync, rc);
+    double ms[MAX_RUNS], warm;
+    if (rc == 0)
+        rc = time_steps(&x, WARM_STEPS, ctx, sync, &warm);
     for (int i = 0; i < runs && rc == 0; i++) {
-        rc = time_steps(&x, steps, ctx, &ms[i]);
+        rc = time_steps(&x, steps, ctx, sync, &ms[i]);
         ms[i] /= steps;
     }
     if (rc == 0) {
         double median = median_of(ms, runs);    /* sorts ms */
-        *m = (measured){median, ms[0], ms[runs - 1]};
+        *m = (measured){median, ms[0], ms[runs - 1], x.st->block_rows,
+                        x.s.depth};
     }
     app->close(&x);
     return rc;
@@ -230,26 +249,29 @@ static void wait_quietly(MPI_Comm comm)
 
 /* Rank 0 alone on `alone` while the others (given MPI_COMM_NULL) wait;
  * rank 0's code, which the others get as SLAB_ERR_ELSEWHERE. */
-static int measure_alone(const bench_app *app, void *whole, unsigned n,
-                         unsigned steps, int runs, MPI_Comm alone,
-                         clctx *ctx, measured *m)
+static int measure_alone(const bench_app *app, unsigned n, unsigned steps,
+                         int runs, MPI_Comm alone, clctx *ctx, measured *m)
 {
     int rc = 0, rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (alone != MPI_COMM_NULL)
-        rc = measure(app, whole, n, steps, runs, alone, ctx, m);
+        rc = measure(app, n, steps, runs, alone, alone, ctx, m);
     wait_quietly(MPI_COMM_WORLD);
     int rc0 = rc;
     MPI_Bcast(&rc0, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rank == 0 || rc0 == 0 ? rc0 : SLAB_ERR_ELSEWHERE;
 }
 
-static void print_row(const bench_app *app, unsigned n, int ranks,
-                      const measured *m, double t1)
+/* A row: `ranks` ranks stepped `cells` cells in all; one rank's cells
+ * per second, gcells1, is what efficiency compares with. */
+static void print_row(const bench_app *app, const char *grid,
+                      const char *ranks, int count, double cells,
+                      const measured *m, double gcells1)
 {
-    printf("| %s | %u x %u | %d | %.4f | %.4f - %.4f | %.2f | %.2f |\n",
-           app->name, n, n, ranks, m->median, m->least, m->most,
-           (double)n * n / (m->median * 1e6), t1 / (ranks * m->median));
+    double gcells = cells / (m->median * 1e6);
+    printf("| %s | %s | %s | %.4f | %.4f - %.4f | %.2f | %.2f | %u, %u |\n",
+           app->name, grid, ranks, m->median, m->least, m->most, gcells,
+           gcells / (count * gcells1), m->block_rows, m->depth);
 }
 
 /* One app at one size: its rows of the table. The agreed code. */
@@ -259,22 +281,34 @@ static int bench_size(const bench_app *app, unsigned n, unsigned steps,
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    void *whole = NULL;
-    int rc = slab_agree(MPI_COMM_WORLD, rank == 0 ? app->make(&whole, n)
-                                                  : 0);
-    measured one = {0}, all = {0};
+    unsigned side = (unsigned)lround(n / sqrt(ranks));  /* n*n/R cells */
+    measured one = {0}, apart = {0}, all = {0};
+    int rc = 0;
+    if (ranks > 1)
+        rc = measure_alone(app, n, steps, runs, alone, ctx, &one);
     if (rc == 0 && ranks > 1)
-        rc = measure_alone(app, whole, n, steps, runs, alone, ctx, &one);
+        rc = measure(app, side, steps, runs, MPI_COMM_SELF, MPI_COMM_WORLD,
+                     ctx, &apart);
     if (rc == 0)
-        rc = measure(app, whole, n, steps, runs, MPI_COMM_WORLD, ctx, &all);
+        rc = measure(app, n, steps, runs, MPI_COMM_WORLD, MPI_COMM_WORLD,
+                     ctx, &all);
     if (rc == 0 && rank == 0) {
-        if (ranks > 1)
-            print_row(app, n, 1, &one, one.median);
-        print_row(app, n, ranks, &all, ranks > 1 ? one.median : all.median);
+        double cells = (double)n * n;
+        double gcells1 = cells / ((ranks > 1 ? one : all).median * 1e6);
+        char grid[64], each[64], count[32];
+        snprintf(grid, sizeof grid, "%u x %u", n, n);
+        snprintf(each, sizeof each, "%u x %u each", side, side);
+        snprintf(count, sizeof count, "%d", ranks);
+        if (ranks > 1) {
+            print_row(app, grid, "1", 1, cells, &one, gcells1);
+            snprintf(count, sizeof count, "%d apart", ranks);
+            print_row(app, each, count, ranks, (double)side * side * ranks,
+                      &apart, gcells1);
+            snprintf(count, sizeof count, "%d", ranks);
+        }
+        print_row(app, grid, count, ranks, cells, &all, gcells1);
         fflush(stdout);
     }
-    if (rank == 0)
-        app->drop(whole);
     return rc;
 }
 
@@ -375,8 +409,9 @@ int main(int argc, char **argv)
         if (rank == 0)
             printf("%lu steps (iterations) a run; median of %lu runs\n\n"
                    "| app | grid | ranks | ms per step | least - most | "
-                   "Gcells/s | efficiency |\n"
-                   "|---|---|---:|---:|---:|---:|---:|\n", o.steps, o.runs);
+                   "Gcells/s | efficiency | tile rows, depth |\n"
+                   "|---|---|---:|---:|---:|---:|---:|---:|\n", o.steps,
+                   o.runs);
     }
     for (int a = 0; a < APP_COUNT && rc == 0; a++)
         for (int i = 0; i < o.nsizes && rc == 0 && o.selected[a]; i++)
@@ -384,8 +419,10 @@ int main(int argc, char **argv)
                             (unsigned)o.steps, (int)o.runs, alone, ctx);
     if (rc == 0 && rank == 0)
         printf("\nms per step: slab_advance's time over the steps, the "
-               "device finished; Gcells/s: cells stepped per second; "
-               "efficiency: t1 / (ranks x t).\n");
+               "device finished; Gcells/s: cells stepped per second (all "
+               "ranks'); efficiency: that over ranks x one rank's; tile "
+               "rows: the rows of output a row of tiles makes; depth: the "
+               "halo's rows, and steps between exchanges.\n");
     if (rc && rc != SLAB_ERR_ELSEWHERE)
         fprintf(stderr, "bench-mpi: rank %d: %s\n", rank, app_last_error());
     if (alone != MPI_COMM_NULL)
