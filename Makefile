@@ -287,13 +287,11 @@ ifneq ($(MPI_LIBS),)
 $(B)/apps/mpi/%.o: ALL_CFLAGS += $(MPI_CFLAGS)
 $(eval $(call app,mpi,$(MPI_LIBS),heat laplace common))
 TEST_RUNNER_mpi = apps/mpi/tests/ranks
-NO_OCLGRIND = mpi
-# Checked: under ASan with 2 ranks, without leak detection (Open MPI
-# unloads its components at MPI_Finalize, so LeakSanitizer cannot tell
-# their allocations from ours); under valgrind as one rank, with Open MPI's
-# suppressions. Not under Oclgrind: its kernels are the heat world's and
-# the Laplace solver's, which their suites run there (two minutes more
-# for one rank, which launches them as those do).
+OCLGRIND_RANKS_mpi = --ranks 2
+# Checked: under ASan and Oclgrind with 2 ranks (ASan without leak
+# detection: Open MPI unloads its components at MPI_Finalize, so
+# LeakSanitizer cannot tell their allocations from ours), and under
+# valgrind as one rank, with Open MPI's suppressions.
 ASAN_RUNNER_mpi = apps/mpi/tests/ranks --suites 2
 ASAN_LEAKS_mpi = 0
 VALGRIND_SUPP_mpi = --suppressions=/usr/share/openmpi/openmpi-valgrind.supp \
@@ -473,14 +471,14 @@ valgrind-test-$(1)-%: $(BIN)/test-$(1)
 	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
 	    $(VALGRIND_SUPP_$(1)) $(BIN)/test-$(1)
 oclgrind-test-$(1): $(BIN)/test-$(1)
-	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind --no-planted $(BIN)/test-$(1)
+	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind --no-planted \
+	    $(OCLGRIND_RANKS_$(1)) $(BIN)/test-$(1)
 endef
 $(foreach t,$(TESTS),$(eval $(call checked_runs,$(t))))
 
 asan-run: $(addprefix asan-test-,$(TESTS))
 valgrind-run: $(addprefix valgrind-test-,$(TESTS))
-oclgrind-run: oclgrind-planted $(addprefix oclgrind-test-,$(filter-out \
-    $(NO_OCLGRIND),$(TESTS)))
+oclgrind-run: oclgrind-planted $(addprefix oclgrind-test-,$(TESTS))
 
 # ---- install ----------------------------------------------------------------------
 

@@ -21,6 +21,15 @@ static const heat_version versions[] = {
     HEAT_V6_TILED};
 enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 
+/* Under valgrind and Oclgrind v3 is left out: its kernel is v4's, and its
+ * loop is a blocking call per step, which the library's suites check
+ * there; the plain run compares it with the reference as it does the
+ * others. */
+static int left_out(heat_version v)
+{
+    return test_memory_run() && v == HEAT_V3_NAIVE;
+}
+
 /* heat_step on the context test_run_context gives (a fresh one under
  * Oclgrind); every kernel run here goes through this. */
 static int step_checked(heat_world *world, float dt, unsigned steps,
@@ -77,7 +86,8 @@ START_TEST(standard_world_matches_reference)
     for (int v = 0; v < NVERSIONS; v++)
         for (size_t s = 0; s < sizeof standard_steps / sizeof *standard_steps;
              s++) {
-            if (test_memory_run() && standard_steps[s] > 3)
+            if (left_out(versions[v]) ||
+                (test_memory_run() && standard_steps[s] > 3))
                 continue;
             assert_matches_reference(&world, 0.1f, standard_steps[s],
                                      versions[v], what);
@@ -112,7 +122,7 @@ START_TEST(random_worlds_match_reference)
     while (test_memory_run() && random_steps[nsteps - 1] > MEMORY_RUN_STEPS)
         nsteps--;                       /* the list is in increasing order */
     for (int v = 0; v < NVERSIONS; v++)
-        for (size_t s = 0; s < nsteps; s++)
+        for (size_t s = 0; s < nsteps && !left_out(versions[v]); s++)
             assert_matches_reference(&world, 0.25f + 0.5f * (float)(_i % 3),
                                      random_steps[s], versions[v],
                                      "random world");
@@ -128,6 +138,8 @@ START_TEST(extreme_time_steps_match_reference)
     make_random_world(&world, 45, 19, 99);
     world.alpha = 1.0f;
     for (int v = 0; v < NVERSIONS; v++) {
+        if (left_out(versions[v]))
+            continue;
         assert_matches_reference(&world, 3.999f, 3, versions[v], "dt 3.999");
         assert_matches_reference(&world, 0.0f, 2, versions[v], "dt 0");
         assert_matches_reference(&world, 1e-30f, 2, versions[v], "dt 1e-30");
