@@ -373,6 +373,13 @@ SOCIETIES_BENCH ?= 1000,10000 16,64 3 3 2000 20000
 MD_BENCH ?= 1000,4000,16000 10 3 2000 16000 16000
 # The data movement table's runs and largest array (GPU machine: 5 1G).
 TRANSFER_BENCH ?= 5 16M
+# The MPI table's sizes, steps and runs, on MPI_BENCH_RANKS ranks (PoCL a
+# thread each); the GPU machine: 5000,20000,32000 1000 5 heat and
+# 4000,16000 1000 5 laplace (bench/RESULTS.md, "MPI (issue 23)"). mpirun
+# hands the ranks OCL_ICD_FILENAMES cut at its first colon, so it is
+# passed again whole.
+MPI_BENCH ?= 1000 100 3
+MPI_BENCH_RANKS ?= 2
 bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-overhead
@@ -388,6 +395,10 @@ bench: all
 	$(BIN)/bench-kalah-alphabeta $(KALAH_AB_BENCH)
 	$(BIN)/bench-societies $(SOCIETIES_BENCH)
 	$(BIN)/bench-md $(MD_BENCH)
+	$(if $(MPI_LIBS),OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	    POCL_MAX_PTHREAD_COUNT=1 mpirun -q --oversubscribe -n $(MPI_BENCH_RANKS) \
+	    $(if $(OCL_ICD_FILENAMES),env OCL_ICD_FILENAMES='$(OCL_ICD_FILENAMES)') \
+	    $(BIN)/bench-mpi $(MPI_BENCH))
 
 # ---- the checked runs -------------------------------------------------------------
 
