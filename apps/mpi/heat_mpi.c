@@ -4,7 +4,6 @@
  * and exchanges halos (slab.c), and rank 0 gathers the rows back.
  */
 #include "mpi/heat_mpi.h"
-#include "mpi/slab.h"
 #include "common/error.h"
 #include "common/program.h"
 
@@ -14,41 +13,21 @@
  * it steps: their cells would read rows it does not hold. The error that
  * makes creeps in a row per step and the exchange replaces those rows
  * before it reaches the rank's own. */
-static void fix_cut_rows(const slab *s, heat_world *local)
+static void fix_cut_rows(const slab *s, heat_world *rows)
 {
-    size_t w = local->w, last = (size_t)(local->h - 1) * w;
+    size_t w = rows->w, last = (size_t)(rows->h - 1) * w;
     for (size_t x = 0; x < w; x++) {
         if (s->above)
-            local->properties[x] |= HEAT_CELL_FIXED;
+            rows->properties[x] |= HEAT_CELL_FIXED;
         if (s->below)
-            local->properties[last + x] |= HEAT_CELL_FIXED;
+            rows->properties[last + x] |= HEAT_CELL_FIXED;
     }
 }
 
-/* Each rank's rows stepped on its device; rc so far (agreed). */
-static int step_local(const slab *s, heat_world *local, float dt,
-                      unsigned steps, clctx *ctx, app_timing *timing)
+int heat_part_open(heat_part *p, const heat_world *world, float dt,
+                   MPI_Comm comm, clctx *ctx, app_timing *timing)
 {
-    app_stencil *st = NULL;
-    clstream *copy = NULL;
-    int rc = heat_v6_open(&st, local, dt, ctx, timing);
-    if (rc == 0 && !(copy = clstream_new(ctx)))
-        rc = APP_ERR_DEVICE;            /* clframe said why */
-    rc = slab_agree(s->comm, rc);
-    if (rc == 0) {
-        rc = slab_advance(s, st, steps, copy);
-        if (rc == 0)
-            rc = clarg_read(&st->cur);
-        rc = slab_agree(s->comm, rc);
-    }
-    clstream_free(copy);
-    heat_v6_close(st);
-    return rc;
-}
-
-int heat_step_mpi(heat_world *world, float dt, unsigned steps, MPI_Comm comm,
-                  clctx *ctx, app_timing *timing)
-{
+    memset(p, 0, sizeof *p);
     int rank;
     MPI_Comm_rank(comm, &rank);
     struct { uint32_t w, h; float alpha; } shape = {0, 0, 0};
@@ -62,25 +41,48 @@ int heat_step_mpi(heat_world *world, float dt, unsigned steps, MPI_Comm comm,
     if (rc)
         return rc;
     MPI_Allreduce(&halo, &depth, 1, MPI_UNSIGNED, MPI_MIN, comm);
-    slab s;
-    rc = slab_plan(&s, comm, shape.w, shape.h, depth);
-    heat_world local = {0};
+    rc = slab_plan(&p->s, comm, shape.w, shape.h, depth);
     if (rc == 0)
-        rc = heat_world_alloc(&local, shape.w, slab_local_rows(&s),
+        rc = heat_world_alloc(&p->rows, shape.w, slab_local_rows(&p->s),
                               shape.alpha);
-    rc = slab_agree(comm, rc);
+    if ((rc = slab_agree(comm, rc)) != 0)
+        return rc;
+    slab_scatter(&p->s, rank == 0 ? world->properties : NULL,
+                 p->rows.properties, sizeof *p->rows.properties);
+    slab_scatter(&p->s, rank == 0 ? world->state : NULL, p->rows.state,
+                 sizeof *p->rows.state);
+    fix_cut_rows(&p->s, &p->rows);
+    rc = heat_v6_open(&p->st, &p->rows, dt, ctx, timing);
+    if (rc == 0 && !(p->copy = clstream_new(ctx)))
+        rc = APP_ERR_DEVICE;            /* clframe said why */
+    return slab_agree(comm, rc);
+}
+
+void heat_part_close(heat_part *p)
+{
+    clstream_free(p->copy);
+    heat_v6_close(p->st);
+    heat_world_free(&p->rows);
+    memset(p, 0, sizeof *p);
+}
+
+int heat_step_mpi(heat_world *world, float dt, unsigned steps, MPI_Comm comm,
+                  clctx *ctx, app_timing *timing)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    heat_part p;
+    int rc = heat_part_open(&p, world, dt, comm, ctx, timing);
     if (rc == 0) {
-        slab_scatter(&s, rank == 0 ? world->properties : NULL,
-                     local.properties, sizeof *local.properties);
-        slab_scatter(&s, rank == 0 ? world->state : NULL, local.state,
-                     sizeof *local.state);
-        fix_cut_rows(&s, &local);
-        rc = step_local(&s, &local, dt, steps, ctx, timing);
+        rc = slab_advance(&p.s, p.st, steps, p.copy);
+        if (rc == 0)
+            rc = clarg_read(&p.st->cur);
+        rc = slab_agree(comm, rc);
     }
     if (rc == 0)
-        slab_gather(&s, local.state, rank == 0 ? world->state : NULL,
-                    sizeof *local.state);
-    heat_world_free(&local);
+        slab_gather(&p.s, p.rows.state, rank == 0 ? world->state : NULL,
+                    sizeof *p.rows.state);
+    heat_part_close(&p);
     return rc;
 }
 

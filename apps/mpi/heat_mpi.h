@@ -7,8 +7,27 @@
 #define MPI_HEAT_MPI_H
 
 #include "heat/heat.h"
+#include "mpi/slab.h"
 
 #include <mpi.h>
+
+/* A rank's part of a world stepped over ranks: its slab, its rows as a
+ * world of their own (halos included, the cut rows held fixed), v6 on
+ * them, and the stream its halos are read on. */
+typedef struct heat_part {
+    slab s;
+    heat_world rows;
+    app_stencil *st;
+    clstream *copy;
+} heat_part;
+
+/* Opens this rank's part of world (read on rank 0 only) for steps of dt:
+ * the slab planned with halos as deep as every rank's tiles allow, the
+ * rows sent out by rank 0, v6 on each rank's device. Collective; the
+ * agreed code. heat_part_close frees it whatever that was. */
+int heat_part_open(heat_part *p, const heat_world *world, float dt,
+                   MPI_Comm comm, clctx *ctx, app_timing *timing);
+void heat_part_close(heat_part *p);
 
 /* Advances the world by `steps` steps of size dt over comm's ranks, each on
  * ctx (its own device: slab_open_device). world is read and written on

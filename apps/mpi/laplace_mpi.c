@@ -6,7 +6,6 @@
  * them, and rank 0 gathers the rows back.
  */
 #include "mpi/laplace_mpi.h"
-#include "mpi/slab.h"
 #include "common/error.h"
 #include "common/program.h"
 
@@ -15,14 +14,14 @@
 
 /* A rank's rows as a grid of their own (of any height: slabs may be
  * thinner than the 3 rows a whole grid needs). */
-static int alloc_local(laplace_grid *local, uint32_t nx, uint32_t ny)
+static int alloc_rows(laplace_grid *rows, uint32_t nx, uint32_t ny)
 {
     size_t cells = (size_t)nx * ny;
-    *local = (laplace_grid){nx, ny, calloc(cells, sizeof(float)),
-                            calloc(cells, 1)};
-    if (local->phi && local->mask)
+    *rows = (laplace_grid){nx, ny, calloc(cells, sizeof(float)),
+                           calloc(cells, 1)};
+    if (rows->phi && rows->mask)
         return 0;
-    laplace_grid_free(local);
+    laplace_grid_free(rows);
     return app_fail(APP_ERR_NO_MEMORY, "laplace: no memory for %u x %u "
                     "cells", nx, ny);
 }
@@ -30,60 +29,92 @@ static int alloc_local(laplace_grid *local, uint32_t nx, uint32_t ny)
 /* The rows where a slab is cut from its neighbours' are held fixed: their
  * cells would read rows it does not hold. The error that makes creeps in a
  * row per iteration and the exchange replaces those rows first. */
-static void fix_cut_rows(const slab *s, laplace_grid *local)
+static void fix_cut_rows(const slab *s, laplace_grid *rows)
 {
-    size_t last = (size_t)(local->ny - 1) * local->nx;
+    size_t last = (size_t)(rows->ny - 1) * rows->nx;
     if (s->above)
-        memset(local->mask, 0, local->nx);
+        memset(rows->mask, 0, rows->nx);
     if (s->below)
-        memset(local->mask + last, 0, local->nx);
+        memset(rows->mask + last, 0, rows->nx);
 }
 
 /* One check: the stretch's last iteration measured on this rank's rows,
  * the halos exchanged, and the largest change over every rank in *change.
  * rc is this rank's status so far; returns the agreed one. */
-static int check(const slab *s, laplace_dev *d, clstream *copy, int rc,
-                 float *change)
+static int check(laplace_part *p, int rc, float *change)
 {
-    app_stencil *st = laplace_fast_stencil(d);
     float mine = 0.0f;
     if (rc == 0)
-        rc = laplace_fast_measure(d, s->above, s->rows);
-    rc = slab_exchange(s, &st->next, copy, rc);
+        rc = laplace_fast_measure(p->dev, p->s.above, p->s.rows);
+    rc = slab_exchange(&p->s, &p->st->next, p->copy, rc);
     if (rc == 0)
-        rc = clarg_swap(&st->cur, &st->next);
+        rc = clarg_swap(&p->st->cur, &p->st->next);
     if (rc == 0)
-        rc = laplace_fast_change(d, &mine);
-    rc = slab_agree(s->comm, rc);
+        rc = laplace_fast_change(p->dev, &mine);
+    rc = slab_agree(p->s.comm, rc);
     if (rc == 0)
-        MPI_Allreduce(&mine, change, 1, MPI_FLOAT, MPI_MAX, s->comm);
+        MPI_Allreduce(&mine, change, 1, MPI_FLOAT, MPI_MAX, p->s.comm);
     return rc;
 }
 
 /* The plan's loop as laplace_solve's: stretches up to each check. */
-static int run_plan(const slab *s, laplace_dev *d, clstream *copy,
-                    const laplace_plan *plan, laplace_stats *stats)
+static int run_plan(laplace_part *p, const laplace_plan *plan,
+                    laplace_stats *stats)
 {
-    app_stencil *st = laplace_fast_stencil(d);
     unsigned done = 0;
     int rc = 0;
     while (done < plan->iterations) {
         unsigned n = laplace_next_stretch(plan, done);
         int checking = plan->tolerance > 0.0f &&
                        (done + n) % plan->check_every == 0;
-        rc = slab_advance(s, st, checking ? n - 1 : n, copy);
+        rc = slab_advance(&p->s, p->st, checking ? n - 1 : n, p->copy);
         done += n;
         if (!checking)
             continue;
         float change = 0.0f;
-        if ((rc = check(s, d, copy, rc, &change)) != 0 ||
+        if ((rc = check(p, rc, &change)) != 0 ||
             laplace_note_check(plan, change, stats))
             break;
     }
     stats->iterations = done;
     if (rc == 0)
-        rc = clarg_read(&st->cur);
-    return slab_agree(s->comm, rc);
+        rc = clarg_read(&p->st->cur);
+    return slab_agree(p->s.comm, rc);
+}
+
+int laplace_part_open(laplace_part *p, const laplace_grid *g, MPI_Comm comm,
+                      clctx *ctx, laplace_stats *stats)
+{
+    memset(p, 0, sizeof *p);
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    uint32_t shape[2] = {0, 0};
+    if (rank == 0)
+        shape[0] = g->nx, shape[1] = g->ny;
+    MPI_Bcast(shape, 2, MPI_UINT32_T, 0, comm);
+    int rc = slab_plan(&p->s, comm, shape[0], shape[1], laplace_fast_halo());
+    if (rc == 0)
+        rc = alloc_rows(&p->rows, shape[0], slab_local_rows(&p->s));
+    if ((rc = slab_agree(comm, rc)) != 0)
+        return rc;
+    slab_scatter(&p->s, rank == 0 ? g->phi : NULL, p->rows.phi,
+                 sizeof(float));
+    slab_scatter(&p->s, rank == 0 ? g->mask : NULL, p->rows.mask, 1);
+    fix_cut_rows(&p->s, &p->rows);
+    rc = laplace_fast_open(&p->dev, &p->rows, ctx, stats);
+    if (rc == 0)
+        p->st = laplace_fast_stencil(p->dev);
+    if (rc == 0 && !(p->copy = clstream_new(ctx)))
+        rc = APP_ERR_DEVICE;            /* clframe said why */
+    return slab_agree(comm, rc);
+}
+
+void laplace_part_close(laplace_part *p)
+{
+    clstream_free(p->copy);
+    laplace_fast_close(p->dev);
+    laplace_grid_free(&p->rows);
+    memset(p, 0, sizeof *p);
 }
 
 int laplace_solve_mpi(laplace_grid *g, const laplace_plan *plan,
@@ -93,38 +124,21 @@ int laplace_solve_mpi(laplace_grid *g, const laplace_plan *plan,
     stats = laplace_stats_start(stats, &unread);
     int rank;
     MPI_Comm_rank(comm, &rank);
-    struct { uint32_t nx, ny; laplace_plan plan; } shape = {0, 0, {0}};
+    laplace_plan agreed = {0, 0.0f, 0};
     int rc = rank == 0 ? laplace_check(g, plan) : 0;
     if (rank == 0)
-        shape.nx = g->nx, shape.ny = g->ny, shape.plan = *plan;
-    MPI_Bcast(&shape, sizeof shape, MPI_BYTE, 0, comm);
+        agreed = *plan;
+    MPI_Bcast(&agreed, sizeof agreed, MPI_BYTE, 0, comm);
     if ((rc = slab_agree(comm, rc)) != 0)
         return rc;
-
-    slab s;
-    laplace_grid local = {0};
-    rc = slab_plan(&s, comm, shape.nx, shape.ny, laplace_fast_halo());
+    laplace_part p;
+    rc = laplace_part_open(&p, g, comm, ctx, stats);
     if (rc == 0)
-        rc = alloc_local(&local, shape.nx, slab_local_rows(&s));
-    if ((rc = slab_agree(comm, rc)) != 0)
-        return rc;
-    slab_scatter(&s, rank == 0 ? g->phi : NULL, local.phi, sizeof(float));
-    slab_scatter(&s, rank == 0 ? g->mask : NULL, local.mask, 1);
-    fix_cut_rows(&s, &local);
-
-    laplace_dev *d = NULL;
-    clstream *copy = NULL;
-    rc = laplace_fast_open(&d, &local, ctx, stats);
-    if (rc == 0 && !(copy = clstream_new(ctx)))
-        rc = APP_ERR_DEVICE;            /* clframe said why */
-    rc = slab_agree(comm, rc);
+        rc = run_plan(&p, &agreed, stats);
     if (rc == 0)
-        rc = run_plan(&s, d, copy, &shape.plan, stats);
-    if (rc == 0)
-        slab_gather(&s, local.phi, rank == 0 ? g->phi : NULL, sizeof(float));
-    clstream_free(copy);
-    laplace_fast_close(d);
-    laplace_grid_free(&local);
+        slab_gather(&p.s, p.rows.phi, rank == 0 ? g->phi : NULL,
+                    sizeof(float));
+    laplace_part_close(&p);
     return rc;
 }
 

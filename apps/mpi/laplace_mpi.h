@@ -7,8 +7,27 @@
 #define MPI_LAPLACE_MPI_H
 
 #include "laplace/laplace.h"
+#include "mpi/slab.h"
 
 #include <mpi.h>
+
+/* A rank's part of a grid iterated over ranks: its slab, its rows as a
+ * grid of their own (halos included, the cut rows held fixed), the fast
+ * version on them, and the stream its halos are read on. */
+typedef struct laplace_part {
+    slab s;
+    laplace_grid rows;
+    laplace_dev *dev;
+    app_stencil *st;            /* the fast version's tiles */
+    clstream *copy;
+} laplace_part;
+
+/* Opens this rank's part of g (read on rank 0 only), its kernels' times
+ * going to stats. Collective; the agreed code. laplace_part_close frees
+ * it whatever that was. */
+int laplace_part_open(laplace_part *p, const laplace_grid *g, MPI_Comm comm,
+                      clctx *ctx, laplace_stats *stats);
+void laplace_part_close(laplace_part *p);
 
 /* Iterates g by plan over comm's ranks, each on ctx (its own device:
  * slab_open_device). g is read and written on rank 0 only (the others may

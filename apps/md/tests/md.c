@@ -337,6 +337,11 @@ static void assert_stays_in_box(const md_system *s, unsigned steps,
                                 const char *what)
 {
     for (int v = 0; v < NDEVICE_VERSIONS; v++) {
+        /* Under valgrind and Oclgrind all pairs is left out: its kick and
+         * drift wraps as the others' do, and its memory is checked by
+         * versions_match_reference; here it cost more than they did. */
+        if (test_memory_run() && device_versions[v] == MD_ALLPAIRS)
+            continue;
         clctx *own;
         md_sim *sim = open_checked(s, device_versions[v], &own);
         md_system now;

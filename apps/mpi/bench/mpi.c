@@ -6,8 +6,8 @@
  * its own (MPI_Comm_split) while the other ranks wait; every rank apart,
  * each stepping a grid of n*n/R cells of its own with no exchange (what
  * sharing a device costs, without the halos); and all R ranks on the n x n
- * grid. Each opens its slab once, as heat_step_mpi and laplace_solve_mpi
- * do (scatter, cut rows fixed, the stencil on its device), steps a few
+ * grid. Each opens its part once (heat_part_open, laplace_part_open, as
+ * heat_step_mpi and laplace_solve_mpi do), steps a few
  * times untimed to warm the caches, then times `runs` calls of
  * slab_advance between barriers by rank 0's clock, the device finished.
  * Only the stepping is timed, exchanges included: a whole call's setup
@@ -24,9 +24,8 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "clframe.h"
-#include "heat/heat.h"
-#include "laplace/laplace.h"
-#include "mpi/slab.h"
+#include "mpi/heat_mpi.h"
+#include "mpi/laplace_mpi.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/median.h"
@@ -42,35 +41,26 @@
 enum { MAX_RUNS = 101, MAX_SIZES = 16, WARM_STEPS = 8, KEY_SIZE = 320 };
 static const float ALPHA = 0.1f, DT = 0.1f;
 
-/* A rank's rows of one app's grid on its device, ready to step. */
+/* A rank's part of one app's grid on its device, ready to step: the
+ * heat world's or the Laplace grid's, and what stepping it takes. */
 typedef struct session {
-    slab s;
+    heat_part heat;
+    laplace_part laplace;
+    laplace_stats stats;        /* Laplace's stencil needs one */
+    const slab *s;
     app_stencil *st;
     clstream *copy;
-    heat_world world;           /* heat's rows */
-    laplace_grid grid;          /* or Laplace's */
-    laplace_dev *dev;
-    laplace_stats stats;        /* Laplace's stencil needs one */
 } session;
 
 /* An app: rank 0 makes the whole grid; every rank opens and closes its
- * session on it (whole is NULL but on rank 0). */
+ * part of it (whole is NULL but on rank 0). */
 typedef struct bench_app {
     const char *name;
     int (*make)(void **whole, unsigned n);
     void (*drop)(void *whole);
-    int (*open)(session *x, void *whole, unsigned n, MPI_Comm comm,
-                clctx *ctx);
+    int (*open)(session *x, void *whole, MPI_Comm comm, clctx *ctx);
     void (*close)(session *x);
 } bench_app;
-
-/* The stream the halos are read on; the agreed code. */
-static int open_stream(session *x, clctx *ctx, int rc)
-{
-    if (rc == 0 && !(x->copy = clstream_new(ctx)))
-        rc = APP_ERR_DEVICE;            /* clframe said why */
-    return slab_agree(x->s.comm, rc);
-}
 
 static int heat_make(void **whole, unsigned n)
 {
@@ -88,38 +78,18 @@ static void heat_drop(void *whole)
     free(whole);
 }
 
-/* heat_step_mpi's setup: halos as deep as every rank's tiles allow, and
- * the cut rows fixed (their cells would read rows the rank lacks). */
-static int heat_open(session *x, void *whole, unsigned n, MPI_Comm comm,
-                     clctx *ctx)
+static int heat_open(session *x, void *whole, MPI_Comm comm, clctx *ctx)
 {
-    unsigned halo = 0, depth = 0;
-    int rc = slab_agree(comm, heat_v6_halo(ctx, &halo));
-    if (rc)
-        return rc;
-    MPI_Allreduce(&halo, &depth, 1, MPI_UNSIGNED, MPI_MIN, comm);
-    rc = slab_plan(&x->s, comm, n, n, depth);
-    if (rc == 0)
-        rc = heat_world_alloc(&x->world, n, slab_local_rows(&x->s), ALPHA);
-    if ((rc = slab_agree(comm, rc)) != 0)
-        return rc;
-    heat_world *w = whole;
-    slab_scatter(&x->s, w ? w->properties : NULL, x->world.properties, 4);
-    slab_scatter(&x->s, w ? w->state : NULL, x->world.state, 4);
-    size_t last = (size_t)(x->world.h - 1) * n;
-    for (size_t i = 0; i < n; i++) {
-        x->world.properties[i] |= x->s.above ? HEAT_CELL_FIXED : 0;
-        x->world.properties[last + i] |= x->s.below ? HEAT_CELL_FIXED : 0;
-    }
-    return open_stream(x, ctx, heat_v6_open(&x->st, &x->world, DT, ctx,
-                                            NULL));
+    int rc = heat_part_open(&x->heat, whole, DT, comm, ctx, NULL);
+    x->s = &x->heat.s;
+    x->st = x->heat.st;
+    x->copy = x->heat.copy;
+    return rc;
 }
 
 static void heat_close(session *x)
 {
-    clstream_free(x->copy);
-    heat_v6_close(x->st);
-    heat_world_free(&x->world);
+    heat_part_close(&x->heat);
 }
 
 /* The seed's problem: border at 0, a centred n/4 square at 1. */
@@ -139,36 +109,18 @@ static void laplace_drop(void *whole)
     free(whole);
 }
 
-/* laplace_solve_mpi's setup: the fast version's halo, cut rows fixed. */
-static int laplace_open(session *x, void *whole, unsigned n, MPI_Comm comm,
-                        clctx *ctx)
+static int laplace_open(session *x, void *whole, MPI_Comm comm, clctx *ctx)
 {
-    int rc = slab_plan(&x->s, comm, n, n, laplace_fast_halo());
-    size_t cells = rc ? 0 : slab_local_cells(&x->s);
-    x->grid = (laplace_grid){n, rc ? 0 : slab_local_rows(&x->s),
-                             calloc(cells, 4), calloc(cells, 1)};
-    if (rc == 0 && !(x->grid.phi && x->grid.mask))
-        rc = app_fail(APP_ERR_NO_MEMORY, "bench-mpi: no memory");
-    if ((rc = slab_agree(comm, rc)) != 0)
-        return rc;
-    laplace_grid *g = whole;
-    slab_scatter(&x->s, g ? g->phi : NULL, x->grid.phi, 4);
-    slab_scatter(&x->s, g ? g->mask : NULL, x->grid.mask, 1);
-    if (x->s.above)
-        memset(x->grid.mask, 0, n);
-    if (x->s.below)
-        memset(x->grid.mask + (size_t)(x->grid.ny - 1) * n, 0, n);
-    rc = laplace_fast_open(&x->dev, &x->grid, ctx, &x->stats);
-    if (rc == 0)
-        x->st = laplace_fast_stencil(x->dev);
-    return open_stream(x, ctx, rc);
+    int rc = laplace_part_open(&x->laplace, whole, comm, ctx, &x->stats);
+    x->s = &x->laplace.s;
+    x->st = x->laplace.st;
+    x->copy = x->laplace.copy;
+    return rc;
 }
 
 static void laplace_close(session *x)
 {
-    clstream_free(x->copy);
-    laplace_fast_close(x->dev);
-    laplace_grid_free(&x->grid);
+    laplace_part_close(&x->laplace);
 }
 
 static const bench_app APPS[] = {
@@ -190,7 +142,7 @@ static int time_steps(session *x, unsigned steps, clctx *ctx, MPI_Comm sync,
 {
     MPI_Barrier(sync);
     double t0 = clock_ms();
-    int rc = slab_advance(&x->s, x->st, steps, x->copy);
+    int rc = slab_advance(x->s, x->st, steps, x->copy);
     if (rc == 0)
         rc = clctx_finish(ctx);
     MPI_Barrier(sync);
@@ -211,7 +163,7 @@ static int measure(const bench_app *app, unsigned n, unsigned steps,
     session x = {0};
     int rc = slab_agree(comm, rank == 0 ? app->make(&whole, n) : 0);
     if (rc == 0)
-        rc = app->open(&x, whole, n, comm, ctx);
+        rc = app->open(&x, whole, comm, ctx);
     if (rank == 0)
         app->drop(whole);           /* the slabs hold it now */
     if (sync != comm)
@@ -226,7 +178,7 @@ static int measure(const bench_app *app, unsigned n, unsigned steps,
     if (rc == 0) {
         double median = median_of(ms, runs);    /* sorts ms */
         *m = (measured){median, ms[0], ms[runs - 1], x.st->block_rows,
-                        x.s.depth};
+                        x.s->depth};
     }
     app->close(&x);
     return rc;

@@ -68,6 +68,8 @@ START_TEST(fixed_iterations_match_reference)
                                     1.0f, sizes[_i][0] / 3,
                                     sizes[_i][1] / 3));
     for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        if (test_memory_run() && counts[c] > 5)
+            continue;                   /* the plain run's arithmetic */
         laplace_plan plan = {counts[c], 0.0f, 1};
         assert_matches_reference(&g, &plan);
     }
@@ -83,7 +85,12 @@ START_TEST(tolerance_matches_reference)
     ck_assert_app(laplace_grid_make(&g, 41, 29, 0.0f, 1.0f, 9, 7));
     laplace_plan plans[] = {{400, 1e-3f, 3}, {400, 1e-3f, 4},
                             {30, 1e-6f, 4}};
-    for (size_t p = 0; p < sizeof plans / sizeof *plans; p++)
+    size_t nplans = sizeof plans / sizeof *plans;
+    if (test_memory_run()) {    /* a check every 3, to the cap of 30 */
+        plans[0] = (laplace_plan){30, 1e-6f, 3};
+        nplans = 1;
+    }
+    for (size_t p = 0; p < nplans; p++)
         assert_matches_reference(&g, &plans[p]);
     laplace_grid_free(&g);
 }
