@@ -67,7 +67,10 @@ static int run_plan(laplace_part *p, const laplace_plan *plan,
         unsigned n = laplace_next_stretch(plan, done);
         int checking = plan->tolerance > 0.0f &&
                        (done + n) % plan->check_every == 0;
-        rc = slab_advance(&p->s, p->st, checking ? n - 1 : n, p->copy);
+        /* A failure is kept, not overwritten: the rank goes on taking
+         * part in the exchanges until the next check agrees on it. */
+        int now = slab_advance(&p->s, p->st, checking ? n - 1 : n, p->copy);
+        rc = rc ? rc : now;
         done += n;
         if (!checking)
             continue;

@@ -165,6 +165,15 @@ static int write_halos(const slab *s, clarg *state)
     return rc;
 }
 
+/* The second half of every exchange: the rows read are sent and the
+ * halos received (whatever rc, so that no neighbour waits for ever), then
+ * written into the state on the device. rc is the status so far. */
+static int trade_halos(const slab *s, MPI_Datatype row, clarg *state, int rc)
+{
+    exchange_rows(s, row, state->host);
+    return rc ? rc : write_halos(s, state);
+}
+
 int slab_exchange(const slab *s, clarg *state, clstream *copy, int rc)
 {
     MPI_Datatype row = row_type(s, 4);
@@ -174,9 +183,7 @@ int slab_exchange(const slab *s, clarg *state, clstream *copy, int rc)
         rc = read_sent_rows(s, state, copy);
     if (rc == 0)
         rc = clstream_wait(copy);
-    exchange_rows(s, row, state->host);
-    if (rc == 0)
-        rc = write_halos(s, state);
+    rc = trade_halos(s, row, state, rc);
     MPI_Type_free(&row);
     return rc;
 }
@@ -242,9 +249,7 @@ int slab_advance(const slab *s, app_stencil *st, unsigned steps,
         unsigned now = steps - done < s->depth ? steps - done : s->depth;
         if (rc == 0)
             rc = stretch(s, st, now, copy);
-        exchange_rows(s, row, st->next.host);
-        if (rc == 0)
-            rc = write_halos(s, &st->next);
+        rc = trade_halos(s, row, &st->next, rc);
         if (rc == 0)
             rc = clarg_swap(&st->cur, &st->next);
         done += now;
