@@ -285,11 +285,11 @@ int clf_proto_parse(const char *source, const char *prototype,
 
 /* ---- arguments (arg.c) --------------------------------------------------- */
 
-/* The device buffer of a persistent clarg, shared by all its copies. */
 /* a's persistent buffer is its host array itself (pinned memory used in
  * place, host.c): nothing to copy. */
 int clf_arg_in_place(const clarg *a);
 
+/* The device buffer of a persistent clarg, shared by all its copies. */
 struct clarg_buffer {
     clctx *ctx;
     cl_mem mem;
