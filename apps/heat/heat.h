@@ -61,8 +61,6 @@ int heat_step_opencl(heat_world *world, float dt, unsigned steps,
 typedef struct app_stencil app_stencil;
 int heat_v6_open(app_stencil **s, heat_world *world, float dt, clctx *ctx,
                  app_timing *timing);
-/* The most steps v6 makes per launch on ctx's device (its tiles' halo). */
-int heat_v6_halo(clctx *ctx, unsigned *halo);
 void heat_v6_close(app_stencil *s);
 
 /* Each cell's flags with its neighbours' insulator bits packed in, as v5

@@ -191,14 +191,6 @@ static int choose_tile(clctx *ctx, heat_tile *t)
     return 0;
 }
 
-int heat_v6_halo(clctx *ctx, unsigned *halo)
-{
-    heat_tile t;
-    int rc = choose_tile(ctx, &t);
-    *halo = rc ? 0 : t.halo;
-    return rc;
-}
-
 /* v6 as a stencil (common/stencil.h): the kernel for its tile, the world's
  * packed flags on the device, and the state in two buffers. */
 typedef struct heat_v6 {

@@ -121,11 +121,10 @@ int laplace_solve_opencl(laplace_grid *g, const laplace_plan *plan,
  * starts with g->phi in both buffers and never writes g's fixed cells),
  * plus the measuring iteration of the tolerance checks over the rows
  * [first, first + rows) alone, from the stencil's cur into its next, and
- * the largest change it found. laplace_fast_halo is the most iterations
- * a launch makes. g and stats must outlive d. 0 or a code. */
+ * the largest change it found. g and stats must outlive d. 0 or a
+ * code. */
 typedef struct laplace_dev laplace_dev;
 typedef struct app_stencil app_stencil;
-unsigned laplace_fast_halo(void);
 int laplace_fast_open(laplace_dev **d, laplace_grid *g, clctx *ctx,
                       laplace_stats *stats);
 app_stencil *laplace_fast_stencil(laplace_dev *d);

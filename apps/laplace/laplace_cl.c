@@ -368,11 +368,6 @@ int laplace_solve_opencl(laplace_grid *g, const laplace_plan *plan,
 
 /* ---- the fast version in parts (apps/mpi) ---------------------------------- */
 
-unsigned laplace_fast_halo(void)
-{
-    return HALO;
-}
-
 int laplace_fast_open(laplace_dev **out, laplace_grid *g, clctx *ctx,
                       laplace_stats *stats)
 {

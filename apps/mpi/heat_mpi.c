@@ -25,7 +25,8 @@ static void fix_cut_rows(const slab *s, heat_world *rows)
 }
 
 int heat_part_open(heat_part *p, const heat_world *world, float dt,
-                   MPI_Comm comm, clctx *ctx, app_timing *timing)
+                   MPI_Comm comm, clctx *ctx, const slab_options *o,
+                   app_timing *timing)
 {
     memset(p, 0, sizeof *p);
     int rank;
@@ -34,14 +35,7 @@ int heat_part_open(heat_part *p, const heat_world *world, float dt,
     if (rank == 0)
         shape.w = world->w, shape.h = world->h, shape.alpha = world->alpha;
     MPI_Bcast(&shape, sizeof shape, MPI_BYTE, 0, comm);
-
-    /* Every rank's tiles allow as many steps per launch as their halo. */
-    unsigned halo = 0, depth = 0;
-    int rc = slab_agree(comm, heat_v6_halo(ctx, &halo));
-    if (rc)
-        return rc;
-    MPI_Allreduce(&halo, &depth, 1, MPI_UNSIGNED, MPI_MIN, comm);
-    rc = slab_plan(&p->s, comm, shape.w, shape.h, depth);
+    int rc = slab_plan(&p->s, comm, shape.w, shape.h, o);
     if (rc == 0)
         rc = heat_world_alloc(&p->rows, shape.w, slab_local_rows(&p->s),
                               shape.alpha);
@@ -52,7 +46,10 @@ int heat_part_open(heat_part *p, const heat_world *world, float dt,
     slab_scatter(&p->s, rank == 0 ? world->state : NULL, p->rows.state,
                  sizeof *p->rows.state);
     fix_cut_rows(&p->s, &p->rows);
-    rc = heat_v6_open(&p->st, &p->rows, dt, ctx, timing);
+    rc = slab_pin(ctx, o, &p->rows.state, slab_local_cells(&p->s),
+                  &p->pinned);
+    if (rc == 0)
+        rc = heat_v6_open(&p->st, &p->rows, dt, ctx, timing);
     if (rc == 0 && !(p->copy = clstream_new(ctx)))
         rc = APP_ERR_DEVICE;            /* clframe said why */
     return slab_agree(comm, rc);
@@ -62,17 +59,18 @@ void heat_part_close(heat_part *p)
 {
     clstream_free(p->copy);
     heat_v6_close(p->st);
+    slab_unpin(&p->rows.state, p->pinned);
     heat_world_free(&p->rows);
     memset(p, 0, sizeof *p);
 }
 
 int heat_step_mpi(heat_world *world, float dt, unsigned steps, MPI_Comm comm,
-                  clctx *ctx, app_timing *timing)
+                  clctx *ctx, const slab_options *o, app_timing *timing)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
     heat_part p;
-    int rc = heat_part_open(&p, world, dt, comm, ctx, timing);
+    int rc = heat_part_open(&p, world, dt, comm, ctx, o, timing);
     if (rc == 0) {
         rc = slab_advance(&p.s, p.st, steps, p.copy);
         if (rc == 0)
@@ -112,7 +110,8 @@ int heat_step_mpi_main(int argc, char **argv)
         rc = CLFRAME_ERR_NO_DEVICE;     /* clframe said why */
     rc = slab_agree(comm, rc);
     if (rc == 0)
-        rc = heat_step_mpi(&world, args.dt, args.steps, comm, ctx, NULL);
+        rc = heat_step_mpi(&world, args.dt, args.steps, comm, ctx, NULL,
+                           NULL);
     if (rc == 0 && rank == 0)
         rc = heat_step_save(&world, args.binary);
     rc = slab_agree(comm, rc);

@@ -86,7 +86,7 @@ static int run_plan(laplace_part *p, const laplace_plan *plan,
 }
 
 int laplace_part_open(laplace_part *p, const laplace_grid *g, MPI_Comm comm,
-                      clctx *ctx, laplace_stats *stats)
+                      clctx *ctx, const slab_options *o, laplace_stats *stats)
 {
     memset(p, 0, sizeof *p);
     int rank;
@@ -95,7 +95,7 @@ int laplace_part_open(laplace_part *p, const laplace_grid *g, MPI_Comm comm,
     if (rank == 0)
         shape[0] = g->nx, shape[1] = g->ny;
     MPI_Bcast(shape, 2, MPI_UINT32_T, 0, comm);
-    int rc = slab_plan(&p->s, comm, shape[0], shape[1], laplace_fast_halo());
+    int rc = slab_plan(&p->s, comm, shape[0], shape[1], o);
     if (rc == 0)
         rc = alloc_rows(&p->rows, shape[0], slab_local_rows(&p->s));
     if ((rc = slab_agree(comm, rc)) != 0)
@@ -104,7 +104,9 @@ int laplace_part_open(laplace_part *p, const laplace_grid *g, MPI_Comm comm,
                  sizeof(float));
     slab_scatter(&p->s, rank == 0 ? g->mask : NULL, p->rows.mask, 1);
     fix_cut_rows(&p->s, &p->rows);
-    rc = laplace_fast_open(&p->dev, &p->rows, ctx, stats);
+    rc = slab_pin(ctx, o, &p->rows.phi, slab_local_cells(&p->s), &p->pinned);
+    if (rc == 0)
+        rc = laplace_fast_open(&p->dev, &p->rows, ctx, stats);
     if (rc == 0)
         p->st = laplace_fast_stencil(p->dev);
     if (rc == 0 && !(p->copy = clstream_new(ctx)))
@@ -116,12 +118,14 @@ void laplace_part_close(laplace_part *p)
 {
     clstream_free(p->copy);
     laplace_fast_close(p->dev);
+    slab_unpin(&p->rows.phi, p->pinned);
     laplace_grid_free(&p->rows);
     memset(p, 0, sizeof *p);
 }
 
 int laplace_solve_mpi(laplace_grid *g, const laplace_plan *plan,
-                      MPI_Comm comm, clctx *ctx, laplace_stats *stats)
+                      MPI_Comm comm, clctx *ctx, const slab_options *o,
+                      laplace_stats *stats)
 {
     laplace_stats unread;
     stats = laplace_stats_start(stats, &unread);
@@ -135,7 +139,7 @@ int laplace_solve_mpi(laplace_grid *g, const laplace_plan *plan,
     if ((rc = slab_agree(comm, rc)) != 0)
         return rc;
     laplace_part p;
-    rc = laplace_part_open(&p, g, comm, ctx, stats);
+    rc = laplace_part_open(&p, g, comm, ctx, o, stats);
     if (rc == 0)
         rc = run_plan(&p, &agreed, stats);
     if (rc == 0)
@@ -183,7 +187,7 @@ int laplace_mpi_main(int argc, char **argv)
     rc = slab_agree(comm, rc);
     laplace_stats stats = {0};
     if (rc == 0)
-        rc = laplace_solve_mpi(&g, &o.plan, comm, ctx, &stats);
+        rc = laplace_solve_mpi(&g, &o.plan, comm, ctx, NULL, &stats);
     if (rc == 0 && rank == 0 && (rc = laplace_write_outputs(&o, &g)) == 0)
         laplace_report("laplace_mpi", &o, &g, &stats);
     rc = slab_agree(comm, rc);

@@ -3,9 +3,11 @@
  * overlapped with the interior's tiles (slab.h).
  */
 #include "mpi/slab.h"
+#include "common/clock.h"
 #include "common/error.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Message tags: rows going to the rank above (lower rows), and below. */
@@ -25,8 +27,9 @@ static void rank_rows(const slab *s, int r, uint32_t *first, uint32_t *rows,
 }
 
 int slab_plan(slab *s, MPI_Comm comm, uint32_t width, uint32_t height,
-              unsigned max_depth)
+              const slab_options *o)
 {
+    unsigned max_depth = o && o->depth ? o->depth : SLAB_DEPTH;
     memset(s, 0, sizeof *s);
     s->comm = comm;
     MPI_Comm_rank(comm, &s->rank);
@@ -38,11 +41,35 @@ int slab_plan(slab *s, MPI_Comm comm, uint32_t width, uint32_t height,
         return app_fail(APP_ERR_USAGE, "a grid of %u rows cannot be split "
                         "over %d ranks: each needs a row at least", height,
                         s->ranks);
-    if (max_depth == 0)
-        return app_fail(APP_ERR_USAGE, "slab_plan: a halo depth of 0");
     s->depth = thinnest < max_depth ? thinnest : max_depth;
+    s->times = o ? o->times : NULL;
     rank_rows(s, s->rank, &s->first, &s->rows, &s->above, &s->below);
     return 0;
+}
+
+int slab_pin(clctx *ctx, const slab_options *o, float **state, size_t cells,
+             int *pinned)
+{
+    *pinned = 0;
+    if ((o && o->pageable) || clctx_pinned_in_place(ctx))
+        return 0;
+    float *p = clframe_host_alloc(ctx, cells * sizeof *p);
+    if (!p)
+        return APP_ERR_DEVICE;          /* clframe said why */
+    memcpy(p, *state, cells * sizeof *p);
+    free(*state);
+    *state = p;
+    *pinned = 1;
+    return 0;
+}
+
+void slab_unpin(float **state, int pinned)
+{
+    if (pinned)
+        clframe_host_free(*state);
+    else
+        free(*state);
+    *state = NULL;
 }
 
 uint32_t slab_local_rows(const slab *s)
@@ -170,7 +197,12 @@ static int write_halos(const slab *s, clarg *state)
  * written into the state on the device. rc is the status so far. */
 static int trade_halos(const slab *s, MPI_Datatype row, clarg *state, int rc)
 {
+    double t0 = clock_ms();
     exchange_rows(s, row, state->host);
+    if (s->times) {
+        s->times->mpi_ms += clock_ms() - t0;
+        s->times->exchanges++;
+    }
     return rc ? rc : write_halos(s, state);
 }
 
@@ -201,13 +233,34 @@ static int launch(app_stencil *st, block_range b, unsigned steps)
                        (unsigned)(b.last - b.first + 1), steps);
 }
 
-/* One stretch of `steps` steps: the tiles of the rows that are sent go
- * first, then their read on `copy`, then the other tiles; the host sends
- * and receives while those run. Tiles holding halo rows alone are not
- * run: the exchange replaces those rows. */
+/* Launches of st->max_steps steps over every row of tiles the rank holds,
+ * halo rows too (the rows near the cut read them), until at most
+ * max_steps are left. The rows wrong for being cut creep in a row a step,
+ * never further than the halo's depth in a stretch. */
+static int early_launches(const slab *s, app_stencil *st, unsigned *steps)
+{
+    block_range all = {0, app_stencil_block(st, slab_local_rows(s) - 1)};
+    int rc = 0;
+    while (*steps > st->max_steps && rc == 0) {
+        rc = launch(st, all, st->max_steps);
+        if (rc == 0)
+            rc = clarg_swap(&st->cur, &st->next);
+        *steps -= st->max_steps;
+    }
+    return rc;
+}
+
+/* One stretch of `steps` steps (at most depth): early launches, then the
+ * last one's tiles of the rows that are sent go first, then their read on
+ * `copy`, then the other tiles; the host sends and receives while those
+ * run. In the last launch tiles holding halo rows alone are not run: the
+ * exchange replaces those rows. */
 static int stretch(const slab *s, app_stencil *st, unsigned steps,
                    clstream *copy)
 {
+    int rc = early_launches(s, st, &steps);
+    if (rc)
+        return rc;
     long first = app_stencil_block(st, s->above);
     long last = app_stencil_block(st, s->above + s->rows - 1);
     block_range top = {1, 0}, bottom = {1, 0}, inner = {first, last};
@@ -226,17 +279,22 @@ static int stretch(const slab *s, app_stencil *st, unsigned steps,
     if (bottom.first <= bottom.last)
         inner.last = bottom.first - 1;
     int alone = s->ranks == 1;          /* nothing to send: no copies */
-    int rc = launch(st, top, steps);
+    rc = launch(st, top, steps);
     if (rc == 0)
         rc = launch(st, bottom, steps);
+    double t0 = clock_ms();
     if (rc == 0 && !alone)
         rc = clstream_after(copy, NULL);
     if (rc == 0 && !alone)
         rc = read_sent_rows(s, &st->next, copy);
+    double read_ms = clock_ms() - t0;
     if (rc == 0)
         rc = launch(st, inner, steps);
+    t0 = clock_ms();
     if (rc == 0 && !alone)
         rc = clstream_wait(copy);
+    if (s->times)
+        s->times->read_ms += read_ms + clock_ms() - t0;
     return rc;
 }
 

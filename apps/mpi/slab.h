@@ -24,6 +24,28 @@
 /* What another rank's failure returns: that rank printed the message. */
 #define SLAB_ERR_ELSEWHERE (-9190)
 
+/* Where a rank's time in slab_advance went, by the host's clock (ms),
+ * summed over its exchanges: enqueueing and waiting for the rows it sends
+ * (their tiles run first), and sending and receiving them. */
+typedef struct slab_times {
+    double read_ms, mpi_ms;
+    unsigned exchanges;
+} slab_times;
+
+/* The halo depth a grid is split with unless told otherwise: rows
+ * exchanged, and steps between exchanges. Deeper than the tiles' steps per
+ * launch (4), a stretch is several launches and the exchange's fixed cost
+ * is paid once for all of them, for 2 x depth rows stepped twice
+ * (bench/RESULTS.md, issue 26). */
+#define SLAB_DEPTH 16u
+
+/* How a part is laid out; zeros (or NULL) ask for the defaults. */
+typedef struct slab_options {
+    unsigned depth;         /* halo rows; 0: SLAB_DEPTH */
+    int pageable;           /* 1: never pin the state (slab_pin) */
+    slab_times *times;      /* filled by slab_advance when not NULL */
+} slab_options;
+
 typedef struct slab {
     MPI_Comm comm;
     int rank, ranks;
@@ -33,14 +55,25 @@ typedef struct slab {
                                    (0 at the grid's top and bottom) */
     uint32_t depth;             /* the halos' depth: rows exchanged, and
                                    the most steps between exchanges */
+    slab_times *times;          /* where slab_advance's time went, or NULL */
 } slab;
 
 /* Splits a width x height grid over comm's ranks, as evenly as whole rows
- * go, with halos max_depth deep, or as deep as the thinnest slab where
+ * go, with halos o->depth deep, or as deep as the thinnest slab where
  * that is less. Every rank passes the same values. A grid with fewer rows
  * than ranks is refused. 0 or a code (the same on every rank). */
 int slab_plan(slab *s, MPI_Comm comm, uint32_t width, uint32_t height,
-              unsigned max_depth);
+              const slab_options *o);
+
+/* Moves a part's state (cells floats from malloc) into pinned memory when
+ * ctx's device copies arrays, so that the halos' reads and writes run
+ * beside the kernels instead of holding the host (clstream); *pinned says
+ * whether it did. A device that uses pinned memory in place, or
+ * o->pageable, keeps the array: cur and next share it, which in place they
+ * could not. 0 or a code, *state unchanged. slab_unpin frees it. */
+int slab_pin(clctx *ctx, const slab_options *o, float **state, size_t cells,
+             int *pinned);
+void slab_unpin(float **state, int pinned);
 
 /* The rows a rank holds, halos included, and their cells. */
 uint32_t slab_local_rows(const slab *s);
@@ -56,9 +89,10 @@ void slab_scatter(const slab *s, const void *whole, void *part, size_t size);
 void slab_gather(const slab *s, const void *part, void *whole, size_t size);
 
 /* `steps` steps of the stencil over this rank's rows, which are its
- * local grid: per stretch of up to depth steps, the tiles that make the
- * rows the neighbours need run first and those rows are read back on
- * `copy` while the other tiles run, the halos are exchanged with
+ * local grid: per stretch of up to depth steps, launches of the tiles'
+ * most steps over all its rows, then in the last launch the tiles that
+ * make the rows the neighbours need run first and those rows are read
+ * back on `copy` while the other tiles run, the halos are exchanged with
  * non-blocking sends and receives meanwhile, and written into the new
  * state. st->cur holds the result on the device. On a failure this rank
  * goes on exchanging (whatever its rows hold) and returns the first

@@ -1,24 +1,32 @@
 /*
  * mpi.c (bin/bench-mpi): the heat world and the Laplace solver stepped
- * over MPI ranks (apps/mpi) against one rank of the same job (issue 23).
+ * over MPI ranks (apps/mpi) against one rank of the same job (issues 23
+ * and 26).
  *
- * For each app and size n, three rows: rank 0 alone on a communicator of
- * its own (MPI_Comm_split) while the other ranks wait; every rank apart,
- * each stepping a grid of n*n/R cells of its own with no exchange (what
- * sharing a device costs, without the halos); and all R ranks on the n x n
- * grid. Each opens its part once (heat_part_open, laplace_part_open, as
- * heat_step_mpi and laplace_solve_mpi do), steps a few
- * times untimed to warm the caches, then times `runs` calls of
- * slab_advance between barriers by rank 0's clock, the device finished.
- * Only the stepping is timed, exchanges included: a whole call's setup
- * (scatter, upload, read-back, gather) took seconds at the large sizes
- * and varied by more than the stepping took. Efficiency: cells per second
- * against R times one rank's (strong scaling: t1 / (R tR) for the grid).
+ * For each app and size n, the grid is n x n (strong scaling) or, with
+ * `weak`, n x n cells per rank (a square of side n sqrt(R)). Its rows:
+ * rank 0 alone on the grid, on a communicator of its own, while the other
+ * ranks wait (and, weak, alone on n x n: the reference); every rank apart,
+ * each on a grid of its own of the same cells per rank with no exchange;
+ * and all R ranks on the grid, once per halo depth and staging asked for.
+ * Each opens its part once (heat_part_open, laplace_part_open, as
+ * heat_step_mpi and laplace_solve_mpi do), steps a few times untimed,
+ * then times `runs` calls of slab_advance between barriers by rank 0's
+ * clock, the device finished. Only the stepping is timed: a whole call's
+ * setup (scatter, upload, read-back, gather) took seconds at the large
+ * sizes and varied by more than the stepping took.
+ *
+ * Efficiency: cells per second against R times the reference's (rank 0
+ * alone on the grid, or on n x n when weak). Exchange share: the part of
+ * the R ranks' time that the apart rows do not take, 1 - t_apart / t_R.
+ * The host's time per exchange in reading the rows sent and in MPI is
+ * the largest over the ranks. Every R row's final state, gathered, is
+ * compared with rank 0's alone on the same grid after as many steps.
  *
  * usage: mpirun -n R bench-mpi [sizes=1000] [steps=100] [runs=3]
- *                              [apps=heat,laplace]
- * The GPU machine's runs (bench/RESULTS.md): 5000,20000,32000 1000 5 heat
- * and 4000,16000 1000 5 laplace.
+ *          [apps=heat,laplace] [weak] [depths=16] [staging=pinned]
+ * (depths: halo rows, a list; staging: pinned, pageable or both). The
+ * GPU machines' runs are in bench/RESULTS.md.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -38,12 +46,14 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_RUNS = 101, MAX_SIZES = 16, WARM_STEPS = 8, KEY_SIZE = 320 };
+enum { MAX_RUNS = 101, MAX_SIZES = 16, MAX_DEPTHS = 8, WARM_STEPS = 8,
+       KEY_SIZE = 320 };
 static const float ALPHA = 0.1f, DT = 0.1f;
 
 /* A rank's part of one app's grid on its device, ready to step: the
  * heat world's or the Laplace grid's, and what stepping it takes. */
 typedef struct session {
+    const slab_options *o;
     heat_part heat;
     laplace_part laplace;
     laplace_stats stats;        /* Laplace's stencil needs one */
@@ -80,7 +90,7 @@ static void heat_drop(void *whole)
 
 static int heat_open(session *x, void *whole, MPI_Comm comm, clctx *ctx)
 {
-    int rc = heat_part_open(&x->heat, whole, DT, comm, ctx, NULL);
+    int rc = heat_part_open(&x->heat, whole, DT, comm, ctx, x->o, NULL);
     x->s = &x->heat.s;
     x->st = x->heat.st;
     x->copy = x->heat.copy;
@@ -111,7 +121,8 @@ static void laplace_drop(void *whole)
 
 static int laplace_open(session *x, void *whole, MPI_Comm comm, clctx *ctx)
 {
-    int rc = laplace_part_open(&x->laplace, whole, comm, ctx, &x->stats);
+    int rc = laplace_part_open(&x->laplace, whole, comm, ctx, x->o,
+                               &x->stats);
     x->s = &x->laplace.s;
     x->st = x->laplace.st;
     x->copy = x->laplace.copy;
@@ -129,9 +140,17 @@ static const bench_app APPS[] = {
 };
 enum { APP_COUNT = sizeof APPS / sizeof APPS[0] };
 
-/* Rank 0's figures for one row: ms per step, and the slab's shape. */
+/* What the job asks for, the same on every rank. */
+typedef struct options {
+    unsigned long sizes[MAX_SIZES], depths[MAX_DEPTHS], steps, runs;
+    int nsizes, ndepths, selected[APP_COUNT], weak;
+    int staging[2];             /* [0]: pinned, [1]: pageable */
+} options;
+
+/* Rank 0's figures for one row: ms per step, the host's ms per exchange
+ * (the most of any rank), and the slab's shape. */
 typedef struct measured {
-    double median, least, most;
+    double median, least, most, read_ms, mpi_ms;
     unsigned block_rows, depth;
 } measured;
 
@@ -150,36 +169,50 @@ static int time_steps(session *x, unsigned steps, clctx *ctx, MPI_Comm sync,
     return slab_agree(sync, rc);
 }
 
-/* An n x n grid made by comm's rank 0 and stepped over comm's ranks,
- * warmed, timed `runs` times with barriers on sync (comm, or every rank
- * when each runs apart); the code agreed on sync. */
-static int measure(const bench_app *app, unsigned n, unsigned steps,
-                   int runs, MPI_Comm comm, MPI_Comm sync, clctx *ctx,
-                   measured *m)
+/* The state at the end, read back and gathered on comm's rank 0 into
+ * final. The code agreed on comm. */
+static int gather_state(session *x, MPI_Comm comm, float *final)
 {
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    void *whole = NULL;
-    session x = {0};
-    int rc = slab_agree(comm, rank == 0 ? app->make(&whole, n) : 0);
+    int rc = slab_agree(comm, clarg_read(&x->st->cur));
     if (rc == 0)
-        rc = app->open(&x, whole, comm, ctx);
-    if (rank == 0)
-        app->drop(whole);           /* the slabs hold it now */
+        slab_gather(x->s, x->st->cur.host, final, sizeof *final);
+    return rc;
+}
+
+/* whole (read on comm's rank 0) stepped over comm's ranks as o says,
+ * warmed and timed opt->runs times with barriers on sync (comm, or every
+ * rank when each runs apart); with `gather`, the state at the end goes to
+ * final on comm's rank 0. The code agreed on sync. */
+static int measure(const bench_app *app, void *whole, const options *opt,
+                   const slab_options *o, MPI_Comm comm, MPI_Comm sync,
+                   clctx *ctx, measured *m, int gather, float *final)
+{
+    slab_times times = {0};
+    slab_options timed = *o;
+    timed.times = &times;
+    session x = {.o = &timed};
+    int rc = app->open(&x, whole, comm, ctx);
     if (sync != comm)
         rc = slab_agree(sync, rc);
     double ms[MAX_RUNS], warm;
+    int runs = (int)opt->runs;
     if (rc == 0)
         rc = time_steps(&x, WARM_STEPS, ctx, sync, &warm);
+    times = (slab_times){0};
     for (int i = 0; i < runs && rc == 0; i++) {
-        rc = time_steps(&x, steps, ctx, sync, &ms[i]);
-        ms[i] /= steps;
+        rc = time_steps(&x, (unsigned)opt->steps, ctx, sync, &ms[i]);
+        ms[i] /= (double)opt->steps;
     }
     if (rc == 0) {
+        unsigned n = times.exchanges ? times.exchanges : 1;
+        double mine[2] = {times.read_ms / n, times.mpi_ms / n}, most[2];
+        MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, comm);
         double median = median_of(ms, runs);    /* sorts ms */
-        *m = (measured){median, ms[0], ms[runs - 1], x.st->block_rows,
-                        x.s->depth};
+        *m = (measured){median, ms[0], ms[runs - 1], most[0], most[1],
+                        x.st->block_rows, x.s->depth};
     }
+    if (rc == 0 && gather)
+        rc = gather_state(&x, comm, final);
     app->close(&x);
     return rc;
 }
@@ -200,69 +233,180 @@ static void wait_quietly(MPI_Comm comm)
 }
 
 /* Rank 0 alone on `alone` while the others (given MPI_COMM_NULL) wait;
- * rank 0's code, which the others get as SLAB_ERR_ELSEWHERE. */
-static int measure_alone(const bench_app *app, unsigned n, unsigned steps,
-                         int runs, MPI_Comm alone, clctx *ctx, measured *m)
+ * whole and final are rank 0's. Rank 0's code, which the others get as
+ * SLAB_ERR_ELSEWHERE. */
+static int measure_alone(const bench_app *app, void *whole,
+                         const options *opt, const slab_options *o,
+                         MPI_Comm alone, clctx *ctx, measured *m,
+                         float *final)
 {
     int rc = 0, rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (alone != MPI_COMM_NULL)
-        rc = measure(app, n, steps, runs, alone, alone, ctx, m);
+        rc = measure(app, whole, opt, o, alone, alone, ctx, m, final != NULL,
+                     final);
     wait_quietly(MPI_COMM_WORLD);
     int rc0 = rc;
     MPI_Bcast(&rc0, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rank == 0 || rc0 == 0 ? rc0 : SLAB_ERR_ELSEWHERE;
 }
 
-/* A row: `ranks` ranks stepped `cells` cells in all; one rank's cells
- * per second, gcells1, is what efficiency compares with. */
-static void print_row(const bench_app *app, const char *grid,
-                      const char *ranks, int count, double cells,
-                      const measured *m, double gcells1)
+/* Every rank on a grid of side n of its own, with no exchange; the code
+ * agreed on every rank. */
+static int measure_apart(const bench_app *app, unsigned n, const options *opt,
+                         const slab_options *o, clctx *ctx, measured *m)
 {
-    double gcells = cells / (m->median * 1e6);
-    printf("| %s | %s | %s | %.4f | %.4f - %.4f | %.2f | %.2f | %u, %u |\n",
-           app->name, grid, ranks, m->median, m->least, m->most, gcells,
-           gcells / (count * gcells1), m->block_rows, m->depth);
+    void *mine = NULL;
+    int rc = slab_agree(MPI_COMM_WORLD, app->make(&mine, n));
+    if (rc == 0)
+        rc = measure(app, mine, opt, o, MPI_COMM_SELF, MPI_COMM_WORLD, ctx,
+                     m, 0, NULL);
+    app->drop(mine);
+    return rc;
 }
 
-/* One app at one size: its rows of the table. The agreed code. */
-static int bench_size(const bench_app *app, unsigned n, unsigned steps,
-                      int runs, MPI_Comm alone, clctx *ctx)
+/* A row of the table, printed by rank 0: `count` ranks stepped `cells`
+ * cells; gcells_ref is the reference's cells per second, against which
+ * efficiency is taken. The exchange share, host times and output check
+ * are shown where share >= -1 (rows of ranks that exchange). */
+typedef struct row {
+    const char *grid, *ranks, *staging, *output;
+    int count;
+    double cells, share;
+} row;
+
+static void print_row(const bench_app *app, const row *r, const measured *m,
+                      double gcells_ref)
+{
+    double gcells = r->cells / (m->median * 1e6);
+    printf("| %s | %s | %s | %u, %u, %s | %.4f | %.4f - %.4f | %.2f | %.2f |",
+           app->name, r->grid, r->ranks, m->block_rows, m->depth, r->staging,
+           m->median,
+           m->least, m->most, gcells, gcells / (r->count * gcells_ref));
+    if (r->share >= -1)
+        printf(" %.1f %% | %.3f, %.3f | %s |\n", 100 * r->share, m->read_ms,
+               m->mpi_ms, r->output);
+    else
+        printf(" - | - | - |\n");
+    fflush(stdout);
+}
+
+/* Whether rank 0's two states are the same bytes: "same" or where not. */
+static const char *compare_states(const float *want, const float *got,
+                                  unsigned side, char *said, size_t size)
+{
+    size_t n = (size_t)side * side, i = 0;
+    if (memcmp(want, got, n * sizeof *got) == 0)
+        return "same";
+    while (!memcmp(&want[i], &got[i], sizeof *got))
+        i++;
+    snprintf(said, size, "DIFFERS at x=%zu y=%zu", i % side, i / side);
+    return said;
+}
+
+/* The rows of all ranks on the grid, one per depth and staging asked
+ * for, each checked against rank 0 alone's final state (want, rank 0's).
+ * The code agreed. */
+static int bench_configs(const bench_app *app, void *whole, unsigned side,
+                         const options *opt, clctx *ctx, const float *want,
+                         const measured *apart, double gcells_ref)
 {
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    unsigned side = (unsigned)lround(n / sqrt(ranks));  /* n*n/R cells */
-    measured one = {0}, apart = {0}, all = {0};
+    size_t cells = (size_t)side * side;
+    float *got = NULL;
     int rc = 0;
-    if (ranks > 1)
-        rc = measure_alone(app, n, steps, runs, alone, ctx, &one);
-    if (rc == 0 && ranks > 1)
-        rc = measure(app, side, steps, runs, MPI_COMM_SELF, MPI_COMM_WORLD,
-                     ctx, &apart);
-    if (rc == 0)
-        rc = measure(app, n, steps, runs, MPI_COMM_WORLD, MPI_COMM_WORLD,
-                     ctx, &all);
-    if (rc == 0 && rank == 0) {
-        double cells = (double)n * n;
-        double gcells1 = cells / ((ranks > 1 ? one : all).median * 1e6);
-        char grid[64], each[64], count[32];
-        snprintf(grid, sizeof grid, "%u x %u", n, n);
-        snprintf(each, sizeof each, "%u x %u each", side, side);
-        snprintf(count, sizeof count, "%d", ranks);
-        if (ranks > 1) {
-            print_row(app, grid, "1", 1, cells, &one, gcells1);
-            snprintf(count, sizeof count, "%d apart", ranks);
-            print_row(app, each, count, ranks, (double)side * side * ranks,
-                      &apart, gcells1);
-            snprintf(count, sizeof count, "%d", ranks);
+    if (rank == 0 && !(got = malloc(cells * sizeof *got)))
+        rc = app_fail(APP_ERR_NO_MEMORY, "bench-mpi: no memory for %zu "
+                      "cells", cells);
+    rc = slab_agree(MPI_COMM_WORLD, rc);
+    char grid[64], count[32], said[96];
+    snprintf(grid, sizeof grid, "%u x %u", side, side);
+    snprintf(count, sizeof count, "%d", ranks);
+    for (int d = 0; d < opt->ndepths && rc == 0; d++)
+        for (int p = 0; p < 2 && rc == 0; p++) {
+            if (!opt->staging[p])
+                continue;
+            slab_options o = {(unsigned)opt->depths[d], p, NULL};
+            measured all = {0};
+            rc = measure(app, whole, opt, &o, MPI_COMM_WORLD, MPI_COMM_WORLD,
+                         ctx, &all, 1, got);
+            if (rc || rank != 0)
+                continue;
+            row r = {grid, count, p ? "pageable" : "pinned",
+                     compare_states(want, got, side, said, sizeof said),
+                     ranks, (double)cells, 1 - apart->median / all.median};
+            print_row(app, &r, &all, gcells_ref);
         }
-        print_row(app, grid, count, ranks, cells, &all, gcells1);
-        fflush(stdout);
-    }
+    free(got);
     return rc;
 }
+
+/* One app at one size: its rows of the table. The agreed code. */
+static int bench_size(const bench_app *app, unsigned n, const options *opt,
+                      MPI_Comm alone, clctx *ctx)
+{
+    int rank, ranks;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    double root = sqrt(ranks);
+    unsigned side = opt->weak ? (unsigned)lround(n * root) : n;
+    unsigned each = opt->weak ? n : (unsigned)lround(n / root);
+    slab_options base = {(unsigned)opt->depths[0], !opt->staging[0], NULL};
+    size_t cells = (size_t)side * side;
+    void *whole = NULL;
+    float *want = NULL;
+    int rc = rank == 0 ? app->make(&whole, side) : 0;
+    if (rc == 0 && rank == 0 && ranks > 1 &&
+        !(want = malloc(cells * sizeof *want)))
+        rc = app_fail(APP_ERR_NO_MEMORY, "bench-mpi: no memory for %zu "
+                      "cells", cells);
+    rc = slab_agree(MPI_COMM_WORLD, rc);
+    char grid[64], small[64], apart_grid[64], count[32];
+    snprintf(grid, sizeof grid, "%u x %u", side, side);
+    snprintf(small, sizeof small, "%u x %u", n, n);
+    snprintf(apart_grid, sizeof apart_grid, "%u x %u each", each, each);
+    snprintf(count, sizeof count, "%d apart", ranks);
+    measured one = {0}, ref = {0}, apart = {0};
+    if (rc == 0 && ranks == 1)
+        rc = measure(app, whole, opt, &base, MPI_COMM_WORLD, MPI_COMM_WORLD,
+                     ctx, &one, 0, NULL);
+    else if (rc == 0)
+        rc = measure_alone(app, whole, opt, &base, alone, ctx, &one, want);
+    ref = one;
+    if (rc == 0 && opt->weak && ranks > 1) {
+        void *small_whole = NULL;
+        rc = slab_agree(MPI_COMM_WORLD, rank == 0 ? app->make(&small_whole, n)
+                                                  : 0);
+        if (rc == 0)
+            rc = measure_alone(app, small_whole, opt, &base, alone, ctx,
+                               &ref, NULL);
+        app->drop(small_whole);
+    }
+    if (rc == 0 && ranks > 1)
+        rc = measure_apart(app, each, opt, &base, ctx, &apart);
+    double gcells_ref = (double)(opt->weak ? (size_t)n * n : cells) /
+                        (ref.median * 1e6);
+    if (rc == 0 && rank == 0) {
+        if (opt->weak && ranks > 1)
+            print_row(app, &(row){small, "1", "-", NULL, 1,
+                                  (double)n * n, -2}, &ref, gcells_ref);
+        print_row(app, &(row){grid, "1", "-", NULL, 1, (double)cells, -2},
+                  &one, gcells_ref);
+        if (ranks > 1)
+            print_row(app, &(row){apart_grid, count, "-", NULL, ranks,
+                                  (double)each * each * ranks, -2},
+                      &apart, gcells_ref);
+    }
+    if (rc == 0 && ranks > 1)
+        rc = bench_configs(app, whole, side, opt, ctx, want, &apart,
+                           gcells_ref);
+    app->drop(whole);
+    free(want);
+    return rc;
+}
+
 
 /* "host, platform P device D": the same on two ranks means one device.
  * Read from clctx_describe ("NAME [...], platform P device D: why"),
@@ -317,23 +461,51 @@ static int app_field(const char *name, int number, void *selected)
     return 0;
 }
 
-typedef struct options {
-    unsigned long sizes[MAX_SIZES], steps, runs;
-    int nsizes, selected[APP_COUNT];
-} options;
+static int staging_field(const char *name, int number, void *staging)
+{
+    (void)number;
+    int pageable = strcmp(name, "pageable") == 0;
+    if (!pageable && strcmp(name, "pinned") != 0)
+        return 0;
+    return ((int *)staging)[pageable] = 1;
+}
+
+/* One of the words after the apps: weak, depths=LIST, staging=LIST. */
+static int parse_word(const char *word, options *o)
+{
+    if (strcmp(word, "weak") == 0)
+        return o->weak = 1;
+    if (strncmp(word, "depths=", 7) == 0)
+        return (o->ndepths = parse_uint_list("depths", word + 7, 1, 4096,
+                                             o->depths, MAX_DEPTHS)) > 0;
+    if (strncmp(word, "staging=", 8) == 0) {
+        o->staging[0] = 0;
+        return parse_comma_list("staging", word + 8, 1, 2, "pinned or "
+                                "pageable", staging_field, o->staging) > 0;
+    }
+    app_fail(APP_ERR_USAGE, "'%s' is not weak, depths=LIST or staging=LIST",
+             word);
+    return 0;
+}
 
 /* 1 if the command line is good; every rank reads the same one. */
 static int parse_options(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
+    o->depths[0] = SLAB_DEPTH;
+    o->ndepths = 1;
+    o->staging[0] = 1;
     o->nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "1000", 3,
                                 65536, o->sizes, MAX_SIZES);
-    return o->nsizes > 0 && argc <= 5 &&
-           parse_uint(argc > 2 ? argv[2] : "100", 1, 1000000, &o->steps) &&
-           parse_uint(argc > 3 ? argv[3] : "3", 1, MAX_RUNS, &o->runs) &&
-           parse_comma_list("apps", argc > 4 ? argv[4] : "heat,laplace", 1,
-                            APP_COUNT, "an app (heat, laplace)", app_field,
-                            o->selected);
+    int ok = o->nsizes > 0 &&
+             parse_uint(argc > 2 ? argv[2] : "100", 1, 1000000, &o->steps) &&
+             parse_uint(argc > 3 ? argv[3] : "3", 1, MAX_RUNS, &o->runs) &&
+             parse_comma_list("apps", argc > 4 ? argv[4] : "heat,laplace", 1,
+                              APP_COUNT, "an app (heat, laplace)", app_field,
+                              o->selected);
+    for (int i = 5; i < argc && ok; i++)
+        ok = parse_word(argv[i], o);
+    return ok;
 }
 
 int main(int argc, char **argv)
@@ -347,8 +519,9 @@ int main(int argc, char **argv)
         if (rank == 0)
             fprintf(stderr, "bench-mpi: %s\nusage: mpirun -n R bench-mpi "
                     "[sizes=1000 (each 3..65536)] [steps=100] [runs=3 "
-                    "(1..%d)] [apps=heat,laplace]\n", app_last_error(),
-                    MAX_RUNS);
+                    "(1..%d)] [apps=heat,laplace] [weak] [depths=%u] "
+                    "[staging=pinned (pinned,pageable)]\n", app_last_error(),
+                    MAX_RUNS, SLAB_DEPTH);
         MPI_Finalize();
         return 2;
     }
@@ -359,22 +532,26 @@ int main(int argc, char **argv)
     if (rc == 0) {
         print_devices(ctx);
         if (rank == 0)
-            printf("%lu steps (iterations) a run; median of %lu runs\n\n"
-                   "| app | grid | ranks | ms per step | least - most | "
-                   "Gcells/s | efficiency | tile rows, depth |\n"
-                   "|---|---|---:|---:|---:|---:|---:|---:|\n", o.steps,
-                   o.runs);
+            printf("%lu steps (iterations) a run; median of %lu runs; %s "
+                   "scaling\n\n"
+                   "| app | grid | ranks | tile rows, depth, staging | ms per step | "
+                   "least - most | Gcells/s | efficiency | exchange share | "
+                   "host ms per exchange: read, MPI | output |\n"
+                   "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n",
+                   o.steps, o.runs, o.weak ? "weak" : "strong");
     }
     for (int a = 0; a < APP_COUNT && rc == 0; a++)
         for (int i = 0; i < o.nsizes && rc == 0 && o.selected[a]; i++)
-            rc = bench_size(&APPS[a], (unsigned)o.sizes[i],
-                            (unsigned)o.steps, (int)o.runs, alone, ctx);
+            rc = bench_size(&APPS[a], (unsigned)o.sizes[i], &o, alone, ctx);
     if (rc == 0 && rank == 0)
         printf("\nms per step: slab_advance's time over the steps, the "
                "device finished; Gcells/s: cells stepped per second (all "
-               "ranks'); efficiency: that over ranks x one rank's; tile "
-               "rows: the rows of output a row of tiles makes; depth: the "
-               "halo's rows, and steps between exchanges.\n");
+               "ranks'); efficiency: that over ranks x the first row's "
+               "per rank; tile rows: the rows of output a row of tiles "
+               "makes; depth: the halo's rows, and steps between "
+               "exchanges; staging: the state in pinned or pageable host "
+               "memory; exchange share: 1 - apart / R ranks' ms; output: "
+               "the final state against rank 0 alone's.\n");
     if (rc && rc != SLAB_ERR_ELSEWHERE)
         fprintf(stderr, "bench-mpi: rank %d: %s\n", rank, app_last_error());
     if (alone != MPI_COMM_NULL)

@@ -2,7 +2,8 @@
  * heat_mpi.c: the heat world over MPI ranks against the C reference, byte
  * for byte: the standard world and random ones of odd sizes, steps 0 to 3
  * and counts that are not a multiple of the halo (5, 9); slabs thinner
- * than a halo (3 to 7 rows over 3 ranks); a rank that fails. The
+ * than a halo (3 to 7 rows over 3 ranks); halos of 1 to 17 rows, deeper
+ * and shallower than a launch's steps; a rank that fails. The
  * programs are checked by tests/ranks.
  */
 #include "common/tests/testing.h"
@@ -27,20 +28,22 @@ static int ranks(void)
     return n;
 }
 
-/* Steps world over the ranks (rank 0's copy counts) and with the reference
- * and asserts, on rank 0, that the states are the same bytes. */
+/* Steps world over the ranks (rank 0's copy counts), with halos `depth`
+ * deep (0: the default), and with the reference and asserts, on rank 0,
+ * that the states are the same bytes. */
 static void assert_matches_reference(const heat_world *world, unsigned steps,
-                                     const char *what)
+                                     unsigned depth, const char *what)
 {
+    slab_options o = {.depth = depth};
     heat_world want, got;
     ck_assert_app(heat_world_copy(&want, world));
     ck_assert_app(heat_world_copy(&got, world));
     clctx *ctx = test_run_context();
     int rc = heat_step_mpi(&got, 0.1f, steps, MPI_COMM_WORLD,
-                           ctx ? ctx : clctx_default(), NULL);
+                           ctx ? ctx : clctx_default(), &o, NULL);
     clctx_free(ctx);
-    ck_assert_msg(rc == 0, "%s, %u steps over %d ranks: %s", what, steps,
-                  ranks(), app_last_error());
+    ck_assert_msg(rc == 0, "%s, %u steps over %d ranks, depth %u: %s", what,
+                  steps, ranks(), depth, app_last_error());
     /* Rank 0 compares; every rank fails alike, so that all of them leave
      * the test at the same point. */
     size_t n = (size_t)world->w * world->h, i = 0;
@@ -50,9 +53,10 @@ static void assert_matches_reference(const heat_world *world, unsigned steps,
             i++;
     }
     MPI_Bcast(&i, sizeof i, MPI_BYTE, 0, MPI_COMM_WORLD);
-    ck_assert_msg(i == n, "%s (%u x %u), %u steps over %d ranks: cell x=%zu "
-                  "y=%zu is %.9g, the reference has %.9g", what, world->w,
-                  world->h, steps, ranks(), i % world->w, i / world->w,
+    ck_assert_msg(i == n, "%s (%u x %u), %u steps over %d ranks, depth %u: "
+                  "cell x=%zu y=%zu is %.9g, the reference has %.9g", what,
+                  world->w, world->h, steps, ranks(), depth, i % world->w,
+                  i / world->w,
                   rank() == 0 ? got.state[i] : 0, rank() == 0 ? want.state[i] : 0);
     heat_world_free(&want);
     heat_world_free(&got);
@@ -66,7 +70,8 @@ START_TEST(standard_world_matches_reference)
     heat_world world;
     ck_assert_app(heat_world_make_standard(&world, 37, 0.1f));
     for (int s = 0; s < STEP_COUNTS; s++)
-        assert_matches_reference(&world, step_counts[s], "standard world");
+        assert_matches_reference(&world, step_counts[s], 0,
+                                 "standard world");
     heat_world_free(&world);
 }
 END_TEST
@@ -86,7 +91,23 @@ START_TEST(random_worlds_match_reference)
     for (int s = 0; s < STEP_COUNTS; s++) {
         if (test_memory_run() && step_counts[s] > 5)
             continue;
-        assert_matches_reference(&world, step_counts[s], "random world");
+        assert_matches_reference(&world, step_counts[s], 0, "random world");
+    }
+    heat_world_free(&world);
+}
+END_TEST
+
+/* Halos shallower than a launch's 4 steps, as deep, and deeper (several
+ * launches between exchanges, the last one short), over 23 steps. */
+START_TEST(halo_depths_match_reference)
+{
+    static const unsigned depths[] = {1, 3, 4, 5, 8, 9, 17};
+    heat_world world;
+    make_random_world(&world, 70, 101, 77);
+    for (size_t d = 0; d < sizeof depths / sizeof *depths; d++) {
+        if (test_memory_run() && depths[d] != 9)
+            continue;                   /* the plain run's arithmetic */
+        assert_matches_reference(&world, 23, depths[d], "random world");
     }
     heat_world_free(&world);
 }
@@ -97,7 +118,7 @@ END_TEST
 START_TEST(too_few_rows_are_refused)
 {
     slab s;
-    int rc = slab_plan(&s, MPI_COMM_WORLD, 10, (uint32_t)ranks() - 1, 4);
+    int rc = slab_plan(&s, MPI_COMM_WORLD, 10, (uint32_t)ranks() - 1, NULL);
     rc = slab_agree(MPI_COMM_WORLD, rc);
     if (ranks() == 1) {
         ck_assert_int_ne(rc, 0);
@@ -121,7 +142,7 @@ START_TEST(a_failing_rank_fails_every_rank)
     if (last)
         setenv("HEAT_V6_TILE", "4096x4096x4", 1);
     int rc = heat_step_mpi(&world, 0.1f, 5, MPI_COMM_WORLD, clctx_default(),
-                           NULL);
+                           NULL, NULL);
     unsetenv("HEAT_V6_TILE");
     if (last) {
         ck_assert_int_eq(rc, APP_ERR_DEVICE);
@@ -140,6 +161,7 @@ Suite *heat_mpi_suite(void)
     tcase_add_test(tc, standard_world_matches_reference);
     tcase_add_loop_test(tc, random_worlds_match_reference, 0,
                         sizeof random_sizes / sizeof *random_sizes);
+    tcase_add_test(tc, halo_depths_match_reference);
     suite_add_tcase(s, tc);
     tc = test_case("failures");
     tcase_add_test(tc, too_few_rows_are_refused);

@@ -3,7 +3,8 @@
  * reference, bit for bit: grids of odd sizes (slabs thinner than the halo
  * among them), 0 to 3, 5 and 9 iterations, and the tolerance mode with
  * checks every 3 and 4 iterations (the same iterations, checks and largest
- * change); a bad plan is one message and a failure on every rank.
+ * change), with halos of 1 to 17 rows; a bad plan is one message and a
+ * failure on every rank.
  */
 #include "common/tests/testing.h"
 #include "mpi/laplace_mpi.h"
@@ -19,21 +20,23 @@ static int rank(void)
     return r;
 }
 
-/* Solves a copy of g over the ranks and one with the reference; asserts on
- * every rank (rank 0's verdict) that the potentials and stats agree. */
+/* Solves a copy of g over the ranks, with halos `depth` deep (0: the
+ * default), and one with the reference; asserts on every rank (rank 0's
+ * verdict) that the potentials and stats agree. */
 static void assert_matches_reference(const laplace_grid *g,
-                                     const laplace_plan *plan)
+                                     const laplace_plan *plan, unsigned depth)
 {
+    slab_options o = {.depth = depth};
     laplace_grid want, got;
     laplace_stats ws = {0}, gs = {0};
     ck_assert_app(laplace_grid_copy(&want, g));
     ck_assert_app(laplace_grid_copy(&got, g));
     clctx *ctx = test_run_context();
     int rc = laplace_solve_mpi(&got, plan, MPI_COMM_WORLD,
-                               ctx ? ctx : clctx_default(), &gs);
+                               ctx ? ctx : clctx_default(), &o, &gs);
     clctx_free(ctx);
-    ck_assert_msg(rc == 0, "%u x %u, %u iterations: %s", g->nx, g->ny,
-                  plan->iterations, app_last_error());
+    ck_assert_msg(rc == 0, "%u x %u, %u iterations, depth %u: %s", g->nx,
+                  g->ny, plan->iterations, depth, app_last_error());
     size_t n = (size_t)g->nx * g->ny, i = 0;
     if (rank() == 0) {
         ck_assert_app(laplace_solve(&want, plan, LAPLACE_REFERENCE, NULL,
@@ -43,8 +46,9 @@ static void assert_matches_reference(const laplace_grid *g,
     }
     MPI_Bcast(&i, sizeof i, MPI_BYTE, 0, MPI_COMM_WORLD);
     MPI_Bcast(&ws, sizeof ws, MPI_BYTE, 0, MPI_COMM_WORLD);
-    ck_assert_msg(i == n, "%u x %u, %u iterations: cell x=%zu y=%zu differs",
-                  g->nx, g->ny, plan->iterations, i % g->nx, i / g->nx);
+    ck_assert_msg(i == n, "%u x %u, %u iterations, depth %u: cell x=%zu "
+                  "y=%zu differs", g->nx, g->ny, plan->iterations, depth,
+                  i % g->nx, i / g->nx);
     ck_assert_uint_eq(gs.iterations, ws.iterations);
     ck_assert_uint_eq(gs.checks, ws.checks);
     ck_assert_int_eq(gs.converged, ws.converged);
@@ -71,7 +75,7 @@ START_TEST(fixed_iterations_match_reference)
         if (test_memory_run() && counts[c] > 5)
             continue;                   /* the plain run's arithmetic */
         laplace_plan plan = {counts[c], 0.0f, 1};
-        assert_matches_reference(&g, &plan);
+        assert_matches_reference(&g, &plan, 0);
     }
     laplace_grid_free(&g);
 }
@@ -91,7 +95,25 @@ START_TEST(tolerance_matches_reference)
         nplans = 1;
     }
     for (size_t p = 0; p < nplans; p++)
-        assert_matches_reference(&g, &plans[p]);
+        assert_matches_reference(&g, &plans[p], 0);
+    laplace_grid_free(&g);
+}
+END_TEST
+
+/* Halos shallower than a launch's 4 iterations, as deep, and deeper, for
+ * 23 iterations and to a tolerance checked every 7. */
+START_TEST(halo_depths_match_reference)
+{
+    static const unsigned depths[] = {1, 3, 4, 5, 8, 9, 17};
+    laplace_grid g;
+    ck_assert_app(laplace_grid_make(&g, 70, 101, 0.25f, 1.0f, 20, 30));
+    laplace_plan fixed = {23, 0.0f, 1}, tolerance = {60, 1e-4f, 7};
+    for (size_t d = 0; d < sizeof depths / sizeof *depths; d++) {
+        if (test_memory_run() && depths[d] != 9)
+            continue;                   /* the plain run's arithmetic */
+        assert_matches_reference(&g, &fixed, depths[d]);
+        assert_matches_reference(&g, &tolerance, depths[d]);
+    }
     laplace_grid_free(&g);
 }
 END_TEST
@@ -102,7 +124,7 @@ START_TEST(a_bad_plan_fails_every_rank)
     ck_assert_app(laplace_grid_make(&g, 20, 20, 0.0f, 1.0f, 4, 4));
     laplace_plan plan = {10, NAN, 1};
     int rc = laplace_solve_mpi(&g, &plan, MPI_COMM_WORLD, clctx_default(),
-                               NULL);
+                               NULL, NULL);
     ck_assert_int_eq(rc, rank() == 0 ? APP_ERR_BAD_INPUT
                                      : SLAB_ERR_ELSEWHERE);
     laplace_grid_free(&g);
@@ -116,6 +138,7 @@ Suite *laplace_mpi_suite(void)
     tcase_add_loop_test(tc, fixed_iterations_match_reference, 0,
                         sizeof sizes / sizeof *sizes);
     tcase_add_test(tc, tolerance_matches_reference);
+    tcase_add_test(tc, halo_depths_match_reference);
     tcase_add_test(tc, a_bad_plan_fails_every_rank);
     suite_add_tcase(s, tc);
     return s;
