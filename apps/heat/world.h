@@ -28,11 +28,12 @@ typedef struct heat_world {
     float *state;             /* w*h temperatures in [0, 1] */
 } heat_world;
 
-/* The largest world, in cells: 2^30 (4 GiB an array, 8 GiB a world; a
- * square one is 32768 a side), so that every cell's index and its
- * neighbours' fit the kernels' uint. A file whose header claims more is
- * refused before anything is allocated. */
-#define HEAT_WORLD_MAX_CELLS (1u << 30)
+/* The largest world, in cells: 2^31 (8 GiB an array, 16 GiB a world; a
+ * square one is at most 46340 a side), so that every cell's index and its
+ * neighbours' fit the kernels' uint, and so does a side (2^31 at most)
+ * plus a tile's reach past it. A file whose header claims more is refused
+ * before anything is allocated. */
+#define HEAT_WORLD_MAX_CELLS (1u << 31)
 
 /* Allocates a w x h world of normal cells at temperature 0. Refuses a zero
  * size and more than HEAT_WORLD_MAX_CELLS cells. */

@@ -37,6 +37,12 @@ int slab_plan(slab *s, MPI_Comm comm, uint32_t width, uint32_t height,
     s->width = width;
     s->height = height;
     uint32_t thinnest = height / (uint32_t)s->ranks;
+    /* MPI counts a row's cells in an int (row_type): only a one-row
+     * world of 2^31 cells has more. */
+    if (width > INT_MAX)
+        return app_fail(APP_ERR_USAGE, "a grid %u cells wide cannot be "
+                        "split over ranks: a row is at most %d cells",
+                        width, INT_MAX);
     if (thinnest == 0)
         return app_fail(APP_ERR_USAGE, "a grid of %u rows cannot be split "
                         "over %d ranks: each needs a row at least", height,
@@ -83,12 +89,15 @@ size_t slab_local_cells(const slab *s)
 }
 
 /* One row of elements of `size` bytes as an MPI type, so that counts are
- * rows: a 2^30-cell grid's bytes would overflow an int count. */
+ * rows: a 2^31-cell grid's bytes would overflow an int count. The row is
+ * counted in elements, since its bytes may too (2^29 cells of 4 bytes). */
 static MPI_Datatype row_type(const slab *s, size_t size)
 {
-    MPI_Datatype t;
-    MPI_Type_contiguous((int)(s->width * size), MPI_BYTE, &t);
+    MPI_Datatype element, t;
+    MPI_Type_contiguous((int)size, MPI_BYTE, &element);
+    MPI_Type_contiguous((int)s->width, element, &t);
     MPI_Type_commit(&t);
+    MPI_Type_free(&element);
     return t;
 }
 
@@ -102,11 +111,13 @@ void slab_scatter(const slab *s, const void *whole, void *part, size_t size)
             rank_rows(s, r, &first, &rows, &above, &below);
             const char *from = (const char *)whole +
                                (first - above) * row_bytes;
-            int count = (int)(above + rows + below);
+            /* Rank 0 alone may hold 2^31 rows (a world one cell wide);
+             * another holds at most half the rows and its halos. */
+            uint32_t count = above + rows + below;
             if (r == 0)
                 memcpy(part, from, count * row_bytes);
             else
-                MPI_Send(from, count, row, r, TAG_SCATTER, s->comm);
+                MPI_Send(from, (int)count, row, r, TAG_SCATTER, s->comm);
         }
     } else {
         MPI_Recv(part, (int)slab_local_rows(s), row, 0, TAG_SCATTER,

@@ -208,17 +208,22 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
     float v[HEAT_PER_X][HEAT_PER_Y];
     uchar flags[HEAT_PER_X][HEAT_PER_Y];
     int lx = get_local_id(0), ty0 = get_local_id(1) * HEAT_PER_Y;
-    int x0 = (int)get_group_id(0) * HEAT_OUT_W - HEAT_HALO;
+    /* Unsigned: the halo left of or above the world wraps to far past it
+     * (a side is at most 2^31 cells), so gx < w alone says inside, and a
+     * 2^31-cell row's last tile overflows no int. */
+    uint x0 = (uint)get_group_id(0) * HEAT_OUT_W - HEAT_HALO;
     /* From the global id, so that a launch with a global offset steps
      * only some rows of tiles (a world stepped in parts, apps/mpi). */
-    int y0 = (int)(get_global_id(1) / HEAT_GROUP_H) * HEAT_OUT_H - HEAT_HALO;
+    uint y0 = (uint)(get_global_id(1) / HEAT_GROUP_H) * HEAT_OUT_H - HEAT_HALO;
 
     for (int i = 0; i < HEAT_PER_X; i++) {
-        int tx = lx + i * HEAT_GROUP_W, gx = x0 + tx;
+        int tx = lx + i * HEAT_GROUP_W;
+        uint gx = x0 + tx;
         for (int j = 0; j < HEAT_PER_Y; j++) {
-            int ty = ty0 + j, gy = y0 + ty;
-            int inside = gx >= 0 && gx < (int)w && gy >= 0 && gy < (int)h;
-            uint g = (uint)gy * w + (uint)gx;
+            int ty = ty0 + j;
+            uint gy = y0 + ty;
+            int inside = gx < w && gy < h;
+            uint g = gy * w + gx;
             uchar f = inside ? packed[g] : (uchar)HEAT_INSULATOR;
             if (tx == 0 || ty == 0 || tx == HEAT_TILE_W - 1 ||
                 ty == HEAT_TILE_H - 1)
@@ -261,13 +266,15 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
     }
 
     for (int i = 0; i < HEAT_PER_X; i++) {
-        int tx = lx + i * HEAT_GROUP_W, gx = x0 + tx;
+        int tx = lx + i * HEAT_GROUP_W;
+        uint gx = x0 + tx;
         for (int j = 0; j < HEAT_PER_Y; j++) {
-            int ty = ty0 + j, gy = y0 + ty;
+            int ty = ty0 + j;
+            uint gy = y0 + ty;
             if (tx >= HEAT_HALO && tx < HEAT_TILE_W - HEAT_HALO &&
                 ty >= HEAT_HALO && ty < HEAT_TILE_H - HEAT_HALO &&
-                gx < (int)w && gy < (int)h)
-                out[(uint)gy * w + (uint)gx] = v[i][j];
+                gx < w && gy < h)
+                out[gy * w + gx] = v[i][j];
         }
     }
 }

@@ -15,7 +15,7 @@ static const app_program program = {"make_world",
     "usage: make_world [n=10] [alpha=0.1] [binary=0]\n"
     "Writes the standard n x n heat world (an insulated slalom track, hot\n"
     "along the top, with a cold point near the bottom) to standard output.\n"
-    "  n       cells across and down, an integer from 3 to 32768\n"
+    "  n       cells across and down, an integer from 3 to 46340\n"
     "  alpha   the diffusion constant, a finite number > 0\n"
     "  binary  0 for the text format, 1 for the binary one\n",
     NULL};
@@ -30,10 +30,11 @@ int main(int argc, char **argv)
                            "alpha and binary); see make_world --help");
     unsigned long n = 10, binary = 0;
     float alpha = 0.1f;
-    /* 32768^2 is HEAT_WORLD_MAX_CELLS, the largest world a file holds. */
-    if (argc > 1 && !parse_uint(argv[1], 3, 32768, &n))
+    /* 46340^2 is the largest square within HEAT_WORLD_MAX_CELLS (2^31),
+     * the largest world a file holds. */
+    if (argc > 1 && !parse_uint(argv[1], 3, 46340, &n))
         return app_message(&program, 1, "n '%s' is not an integer from 3 "
-                           "to 32768", argv[1]);
+                           "to 46340", argv[1]);
     if (argc > 2 && (!parse_float(argv[2], &alpha) || !(alpha > 0)))
         return app_message(&program, 1, "alpha '%s' is not a finite "
                            "number > 0", argv[2]);

@@ -350,6 +350,28 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
 }
 END_TEST
 
+/* make_world's n runs to 46340, the largest square within
+ * HEAT_WORLD_MAX_CELLS; past it (or below 3), a message and no output,
+ * before anything is allocated. */
+START_TEST(make_world_refuses_sizes_past_the_largest_square)
+{
+    const char *err = tmp_path("err"), *out = tmp_path("out");
+    const char *sizes[] = {"46341", "65536", "2"};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        ck_assert_int_eq(test_run("%s %s > %s 2> %s",
+                                  test_program("make_world"), sizes[i], out,
+                                  err), 1);
+        size_t n;
+        char *said = test_read_file(err, &n);
+        ck_assert_msg(strstr(said, "is not an integer from 3 to 46340"),
+                      "make_world %s said: %s", sizes[i], said);
+        free(said);
+        free(test_read_file(out, &n));
+        ck_assert_msg(n == 0, "make_world %s wrote %zu bytes", sizes[i], n);
+    }
+}
+END_TEST
+
 /* Standard input holds one world: text after its End is refused, by
  * the steppers and render_world alike, with no output. */
 START_TEST(programs_refuse_text_after_end)
@@ -394,13 +416,13 @@ static test_exit step_world_on(const char *input, size_t len,
     return e;
 }
 
-/* A header claiming the largest world (2^30 cells, 8 GiB), then two
+/* A header claiming the largest world (2^31 cells, 16 GiB), then two
  * cells: found short within 256 MiB of address space, where the header
  * alone used to size both arrays. */
 START_TEST(programs_read_a_huge_header_in_little_memory)
 {
-    static const char text[] = "HPCEHeatWorldV0\n32768 32768 0.1\n- 2 2\n";
-    static const char binary[] = "HPCEHeatWorldV0Binary\n32768 32768 0.1\n"
+    static const char text[] = "HPCEHeatWorldV0\n65536 32768 0.1\n- 2 2\n";
+    static const char binary[] = "HPCEHeatWorldV0Binary\n65536 32768 0.1\n"
                                  "-\2\0\0\0\2\0\0\0";
     const char *const worlds[] = {text, binary};
     const size_t lengths[] = {sizeof text - 1, sizeof binary - 1};
@@ -455,6 +477,7 @@ Suite *heat_step_suite(void)
     tcase_add_test(programs, programs_match_the_reference_program_in_both_formats);
     tcase_add_test(programs, text_binary_text_round_trip_is_exact);
     tcase_add_test(programs, programs_refuse_bad_arguments_and_worlds);
+    tcase_add_test(programs, make_world_refuses_sizes_past_the_largest_square);
     tcase_add_test(programs, programs_read_a_huge_header_in_little_memory);
     tcase_add_test(programs, programs_stop_on_dev_zero);
     tcase_add_test(programs, programs_refuse_text_after_end);

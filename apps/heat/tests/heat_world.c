@@ -264,6 +264,10 @@ START_TEST(alloc_refuses_zero_and_overflowing_sizes)
     ck_assert_app_fails(heat_world_alloc(&world, UINT32_MAX, UINT32_MAX, 0.5f),
                         APP_ERR_BAD_INPUT, "too large");
     assert_world_empty(&world);
+    ck_assert_app_fails(heat_world_alloc(&world, 46341, 46341, 0.5f),
+                        APP_ERR_BAD_INPUT, "46341 x 46341 cells is too "
+                        "large: at most 2147483648 cells");
+    assert_world_empty(&world);
 }
 END_TEST
 
@@ -763,15 +767,25 @@ START_TEST(reject_a_header_claiming_more_than_the_input_holds)
 {
     assert_rejected("HPCEHeatWorldV0Binary\n60000 60000 0.1\n-\x02\x00",
                     "line 2: a world of 60000 x 60000 cells is too large: "
-                    "at most 1073741824 cells");
-    assert_rejected("HPCEHeatWorldV0\n32769 32768 0.1\n- 2 2\n",
-                    "too large: at most 1073741824 cells");
-    assert_rejected("HPCEHeatWorldV0Binary\n32768 32768 0.1\n-ab",
-                    "truncated properties array: expected 4294967296 bytes "
+                    "at most 2147483648 cells");
+    assert_rejected("HPCEHeatWorldV0\n46341 46341 0.1\n- 2 2\n",
+                    "too large: at most 2147483648 cells");
+    assert_rejected("HPCEHeatWorldV0Binary\n46340 46340 0.1\n-ab",
+                    "truncated properties array: expected 8589582400 bytes "
                     "from byte offset 39, found 2");
-    assert_rejected("HPCEHeatWorldV0\n32768 32768 0.1\n- 2 2\n",
+    assert_rejected("HPCEHeatWorldV0\n46340 46340 0.1\n- 2 2\n",
                     "truncated properties array: found the end of input "
-                    "after 2 of 1073741824 entries");
+                    "after 2 of 2147395600 entries");
+    /* The limit itself, 2^31 cells, and a row more; and a single row of
+     * 2^31 cells, whose width an int would not hold. */
+    assert_rejected("HPCEHeatWorldV0\n65536 32769 0.1\n- 2 2\n",
+                    "a world of 65536 x 32769 cells is too large");
+    assert_rejected("HPCEHeatWorldV0\n65536 32768 0.1\n- 2 2\n",
+                    "after 2 of 2147483648 entries");
+    assert_rejected("HPCEHeatWorldV0\n2147483649 1 0.1\n- 2 2\n",
+                    "a world of 2147483649 x 1 cells is too large");
+    assert_rejected("HPCEHeatWorldV0Binary\n2147483648 1 0.1\n-ab",
+                    "expected 8589934592 bytes from byte offset 40, found 2");
 }
 END_TEST
 
