@@ -244,6 +244,103 @@ static int launch(app_stencil *st, block_range b, unsigned steps)
                        (unsigned)(b.last - b.first + 1), steps);
 }
 
+/* Enqueues the read of the rows the neighbours need, after the work on
+ * the context's queue so far; slab_times counts the host's time in it. */
+static int start_read(const slab *s, app_stencil *st, clstream *copy)
+{
+    double t0 = clock_ms();
+    int rc = clstream_after(copy, NULL);
+    if (rc == 0)
+        rc = read_sent_rows(s, &st->next, copy);
+    if (s->times)
+        s->times->read_ms += clock_ms() - t0;
+    return rc;
+}
+
+static int finish_read(const slab *s, clstream *copy)
+{
+    double t0 = clock_ms();
+    int rc = clstream_wait(copy);
+    if (s->times)
+        s->times->read_ms += clock_ms() - t0;
+    return rc;
+}
+
+/* The steps of launch j of a stretch of `steps`: max_steps, the last
+ * launch what is left. */
+static unsigned launch_steps(const app_stencil *st, unsigned steps,
+                             unsigned j)
+{
+    unsigned before = j * st->max_steps;
+    return steps - before < st->max_steps ? steps - before : st->max_steps;
+}
+
+/* One stretch of k launches (k > 1) ordered so that the exchange overlaps
+ * every launch's interior. The edge launches go first: launch j's tiles
+ * from the top to row top.last (from bottom.first down) make state j + 1
+ * of a cone that narrows by a row of tiles a launch, so that each reads
+ * only rows the one before made, and the last ends at the rows sent.
+ * Those rows are read on `copy`; then the inner launches run from state 0,
+ * each between the cone's rows of the same launch: what they read of the
+ * cone, a tile's halo into its next row of tiles, no later edge launch has
+ * overwritten, since each reaches a row of tiles less far. No tile is made
+ * twice. */
+static void cone(const slab *s, const app_stencil *st, unsigned k, unsigned j,
+                 block_range *top, block_range *inner, block_range *bottom)
+{
+    long last = app_stencil_block(st, slab_local_rows(s) - 1);
+    long wider = (long)(k - 1 - j);
+    *top = *bottom = (block_range){1, 0};
+    *inner = (block_range){0, last};
+    if (s->rank > 0) {
+        *top = (block_range){0, app_stencil_block(st, s->above + s->depth - 1)
+                                + wider};
+        inner->first = top->last + 1;
+    }
+    if (s->rank < s->ranks - 1) {
+        *bottom = (block_range){app_stencil_block(st, send_down_row(s))
+                                - wider, last};
+        inner->last = bottom->first - 1;
+    }
+}
+
+/* Whether the first launch's cones leave an interior between them, and a
+ * tile's halo reaches no further than its next row of tiles. */
+static int cone_fits(const slab *s, const app_stencil *st, unsigned k)
+{
+    if (st->block_rows < st->max_steps)
+        return 0;
+    block_range top, inner, bottom;
+    cone(s, st, k, 0, &top, &inner, &bottom);
+    return inner.first <= inner.last;
+}
+
+static int cone_stretch(const slab *s, app_stencil *st, unsigned steps,
+                        unsigned k, clstream *copy)
+{
+    block_range top, inner, bottom;
+    int rc = 0;
+    for (unsigned j = 0; j < k && rc == 0; j++) {
+        cone(s, st, k, j, &top, &inner, &bottom);
+        rc = launch(st, top, launch_steps(st, steps, j));
+        if (rc == 0)
+            rc = launch(st, bottom, launch_steps(st, steps, j));
+        if (rc == 0 && j + 1 < k)
+            rc = clarg_swap(&st->cur, &st->next);
+    }
+    if (rc == 0)
+        rc = start_read(s, st, copy);
+    if (rc == 0 && (k - 1) % 2)         /* back to state 0 in cur */
+        rc = clarg_swap(&st->cur, &st->next);
+    for (unsigned j = 0; j < k && rc == 0; j++) {
+        cone(s, st, k, j, &top, &inner, &bottom);
+        rc = launch(st, inner, launch_steps(st, steps, j));
+        if (rc == 0 && j + 1 < k)
+            rc = clarg_swap(&st->cur, &st->next);
+    }
+    return rc ? rc : finish_read(s, copy);
+}
+
 /* Launches of st->max_steps steps over every row of tiles the rank holds,
  * halo rows too (the rows near the cut read them), until at most
  * max_steps are left. The rows wrong for being cut creep in a row a step,
@@ -261,14 +358,19 @@ static int early_launches(const slab *s, app_stencil *st, unsigned *steps)
     return rc;
 }
 
-/* One stretch of `steps` steps (at most depth): early launches, then the
- * last one's tiles of the rows that are sent go first, then their read on
- * `copy`, then the other tiles; the host sends and receives while those
- * run. In the last launch tiles holding halo rows alone are not run: the
- * exchange replaces those rows. */
+/* One stretch of `steps` steps (at most depth). Of several launches, a
+ * cone_stretch where the slab is thick enough; else (and of one) launches
+ * over every row, then in the last launch the tiles of the rows that are
+ * sent go first, then their read on `copy`, then the other tiles, while
+ * the host sends and receives; tiles holding halo rows alone are not run
+ * in it: the exchange replaces those rows. */
 static int stretch(const slab *s, app_stencil *st, unsigned steps,
                    clstream *copy)
 {
+    int alone = s->ranks == 1;          /* nothing to send: no copies */
+    unsigned k = (steps + st->max_steps - 1) / st->max_steps;
+    if (!alone && k > 1 && cone_fits(s, st, k))
+        return cone_stretch(s, st, steps, k, copy);
     int rc = early_launches(s, st, &steps);
     if (rc)
         return rc;
@@ -289,23 +391,15 @@ static int stretch(const slab *s, app_stencil *st, unsigned steps,
         inner.first = top.last + 1;
     if (bottom.first <= bottom.last)
         inner.last = bottom.first - 1;
-    int alone = s->ranks == 1;          /* nothing to send: no copies */
     rc = launch(st, top, steps);
     if (rc == 0)
         rc = launch(st, bottom, steps);
-    double t0 = clock_ms();
     if (rc == 0 && !alone)
-        rc = clstream_after(copy, NULL);
-    if (rc == 0 && !alone)
-        rc = read_sent_rows(s, &st->next, copy);
-    double read_ms = clock_ms() - t0;
+        rc = start_read(s, st, copy);
     if (rc == 0)
         rc = launch(st, inner, steps);
-    t0 = clock_ms();
     if (rc == 0 && !alone)
-        rc = clstream_wait(copy);
-    if (s->times)
-        s->times->read_ms += read_ms + clock_ms() - t0;
+        rc = finish_read(s, copy);
     return rc;
 }
 
