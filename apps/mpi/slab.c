@@ -192,21 +192,25 @@ static int read_sent_rows(const slab *s, clarg *state, clstream *copy)
     return rc;
 }
 
-/* Enqueues the writes of the halos received, on the context's queue. */
-static int write_halos(const slab *s, clarg *state)
+/* Enqueues the writes of the halos received on `copy`, where they run
+ * beside the launches still in flight (none of which reads or writes the
+ * halo rows of this state), and makes the context's queue wait for them
+ * before its next work. */
+static int write_halos(const slab *s, clarg *state, clstream *copy)
 {
     size_t w = s->width;
-    int rc = clarg_write_async(state, 0, s->above * w, NULL);
+    int rc = clarg_write_async(state, 0, s->above * w, copy);
     if (rc == 0)
         rc = clarg_write_async(state, halo_below_row(s) * w, s->below * w,
-                               NULL);
-    return rc;
+                               copy);
+    return rc ? rc : clstream_after(NULL, copy);
 }
 
 /* The second half of every exchange: the rows read are sent and the
  * halos received (whatever rc, so that no neighbour waits for ever), then
  * written into the state on the device. rc is the status so far. */
-static int trade_halos(const slab *s, MPI_Datatype row, clarg *state, int rc)
+static int trade_halos(const slab *s, MPI_Datatype row, clarg *state,
+                       clstream *copy, int rc)
 {
     double t0 = clock_ms();
     exchange_rows(s, row, state->host);
@@ -214,7 +218,7 @@ static int trade_halos(const slab *s, MPI_Datatype row, clarg *state, int rc)
         s->times->mpi_ms += clock_ms() - t0;
         s->times->exchanges++;
     }
-    return rc ? rc : write_halos(s, state);
+    return rc ? rc : write_halos(s, state, copy);
 }
 
 int slab_exchange(const slab *s, clarg *state, clstream *copy, int rc)
@@ -226,7 +230,7 @@ int slab_exchange(const slab *s, clarg *state, clstream *copy, int rc)
         rc = read_sent_rows(s, state, copy);
     if (rc == 0)
         rc = clstream_wait(copy);
-    rc = trade_halos(s, row, state, rc);
+    rc = trade_halos(s, row, state, copy, rc);
     MPI_Type_free(&row);
     return rc;
 }
@@ -412,7 +416,7 @@ int slab_advance(const slab *s, app_stencil *st, unsigned steps,
         unsigned now = steps - done < s->depth ? steps - done : s->depth;
         if (rc == 0)
             rc = stretch(s, st, now, copy);
-        rc = trade_halos(s, row, &st->next, rc);
+        rc = trade_halos(s, row, &st->next, copy, rc);
         if (rc == 0)
             rc = clarg_swap(&st->cur, &st->next);
         done += now;

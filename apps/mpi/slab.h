@@ -89,12 +89,13 @@ void slab_scatter(const slab *s, const void *whole, void *part, size_t size);
 void slab_gather(const slab *s, const void *part, void *whole, size_t size);
 
 /* `steps` steps of the stencil over this rank's rows, which are its
- * local grid: per stretch of up to depth steps, launches of the tiles'
- * most steps over all its rows, then in the last launch the tiles that
- * make the rows the neighbours need run first and those rows are read
- * back on `copy` while the other tiles run, the halos are exchanged with
- * non-blocking sends and receives meanwhile, and written into the new
- * state. st->cur holds the result on the device. On a failure this rank
+ * local grid: per stretch of up to depth steps (launches of up to the
+ * tiles' max_steps), the tiles that make the rows the neighbours need run
+ * first (in every launch, as a cone narrowing a row of tiles a launch,
+ * where the slab is thick enough), those rows are read back on `copy`
+ * while the other tiles run, the halos are exchanged with non-blocking
+ * sends and receives meanwhile, and written into the new state on `copy`,
+ * before the next stretch. st->cur holds the result on the device. On a failure this rank
  * goes on exchanging (whatever its rows hold) and returns the first
  * code; the others learn of it from slab_agree. */
 int slab_advance(const slab *s, app_stencil *st, unsigned steps,
@@ -102,9 +103,10 @@ int slab_advance(const slab *s, app_stencil *st, unsigned steps,
 
 /* Exchanges the halos of a state on the device now: the rows the
  * neighbours need are read on `copy` (after the work enqueued so far),
- * sent and received, and the halos written on the context's queue. rc is
- * the caller's status so far: when not 0 the device is left alone but the
- * exchange still made. Returns rc, or the first new code. */
+ * sent and received, and the halos written on `copy`, which the context's
+ * queue then waits for. rc is the caller's status so far: when not 0 the
+ * device is left alone but the exchange still made. Returns rc, or the
+ * first new code. */
 int slab_exchange(const slab *s, clarg *state, clstream *copy, int rc);
 
 /* Whether every rank succeeded: 0 if all passed 0; else the lowest
