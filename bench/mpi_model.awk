@@ -5,16 +5,18 @@
 # and strong scaling for 2 to 1024 GPUs.
 #
 #   awk -f bench/mpi_model.awk bench-mpi-output.txt
+#   awk -v measured_design=0 -f ...     rows measured at 82166f9
 #
 # A stretch of d steps (d = the halo's depth) on a rank with nb neighbours
 # (slab.c), in launches of s = 4 steps over rows of b = 56 tiles, W cells
 # wide: the edge tiles run first (E), the interior (I) while the host reads
 # the rows sent (R) and trades them by MPI (M), and the halos are written
-# (Wr), after the interior as at 82166f9, where every row was measured, or
-# beside it on the copy stream, as slab.c writes them now:
+# (Wr), after the interior as at 82166f9, or beside it on the copy
+# stream, as slab.c writes them since 450960a (`measured_design` says which
+# the rows were measured with, 1 if not given):
 #
-#   stretch = E + max(I, R + M) + Wr + fixed    (measured, 82166f9)
-#   stretch = E + max(I, R + M + Wr) + fixed    (now; not yet measured)
+#   stretch = E + max(I, R + M) + Wr + fixed    (82166f9)
+#   stretch = E + max(I, R + M + Wr) + fixed    (450960a on, the default)
 #   E + I = d x compute
 #
 # compute: the rank's rows of tiles, halos included, k*b*W cells at c
@@ -42,6 +44,7 @@ BEGIN {
     # The least a launch takes, however few its tiles (-v launch_us=X);
     # the 1-rank rows' launches are whole grids, far above it.
     launch = (launch_us == "" ? 10 : launch_us) * 1e-6
+    design = measured_design == "" ? 1 : measured_design + 0
 }
 
 function fit(path, m1, t1, m2, t2) {
@@ -125,7 +128,8 @@ function check(    i, t, excess, n, sorted, j, x, err0, err1) {
            B["d2h_pinned"] / 1e9, L["shm"] * 1e6, B["shm"] / 1e9
     for (i = 1; i <= n_rows; i++) {
         c[r_app[i]] = r_c[i]
-        t = step(r_app[i], r_n[i], r_R[i], r_d[i], r_staging[i], "shm", 0, 0)
+        t = step(r_app[i], r_n[i], r_R[i], r_d[i], r_staging[i], "shm", 0,
+                 design)
         model0[i] = t
         excess[i] = (r_ms[i] / 1e3 - t) * r_d[i]       # s per exchange
         sorted[i] = excess[i]
@@ -142,7 +146,7 @@ function check(    i, t, excess, n, sorted, j, x, err0, err1) {
     for (i = 1; i <= n_rows; i++) {
         c[r_app[i]] = r_c[i]
         t = step(r_app[i], r_n[i], r_R[i], r_d[i], r_staging[i], "shm",
-                 fixed, 0)
+                 fixed, design)
         err0 = 100 * (model0[i] * 1e3 / r_ms[i] - 1)
         err1 = 100 * (t * 1e3 / r_ms[i] - 1)
         printf "| %s | %d | %d | %d, %s | %.4f | %.4f | %+.0f %% | %.3f | " \
@@ -154,15 +158,16 @@ function check(    i, t, excess, n, sorted, j, x, err0, err1) {
             worst = abs1
     }
     printf "\nfixed = %.3f ms per exchange (the median excess); with it " \
-           "the model is within %.0f %% of every row.\n", fixed * 1e3, worst
+           "the model is within %.0f %% of every row (halos written %s).\n",
+           fixed * 1e3, worst, (design ? "beside" : "after") " the interior"
 }
 
 # Weak (10000 x 10000 cells per GPU, a square grid) and strong scaling
 # (heat 40000, Laplace 32000) from 2 to 1024 GPUs, halos 16 deep and
-# pinned, with the fitted fixed cost: as measured (halos written after the
-# interior) and as slab.c is now (written beside it); one node's MPI up to
-# 8 GPUs, InfiniBand beyond. The last column is issue 23's design (halos 4
-# deep, pageable, written after the interior).
+# pinned, with the fitted fixed cost: halos written after the interior
+# (82166f9) and beside it (450960a on); one node's MPI up to 8 GPUs,
+# InfiniBand beyond. The last column is issue 23's design (halos 4 deep,
+# pageable, written after the interior).
 function predict(    a, apps, R, N, link, one, strong, x, y, z, u, v, w) {
     split("heat laplace", apps, " ")
     for (a = 1; a <= 2; a++) {
@@ -171,9 +176,9 @@ function predict(    a, apps, R, N, link, one, strong, x, y, z, u, v, w) {
         strong = app == "heat" ? 40000 : 32000
         printf "\n%s, efficiency (fixed %.3f ms per exchange):\n\n", app,
                fixed * 1e3
-        printf "| GPUs | weak, measured design | weak, halos written " \
-               "beside | strong %d, measured design | strong, halos " \
-               "written beside | strong, issue 23's design |\n" \
+        printf "| GPUs | weak, halos written after | weak, beside | " \
+               "strong %d, after | strong, beside | strong, issue 23's " \
+               "design |\n" \
                "|---:|---:|---:|---:|---:|---:|\n", strong
         for (R = 2; R <= 1024; R *= 2) {
             N = 10000 * sqrt(R)
