@@ -60,6 +60,7 @@ typedef struct session {
     const slab *s;
     app_stencil *st;
     clstream *copy;
+    int pinned;                 /* the state in pinned memory */
 } session;
 
 /* An app: rank 0 makes the whole grid; every rank opens and closes its
@@ -94,6 +95,7 @@ static int heat_open(session *x, void *whole, MPI_Comm comm, clctx *ctx)
     x->s = &x->heat.s;
     x->st = x->heat.st;
     x->copy = x->heat.copy;
+    x->pinned = x->heat.pinned;
     return rc;
 }
 
@@ -126,6 +128,7 @@ static int laplace_open(session *x, void *whole, MPI_Comm comm, clctx *ctx)
     x->s = &x->laplace.s;
     x->st = x->laplace.st;
     x->copy = x->laplace.copy;
+    x->pinned = x->laplace.pinned;
     return rc;
 }
 
@@ -152,6 +155,7 @@ typedef struct options {
 typedef struct measured {
     double median, least, most, read_ms, mpi_ms;
     unsigned block_rows, depth;
+    int pinned;
 } measured;
 
 /* `steps` steps between barriers of sync, by the clock of sync's rank 0;
@@ -209,7 +213,7 @@ static int measure(const bench_app *app, void *whole, const options *opt,
         MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, comm);
         double median = median_of(ms, runs);    /* sorts ms */
         *m = (measured){median, ms[0], ms[runs - 1], most[0], most[1],
-                        x.st->block_rows, x.s->depth};
+                        x.st->block_rows, x.s->depth, x.pinned};
     }
     if (rc == 0 && gather)
         rc = gather_state(&x, comm, final);
@@ -334,7 +338,7 @@ static int bench_configs(const bench_app *app, void *whole, unsigned side,
                          ctx, &all, 1, got);
             if (rc || rank != 0)
                 continue;
-            row r = {grid, count, p ? "pageable" : "pinned",
+            row r = {grid, count, all.pinned ? "pinned" : "pageable",
                      compare_states(want, got, side, said, sizeof said),
                      ranks, (double)cells, 1 - apart->median / all.median};
             print_row(app, &r, &all, gcells_ref);
@@ -550,7 +554,8 @@ int main(int argc, char **argv)
                "per rank; tile rows: the rows of output a row of tiles "
                "makes; depth: the halo's rows, and steps between "
                "exchanges; staging: the state in pinned or pageable host "
-               "memory; exchange share: 1 - apart / R ranks' ms; output: "
+               "memory (pinned only where the device copies arrays); "
+               "exchange share: 1 - apart / R ranks' ms; output: "
                "the final state against rank 0 alone's.\n");
     if (rc && rc != SLAB_ERR_ELSEWHERE)
         fprintf(stderr, "bench-mpi: rank %d: %s\n", rank, app_last_error());
