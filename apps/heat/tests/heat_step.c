@@ -350,6 +350,19 @@ START_TEST(programs_refuse_bad_arguments_and_worlds)
 }
 END_TEST
 
+/* A program's failure said `expected` on standard error (file err) and
+ * wrote nothing to standard output (file out); `what` names the run. */
+static void assert_said_alone(const char *err, const char *out,
+                              const char *expected, const char *what)
+{
+    size_t n;
+    char *said = test_read_file(err, &n);
+    ck_assert_msg(strstr(said, expected), "%s said: %s", what, said);
+    free(said);
+    free(test_read_file(out, &n));
+    ck_assert_msg(n == 0, "%s wrote %zu bytes", what, n);
+}
+
 /* make_world's n runs to 46340, the largest square within
  * HEAT_WORLD_MAX_CELLS; past it (or below 3), a message and no output,
  * before anything is allocated. */
@@ -361,13 +374,8 @@ START_TEST(make_world_refuses_sizes_past_the_largest_square)
         ck_assert_int_eq(test_run("%s %s > %s 2> %s",
                                   test_program("make_world"), sizes[i], out,
                                   err), 1);
-        size_t n;
-        char *said = test_read_file(err, &n);
-        ck_assert_msg(strstr(said, "is not an integer from 3 to 46340"),
-                      "make_world %s said: %s", sizes[i], said);
-        free(said);
-        free(test_read_file(out, &n));
-        ck_assert_msg(n == 0, "make_world %s wrote %zu bytes", sizes[i], n);
+        assert_said_alone(err, out, "is not an integer from 3 to 46340",
+                          sizes[i]);
     }
 }
 END_TEST
@@ -387,13 +395,8 @@ START_TEST(programs_refuse_text_after_end)
         remove(outputs[i]);
         ck_assert_int_eq(test_run("%s %s < %s > %s 2> %s", commands[i],
                                   i ? png : "", world, out, err), 1);
-        size_t n;
-        char *said = test_read_file(err, &n);
-        ck_assert_msg(strstr(said, "<stdin>: line 26: 'End' after 'End'"),
-                      "%s said: %s", commands[i], said);
-        free(said);
-        free(test_read_file(out, &n));
-        ck_assert_msg(n == 0, "%s wrote %zu bytes", commands[i], n);
+        assert_said_alone(err, out, "<stdin>: line 26: 'End' after 'End'",
+                          commands[i]);
         ck_assert_msg(test_run("test -e %s", png) != 0, "left %s", png);
     }
 }
