@@ -108,7 +108,10 @@ START_TEST(halo_depths_match_reference)
     static const unsigned depths[] = {1, 3, 4, 5, 8, 9, 16, 17};
     static const uint32_t shapes[][2] = {{70, 101}, {30, 3001}};
     heat_world world;
-    make_random_world(&world, shapes[_i][0], shapes[_i][1], 77);
+    /* Under valgrind and Oclgrind a shorter tall world, which 2 and 3
+     * ranks still cut into slabs thick enough for depth 9's cone. */
+    uint32_t height = _i && test_memory_run() ? 1201 : shapes[_i][1];
+    make_random_world(&world, shapes[_i][0], height, 77);
     for (size_t d = 0; d < sizeof depths / sizeof *depths; d++) {
         if (test_memory_run() && depths[d] != 9)
             continue;                   /* the plain run's arithmetic */

@@ -112,8 +112,11 @@ START_TEST(halo_depths_match_reference)
     static const unsigned depths[] = {1, 3, 4, 5, 8, 9, 16, 17};
     static const uint32_t shapes[][2] = {{70, 101}, {30, 3001}};
     laplace_grid g;
-    ck_assert_app(laplace_grid_make(&g, shapes[_i][0], shapes[_i][1], 0.25f,
-                                    1.0f, 10, shapes[_i][1] / 3));
+    /* Under valgrind and Oclgrind a shorter tall grid, which 2 and 3
+     * ranks still cut into slabs thick enough for depth 9's cone. */
+    uint32_t height = _i && test_memory_run() ? 1201 : shapes[_i][1];
+    ck_assert_app(laplace_grid_make(&g, shapes[_i][0], height, 0.25f, 1.0f,
+                                    10, height / 3));
     laplace_plan fixed = {23, 0.0f, 1}, tolerance = {60, 1e-4f, 7};
     for (size_t d = 0; d < sizeof depths / sizeof *depths; d++) {
         if (test_memory_run() && depths[d] != 9)
