@@ -110,7 +110,7 @@ START_TEST(halo_depths_match_reference)
     heat_world world;
     /* Under valgrind and Oclgrind a shorter tall world, which 2 and 3
      * ranks still cut into slabs thick enough for depth 9's cone. */
-    uint32_t height = _i && test_memory_run() ? 1201 : shapes[_i][1];
+    uint32_t height = _i && test_memory_run() ? 701 : shapes[_i][1];
     make_random_world(&world, shapes[_i][0], height, 77);
     for (size_t d = 0; d < sizeof depths / sizeof *depths; d++) {
         if (test_memory_run() && depths[d] != 9)
