@@ -21,12 +21,13 @@
 #
 # compute: the rank's rows of tiles, halos included, k*b*W cells at c
 # seconds each (c from the 1-GPU row of the same job and grid; for the
-# predictions, from the app's largest); E: with one launch a
-# stretch, a row of tiles per neighbour; with several (the cone), launch j
-# of K runs t + K - j rows of tiles per neighbour (t: those holding the rows
-# sent); every launch takes at least `launch` (10 us); R, Wr: a copy per neighbour of m = d*W*4 bytes, L + m/B, pinned or
-# pageable; M: L + nb*m/B over the link; fixed: what the rows measured cost
-# beyond that per exchange (fitted: their median). Times in seconds.
+# predictions, from the app's largest); E: with one launch a stretch, a
+# row of tiles per neighbour; with several (the cone), launch j of K runs
+# t + K - j rows of tiles per neighbour (t: those holding the rows sent);
+# every launch takes at least `launch` (10 us); R, Wr: a copy per
+# neighbour of m = d*W*4 bytes, L + m/B, pinned or pageable; M: L +
+# nb*m/B over the link; fixed: what the rows measured cost beyond that per
+# exchange (fitted: their median). Times in seconds.
 
 BEGIN {
     FS = "|"
@@ -61,8 +62,8 @@ function trim(x) { gsub(/^ +| +$/, "", x); return x }
 # b-row tiles), halos d deep, staging "pinned" or "pageable" over `link`,
 # `fixed` seconds per exchange, the halos written beside the interior when
 # `overlap`; the parts go to E, I, R_, M, Wr.
-function step(app, N, R, d, staging, link, fixed, overlap,    nb, rows, W, tile,
-              k, K, t, sum, m, j) {
+function step(app, N, R, d, staging, link, fixed, overlap,    nb, rows, W,
+              tile, k, K, t, m, j) {
     nb = R == 1 ? 0 : R == 2 ? 1 : 2
     rows = N / R; W = N
     tile = b * W * c[app] * s                   # a row of tiles, a launch
@@ -120,8 +121,8 @@ END {
 function check(    i, t, excess, n, sorted, j, x, err0, err1) {
     printf "c: each row's from its own job's 1-GPU row on the same grid; " \
            "for the predictions, heat %.3f ps, Laplace %.3f ps per cell and " \
-           "step (the largest grids'); %d-row tiles; copies pinned %.1f us + m / %.1f GB/s to " \
-           "the device, %.1f us + m / %.1f GB/s back; MPI in one node %.0f " \
+           "step (the largest grids'); %d-row tiles; copies pinned %.1f " \
+           "us + m / %.1f GB/s to the device, %.1f us + m / %.1f GB/s back; MPI in one node %.0f " \
            "us + m / %.0f GB/s (nominal)\n\n", c_big["heat"] * 1e12,
            c_big["laplace"] * 1e12, b, L["h2d_pinned"] * 1e6,
            B["h2d_pinned"] / 1e9, L["d2h_pinned"] * 1e6,
@@ -139,7 +140,10 @@ function check(    i, t, excess, n, sorted, j, x, err0, err1) {
         for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) {
             x = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = x
         }
-    fixed = n % 2 ? sorted[(n + 1) / 2] : (sorted[n / 2] + sorted[n / 2 + 1]) / 2
+    if (n % 2)
+        fixed = sorted[(n + 1) / 2]
+    else
+        fixed = (sorted[n / 2] + sorted[n / 2 + 1]) / 2
     printf "| app | grid | GPUs | depth, staging | measured ms | model ms " \
            "| error | excess per exchange, ms | model + fixed | error |\n"
     printf "|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n"

@@ -35,9 +35,9 @@ void heat_part_close(heat_part *p);
 /* Advances the world by `steps` steps of size dt over comm's ranks, each on
  * ctx (its own device: slab_open_device), split as o says (NULL: the
  * defaults). world is read and written on rank 0 only (the others may pass
- * NULL); timing may be NULL. Collective:
- * 0 on every rank, or a code on every rank (SLAB_ERR_ELSEWHERE on all but
- * the one whose message says what failed). */
+ * NULL); timing may be NULL. Collective: 0 on every rank, or a code on
+ * every rank (SLAB_ERR_ELSEWHERE on all but the one whose message says
+ * what failed). */
 int heat_step_mpi(heat_world *world, float dt, unsigned steps, MPI_Comm comm,
                   clctx *ctx, const slab_options *o, app_timing *timing);
 

@@ -32,12 +32,12 @@ int laplace_part_open(laplace_part *p, const laplace_grid *g, MPI_Comm comm,
 void laplace_part_close(laplace_part *p);
 
 /* Iterates g by plan over comm's ranks, each on ctx (its own device:
- * slab_open_device), split as o says (NULL: the defaults). g is read and written on rank 0 only (the others may
- * pass NULL); stats (may be NULL) is filled on every rank alike. In
- * tolerance mode the largest change is reduced over the ranks at every
- * check (MPI_Allreduce). Collective: 0 on every rank, or a code on every
- * rank (SLAB_ERR_ELSEWHERE on all but the one whose message says what
- * failed). */
+ * slab_open_device), split as o says (NULL: the defaults). g is read and
+ * written on rank 0 only (the others may pass NULL); stats (may be NULL)
+ * is filled on every rank alike. In tolerance mode the largest change is
+ * reduced over the ranks at every check (MPI_Allreduce). Collective: 0 on
+ * every rank, or a code on every rank (SLAB_ERR_ELSEWHERE on all but the
+ * one whose message says what failed). */
 int laplace_solve_mpi(laplace_grid *g, const laplace_plan *plan,
                       MPI_Comm comm, clctx *ctx, const slab_options *o,
                       laplace_stats *stats);

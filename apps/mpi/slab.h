@@ -35,8 +35,8 @@ typedef struct slab_times {
 /* The halo depth a grid is split with unless told otherwise: rows
  * exchanged, and steps between exchanges. Deeper than the tiles' steps per
  * launch (4), a stretch is several launches and the exchange's fixed cost
- * is paid once for all of them, for 2 x depth rows stepped twice
- * (bench/RESULTS.md, issue 26). */
+ * is paid once for all of them, for 2 x depth halo rows that the
+ * neighbours step too (bench/RESULTS.md, issue 26). */
 #define SLAB_DEPTH 16u
 
 /* How a part is laid out; zeros (or NULL) ask for the defaults. */
@@ -95,9 +95,9 @@ void slab_gather(const slab *s, const void *part, void *whole, size_t size);
  * where the slab is thick enough), those rows are read back on `copy`
  * while the other tiles run, the halos are exchanged with non-blocking
  * sends and receives meanwhile, and written into the new state on `copy`,
- * before the next stretch. st->cur holds the result on the device. On a failure this rank
- * goes on exchanging (whatever its rows hold) and returns the first
- * code; the others learn of it from slab_agree. */
+ * before the next stretch. st->cur holds the result on the device. On a
+ * failure this rank goes on exchanging (whatever its rows hold) and
+ * returns the first code; the others learn of it from slab_agree. */
 int slab_advance(const slab *s, app_stencil *st, unsigned steps,
                  clstream *copy);
 

@@ -538,7 +538,8 @@ int main(int argc, char **argv)
         if (rank == 0)
             printf("%lu steps (iterations) a run; median of %lu runs; %s "
                    "scaling\n\n"
-                   "| app | grid | ranks | tile rows, depth, staging | ms per step | "
+                   "| app | grid | ranks | tile rows, depth, staging | "
+                   "ms per step | "
                    "least - most | Gcells/s | efficiency | exchange share | "
                    "host ms per exchange: read, MPI | output |\n"
                    "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n",

@@ -57,7 +57,8 @@ static void assert_matches_reference(const heat_world *world, unsigned steps,
                   "cell x=%zu y=%zu is %.9g, the reference has %.9g", what,
                   world->w, world->h, steps, ranks(), depth, i % world->w,
                   i / world->w,
-                  rank() == 0 ? got.state[i] : 0, rank() == 0 ? want.state[i] : 0);
+                  rank() == 0 ? got.state[i] : 0,
+                  rank() == 0 ? want.state[i] : 0);
     heat_world_free(&want);
     heat_world_free(&got);
 }
