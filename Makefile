@@ -374,10 +374,9 @@ MD_BENCH ?= 1000,4000,16000 10 3 2000 16000 16000
 # The data movement table's runs and largest array (GPU machine: 5 1G).
 TRANSFER_BENCH ?= 5 16M
 # The MPI table's sizes, steps and runs, on MPI_BENCH_RANKS ranks (PoCL a
-# thread each); the GPU machine: 5000,20000,32000 1000 5 heat and
-# 4000,16000 1000 5 laplace (bench/RESULTS.md, "MPI (issue 23)"). mpirun
-# hands the ranks OCL_ICD_FILENAMES cut at its first colon, so it is
-# passed again whole.
+# thread each); a host with several GPUs: apps/mpi/bench/scaling
+# (bench/RESULTS.md, issues 23 and 26). mpirun hands the ranks
+# OCL_ICD_FILENAMES cut at its first colon, so it is passed again whole.
 MPI_BENCH ?= 1000 100 3
 MPI_BENCH_RANKS ?= 2
 bench: all
