@@ -1,16 +1,17 @@
 /*
  * test_group_choose.c: choosing one candidate at random by a work-group
- * (clframe/kernels/lib/group_choose.cl). Through clframe's generated group shims,
- * against its host twin (the (r mod count)-th candidate in index order) on
- * random masks of every length 1 to 300 (some edge lengths under valgrind
- * and Oclgrind), several work-group sizes, empty and full masks, and draws at
- * the ends of the range; every work-item gets the same answer. Then the
- * statistics: many work-groups, each drawing r from its own MWC64X stream,
- * choose among the same candidates about equally often.
+ * (clframe/kernels/lib/group_choose.cl). Through clframe's generated group
+ * shims, against its serial twin (lib/group_choose_serial.h: the (r mod
+ * count)-th candidate in index order) on random masks of every length 1 to
+ * 300 (some edge lengths under valgrind and Oclgrind), several work-group
+ * sizes, empty and full masks, and draws at the ends of the range; every
+ * work-item gets the same answer. Then the statistics: many work-groups,
+ * each drawing r from its own MWC64X stream, choose among the same
+ * candidates about equally often.
  */
 #include "support.h"
 #include "lib/mwc64x.h"
-#include "common/choose.h"
+#include "lib/group_choose_serial.h"
 
 #include <string.h>
 
@@ -49,7 +50,7 @@ START_TEST(the_choice_is_the_host_twins_on_every_length)
                 ck_assert_cl(clfunction_call(f, all, CLARG_IN(mask, n),
                                              CLARG(n), CLARG(draws[d]),
                                              CLARG_IN(scratch, groups[g])));
-                int want = group_choose_host(mask, n, draws[d]);
+                int want = group_choose_serial(mask, n, draws[d]);
                 for (size_t i = 0; i < groups[g]; i++)
                     ck_assert_msg(all[i] == want, "n=%d group=%zu r=%u item "
                                   "%zu: %d, want %d", n, groups[g], draws[d],
@@ -101,9 +102,9 @@ START_TEST(draws_from_mwc64x_choose_every_candidate_about_equally)
     for (int g = 0; g < groups; g++) {
         ck_assert_int_ge(chosen[g], 0);
         ck_assert_msg(mask[chosen[g]], "group %d chose %d", g, chosen[g]);
-        /* The host twin with the same draw chose the same. */
+        /* The serial twin with the same draw chose the same. */
         ck_assert_int_eq(chosen[g],
-                         group_choose_host(mask, N, mwc64x_draw(mwc64x_stream(
+                         group_choose_serial(mask, N, mwc64x_draw(mwc64x_stream(
                                                   2026, (uint64_t)g))));
         times[chosen[g]]++;
     }

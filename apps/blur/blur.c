@@ -19,7 +19,8 @@ static const app_version versions[BLUR_VERSION_COUNT] = {
     [BLUR_DOUBLE] = {"double", NULL, 1},
     [BLUR_FAST] = {"fast", NULL, 1},
 };
-const app_versions blur_versions = {versions, BLUR_VERSION_COUNT, BLUR_FAST};
+const app_versions blur_versions = {versions, BLUR_VERSION_COUNT, BLUR_FAST,
+                                    BLUR_FAST};
 
 /* ---- images -------------------------------------------------------------- */
 

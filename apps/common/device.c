@@ -1,7 +1,8 @@
 /*
  * device.c: where the apps' programs meet clframe: its errors made the
- * apps' own (app_follow_clframe_errors in error.h), and the device that
- * --device names (app_open_device in program.h).
+ * apps' own (app_follow_clframe_errors in error.h), the device that
+ * --device names (app_open_device in program.h), and the version to run
+ * there (app_version_default in versions.h).
  */
 #include "error.h"
 #include "program.h"
@@ -27,4 +28,13 @@ clctx *app_open_device(const app_program *p, const char *where,
     if (!ctx)
         app_failed(p);
     return ctx;
+}
+
+int app_version_default(const app_versions *t, clctx *ctx)
+{
+    if (!ctx)
+        ctx = clctx_default();
+    if (!ctx || clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU)
+        return t->preferred;
+    return t->preferred_cpu;
 }

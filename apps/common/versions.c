@@ -33,10 +33,14 @@ const char *app_version_names(const app_versions *t, int mark_default,
     buf[0] = '\0';
     for (int v = 0; v < t->count && n < size; v++) {
         const char *sep = v == 0 ? "" : v == t->count - 1 ? " or " : ", ";
+        int both = t->preferred == t->preferred_cpu;
+        const char *mark = !mark_default ? ""
+                           : v == t->preferred && both ? " (default)"
+                           : v == t->preferred ? " (default on a GPU)"
+                           : v == t->preferred_cpu ? " (default on a CPU)"
+                           : "";
         int wrote = snprintf(buf + n, size - n, "%s%s%s", sep,
-                             t->list[v].name,
-                             mark_default && v == t->preferred
-                                 ? " (default)" : "");
+                             t->list[v].name, mark);
         if (wrote < 0)
             break;
         n += (size_t)wrote;

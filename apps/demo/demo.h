@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 typedef struct demo_result {
+    char version[16];       /* the version run, shown after the app's name:
+                               its default on this device ("v4", "item") */
     char size[32];          /* "1000003", "1000 x 777" */
     int ok;                 /* the kernel's output matched the reference */
     char verdict[160];      /* "ok" or "MISMATCH at i: got x want y" */
@@ -63,6 +65,11 @@ void demo_compare(demo_result *r, const float *got, const float *want,
 /* The same for bytes, which must be equal. */
 void demo_compare_bytes(demo_result *r, const uint8_t *got,
                         const uint8_t *want, size_t n);
+
+/* The app's default version on the default device
+ * (app_version_default), its name put in r->version. */
+typedef struct app_versions app_versions;
+int demo_version(demo_result *r, const app_versions *t);
 
 /* Records "what: app_last_error()" as r->error and returns code (-1 if
  * 0), for `return demo_fail(r, rc, "...")` after a clframe call failed. */

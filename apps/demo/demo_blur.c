@@ -31,10 +31,10 @@ static void draw(blur_image *img)
         }
 }
 
-/* Blurs a copy of start with the fast version DEMO_CALLS times, keeping
- * the last. */
+/* Blurs a copy of start with version v DEMO_CALLS times, keeping the
+ * last. */
 static int blur_device(demo_result *r, const blur_image *start,
-                       blur_image *got)
+                       blur_image *got, blur_version v)
 {
     int rc = 0;
     for (int call = 0; call < DEMO_CALLS && rc == 0; call++) {
@@ -44,11 +44,11 @@ static int blur_device(demo_result *r, const blur_image *start,
             return demo_fail(r, rc, "blur: copying the image");
         app_timing stats = {.want_kernel_time = 1};
         double t0 = demo_now_ms();
-        rc = blur_run(got, PICTURE_PASSES, BLUR_FAST, NULL, &stats);
+        rc = blur_run(got, PICTURE_PASSES, v, NULL, &stats);
         r->call_ms = demo_now_ms() - t0;
         r->kernel_ms = stats.kernel_ms;
     }
-    return rc ? demo_fail(r, rc, "blur: blurring with fast") : 0;
+    return rc ? demo_fail(r, rc, "blur: blurring on the device") : 0;
 }
 
 int demo_blur(demo_result *r)
@@ -72,7 +72,8 @@ int demo_blur(demo_result *r)
         demo_fail(r, rc, "blur: blurring with the reference");
         goto done;
     }
-    rc = blur_device(r, &start, &got);
+    rc = blur_device(r, &start, &got,
+                     (blur_version)demo_version(r, &blur_versions));
     if (rc)
         goto done;
     demo_compare_bytes(r, got.rgba, want.rgba,

@@ -18,6 +18,7 @@ int demo_kalah(demo_result *r)
     int rc;
     kalah_board b = kalah_start(KALAH_BOTTOM);
     kalah_result want, got = {-1, 0, 0, 0};
+    snprintf(r->version, sizeof r->version, "gpu");
     snprintf(r->size, sizeof r->size, "opening, depth %d", KALAH_DEMO_DEPTH);
     r->kernel_ms = -1;
     double t0 = demo_now_ms();

@@ -13,14 +13,16 @@
 
 enum { MM_M = 300, MM_K = 200, MM_N = 250 };
 
-/* Runs the blocked plan DEMO_CALLS times, keeping the last run's times. */
+/* Runs the default version's plan DEMO_CALLS times, keeping the last
+ * run's times. */
 static int matmul_device(demo_result *r, const float *a, const float *b,
                          float *c)
 {
     int rc;
-    matmul_plan *plan = matmul_plan_new(NULL, MATMUL_BLOCKED, NULL, &rc);
+    matmul_version v = (matmul_version)demo_version(r, &matmul_versions);
+    matmul_plan *plan = matmul_plan_new(NULL, v, NULL, &rc);
     if (!plan)
-        return demo_fail(r, rc, "matmul: building the blocked kernel");
+        return demo_fail(r, rc, "matmul: building the kernel");
     matmul_plan_set_timing(plan, 1);
     for (int call = 0; call < DEMO_CALLS && rc == 0; call++) {
         demo_poison(c, (size_t)MM_M * MM_N);
@@ -30,7 +32,7 @@ static int matmul_device(demo_result *r, const float *a, const float *b,
         r->kernel_ms = matmul_plan_last_ms(plan);
     }
     if (rc)
-        demo_fail(r, rc, "matmul: blocked run");
+        demo_fail(r, rc, "matmul: the device's run");
     matmul_plan_free(plan);
     return rc;
 }

@@ -59,10 +59,11 @@ int demo_md(demo_result *r)
         demo_fail(r, rc, "md: the reference");
         goto done;
     }
-    rc = md_run(&got, MD_STEPS, MD_PARTICLE, NULL, &first, &last, &seconds);
+    md_version v = (md_version)demo_version(r, &md_versions);
+    rc = md_run(&got, MD_STEPS, v, NULL, &first, &last, &seconds);
     r->call_ms = seconds * 1e3;
     if (rc) {
-        demo_fail(r, rc, "md: the particle version");
+        demo_fail(r, rc, "md: the device version");
         goto done;
     }
     md_compare(r, &got, &want);

@@ -63,6 +63,7 @@ static int render_device(demo_result *r, const rt_scene *scene,
 
 int demo_raytracer(demo_result *r)
 {
+    snprintf(r->version, sizeof r->version, "bvh");
     snprintf(r->size, sizeof r->size, "%dx%d, %d spheres", RT_SIZE, RT_SIZE,
              RT_SPHERES);
     size_t pixels = (size_t)RT_SIZE * RT_SIZE;

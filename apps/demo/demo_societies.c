@@ -1,10 +1,11 @@
 /*
  * demo_societies.c: the Societies simulation (apps/societies): 2000 agents
  * of 16 resources for 5 days, each day extraction then trading, on the
- * device and in the C reference, the last day's summaries compared. The
- * device makes the reference's choices except at near ties; an agent
- * whose tie went the other way follows another path, so the societies
- * agree statistically: total utility within 1 % (seeds alone move it by
+ * device (Societies' default version there: a work-group per agent on a
+ * GPU, a work-item per agent on a CPU) and in the C reference, the last
+ * day's summaries compared. The device makes the reference's choices
+ * except at near ties; an agent whose tie went the other way follows
+ * another path, so the societies agree statistically: total utility within 1 % (seeds alone move it by
  * 0.2 % at this size, most around day 5, when experience makes extraction
  * take off), trades within 5 %. Times are the two phases of every day;
  * the kernel column is empty (two kernels a day, and the host's pairing).
@@ -44,11 +45,12 @@ int demo_societies(demo_result *r)
              c.resources, c.days);
     r->kernel_ms = -1;
     demo_run want = {0}, got = {0};
-    int rc = societies_simulate(&c, "reference", keep, &want);
+    int rc = societies_simulate(&c, SOCIETIES_REFERENCE, NULL, keep, &want);
     if (rc)
         return demo_fail(r, rc, "societies: the reference");
     r->ref_ms = want.ms;
-    if ((rc = societies_simulate(&c, NULL, keep, &got)))
+    int version = demo_version(r, &societies_versions);
+    if ((rc = societies_simulate(&c, version, NULL, keep, &got)))
         return demo_fail(r, rc, "societies: the device");
     r->call_ms = got.ms;
     double u = got.last.total_utility, v = want.last.total_utility;

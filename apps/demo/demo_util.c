@@ -7,6 +7,7 @@
 #include "common/error.h"
 
 #include "common/clock.h"
+#include "common/versions.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -87,4 +88,11 @@ int demo_fail(demo_result *r, int code, const char *what)
 int demo_fail_host(demo_result *r, const char *what)
 {
     return record_failure(r, what, "");
+}
+
+int demo_version(demo_result *r, const app_versions *t)
+{
+    int v = app_version_default(t, NULL);
+    snprintf(r->version, sizeof r->version, "%s", app_version_name(t, v));
+    return v;
 }

@@ -16,7 +16,8 @@ static const app_version versions[HEAT_VERSION_COUNT] = {
     [HEAT_V5_PACKED] = {"v5", "step_world_v5_packed_properties", 1},
     [HEAT_V6_TILED] = {"v6", "step_world_v6_tiled", 1},
 };
-const app_versions heat_versions = {versions, HEAT_VERSION_COUNT, -1};
+const app_versions heat_versions = {versions, HEAT_VERSION_COUNT,
+                                    HEAT_V6_TILED, HEAT_V4_DOUBLE_BUFFERED};
 
 int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
               clctx *ctx, app_timing *timing)

@@ -41,7 +41,7 @@ int laplace_parse_options(const app_program *program, int argc,
 {
     *o = (laplace_options){.object = "0.25x0.25", .object_potential = 1.0f,
                            .plan = {1000, 0.0f, 10},
-                           .version = LAPLACE_FAST};
+                           .version = -1};
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "--help") || !strcmp(opt, "-h"))
@@ -88,7 +88,7 @@ int laplace_parse_options(const app_program *program, int argc,
         } else if (!strcmp(opt, "--version")) {
             if ((status = app_version_option(program, val, &v)))
                 return status;
-            o->version = (laplace_version)v;
+            o->version = v;
         } else {
             return app_usage_error(program, "unknown option %s", opt);
         }

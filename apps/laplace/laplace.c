@@ -23,7 +23,7 @@ static const app_version versions[LAPLACE_VERSION_COUNT] = {
     [LAPLACE_FAST] = {"fast", NULL, 1},
 };
 const app_versions laplace_versions = {versions, LAPLACE_VERSION_COUNT,
-                                       LAPLACE_FAST};
+                                       LAPLACE_FAST, LAPLACE_DOUBLE};
 
 /* ---- the grid ------------------------------------------------------------ */
 

@@ -162,7 +162,8 @@ typedef struct laplace_options {
     const char *size, *object, *mask, *raw, *png;
     float boundary, object_potential;
     laplace_plan plan;
-    laplace_version version;
+    int version;                /* a laplace_version; -1 (no --version):
+                                   the device's default */
 } laplace_options;
 typedef struct app_program app_program;
 

@@ -19,7 +19,7 @@ static const app_version versions[MATMUL_VERSION_COUNT] = {
     [MATMUL_BLOCKED] = {"blocked", NULL, 1},
 };
 const app_versions matmul_versions = {versions, MATMUL_VERSION_COUNT,
-                                      MATMUL_BLOCKED};
+                                      MATMUL_BLOCKED, MATMUL_BLOCKED};
 
 int matmul_check_args(const float *a, const float *b, const float *c,
                       uint32_t m, uint32_t k, uint32_t n)

@@ -131,7 +131,8 @@ static const app_version versions[MD_VERSION_COUNT] = {
     [MD_PARTICLE] = {"particle", NULL, 1},
     [MD_CELL] = {"cell", NULL, 1},
 };
-const app_versions md_versions = {versions, MD_VERSION_COUNT, MD_PARTICLE};
+const app_versions md_versions = {versions, MD_VERSION_COUNT, MD_PARTICLE,
+                                  MD_PARTICLE};
 
 int md_version_uses_cells(md_version v)
 {

@@ -165,11 +165,12 @@ int laplace_mpi_main(int argc, char **argv)
     if (rank == 0) {
         status = app_start(&program,
                            laplace_parse_options(&program, argc, argv, &o));
-        if (status < 0 && o.version != LAPLACE_FAST)
+        if (status < 0 && o.version >= 0 && o.version != LAPLACE_FAST)
             status = app_message(&program, 2, "--version %s: over MPI "
                                  "ranks only fast runs",
                                  app_version_name(&laplace_versions,
                                                   o.version));
+        o.version = LAPLACE_FAST;       /* the only one, so the default */
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, comm);
     if (status >= 0)

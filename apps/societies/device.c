@@ -1,16 +1,21 @@
 /*
- * device.c: the Societies simulation on an OpenCL device. The agents'
- * units, experience and random streams stay on the device between phases
- * and days (persistent clframe buffers); a phase moves only what it must:
+ * device.c: the Societies simulation on an OpenCL device, in either shape:
+ * group (phase1.cl, phase2.cl: a work-group per agent or pair) or item
+ * (agents.cl: a work-item per agent or pair); both kernels of a phase take
+ * the same arguments. The agents' units, experience and random streams
+ * stay on the device between phases and days (persistent clframe
+ * buffers), with the configuration; a phase moves only what it must:
  * phase 1 its per-agent counts back, phase 2 the day's pairs in and the
- * trades back. The kernels are built with the configuration as
- * definitions (societies_config_defines), so clframe's program cache
- * keeps one program per configuration.
+ * trades back. The group kernels are built with the configuration as
+ * definitions (societies_config_defines), so clframe's program cache keeps
+ * one program per configuration; the item kernels read it, one program
+ * for all.
  */
 #include "societies.h"
 #include "common/error.h"
 #include "clframe.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* apps/societies/kernels, compiled in (scripts/embed-sources). */
@@ -20,25 +25,46 @@ struct societies_device {
     clctx *ctx;
     societies_config config;
     societies_agents *agents;       /* the host copy, read on request */
+    societies_version version;      /* SOCIETIES_GROUP or SOCIETIES_ITEM */
     clkernel *phase1, *phase2;
-    clarg units, experience, rng, level, root;
+    clarg config_arg, units, experience, rng;   /* config_arg: config */
     CLF_INT *made;                  /* per agent, from the last phase 1 */
     CLF_INT *trades;                /* per pair, from the last phase 2 */
 };
 
-/* Builds kernel `name` of `path` for the configuration into *k, in
- * work-groups of a work-item per resource, `items` groups. */
-static int build(societies_device *d, clkernel **k, const char *path,
-                 const char *name, size_t items)
+/* The item kernels' work-group: small, so that a CPU device's threads
+ * share the agents out evenly (given no local size, PoCL made work-groups
+ * so large that ... ). */
+#ifndef ITEM_GROUP
+#define ITEM_GROUP 8
+#endif
+
+/* Builds phase `phase` (1 or 2) of d's version into *k, for `items`
+ * agents or pairs: the group kernel in work-groups of a work-item per
+ * resource, or the item kernel in groups of the device's choosing. */
+static int build(societies_device *d, clkernel **k, int phase, size_t items)
 {
-    char defines[512];
-    int rc = societies_config_defines(&d->config, defines, sizeof defines);
+    static const char *const names[2][2] = {
+        {"societies_phase1", "societies_phase2"},
+        {"societies_phase1_item", "societies_phase2_item"}};
+    int item = d->version == SOCIETIES_ITEM;
+    const char *name = names[item][phase - 1];
+    char defines[512] = "", path[64];
+    snprintf(path, sizeof path, "apps/societies/kernels/%s",
+             item ? "agents.cl" : phase == 1 ? "phase1.cl" : "phase2.cl");
+    int rc = item ? 0 : societies_config_defines(&d->config, defines,
+                                                 sizeof defines);
+    if (rc == 0)
+        rc = clframe_add_sources(societies_kernel_sources);
     if (rc)
-        return rc;
-    if ((rc = clframe_add_sources(societies_kernel_sources)))
         return rc;
     if (!(*k = clkernel_file(d->ctx, path, name, defines)))
         return CLFRAME_ERR_BUILD;
+    if (item) {
+        size_t group = ITEM_GROUP;
+        rc = clkernel_global(*k, (items + group - 1) / group * group);
+        return rc ? rc : clkernel_local(*k, group);
+    }
     size_t group = (size_t)d->config.resources;
     if (clkernel_max_group_size(*k) < group)
         return app_fail(APP_ERR_BAD_INPUT, "societies: %s takes "
@@ -51,16 +77,24 @@ static int build(societies_device *d, clkernel **k, const char *path,
 }
 
 int societies_device_new(clctx *ctx, const societies_config *c,
-                         societies_agents *a, societies_device **out)
+                         societies_agents *a, societies_version v,
+                         societies_device **out)
 {
     *out = NULL;
     if (!c || !a || a->agents != c->agents || a->resources != c->resources)
         return app_fail(APP_ERR_USAGE, "societies_device_new: no "
                         "configuration or agents, or agents of another "
                         "size");
+    if (v != SOCIETIES_GROUP && v != SOCIETIES_ITEM)
+        return app_fail(APP_ERR_USAGE, "societies_device_new: %s is not "
+                        "a device version",
+                        app_version_name(&societies_versions, v));
     if (!ctx && !(ctx = clctx_default()))
         return CLFRAME_ERR_NO_DEVICE;
-    int rc = societies_config_check(c, clctx_max_work_group_size(ctx));
+    /* Only a work-group per agent limits the resources to its size. */
+    int rc = societies_config_check(c, v == SOCIETIES_GROUP
+                                           ? clctx_max_work_group_size(ctx)
+                                           : 0);
     if (rc)
         return rc;
     societies_device *d = calloc(1, sizeof *d);
@@ -69,24 +103,23 @@ int societies_device_new(clctx *ctx, const societies_config *c,
     d->ctx = ctx;
     d->config = *c;
     d->agents = a;
+    d->version = v;
     size_t cells = (size_t)a->agents * (size_t)a->resources;
     d->units = CLARG_INOUT(a->units, cells);
     d->experience = CLARG_INOUT(a->experience, cells);
     d->rng = CLARG_TYPED("mwc64x_state", a->rng, (size_t)a->agents,
                          CLARG_TO_DEVICE | CLARG_FROM_DEVICE);
-    d->level = CLARG_IN(d->config.utility_level, (size_t)c->resources);
-    d->root = CLARG_IN(d->config.utility_root, (size_t)c->resources);
+    d->config_arg = CLARG_TYPED("societies_config", &d->config, 1,
+                                CLARG_TO_DEVICE);
     d->made = malloc((size_t)a->agents * sizeof *d->made);
     d->trades = malloc((size_t)(a->agents / 2 + 1) * sizeof *d->trades);
     if (!d->made || !d->trades)
         rc = app_fail(APP_ERR_NO_MEMORY, "societies: no memory");
     if (rc == 0)
-        rc = build(d, &d->phase1, "apps/societies/kernels/phase1.cl",
-                   "societies_phase1", (size_t)a->agents);
+        rc = build(d, &d->phase1, 1, (size_t)a->agents);
     if (rc == 0 && a->agents >= 2)     /* no pair, no kernel to run */
-        rc = build(d, &d->phase2, "apps/societies/kernels/phase2.cl",
-                   "societies_phase2", (size_t)(a->agents / 2));
-    clarg *kept[] = {&d->units, &d->experience, &d->rng, &d->level, &d->root};
+        rc = build(d, &d->phase2, 2, (size_t)(a->agents / 2));
+    clarg *kept[] = {&d->config_arg, &d->units, &d->experience, &d->rng};
     for (size_t i = 0; rc == 0 && i < sizeof kept / sizeof *kept; i++)
         rc = clarg_keep_on_device(kept[i], ctx, 1);
     if (rc) {
@@ -101,7 +134,7 @@ void societies_device_free(societies_device *d)
 {
     if (!d)
         return;
-    clarg *kept[] = {&d->units, &d->experience, &d->rng, &d->level, &d->root};
+    clarg *kept[] = {&d->config_arg, &d->units, &d->experience, &d->rng};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
         clarg_release(kept[i]);
     clkernel_free(d->phase1);
@@ -114,8 +147,8 @@ void societies_device_free(societies_device *d)
 long societies_device_phase1(societies_device *d)
 {
     int agents = d->config.agents;
-    int rc = clkernel_call(d->phase1, d->units, d->experience, d->rng,
-                           d->level, d->root, CLARG_OUT(d->made, agents));
+    int rc = clkernel_call(d->phase1, d->config_arg, d->units, d->experience,
+                           d->rng, CLARG_OUT(d->made, agents));
     if (rc)
         return rc;
     long made = 0;
@@ -129,9 +162,9 @@ long societies_device_phase2(societies_device *d, const CLF_INT *pairs)
     int count = d->config.agents / 2;
     if (count == 0)
         return 0;
-    int rc = clkernel_call(d->phase2, d->units,
-                           CLARG_IN(pairs, 2 * (size_t)count), d->level,
-                           d->root, CLARG_OUT(d->trades, count));
+    int rc = clkernel_call(d->phase2, d->config_arg, d->units,
+                           CLARG_IN(pairs, 2 * (size_t)count),
+                           CLARG_OUT(d->trades, count));
     if (rc)
         return rc;
     long trades = 0;

@@ -15,10 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const app_version versions[SOCIETIES_VERSION_COUNT] = {
+    [SOCIETIES_REFERENCE] = {"reference", NULL, 0},
+    [SOCIETIES_OPENMP] = {"openmp", NULL, 0},
+    [SOCIETIES_GROUP] = {"group", NULL, 1},
+    [SOCIETIES_ITEM] = {"item", NULL, 1},
+};
+const app_versions societies_versions = {versions, SOCIETIES_VERSION_COUNT,
+                                         SOCIETIES_GROUP, SOCIETIES_ITEM};
+
 /* A run: its agents, and where its phases happen. */
 struct societies_run {
     const societies_config *c;
     societies_agents agents;
+    societies_version version;
     int threads;                    /* 1 reference, 0 OpenMP */
     clctx *ctx;                     /* a device selector's, or NULL */
     societies_device *device;
@@ -85,12 +95,14 @@ void societies_csv_row(FILE *out, const societies_summary *s)
 }
 
 int societies_run_open(societies_run **out, const societies_config *c,
-                       const char *where)
+                       int v, const char *where)
 {
     *out = NULL;
     int rc = societies_config_check(c, 0);
     if (rc)
         return rc;
+    if (v >= SOCIETIES_VERSION_COUNT)
+        return app_fail(APP_ERR_USAGE, "societies: no version %d", v);
     societies_run *run = calloc(1, sizeof *run);
     if (!run)
         return app_fail(APP_ERR_NO_MEMORY, "societies: no memory");
@@ -100,21 +112,26 @@ int societies_run_open(societies_run **out, const societies_config *c,
     rc = run->pairs ? societies_agents_new(c, &run->agents)
                     : app_fail(APP_ERR_NO_MEMORY, "societies: no "
                                "memory for %d agents", c->agents);
-    if (rc == 0 && where && !strcmp(where, "reference"))
-        run->threads = 1;
-    else if (rc == 0 && !(where && !strcmp(where, "openmp"))) {
-        if (where && !(run->ctx = clctx_new(where)))
-            rc = CLFRAME_ERR_NO_DEVICE;
-        if (rc == 0)
-            rc = societies_device_new(run->ctx, c, &run->agents,
-                                      &run->device);
-    }
+    int on_device = v < 0 || app_version_uses_opencl(&societies_versions, v);
+    if (rc == 0 && on_device && where && !(run->ctx = clctx_new(where)))
+        rc = CLFRAME_ERR_NO_DEVICE;
+    run->version = v >= 0 || rc ? v : app_version_default(&societies_versions,
+                                                          run->ctx);
+    run->threads = run->version == SOCIETIES_REFERENCE ? 1 : 0;
+    if (rc == 0 && on_device)
+        rc = societies_device_new(run->ctx, c, &run->agents, run->version,
+                                  &run->device);
     if (rc) {
         societies_run_close(run);
         return rc;
     }
     *out = run;
     return 0;
+}
+
+societies_version societies_run_version(const societies_run *run)
+{
+    return run->version;
 }
 
 void societies_run_close(societies_run *run)
@@ -158,11 +175,11 @@ int societies_run_summarize(societies_run *run, societies_summary *s)
     return rc ? rc : societies_summarize(run->c, &run->agents, s);
 }
 
-int societies_simulate(const societies_config *c, const char *where,
+int societies_simulate(const societies_config *c, int v, const char *where,
                        societies_report report, void *user)
 {
     societies_run *run;
-    int rc = societies_run_open(&run, c, where);
+    int rc = societies_run_open(&run, c, v, where);
     societies_summary s = {0};
     for (int day = 0; rc == 0 && day <= c->days; day++) {
         if (day > 0)

@@ -11,8 +11,9 @@
 #ifndef APPS_SOCIETIES_H
 #define APPS_SOCIETIES_H
 
-#include "societies/kernels/model.h"
+#include "societies/kernels/agent.h"
 #include "lib/mwc64x.h"
+#include "common/versions.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -80,31 +81,9 @@ typedef struct societies_agents {
 int societies_agents_new(const societies_config *c, societies_agents *a);
 void societies_agents_free(societies_agents *a);
 
-/* What one agent's day of phase 1 was like. closest: how near the day
- * came to a choice that rounding could turn, as a relative distance: the
- * smallest of |GPM - threshold| / threshold over the resources that are
- * not in the best resource's state, and of |minutes used - day| / day at
- * each test of the day's end. A device whose pow and exp differ from the
- * host's by less than that makes the same choices. */
-typedef struct societies_day {
-    float minutes;
-    float closest;
-} societies_day;
-
-/* Phase 1, resource extraction, for one agent and one day (the C
- * reference): while the day has minutes left, the agent extracts a unit
- * of a resource chosen uniformly at random (one draw of its stream) among
- * the candidates, those whose gain per minute is at least (1 - epsilon)
- * times the best, numbered in resource order (group_choose.cl's rule); the
- * unit costs effort(experience) minutes and adds one of experience. An
- * extraction started before the end of the day finishes, so the day's
- * minutes end between minutes_per_day and minutes_per_day + max_effort.
- * At the end, each resource not extracted that day loses idle_penalty
- * experience (not below 0), and experience is clamped to max_experience.
- * The units extracted; *day (NULL: not wanted) says how the day went. */
-int societies_phase1_agent(const societies_config *c, CLF_INT *units,
-                           CLF_INT *experience, mwc64x_state *rng,
-                           societies_day *day);
+/* Phase 1 for one agent and one day, the C reference, is
+ * societies_phase1_agent (kernels/agent.h, shared with the CPU kernels),
+ * with societies_day, how near the day came to a tie. */
 /* Phase 1 for every agent, one day, in `threads` OpenMP threads (1: the
  * plain C reference; 0: OpenMP's default; the results are the same); the
  * units extracted in all. */
@@ -131,19 +110,8 @@ int societies_threads(int threads);
 void societies_pairing(const societies_config *c, mwc64x_state *rng,
                        CLF_INT *pairs);
 
-/* Phase 2, trading, for one pair (the C reference): up to
- * trades_per_pairing rounds. In each, an agent's menu is its menu_size
- * least valuable resources among those it holds (value: MU of the next
- * unit; ascending, ties to the lower resource, group_smallest_k's order);
- * every pair (i, j), A giving menu_a[i] and receiving menu_b[j], gets
- * societies_best_offer (apps/societies/kernels/model.h, which says the rule),
- * and the trade made is the offer with the largest gain for A, ties to
- * the lowest i * menu_size + j (the device's numbering, whatever the
- * menus' lengths). A round with no offer ends the pairing. Both agents
- * gain from every trade, and every resource is conserved. units_a and
- * units_b are the two agents' holdings; returns the trades made. */
-int societies_trade_pair(const societies_config *c, CLF_INT *units_a,
-                         CLF_INT *units_b);
+/* Phase 2 for one pair, the C reference, is societies_trade_pair
+ * (kernels/agent.h). */
 
 /* Phase 2 for every pair of `pairs` (societies_pairing), one day, in
  * `threads` OpenMP threads as societies_phase1; the trades made in all.
@@ -153,17 +121,34 @@ long societies_phase2(const societies_config *c, societies_agents *a,
 
 /* ---- on a device (device.c) ------------------------------------------- */
 
-/* The agents on an OpenCL device: a work-group per agent, a work-item per
- * resource, kernels built for one configuration. */
+/* The versions: where the phases run, and in what shape. */
+typedef enum societies_version {
+    SOCIETIES_REFERENCE = 0,    /* plain C, one core */
+    SOCIETIES_OPENMP,           /* the reference's agents in OpenMP threads */
+    SOCIETIES_GROUP,            /* a work-group per agent or pair, a
+                                   work-item per resource (GPUs) */
+    SOCIETIES_ITEM,             /* a work-item per agent or pair, running
+                                   the reference's loops (CPU devices) */
+    SOCIETIES_VERSION_COUNT
+} societies_version;
+
+/* Their names, "reference", "openmp", "group" and "item", and the
+ * defaults: group on a GPU, item on any other device
+ * (common/versions.h, which says why). */
+extern const app_versions societies_versions;
+
+/* The agents on an OpenCL device, in one of the device versions. */
 typedef struct societies_device societies_device;
 
-/* Builds the kernels for c on ctx (NULL: the default) and copies the
- * agents there, into *d; a stays the caller's, and is the host copy
- * societies_device_read fills. 0, or a negative code (a configuration the
- * device cannot run: more resources than its work-groups hold; a kernel
- * that does not build; no memory). */
+/* Builds the kernels of version v (SOCIETIES_GROUP or SOCIETIES_ITEM) for
+ * c on ctx (NULL: the default) and copies the agents there, into *d; a
+ * stays the caller's, and is the host copy societies_device_read fills. 0,
+ * or a negative code (another version; a configuration the device cannot
+ * run: more resources than its work-groups hold, for group; a kernel that
+ * does not build; no memory). */
 int societies_device_new(clctx *ctx, const societies_config *c,
-                         societies_agents *a, societies_device **d);
+                         societies_agents *a, societies_version v,
+                         societies_device **d);
 void societies_device_free(societies_device *d);
 
 /* Phase 1 for every agent, one day, as societies_phase1 does it; the
@@ -200,19 +185,22 @@ int societies_summarize(const societies_config *c, const societies_agents *a,
  * and is its result. */
 typedef int (*societies_report)(const societies_summary *s, void *user);
 
-/* Runs c->days days, each phase 1 then phase 2 for every agent, where
- * `where` says: "reference" (the C reference), "openmp" (its OpenMP
- * version), or a device (a CLFRAME_DEVICE selector; NULL: the default).
+/* Runs c->days days, each phase 1 then phase 2 for every agent, by
+ * version v, or -1 for the device's default; a device version runs on the
+ * device `where` selects (a CLFRAME_DEVICE selector; NULL: the default).
  * Every version gives the same society, up to near ties on a device.
  * report sees day 0 (the start) to c->days. 0 or a negative code. */
-int societies_simulate(const societies_config *c, const char *where,
+int societies_simulate(const societies_config *c, int v, const char *where,
                        societies_report report, void *user);
 
 /* The same a day at a time, for programs that time or watch the days: a
- * run of c (which must outlive it) where `where` says, its agents new. */
+ * run of c (which must outlive it) as societies_simulate's v and where
+ * say, its agents new. */
 typedef struct societies_run societies_run;
 int societies_run_open(societies_run **run, const societies_config *c,
-                       const char *where);
+                       int v, const char *where);
+/* The version it runs (the default resolved). */
+societies_version societies_run_version(const societies_run *run);
 void societies_run_close(societies_run *run);
 /* The next day: fills s's day, extracted, trades and phase times. */
 int societies_run_day(societies_run *run, societies_summary *s);

@@ -20,7 +20,7 @@ static const app_version list[COUNT] = {
     [QUICK] = {"quick", NULL, 1},
     [FASTEST] = {"fastest", "prog_fastest", 1},
 };
-static const app_versions versions = {list, COUNT, QUICK};
+static const app_versions versions = {list, COUNT, QUICK, QUICK};
 static const app_program program = {"prog",
     "usage: prog [--version V]\n  --version V  %s\n", &versions};
 
@@ -49,11 +49,15 @@ START_TEST(the_names_listed_with_the_default_marked)
                      "slow, quick or fastest");
     ck_assert_str_eq(app_version_names(&versions, 1, buf, sizeof buf),
                      "slow, quick (default) or fastest");
-    const app_versions one = {list, 1, -1};
+    const app_versions one = {list, 1, -1, -1};
     ck_assert_str_eq(app_version_names(&one, 1, buf, sizeof buf), "slow");
-    const app_versions two = {list, 2, 1};
+    const app_versions two = {list, 2, 1, 1};
     ck_assert_str_eq(app_version_names(&two, 1, buf, sizeof buf),
                      "slow or quick (default)");
+    const app_versions split = {list, COUNT, FASTEST, QUICK};
+    ck_assert_str_eq(app_version_names(&split, 1, buf, sizeof buf),
+                     "slow, quick (default on a CPU) or fastest (default "
+                     "on a GPU)");
     /* Cut, never overflowed. */
     char small[8];
     memset(small, 'x', sizeof small);
@@ -152,6 +156,23 @@ START_TEST(the_device_for_the_device_option)
 }
 END_TEST
 
+/* A GPU runs `preferred`, any other device `preferred_cpu`: here the CPU
+ * device (PoCL, Oclgrind) and, with CLFRAME_DEVICE=gpu, the GPU. */
+START_TEST(the_default_version_follows_the_device)
+{
+    const app_versions split = {list, COUNT, FASTEST, QUICK};
+    clctx *ctx = clctx_default();
+    ck_assert_app_made(ctx);
+    int want = clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU ? FASTEST : QUICK;
+    ck_assert_int_eq(app_version_default(&split, ctx), want);
+    ck_assert_int_eq(app_version_default(&split, NULL), want);
+    clctx *cpu = clctx_new("cpu");
+    ck_assert_app_made(cpu);
+    ck_assert_int_eq(app_version_default(&split, cpu), QUICK);
+    clctx_free(cpu);
+}
+END_TEST
+
 Suite *program_suite(void)
 {
     Suite *s = suite_create("app programs");
@@ -161,6 +182,7 @@ Suite *program_suite(void)
     tcase_add_test(tc, the_usage_lists_the_versions);
     tcase_add_test(tc, exit_statuses_and_messages);
     tcase_add_test(tc, the_device_for_the_device_option);
+    tcase_add_test(tc, the_default_version_follows_the_device);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -22,14 +22,14 @@ static const struct {
     demo_run_fn run;
 } demos[] = {
     {"vadd", demo_vadd},
-    {"heat v6", demo_heat},
-    {"raytracer bvh", demo_raytracer},
+    {"heat", demo_heat},
+    {"raytracer", demo_raytracer},
     {"matmul", demo_matmul},
     {"laplace", demo_laplace},
     {"blur", demo_blur},
-    {"kalah gpu", demo_kalah},
+    {"kalah", demo_kalah},
     {"societies", demo_societies},
-    {"md particle", demo_md},
+    {"md", demo_md},
 };
 
 enum { NDEMOS = sizeof demos / sizeof demos[0] };
@@ -40,21 +40,24 @@ static void print_header(clctx *ctx)
     printf("(times in ms: kernel from its profiling event, call = host wall "
            "time of clkernel_call\n with its copies; the second of %d calls, "
            "the first warms up)\n\n", DEMO_CALLS);
-    printf("%-13s %-21s %-10s %10s %10s %10s\n", "name", "size", "result",
+    printf("%-15s %-21s %-10s %10s %10s %10s\n", "name", "size", "result",
            "kernel", "call", "C ref");
 }
 
-static void print_row(const char *name, const demo_result *r)
+static void print_row(const char *app, const demo_result *r)
 {
+    char name[40];
+    snprintf(name, sizeof name, "%.20s%s%.15s", app, r->version[0] ? " " : "",
+             r->version);
     if (r->error) {
-        printf("%-13s %-21s %-10s %10s %10s %10.3f\n", name, r->size,
+        printf("%-15s %-21s %-10s %10s %10s %10.3f\n", name, r->size,
                r->verdict, "-", "-", r->ref_ms);
         return;
     }
     char kernel[16] = "-";
     if (r->kernel_ms >= 0)
         snprintf(kernel, sizeof kernel, "%.3f", r->kernel_ms);
-    printf("%-13s %-21s %-10s %10s %10.3f %10.3f\n", name, r->size,
+    printf("%-15s %-21s %-10s %10s %10.3f %10.3f\n", name, r->size,
            r->verdict, kernel, r->call_ms, r->ref_ms);
 }
 

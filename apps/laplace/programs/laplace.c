@@ -23,6 +23,8 @@ int main(int argc, char **argv)
         return app_failed(&program);
     if (status)
         return status;
+    if (o.version < 0)
+        o.version = app_version_default(&laplace_versions, NULL);
     laplace_stats stats = {0};
     int rc = laplace_solve(&g, &o.plan, o.version, NULL, &stats);
     if (rc == 0)

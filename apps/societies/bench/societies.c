@@ -3,13 +3,14 @@
  * For each number of agents and of resources, `days` days of the
  * simulation (the defaults, with epsilon 0.2 so that agents come to differ
  * and trade) from new agents, by the C reference on one core, its OpenMP
- * version and the device: agents per second in phase 1 (extraction) and
- * pairs per second in phase 2 (trading, the host's pairing included),
- * each the median of `runs` runs. The CPU versions' work per agent does
+ * version and both device versions (group and item), with the ratio of
+ * the device's default to the reference: agents per second in phase 1
+ * (extraction) and pairs per second in phase 2 (trading, the host's
+ * pairing included), each the median of `runs` runs. The CPU versions' work per agent does
  * not depend on the number of agents, so they run at most ref_cap and
  * omp_cap agents (a million agents of 256 resources would take the
  * reference hours); the table says when. Where the reference ran every
- * agent, the device's society is checked against it: the same total
+ * agent, each device version's society is checked against it: the same total
  * utility within 1 % (near ties send agents along other paths; seeds
  * alone move it by 0.2 % at 2000 agents).
  *
@@ -37,8 +38,8 @@ typedef struct timing {
     long trades;
 } timing;
 
-/* `runs` runs of c where `where` says; the medians of the rates. */
-static int time_version(const societies_config *c, const char *where,
+/* `runs` runs of c by version v; the medians of the rates. */
+static int time_version(const societies_config *c, societies_version v,
                         int runs, timing *t)
 {
     double phase1[MAX_RUNS], phase2[MAX_RUNS];
@@ -50,7 +51,7 @@ static int time_version(const societies_config *c, const char *where,
         societies_summary s = {0};
         phase1[i] = phase2[i] = 0;
         long trades = 0;
-        rc = societies_run_open(&run, c, where);
+        rc = societies_run_open(&run, c, (int)v, NULL);
         for (int day = 0; rc == 0 && day < c->days; day++) {
             rc = societies_run_day(run, &s);
             phase1[i] += s.phase1_s;
@@ -69,6 +70,13 @@ static int time_version(const societies_config *c, const char *where,
     t->agents_per_s = c->agents * days / median_of(phase1, runs);
     t->pairs_per_s = (c->agents / 2) * days / median_of(phase2, runs);
     return 0;
+}
+
+/* "yes" if t's society ended with ref's total utility, within 1 %. */
+static const char *agrees(const timing *t, const timing *ref)
+{
+    return fabs(t->utility - ref->utility) <= 1e-2 * ref->utility ? "yes"
+                                                                   : "NO";
 }
 
 static void print_rate(double rate)
@@ -109,12 +117,13 @@ int main(int argc, char **argv)
     printf("Societies, %lu days from new agents (defaults, epsilon 0.2); "
            "median of %lu runs; OpenMP %d threads; device %s\n\n", days, runs,
            societies_threads(0), clctx_describe(ctx));
+    int v_default = app_version_default(&societies_versions, ctx);
     printf("| agents | resources | phase 1 agents/s: reference | openmp | "
-           "device | device / reference | device / openmp | phase 2 pairs/s: "
-           "reference | openmp | device | device / reference | trades a "
-           "pair-day | device = reference |\n"
+           "group | item | default (%s) / reference | phase 2 pairs/s: "
+           "reference | openmp | group | item | default / reference | "
+           "trades a pair-day | group, item = reference |\n"
            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-           ":---:|\n");
+           "---:|:---:|\n", app_version_name(&societies_versions, v_default));
     int rc = 0;
     for (int i = 0; i < n_agents && rc == 0; i++)
         for (int j = 0; j < n_resources && rc == 0; j++) {
@@ -126,34 +135,34 @@ int main(int argc, char **argv)
             c.epsilon = 0.2f;
             if (c.menu_size > c.resources)
                 c.menu_size = c.resources;
-            timing ref, omp, dev;
+            timing t[SOCIETIES_VERSION_COUNT];
             societies_config small = c;
             small.agents = c.agents < (int)ref_cap ? c.agents : (int)ref_cap;
-            rc = time_version(&small, "reference", (int)runs, &ref);
+            rc = time_version(&small, SOCIETIES_REFERENCE, (int)runs,
+                              &t[SOCIETIES_REFERENCE]);
             small.agents = c.agents < (int)omp_cap ? c.agents : (int)omp_cap;
             if (rc == 0)
-                rc = time_version(&small, "openmp", (int)runs, &omp);
-            if (rc == 0)
-                rc = time_version(&c, NULL, (int)runs, &dev);
+                rc = time_version(&small, SOCIETIES_OPENMP, (int)runs,
+                                  &t[SOCIETIES_OPENMP]);
+            for (int v = SOCIETIES_GROUP; rc == 0 && v <= SOCIETIES_ITEM; v++)
+                rc = time_version(&c, v, (int)runs, &t[v]);
             if (rc)
                 break;
+            const timing *ref = &t[SOCIETIES_REFERENCE], *def = &t[v_default];
             printf("| %d | %d |", c.agents, c.resources);
-            print_rate(ref.agents_per_s);
-            print_rate(omp.agents_per_s);
-            print_rate(dev.agents_per_s);
-            printf(" %.1fx | %.1fx |", dev.agents_per_s / ref.agents_per_s,
-                   dev.agents_per_s / omp.agents_per_s);
-            print_rate(ref.pairs_per_s);
-            print_rate(omp.pairs_per_s);
-            print_rate(dev.pairs_per_s);
-            printf(" %.1fx | %.2f |", dev.pairs_per_s / ref.pairs_per_s,
-                   (double)dev.trades / (c.agents / 2) / c.days);
-            if (ref.agents < c.agents)
-                printf(" - (reference ran %d, OpenMP %d) |\n", ref.agents,
-                       omp.agents);
+            for (int v = 0; v < SOCIETIES_VERSION_COUNT; v++)
+                print_rate(t[v].agents_per_s);
+            printf(" %.1fx |", def->agents_per_s / ref->agents_per_s);
+            for (int v = 0; v < SOCIETIES_VERSION_COUNT; v++)
+                print_rate(t[v].pairs_per_s);
+            printf(" %.1fx | %.2f |", def->pairs_per_s / ref->pairs_per_s,
+                   (double)def->trades / (c.agents / 2) / c.days);
+            if (ref->agents < c.agents)
+                printf(" - (reference ran %d, OpenMP %d) |\n", ref->agents,
+                       t[SOCIETIES_OPENMP].agents);
             else
-                printf(" %s |\n", fabs(dev.utility - ref.utility) <=
-                                          1e-2 * ref.utility ? "yes" : "NO");
+                printf(" %s, %s |\n", agrees(&t[SOCIETIES_GROUP], ref),
+                       agrees(&t[SOCIETIES_ITEM], ref));
             fflush(stdout);
         }
     if (rc) {

@@ -20,6 +20,7 @@
 #define SOCIETIES_EXPM1(x) expm1(x)
 #define SOCIETIES_LOG1P(x) log1p(x)
 #define SOCIETIES_FABS(x) fabs(x)
+#define SOCIETIES_FMIN(x, y) fmin((x), (y))
 #else
 #include <math.h>
 #define SOCIETIES_POW(x, y) powf((x), (y))
@@ -29,6 +30,7 @@
 #define SOCIETIES_EXPM1(x) expm1f(x)
 #define SOCIETIES_LOG1P(x) log1pf(x)
 #define SOCIETIES_FABS(x) fabsf(x)
+#define SOCIETIES_FMIN(x, y) fminf((x), (y))
 #endif
 
 /* A work-item per resource: at most the largest work-group a device has

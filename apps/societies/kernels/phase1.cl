@@ -18,13 +18,13 @@
 #include "group.cl"
 #include "lib/mwc64x.h"
 
-/* units, experience: agent-major, SOCIETIES_RESOURCES a row; rng: a state
- * per agent; level, root: each resource's D and n; made: the units each
- * agent extracted today. */
-__kernel void societies_phase1(__global int *units, __global int *experience,
+/* c: the configuration (each resource's D and n are read from it);
+ * units, experience: agent-major, SOCIETIES_RESOURCES a row; rng: a state
+ * per agent; made: the units each agent extracted today. The arguments of
+ * agents.cl's societies_phase1_item. */
+__kernel void societies_phase1(__global const societies_config *c,
+                               __global int *units, __global int *experience,
                                __global mwc64x_state *rng,
-                               __global const float *level,
-                               __global const float *root,
                                __global int *made)
 {
     __local float gpm[SOCIETIES_RESOURCES];     /* each resource's, now */
@@ -34,7 +34,7 @@ __kernel void societies_phase1(__global int *units, __global int *experience,
     const int r = (int)get_local_id(0);
     const size_t agent = get_group_id(0);
     const size_t at = agent * SOCIETIES_RESOURCES + (size_t)r;
-    const float d = level[r], n = root[r];
+    const float d = c->utility_level[r], n = c->utility_root[r];
     int x = units[at], e = experience[at], extracted = 0, count = 0;
     /* Every work-item steps its own copy of the agent's stream: the same
      * draws, with no need to share them. */

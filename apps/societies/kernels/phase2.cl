@@ -18,13 +18,13 @@
 
 #define OFFERS (SOCIETIES_MENU_SIZE * SOCIETIES_MENU_SIZE)
 
-/* units: agent-major, SOCIETIES_RESOURCES a row; pairs: agent A of pair p
- * is pairs[2p], B pairs[2p + 1]; level, root: each resource's D and n;
- * trades: the trades each pair made. */
-__kernel void societies_phase2(__global int *units,
+/* c: the configuration (each resource's D and n are read from it);
+ * units: agent-major, SOCIETIES_RESOURCES a row; pairs: agent A of pair p
+ * is pairs[2p], B pairs[2p + 1]; trades: the trades each pair made. The
+ * arguments of agents.cl's societies_phase2_item. */
+__kernel void societies_phase2(__global const societies_config *c,
+                               __global int *units,
                                __global const int *pairs,
-                               __global const float *level,
-                               __global const float *root,
                                __global int *trades)
 {
     __local int held_a[SOCIETIES_RESOURCES], held_b[SOCIETIES_RESOURCES];
@@ -42,8 +42,8 @@ __kernel void societies_phase2(__global int *units,
     const size_t at_b = (size_t)pairs[2 * pair + 1] * SOCIETIES_RESOURCES + r;
     held_a[r] = units[at_a];
     held_b[r] = units[at_b];
-    level_of[r] = level[r];
-    root_of[r] = root[r];
+    level_of[r] = c->utility_level[r];
+    root_of[r] = c->utility_root[r];
 
     int count = 0;
     for (; count < SOCIETIES_TRADES_PER_PAIRING; count++) {

@@ -9,6 +9,7 @@
 #include "common/parse.h"
 #include "common/program.h"
 #include "common/save.h"
+#include "clframe.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -26,16 +27,19 @@ static const app_program program = {"societies",
     "  --resources R     resources (default 16; at most 256 and the\n"
     "                    device's work-group size)\n"
     "  --seed S          random seed (default 1)\n"
-    "  --device WHERE    reference (the C reference), openmp, or a device:\n"
-    "                    gpu, cpu, P:D or part of a name (default: the\n"
-    "                    best device, or CLFRAME_DEVICE)\n"
+    "  --version V       %s:\n"
+    "                    the C reference, its OpenMP twin, a work-group\n"
+    "                    or a work-item per agent on the device\n"
+    "  --device WHERE    the device: gpu, cpu, P:D or part of a name\n"
+    "                    (default: the best device, or CLFRAME_DEVICE);\n"
+    "                    reference or openmp: as --version\n"
     "  --csv FILE        the summary of every day as CSV (default: stdout)\n"
     "  --plot FILE.png   the summary plotted by gnuplot\n"
     "Exit status: 0 done, 1 a bad input or a failure, 2 a bad argument.\n",
-    NULL};
+    &societies_versions};
 
 typedef struct options {
-    const char *config, *where, *csv, *plot;
+    const char *config, *where, *csv, *plot, *version;
     const char *days, *agents, *resources, *seed;
 } options;
 
@@ -54,6 +58,7 @@ static int parse_options(int argc, char **argv, options *o)
     } known[] = {
         {"--config", offsetof(options, config)},
         {"--device", offsetof(options, where)},
+        {"--version", offsetof(options, version)},
         {"--csv", offsetof(options, csv)},
         {"--plot", offsetof(options, plot)},
         {"--days", offsetof(options, days)},
@@ -119,6 +124,25 @@ static int configure(const options *o, societies_config *c)
     return societies_config_check(c, 0) ? app_failed(&program) : 0;
 }
 
+/* The version --version or --device names, or the device's default; the
+ * device selector left in o->where. 0, or the exit status. */
+static int choose_version(options *o, int *v)
+{
+    if (o->version)
+        return app_version_option(&program, o->version, v);
+    *v = app_version_parse(&societies_versions, o->where);
+    if (*v == SOCIETIES_REFERENCE || *v == SOCIETIES_OPENMP) {
+        o->where = NULL;
+        return 0;
+    }
+    clctx *own, *ctx = app_open_device(&program, o->where, &own);
+    if (!ctx)
+        return 1;
+    *v = app_version_default(&societies_versions, ctx);
+    clctx_free(own);
+    return 0;
+}
+
 typedef struct totals {
     FILE *csv;
     double phase1_s, phase2_s;
@@ -142,6 +166,9 @@ int main(int argc, char **argv)
         return status;
     societies_config c;
     if ((status = configure(&o, &c)))
+        return status;
+    int v;
+    if ((status = choose_version(&o, &v)))
         return status;
 
     /* A plot without a CSV file of its own draws from a temporary one. */
@@ -170,7 +197,7 @@ int main(int argc, char **argv)
     if (csv_path)
         t.csv = out.f;
     societies_csv_header(t.csv);
-    int rc = societies_simulate(&c, o.where, write_day, &t);
+    int rc = societies_simulate(&c, v, o.where, write_day, &t);
     if (csv_path) {
         int end = save_end(&out, rc == 0);
         rc = rc ? rc : end;
@@ -182,10 +209,14 @@ int main(int argc, char **argv)
     if (rc)
         return app_failed(&program);
     double pairs = (double)(c.agents / 2) * c.days;
-    fprintf(stderr, "societies: %d agents, %d resources, %d days on %s: "
+    fprintf(stderr, "societies: %d agents, %d resources, %d days, %s%s%s: "
             "phase 1 %.3f s (%.4g agents/s), phase 2 %.3f s (%.4g pairs/s)\n",
-            c.agents, c.resources, c.days, o.where ? o.where : "the default "
-            "device", t.phase1_s, (double)c.agents * c.days / t.phase1_s,
+            c.agents, c.resources, c.days,
+            app_version_name(&societies_versions, v),
+            app_version_uses_opencl(&societies_versions, v) ? " on " : "",
+            !app_version_uses_opencl(&societies_versions, v) ? ""
+            : o.where ? o.where : "the default device",
+            t.phase1_s, (double)c.agents * c.days / t.phase1_s,
             t.phase2_s, pairs / t.phase2_s);
     return 0;
 }

@@ -448,7 +448,7 @@ START_TEST(equal_agents_do_not_trade)
     for (int t = 0; t < 200; t++) {
         societies_config c = random_config(&seed);
         c.trades_per_pairing = 4;
-        CLF_INT a[24], b[24];
+        CLF_INT a[24] = {0}, b[24];
         random_units(&seed, c.resources, a);
         memcpy(b, a, sizeof a);
         ck_assert_int_eq(societies_trade_pair(&c, a, b), 0);
