@@ -1,8 +1,8 @@
 /*
  * device.c: the Societies simulation on an OpenCL device, in either shape:
  * group (phase1.cl, phase2.cl: a work-group per agent or pair) or item
- * (agents.cl: a work-item per agent or pair); both kernels of a phase take
- * the same arguments. The agents' units, experience and random streams
+ * (agents.cl: a work-item per agent or pair, with the host's table of the
+ * model's values as well). The agents' units, experience and random streams
  * stay on the device between phases and days (persistent clframe
  * buffers), with the configuration; a phase moves only what it must:
  * phase 1 its per-agent counts back, phase 2 the day's pairs in and the
@@ -28,6 +28,8 @@ struct societies_device {
     societies_version version;      /* SOCIETIES_GROUP or SOCIETIES_ITEM */
     clkernel *phase1, *phase2;
     clarg config_arg, units, experience, rng;   /* config_arg: config */
+    CLF_FLOAT *table;               /* item: the host's values (agent.h) */
+    clarg table_arg;
     CLF_INT *made;                  /* per agent, from the last phase 1 */
     CLF_INT *trades;                /* per pair, from the last phase 2 */
 };
@@ -52,8 +54,11 @@ static int build(societies_device *d, clkernel **k, int phase, size_t items)
     char defines[512] = "", path[64];
     snprintf(path, sizeof path, "apps/societies/kernels/%s",
              item ? "agents.cl" : phase == 1 ? "phase1.cl" : "phase2.cl");
-    int rc = item ? 0 : societies_config_defines(&d->config, defines,
-                                                 sizeof defines);
+    /* The item kernels divide as the host does (gain per minute). */
+    int rc = item ? snprintf(defines, sizeof defines, "%s",
+                             clctx_exact_fp_option(d->ctx)) < 0
+                  : societies_config_defines(&d->config, defines,
+                                             sizeof defines);
     if (rc == 0)
         rc = clframe_add_sources(societies_kernel_sources);
     if (rc)
@@ -74,6 +79,30 @@ static int build(societies_device *d, clkernel **k, int phase, size_t items)
                         clctx_device_name(d->ctx), d->config.resources);
     rc = clkernel_global(*k, items * group);
     return rc ? rc : clkernel_local(*k, group);
+}
+
+/* The item kernels' table (agent.h): the model's values on the host. */
+static int fill_table(societies_device *d)
+{
+    const societies_config *c = &d->config;
+    d->table = malloc(SOCIETIES_TABLE_SIZE((size_t)c->resources) *
+                      sizeof *d->table);
+    if (!d->table)
+        return app_fail(APP_ERR_NO_MEMORY, "societies: no memory");
+    for (CLF_INT e = 0; e < SOCIETIES_TABLE_EFFORT; e++)
+        d->table[e] = societies_effort(c->min_effort, c->max_effort,
+                                       c->max_experience, e);
+    for (CLF_INT r = 0; r < c->resources; r++) {
+        CLF_FLOAT level = c->utility_level[r], root = c->utility_root[r];
+        CLF_FLOAT *rows = d->table + SOCIETIES_TABLE_MU(r);
+        for (CLF_INT x = 0; x < SOCIETIES_TABLE_UNITS; x++) {
+            rows[x] = societies_marginal_utility(level, root, x);
+            rows[SOCIETIES_TABLE_UNITS + x] = societies_power_(root, 0, x);
+        }
+    }
+    d->table_arg = CLARG_IN(d->table, SOCIETIES_TABLE_SIZE(
+                                          (size_t)c->resources));
+    return clarg_keep_on_device(&d->table_arg, d->ctx, 1);
 }
 
 int societies_device_new(clctx *ctx, const societies_config *c,
@@ -115,6 +144,8 @@ int societies_device_new(clctx *ctx, const societies_config *c,
     d->trades = malloc((size_t)(a->agents / 2 + 1) * sizeof *d->trades);
     if (!d->made || !d->trades)
         rc = app_fail(APP_ERR_NO_MEMORY, "societies: no memory");
+    if (rc == 0 && v == SOCIETIES_ITEM)
+        rc = fill_table(d);
     if (rc == 0)
         rc = build(d, &d->phase1, 1, (size_t)a->agents);
     if (rc == 0 && a->agents >= 2)     /* no pair, no kernel to run */
@@ -134,9 +165,11 @@ void societies_device_free(societies_device *d)
 {
     if (!d)
         return;
-    clarg *kept[] = {&d->config_arg, &d->units, &d->experience, &d->rng};
+    clarg *kept[] = {&d->config_arg, &d->units, &d->experience, &d->rng,
+                     &d->table_arg};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
         clarg_release(kept[i]);
+    free(d->table);
     clkernel_free(d->phase1);
     clkernel_free(d->phase2);
     free(d->made);
@@ -147,8 +180,12 @@ void societies_device_free(societies_device *d)
 long societies_device_phase1(societies_device *d)
 {
     int agents = d->config.agents;
-    int rc = clkernel_call(d->phase1, d->config_arg, d->units, d->experience,
-                           d->rng, CLARG_OUT(d->made, agents));
+    clarg counts = CLARG_OUT(d->made, agents);
+    int rc = d->version == SOCIETIES_ITEM
+                 ? clkernel_call(d->phase1, d->config_arg, d->table_arg,
+                                 d->units, d->experience, d->rng, counts)
+                 : clkernel_call(d->phase1, d->config_arg, d->units,
+                                 d->experience, d->rng, counts);
     if (rc)
         return rc;
     long made = 0;
@@ -162,9 +199,12 @@ long societies_device_phase2(societies_device *d, const CLF_INT *pairs)
     int count = d->config.agents / 2;
     if (count == 0)
         return 0;
-    int rc = clkernel_call(d->phase2, d->config_arg, d->units,
-                           CLARG_IN(pairs, 2 * (size_t)count),
-                           CLARG_OUT(d->trades, count));
+    clarg in = CLARG_IN(pairs, 2 * (size_t)count);
+    clarg out = CLARG_OUT(d->trades, count);
+    int rc = d->version == SOCIETIES_ITEM
+                 ? clkernel_call(d->phase2, d->config_arg, d->table_arg,
+                                 d->units, in, out)
+                 : clkernel_call(d->phase2, d->config_arg, d->units, in, out);
     if (rc)
         return rc;
     long trades = 0;

@@ -27,18 +27,54 @@ typedef struct societies_day {
     CLF_FLOAT closest;
 } societies_day;
 
-/* Resource r's gain per minute and the minutes its next unit costs. */
+/* The values of the model's functions of whole numbers, as the host
+ * computed them (fill_table in device.c): effort at experience e for
+ * e < SOCIETIES_TABLE_EFFORT; then each resource r's rows from
+ * SOCIETIES_TABLE_MU(r) (model.h: its marginal utility MU(x), then
+ * x^(1/n), for x < SOCIETIES_TABLE_UNITS).
+ * The item kernels read them where the reference computes: a CPU device's
+ * pow, expm1 and log1p may cost many times the host's (PoCL's pow 12
+ * times glibc's powf), and a value the host computed is the reference's,
+ * bit for bit. The reference passes no table (0); values outside it are
+ * computed on either side. */
+#define SOCIETIES_TABLE_EFFORT 4096
+#define SOCIETIES_TABLE_MU(r) \
+    (SOCIETIES_TABLE_EFFORT + 2 * (r) * SOCIETIES_TABLE_UNITS)
+#define SOCIETIES_TABLE_SIZE(resources) SOCIETIES_TABLE_MU(resources)
+
+/* effort(e), from the table when it has it. */
+CLF_INLINE CLF_FLOAT societies_effort_at_(const CLF_GLOBAL societies_config *c,
+                                          const CLF_GLOBAL CLF_FLOAT *table,
+                                          CLF_INT e)
+{
+    return table && e >= 0 && e < SOCIETIES_TABLE_EFFORT
+               ? table[e]
+               : societies_effort(c->min_effort, c->max_effort,
+                                  c->max_experience, e);
+}
+
+/* Resource r's MU(x), from the table when it has it. */
+CLF_INLINE CLF_FLOAT societies_mu_at_(const CLF_GLOBAL societies_config *c,
+                                      const CLF_GLOBAL CLF_FLOAT *table,
+                                      CLF_INT r, CLF_INT x)
+{
+    return table && x >= 0 && x < SOCIETIES_TABLE_UNITS
+               ? table[SOCIETIES_TABLE_MU(r) + x]
+               : societies_marginal_utility(c->utility_level[r],
+                                            c->utility_root[r], x);
+}
+
+/* Resource r's gain per minute and the minutes its next unit costs
+ * (societies_gain_per_minute's value). */
 CLF_INLINE void societies_value_resource_(const CLF_GLOBAL societies_config *c,
+                                          const CLF_GLOBAL CLF_FLOAT *table,
                                           const CLF_GLOBAL CLF_INT *units,
                                           const CLF_GLOBAL CLF_INT *experience,
                                           CLF_INT r, CLF_FLOAT *gpm,
                                           CLF_FLOAT *effort)
 {
-    effort[r] = societies_effort(c->min_effort, c->max_effort,
-                                 c->max_experience, experience[r]);
-    gpm[r] = societies_gain_per_minute(c->utility_level[r],
-                                       c->utility_root[r], units[r],
-                                       effort[r]);
+    effort[r] = societies_effort_at_(c, table, experience[r]);
+    gpm[r] = societies_mu_at_(c, table, r, units[r] + 1) / effort[r];
 }
 
 /* How far value v is from threshold t, relative to t. */
@@ -57,12 +93,13 @@ CLF_INLINE CLF_FLOAT societies_relative_distance_(CLF_FLOAT v, CLF_FLOAT t)
  * between minutes_per_day and minutes_per_day + max_effort. At the end,
  * each resource not extracted that day loses idle_penalty experience (not
  * below 0), and experience is clamped to max_experience. The units
- * extracted; *day (0: not wanted) says how the day went. */
-CLF_INLINE CLF_INT societies_phase1_agent(const CLF_GLOBAL societies_config *c,
-                                          CLF_GLOBAL CLF_INT *units,
-                                          CLF_GLOBAL CLF_INT *experience,
-                                          mwc64x_state *rng,
-                                          societies_day *day)
+ * extracted; *day (0: not wanted) says how the day went. table: the
+ * host's values (above), or 0. */
+CLF_INLINE CLF_INT societies_extract_day(const CLF_GLOBAL societies_config *c,
+                                         const CLF_GLOBAL CLF_FLOAT *table,
+                                         CLF_GLOBAL CLF_INT *units,
+                                         CLF_GLOBAL CLF_INT *experience,
+                                         mwc64x_state *rng, societies_day *day)
 {
     CLF_FLOAT gpm[SOCIETIES_MAX_RESOURCES], effort[SOCIETIES_MAX_RESOURCES];
     CLF_UCHAR extracted[SOCIETIES_MAX_RESOURCES];
@@ -70,7 +107,8 @@ CLF_INLINE CLF_INT societies_phase1_agent(const CLF_GLOBAL societies_config *c,
     CLF_INT n = c->resources, made = 0;
     CLF_FLOAT used = 0.0f, closest = INFINITY;
     for (CLF_INT r = 0; r < n; r++) {
-        societies_value_resource_(c, units, experience, r, gpm, effort);
+        societies_value_resource_(c, table, units, experience, r, gpm,
+                                  effort);
         extracted[r] = 0;
     }
     for (;;) {
@@ -105,7 +143,8 @@ CLF_INLINE CLF_INT societies_phase1_agent(const CLF_GLOBAL societies_config *c,
         extracted[chosen] = 1;
         made++;
         /* Only the chosen resource changes. */
-        societies_value_resource_(c, units, experience, chosen, gpm, effort);
+        societies_value_resource_(c, table, units, experience, chosen, gpm,
+                                  effort);
     }
     for (CLF_INT r = 0; r < n; r++) {
         if (!extracted[r])
@@ -127,6 +166,7 @@ CLF_INLINE CLF_INT societies_phase1_agent(const CLF_GLOBAL societies_config *c,
  * many (fewer when it holds fewer). An insertion sort that moves past
  * equal values only forward keeps the lower resource first. */
 CLF_INLINE CLF_INT societies_menu_(const CLF_GLOBAL societies_config *c,
+                                   const CLF_GLOBAL CLF_FLOAT *table,
                                    const CLF_GLOBAL CLF_INT *units,
                                    CLF_INT *menu)
 {
@@ -135,9 +175,7 @@ CLF_INLINE CLF_INT societies_menu_(const CLF_GLOBAL societies_config *c,
     for (CLF_INT r = 0; r < c->resources; r++) {
         if (units[r] < 1)
             continue;
-        CLF_FLOAT v = societies_marginal_utility(c->utility_level[r],
-                                                 c->utility_root[r],
-                                                 units[r] + 1);
+        CLF_FLOAT v = societies_mu_at_(c, table, r, units[r] + 1);
         if (n == size && !(v < value[n - 1]))
             continue;
         CLF_INT at = n < size ? n++ : n - 1;    /* full: drop the last */
@@ -159,26 +197,34 @@ CLF_INLINE CLF_INT societies_menu_(const CLF_GLOBAL societies_config *c,
  * ties to the lowest i * menu_size + j (a work-group's numbering, whatever
  * the menus' lengths). A round with no offer ends the pairing. Both agents
  * gain from every trade, and every resource is conserved. units_a and
- * units_b are the two agents' holdings; returns the trades made. */
-CLF_INLINE CLF_INT societies_trade_pair(const CLF_GLOBAL societies_config *c,
-                                        CLF_GLOBAL CLF_INT *units_a,
-                                        CLF_GLOBAL CLF_INT *units_b)
+ * units_b are the two agents' holdings; returns the trades made. table:
+ * the host's values, or 0. */
+CLF_INLINE CLF_INT societies_trade(const CLF_GLOBAL societies_config *c,
+                                   const CLF_GLOBAL CLF_FLOAT *table,
+                                   CLF_GLOBAL CLF_INT *units_a,
+                                   CLF_GLOBAL CLF_INT *units_b)
 {
     CLF_INT trades = 0;
     for (; trades < c->trades_per_pairing; trades++) {
         CLF_INT menu_a[SOCIETIES_MAX_MENU], menu_b[SOCIETIES_MAX_MENU];
-        CLF_INT na = societies_menu_(c, units_a, menu_a);
-        CLF_INT nb = societies_menu_(c, units_b, menu_b);
+        CLF_INT na = societies_menu_(c, table, units_a, menu_a);
+        CLF_INT nb = societies_menu_(c, table, units_b, menu_b);
         /* In pair order, replacing only on a strictly larger gain: ties
          * go to the lowest pair number. */
         societies_offer best = {0, 0, 0, 0, 0.0f, 0.0f};
         for (CLF_INT i = 0; i < na; i++)
             for (CLF_INT j = 0; j < nb; j++) {
                 CLF_INT g = menu_a[i], h = menu_b[j];
-                societies_offer o = societies_best_offer(
+                CLF_FLOAT va = societies_mu_at_(c, table, h, units_a[h] + 1) /
+                               societies_mu_at_(c, table, g, units_a[g] + 1);
+                CLF_FLOAT vb = societies_mu_at_(c, table, h, units_b[h] + 1) /
+                               societies_mu_at_(c, table, g, units_b[g] + 1);
+                societies_offer o = societies_best_offer_valued(
                     c->utility_level[g], c->utility_root[g],
                     c->utility_level[h], c->utility_root[h], g, h,
-                    units_a[g], units_a[h], units_b[g], units_b[h]);
+                    units_a[g], units_a[h], units_b[g], units_b[h], va, vb,
+                    table ? table + SOCIETIES_TABLE_MU(g) : 0,
+                    table ? table + SOCIETIES_TABLE_MU(h) : 0);
                 if (o.give_units > 0 &&
                     (best.give_units == 0 || o.gain_a > best.gain_a))
                     best = o;
@@ -191,6 +237,23 @@ CLF_INLINE CLF_INT societies_trade_pair(const CLF_GLOBAL societies_config *c,
         units_b[best.receive] -= best.receive_units;
     }
     return trades;
+}
+
+/* The C references: the same with no table. */
+CLF_INLINE CLF_INT societies_phase1_agent(const CLF_GLOBAL societies_config *c,
+                                          CLF_GLOBAL CLF_INT *units,
+                                          CLF_GLOBAL CLF_INT *experience,
+                                          mwc64x_state *rng,
+                                          societies_day *day)
+{
+    return societies_extract_day(c, 0, units, experience, rng, day);
+}
+
+CLF_INLINE CLF_INT societies_trade_pair(const CLF_GLOBAL societies_config *c,
+                                        CLF_GLOBAL CLF_INT *units_a,
+                                        CLF_GLOBAL CLF_INT *units_b)
+{
+    return societies_trade(c, 0, units_a, units_b);
 }
 
 #endif /* KERNELS_SOCIETIES_AGENT_H */

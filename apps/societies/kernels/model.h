@@ -63,12 +63,27 @@ CLF_STATIC_ASSERT_SIZE(societies_config, 2104);
 CLF_STATIC_ASSERT_OFFSET(societies_config, seed, 48);
 CLF_STATIC_ASSERT_OFFSET(societies_config, utility_root, 1080);
 
+/* A resource's rows in the item kernels' table (agent.h), here because
+ * the formulas below read them: MU(x) at rows[x], then x^(1/n) at
+ * rows[SOCIETIES_TABLE_UNITS + x], for x < SOCIETIES_TABLE_UNITS, each the
+ * host's own value of the expression that computes it. */
+#define SOCIETIES_TABLE_UNITS 2048
+
+/* x^(1/n) for x >= 1, from the rows where the caller has them (else 0). */
+CLF_INLINE CLF_FLOAT societies_power_(CLF_FLOAT root,
+                                      const CLF_GLOBAL CLF_FLOAT *rows,
+                                      CLF_INT x)
+{
+    return rows && x < SOCIETIES_TABLE_UNITS
+               ? rows[SOCIETIES_TABLE_UNITS + x]
+               : SOCIETIES_POW((CLF_FLOAT)x, 1.0f / root);
+}
+
 /* U(x) = D x^(1/n): the utility of holding `units` (0 for none). */
 CLF_INLINE CLF_FLOAT societies_utility(CLF_FLOAT level, CLF_FLOAT root,
                                        CLF_INT units)
 {
-    return units <= 0 ? 0.0f
-                      : level * SOCIETIES_POW((CLF_FLOAT)units, 1.0f / root);
+    return units <= 0 ? 0.0f : level * societies_power_(root, 0, units);
 }
 
 /* U(to) - U(from), holdings of 0 or more: a trade's or an extraction's
@@ -78,20 +93,30 @@ CLF_INLINE CLF_FLOAT societies_utility(CLF_FLOAT level, CLF_FLOAT root,
  * n 1.06, was 2e-5 off): then a host and a device whose pow differ by an
  * ulp would disagree on values, and on choices, far more often than they
  * need to. */
-CLF_INLINE CLF_FLOAT societies_utility_change(CLF_FLOAT level, CLF_FLOAT root,
-                                              CLF_INT from, CLF_INT to)
+CLF_INLINE CLF_FLOAT societies_change_(CLF_FLOAT level, CLF_FLOAT root,
+                                       const CLF_GLOBAL CLF_FLOAT *rows,
+                                       CLF_INT from, CLF_INT to)
 {
     CLF_INT lo = from < to ? from : to, hi = from < to ? to : from;
     CLF_FLOAT change;
-    if (lo <= 0)
-        change = societies_utility(level, root, hi);
+    if (rows && hi - lo == 1 && hi < SOCIETIES_TABLE_UNITS)
+        change = rows[hi];              /* MU(hi): this very expression */
+    else if (lo <= 0)
+        change = hi <= 0 ? 0.0f : level * societies_power_(root, rows, hi);
     else {
         CLF_FLOAT power = 1.0f / root;
-        change = level * SOCIETIES_POW((CLF_FLOAT)lo, power) *
+        change = level * societies_power_(root, rows, lo) *
                  SOCIETIES_EXPM1(power * SOCIETIES_LOG1P((CLF_FLOAT)(hi - lo) /
                                                          (CLF_FLOAT)lo));
     }
     return from <= to ? change : -change;
+}
+
+/* The same, computing everything (societies_change_ with no table). */
+CLF_INLINE CLF_FLOAT societies_utility_change(CLF_FLOAT level, CLF_FLOAT root,
+                                              CLF_INT from, CLF_INT to)
+{
+    return societies_change_(level, root, 0, from, to);
 }
 
 /* MU(x) = U(x) - U(x - 1): what the x-th unit adds (0 for x <= 0). */
@@ -147,11 +172,13 @@ CLF_STATIC_ASSERT_SIZE(societies_offer, 24);
 
 /* What a trade of whole lots between A and B depends on: the utility of
  * g (A gives it) and of h (A receives it), both agents' holdings of them,
- * and a lot: give_lot units of g for receive_lot units of h. */
+ * and a lot: give_lot units of g for receive_lot units of h; g's and h's
+ * rows of the table where the caller has one, else 0. */
 typedef struct societies_lots_ {
     CLF_FLOAT level_g, root_g, level_h, root_h;
     CLF_INT a_g, a_h, b_g, b_h;
     CLF_INT give_lot, receive_lot;
+    const CLF_GLOBAL CLF_FLOAT *rows_g, *rows_h;
 } societies_lots_;
 
 /* A float gain is a sum of two changes of opposite signs, each rounded:
@@ -161,24 +188,25 @@ typedef struct societies_lots_ {
 
 /* The utility change of A (side_b 0) or of B (side_b 1) when k lots are
  * traded: the sum of the changes in g and in h, each computed without
- * subtracting utilities (societies_utility_change). With `sure`, less
- * the rounding it may hold (SOCIETIES_GAIN_NOISE): above 0 only if it is
- * a gain beyond doubt. */
-CLF_INLINE CLF_FLOAT societies_lots_gain_(societies_lots_ t, CLF_INT side_b,
-                                          CLF_INT k, CLF_INT sure)
+ * subtracting utilities (societies_utility_change), into *gain; and less
+ * the rounding it may hold (SOCIETIES_GAIN_NOISE) into *sure_gain: above
+ * 0 only if it is a gain beyond doubt. */
+CLF_INLINE void societies_lots_gains_(societies_lots_ t, CLF_INT side_b,
+                                      CLF_INT k, CLF_FLOAT *gain,
+                                      CLF_FLOAT *sure_gain)
 {
     CLF_INT g = k * t.give_lot, h = k * t.receive_lot;
-    CLF_FLOAT in_g = side_b ? societies_utility_change(t.level_g, t.root_g,
-                                                       t.b_g, t.b_g + g)
-                            : societies_utility_change(t.level_g, t.root_g,
-                                                       t.a_g, t.a_g - g);
-    CLF_FLOAT in_h = side_b ? societies_utility_change(t.level_h, t.root_h,
-                                                       t.b_h, t.b_h - h)
-                            : societies_utility_change(t.level_h, t.root_h,
-                                                       t.a_h, t.a_h + h);
+    CLF_FLOAT in_g = side_b ? societies_change_(t.level_g, t.root_g,
+                                                t.rows_g, t.b_g, t.b_g + g)
+                            : societies_change_(t.level_g, t.root_g,
+                                                t.rows_g, t.a_g, t.a_g - g);
+    CLF_FLOAT in_h = side_b ? societies_change_(t.level_h, t.root_h,
+                                                t.rows_h, t.b_h, t.b_h - h)
+                            : societies_change_(t.level_h, t.root_h,
+                                                t.rows_h, t.a_h, t.a_h + h);
     CLF_FLOAT size = SOCIETIES_FABS(in_g) + SOCIETIES_FABS(in_h);
-    CLF_FLOAT noise = sure ? SOCIETIES_GAIN_NOISE * size : 0.0f;
-    return in_g + in_h - noise;
+    *gain = in_g + in_h;
+    *sure_gain = in_g + in_h - SOCIETIES_GAIN_NOISE * size;
 }
 
 /* What the k-th lot adds to A's gain: the changes in g and in h over that
@@ -188,10 +216,10 @@ CLF_INLINE CLF_FLOAT societies_lots_gain_(societies_lots_ t, CLF_INT side_b,
 CLF_INLINE CLF_FLOAT societies_lots_step_(societies_lots_ t, CLF_INT k)
 {
     CLF_INT g = t.give_lot, h = t.receive_lot;
-    return societies_utility_change(t.level_g, t.root_g, t.a_g - (k - 1) * g,
-                                    t.a_g - k * g) +
-           societies_utility_change(t.level_h, t.root_h, t.a_h + (k - 1) * h,
-                                    t.a_h + k * h);
+    return societies_change_(t.level_g, t.root_g, t.rows_g,
+                             t.a_g - (k - 1) * g, t.a_g - k * g) +
+           societies_change_(t.level_h, t.root_h, t.rows_h,
+                             t.a_h + (k - 1) * h, t.a_h + k * h);
 }
 
 /* The largest k in [1, kmax] for which the test holds, 0 if it holds for
@@ -209,8 +237,11 @@ CLF_INLINE CLF_INT societies_lots_last_(societies_lots_ t, CLF_INT side_b,
     CLF_INT lo = 0, hi = kmax;      /* the answer lies in [lo, hi] */
     while (lo < hi) {
         CLF_INT mid = hi - (hi - lo) / 2;       /* above lo */
-        CLF_FLOAT test = side_b ? societies_lots_gain_(t, 1, mid, 1)
-                                : societies_lots_step_(t, mid);
+        CLF_FLOAT gain, test = 0.0f;
+        if (side_b)
+            societies_lots_gains_(t, 1, mid, &gain, &test);
+        else
+            test = societies_lots_step_(t, mid);
         if (test > 0.0f)
             lo = mid;
         else
@@ -239,17 +270,16 @@ CLF_INLINE CLF_INT societies_lots_last_(societies_lots_ t, CLF_INT side_b,
  *   then surely above 0 (beyond float's rounding: SOCIETIES_GAIN_NOISE).
  * A marginal utility that float rounds to 0 gives an infinite or NaN
  * valuation; a lot that is NaN or more than can be paid means no trade,
- * so every case ends in an offer or none. */
-CLF_INLINE societies_offer societies_best_offer(
+ * so every case ends in an offer or none. societies_best_offer_valued
+ * takes vA and vB as computed by its caller, and g's and h's rows of the
+ * table where it has one (else 0): agent.h's. */
+CLF_INLINE societies_offer societies_best_offer_valued(
     CLF_FLOAT level_g, CLF_FLOAT root_g, CLF_FLOAT level_h, CLF_FLOAT root_h,
     CLF_INT give, CLF_INT receive, CLF_INT a_g, CLF_INT a_h, CLF_INT b_g,
-    CLF_INT b_h)
+    CLF_INT b_h, CLF_FLOAT va, CLF_FLOAT vb,
+    const CLF_GLOBAL CLF_FLOAT *rows_g, const CLF_GLOBAL CLF_FLOAT *rows_h)
 {
     societies_offer none = {give, receive, 0, 0, 0.0f, 0.0f};
-    CLF_FLOAT va = societies_marginal_utility(level_h, root_h, a_h + 1) /
-                   societies_marginal_utility(level_g, root_g, a_g + 1);
-    CLF_FLOAT vb = societies_marginal_utility(level_h, root_h, b_h + 1) /
-                   societies_marginal_utility(level_g, root_g, b_g + 1);
     if (give == receive || !(va > vb))
         return none;
     CLF_FLOAT rho = SOCIETIES_SQRT(va * vb);
@@ -261,7 +291,8 @@ CLF_INLINE societies_offer societies_best_offer(
           receive_lot >= 1.0f && receive_lot <= (CLF_FLOAT)b_h))
         return none;
     societies_lots_ t = {level_g, root_g, level_h, root_h, a_g, a_h,
-                         b_g, b_h, (CLF_INT)give_lot, (CLF_INT)receive_lot};
+                         b_g, b_h, (CLF_INT)give_lot, (CLF_INT)receive_lot,
+                         rows_g, rows_h};
     CLF_INT kmax = a_g / t.give_lot < b_h / t.receive_lot
                        ? a_g / t.give_lot : b_h / t.receive_lot;
     CLF_INT k_a = societies_lots_last_(t, 0, kmax);
@@ -269,13 +300,27 @@ CLF_INLINE societies_offer societies_best_offer(
     CLF_INT k = k_a < k_b ? k_a : k_b;
     if (k < 1)
         return none;
+    CLF_FLOAT gain_a, gain_b, sure_a, sure_b;
+    societies_lots_gains_(t, 0, k, &gain_a, &sure_a);
+    societies_lots_gains_(t, 1, k, &gain_b, &sure_b);
     societies_offer offer = {give, receive, k * t.give_lot,
-                             k * t.receive_lot,
-                             societies_lots_gain_(t, 0, k, 0),
-                             societies_lots_gain_(t, 1, k, 0)};
-    return societies_lots_gain_(t, 0, k, 1) > 0.0f &&
-                   societies_lots_gain_(t, 1, k, 1) > 0.0f
-               ? offer : none;
+                             k * t.receive_lot, gain_a, gain_b};
+    return sure_a > 0.0f && sure_b > 0.0f ? offer : none;
+}
+
+/* The same, valuing from the holdings: vA and vB as above. */
+CLF_INLINE societies_offer societies_best_offer(
+    CLF_FLOAT level_g, CLF_FLOAT root_g, CLF_FLOAT level_h, CLF_FLOAT root_h,
+    CLF_INT give, CLF_INT receive, CLF_INT a_g, CLF_INT a_h, CLF_INT b_g,
+    CLF_INT b_h)
+{
+    CLF_FLOAT va = societies_marginal_utility(level_h, root_h, a_h + 1) /
+                   societies_marginal_utility(level_g, root_g, a_g + 1);
+    CLF_FLOAT vb = societies_marginal_utility(level_h, root_h, b_h + 1) /
+                   societies_marginal_utility(level_g, root_g, b_g + 1);
+    return societies_best_offer_valued(level_g, root_g, level_h, root_h,
+                                       give, receive, a_g, a_h, b_g, b_h,
+                                       va, vb, 0, 0);
 }
 
 #endif /* KERNELS_SOCIETIES_MODEL_H */

@@ -82,15 +82,33 @@ static int same_agent(const societies_agents *a, const societies_agents *b,
 #define FOR_EACH_DEVICE_VERSION(v) \
     for (societies_version v = SOCIETIES_GROUP; v <= SOCIETIES_ITEM; v++)
 
+/* Holdings and experience of every agent at random in [units, units +
+ * spread) and [experience, experience + spread), the same in a and b. */
+static void hold(societies_agents *a, societies_agents *b, int units,
+                 int experience, int spread, uint32_t *seed)
+{
+    size_t cells = (size_t)a->agents * (size_t)a->resources;
+    for (size_t i = 0; i < cells; i++) {
+        a->units[i] = b->units[i] = units + (int)(test_random(seed) % spread);
+        a->experience[i] = b->experience[i] =
+            experience + (int)(test_random(seed) % spread);
+    }
+}
+
 /* Runs `days` days of phase 1 on the device by version v and in the
  * reference and compares after each; returns the number of agents with
- * near ties. */
-static int compare_phase1(const societies_config *c, int days,
-                          societies_version v)
+ * near ties. The agents start with nothing, or with about `units` and
+ * `experience` (spread 16) where units is above 0. */
+static int compare_phase1_from(const societies_config *c, int days,
+                               societies_version v, int units,
+                               int experience)
 {
     societies_agents ref, dev;
     ck_assert_app(societies_agents_new(c, &ref));
     ck_assert_app(societies_agents_new(c, &dev));
+    uint32_t seed = 5;
+    if (units > 0)
+        hold(&ref, &dev, units, experience, 16, &seed);
     clctx *ctx = test_run_context();
     societies_device *d;
     ck_assert_app(societies_device_new(ctx, c, &dev, v, &d));
@@ -135,6 +153,12 @@ static int compare_phase1(const societies_config *c, int days,
     societies_agents_free(&ref);
     societies_agents_free(&dev);
     return near;
+}
+
+static int compare_phase1(const societies_config *c, int days,
+                          societies_version v)
+{
+    return compare_phase1_from(c, days, v, 0, 0);
 }
 
 /* Days 0 to 3 (day 0: the agents as made, untouched by building the
@@ -194,18 +218,23 @@ static double utility_of(const societies_config *c, const societies_agents *a,
 }
 
 /* A society after three days of phase 1 in the reference (epsilon 0.3
- * makes agents differ, so that they trade), traded once by the
- * reference and once by the device's version v with the same pairs. On the device
+ * makes agents differ, so that they trade), or holding 1 to 2 `units` of
+ * each resource at random, traded once by the reference and once by the
+ * device's version v with the same pairs. On the device
  * every pair keeps its resources and neither agent loses, and nearly
  * every agent ends as in the reference; agents out of a pair do not
  * change. Returns the trades the device made. */
-static long compare_phase2(const societies_config *c, societies_version v)
+static long compare_phase2_from(const societies_config *c,
+                                societies_version v, int units)
 {
     societies_agents ref, dev;
     ck_assert_app(societies_agents_new(c, &ref));
-    for (int day = 0; day < 3; day++)
-        societies_phase1(c, &ref, 0);
     ck_assert_app(societies_agents_new(c, &dev));
+    uint32_t seed = 9;
+    if (units > 0)
+        hold(&ref, &dev, 1, 0, 2 * units, &seed);
+    for (int day = 0; units == 0 && day < 3; day++)
+        societies_phase1(c, &ref, 0);
     size_t cells = (size_t)c->agents * (size_t)c->resources;
     memcpy(dev.units, ref.units, cells * sizeof *ref.units);
     CLF_INT *before = malloc(cells * sizeof *before);
@@ -260,6 +289,12 @@ static long compare_phase2(const societies_config *c, societies_version v)
     return trades;
 }
 
+/* The same from the society after three days of the reference. */
+static long compare_phase2(const societies_config *c, societies_version v)
+{
+    return compare_phase2_from(c, v, 0);
+}
+
 /* Odd and even agent counts, menus from 1 to 16, 0 to 3 rounds. */
 START_TEST(phase2_keeps_resources_and_is_the_references)
 {
@@ -289,6 +324,27 @@ START_TEST(phase2_keeps_resources_and_is_the_references)
         }
     }
     ck_assert_int_gt(traded, 0);
+}
+END_TEST
+
+/* The item version reads the host's table of effort (experience below
+ * 4096) and of MU and x^(1/n) (units below 2048), and computes beyond:
+ * agents whose days cross both edges, in both phases. */
+START_TEST(the_item_version_crosses_its_table_edges)
+{
+    uint32_t seed = 31;
+    societies_config c = random_config(test_memory_run() ? 5 : 200, 16,
+                                       &seed);
+    c.max_experience = 5000;
+    c.idle_penalty = 1;
+    int units = SOCIETIES_TABLE_UNITS - 8;
+    int experience = SOCIETIES_TABLE_EFFORT - 8;
+    ck_assert_int_le(compare_phase1_from(&c, 2, SOCIETIES_ITEM, units,
+                                         experience), c.agents / 2);
+    c.epsilon = 0.3f;
+    c.menu_size = 4;
+    ck_assert_int_gt(compare_phase2_from(&c, SOCIETIES_ITEM,
+                                         SOCIETIES_TABLE_UNITS), 0);
 }
 END_TEST
 
@@ -527,6 +583,7 @@ Suite *societies_device_suite(void)
     tcase_add_test(tc, phase1_breaks_exact_ties_as_the_reference);
     tcase_add_test(tc, phase2_keeps_resources_and_is_the_references);
     tcase_add_test(tc, runs_agree_day_by_day);
+    tcase_add_test(tc, the_item_version_crosses_its_table_edges);
     tcase_add_test(tc, errors_name_the_problem);
     tcase_add_test(tc, local_malloc_needs_no_more_local_memory);
     suite_add_tcase(s, tc);
