@@ -345,6 +345,9 @@ test-run: test-plain-c $(addprefix test-,$(TESTS))
 
 # ---- benchmarks -------------------------------------------------------------------
 
+# The table of defaults (every app's default on this device against its C
+# reference and OpenMP version, bench-defaults): runs per row.
+DEFAULTS_BENCH ?= 3
 # The heat table's world size, steps and runs (the GPU machine: 5000 1000 3).
 HEAT_BENCH ?= 1000 100 5
 # The raytracer table's image size and frames per row (GPU machine: 200).
@@ -381,6 +384,7 @@ MPI_BENCH ?= 1000 100 3
 MPI_BENCH_RANKS ?= 2
 bench: all
 	@mkdir -p bench/out
+	$(BIN)/bench-defaults $(DEFAULTS_BENCH)
 	$(BIN)/bench-overhead
 	$(BIN)/bench-cache
 	$(BIN)/bench-localmalloc

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The input a workload runs on: the demo's small one, or the larger one of
+ * the benchmark table of defaults (bench/defaults.c). */
+typedef enum demo_scale { DEMO_SMALL, DEMO_BENCH } demo_scale;
+
 typedef struct demo_result {
     char version[16];       /* the version run, shown after the app's name:
                                its default on this device ("v4", "item") */
@@ -24,21 +28,33 @@ typedef struct demo_result {
                                none (several kernels and host work) */
     double call_ms;         /* host wall time of the timed clkernel_call */
     double ref_ms;          /* the C reference */
+    double omp_ms;          /* the app's OpenMP version; < 0: it has none */
     char note[256];         /* printed under the table: "drew x.png" */
 } demo_result;
 
-/* Runs one workload; 0, or a negative code with r->error set. */
-typedef int (*demo_run_fn)(demo_result *r);
+/* Runs one workload on the input of `scale`; 0, or a negative code with
+ * r->error set. Only the demo's small runs draw their pictures. */
+typedef int (*demo_run_fn)(demo_result *r, demo_scale scale);
 
-int demo_vadd(demo_result *r);
-int demo_blur(demo_result *r);
-int demo_heat(demo_result *r);
-int demo_raytracer(demo_result *r);
-int demo_matmul(demo_result *r);
-int demo_laplace(demo_result *r);
-int demo_kalah(demo_result *r);
-int demo_societies(demo_result *r);
-int demo_md(demo_result *r);
+int demo_vadd(demo_result *r, demo_scale scale);
+int demo_blur(demo_result *r, demo_scale scale);
+int demo_heat(demo_result *r, demo_scale scale);
+int demo_raytracer(demo_result *r, demo_scale scale);
+int demo_matmul(demo_result *r, demo_scale scale);
+int demo_laplace(demo_result *r, demo_scale scale);
+int demo_kalah(demo_result *r, demo_scale scale);
+int demo_societies(demo_result *r, demo_scale scale);
+int demo_md(demo_result *r, demo_scale scale);
+
+/* The workloads in the demo's order, each with its app's name (bench:
+ * whether the benchmark table runs it too: the apps, not vadd). */
+typedef struct demo_workload {
+    const char *name;
+    demo_run_fn run;
+    int bench;
+} demo_workload;
+enum { DEMO_WORKLOADS = 9 };
+extern const demo_workload demo_workloads[DEMO_WORKLOADS];
 
 /* ---- helpers (demo_util.c) ----------------------------------------------- */
 

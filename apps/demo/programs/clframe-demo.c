@@ -6,7 +6,7 @@
  * It is both a smoke test for a new machine (does every row say "ok"?) and
  * the shortest tour of the API: each demo_*.c file is one kernel called like
  * a function. To add a row, write a demo_run_fn (see demo.h) in its own file
- * and add it to the table below.
+ * and name it in workloads.c.
  */
 #include "demo/demo.h"
 #include "common/error.h"
@@ -17,31 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    demo_run_fn run;
-} demos[] = {
-    {"vadd", demo_vadd},
-    {"heat", demo_heat},
-    {"raytracer", demo_raytracer},
-    {"matmul", demo_matmul},
-    {"laplace", demo_laplace},
-    {"blur", demo_blur},
-    {"kalah", demo_kalah},
-    {"societies", demo_societies},
-    {"md", demo_md},
-};
-
-enum { NDEMOS = sizeof demos / sizeof demos[0] };
-
 static void print_header(clctx *ctx)
 {
     printf("clframe-demo on %s\n", clctx_device_name(ctx));
     printf("(times in ms: kernel from its profiling event, call = host wall "
            "time of clkernel_call\n with its copies; the second of %d calls, "
            "the first warms up)\n\n", DEMO_CALLS);
-    printf("%-15s %-21s %-10s %10s %10s %10s\n", "name", "size", "result",
-           "kernel", "call", "C ref");
+    printf("%-15s %-21s %-10s %10s %10s %10s %10s\n", "name", "size",
+           "result", "kernel", "call", "C ref", "OpenMP");
 }
 
 static void print_row(const char *app, const demo_result *r)
@@ -49,16 +32,15 @@ static void print_row(const char *app, const demo_result *r)
     char name[40];
     snprintf(name, sizeof name, "%.20s%s%.15s", app, r->version[0] ? " " : "",
              r->version);
-    if (r->error) {
-        printf("%-15s %-21s %-10s %10s %10s %10.3f\n", name, r->size,
-               r->verdict, "-", "-", r->ref_ms);
-        return;
-    }
-    char kernel[16] = "-";
-    if (r->kernel_ms >= 0)
+    char kernel[16] = "-", call[16] = "-", omp[16] = "-";
+    if (!r->error && r->kernel_ms >= 0)
         snprintf(kernel, sizeof kernel, "%.3f", r->kernel_ms);
-    printf("%-15s %-21s %-10s %10s %10.3f %10.3f\n", name, r->size,
-           r->verdict, kernel, r->call_ms, r->ref_ms);
+    if (!r->error)
+        snprintf(call, sizeof call, "%.3f", r->call_ms);
+    if (r->omp_ms >= 0)
+        snprintf(omp, sizeof omp, "%.3f", r->omp_ms);
+    printf("%-15s %-21s %-10s %10s %10s %10.3f %10s\n", name, r->size,
+           r->verdict, kernel, call, r->ref_ms, omp);
 }
 
 int main(void)
@@ -70,24 +52,25 @@ int main(void)
         return 1;
     }
     print_header(ctx);
-    demo_result results[NDEMOS];
+    demo_result results[DEMO_WORKLOADS];
     memset(results, 0, sizeof results);
     int failures = 0;
-    for (int i = 0; i < NDEMOS; i++) {
-        demos[i].run(&results[i]);
-        print_row(demos[i].name, &results[i]);
+    for (int i = 0; i < DEMO_WORKLOADS; i++) {
+        results[i].omp_ms = -1;
+        demo_workloads[i].run(&results[i], DEMO_SMALL);
+        print_row(demo_workloads[i].name, &results[i]);
         failures += !results[i].ok;
     }
-    for (int i = 0; i < NDEMOS; i++)
+    for (int i = 0; i < DEMO_WORKLOADS; i++)
         if (results[i].note[0])
             printf("\n%s\n", results[i].note);
-    for (int i = 0; i < NDEMOS; i++) {
+    for (int i = 0; i < DEMO_WORKLOADS; i++) {
         if (results[i].error)
             fprintf(stderr, "\nclframe-demo: %s\n", results[i].error);
         free(results[i].error);
     }
     if (failures)
         fprintf(stderr, "\nclframe-demo: %d of %d rows failed\n", failures,
-                NDEMOS);
+                DEMO_WORKLOADS);
     return failures ? 1 : 0;
 }
