@@ -20,7 +20,7 @@ static const app_version versions[BLUR_VERSION_COUNT] = {
     [BLUR_FAST] = {"fast", NULL, 1},
 };
 const app_versions blur_versions = {versions, BLUR_VERSION_COUNT, BLUR_FAST,
-                                    BLUR_FAST};
+                                    BLUR_DOUBLE};
 
 /* ---- images -------------------------------------------------------------- */
 

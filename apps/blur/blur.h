@@ -63,8 +63,9 @@ typedef enum blur_version {
     BLUR_VERSION_COUNT
 } blur_version;
 
-/* Their names, "reference", "openmp", "seed", "double" and "fast", and
- * which run on a device (common/versions.h); fast is the default. */
+/* Their names, "reference", "openmp", "seed", "double" and "fast", which
+ * run on a device, and the defaults: fast on a GPU, double on a CPU device
+ * (common/versions.h). */
 extern const app_versions blur_versions;
 
 /* Blurs img in place by `passes` passes of version v. ctx is for the

@@ -78,7 +78,8 @@ typedef enum laplace_version {
 } laplace_version;
 
 /* Their names, "reference", "openmp", "seed", "double" and "fast", and
- * which run on a device (common/versions.h); fast is the default. */
+ * which run on a device, and the defaults: fast on a GPU, double on a CPU
+ * device (common/versions.h). */
 extern const app_versions laplace_versions;
 
 /* How long to iterate. With tolerance > 0: check the largest |change| of

@@ -26,7 +26,7 @@ typedef struct options {
     const char *in, *out, *where;
     unsigned passes;
     int have_passes;
-    blur_version version;
+    int version;                /* -1 (no --version): the device's default */
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -47,7 +47,7 @@ static int parse_option(const char *opt, const char *val, options *o)
     } else if (!strcmp(opt, "--version")) {
         if ((status = app_version_option(&program, val, &v)))
             return status;
-        o->version = (blur_version)v;
+        o->version = v;
     } else if (!strcmp(opt, "--device")) {
         o->where = val;
     } else {
@@ -59,7 +59,7 @@ static int parse_option(const char *opt, const char *val, options *o)
 /* Fills o from argv; 0, or the exit status to leave with (-1: help). */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){.version = BLUR_FAST};
+    *o = (options){.version = -1};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
@@ -96,11 +96,13 @@ int main(int argc, char **argv)
     if (blur_image_load(&img, o.in))
         return app_failed(&program);
     clctx *own = NULL, *ctx = NULL;
-    if (app_version_uses_opencl(&blur_versions, o.version) &&
-        !(ctx = app_open_device(&program, o.where, &own))) {
+    if ((o.version < 0 || app_version_uses_opencl(&blur_versions, o.version))
+        && !(ctx = app_open_device(&program, o.where, &own))) {
         blur_image_free(&img);
         return 1;
     }
+    if (o.version < 0)
+        o.version = app_version_default(&blur_versions, ctx);
     double t0 = clock_seconds();
     int rc = blur_run(&img, o.passes, o.version, ctx, NULL);
     double ms = (clock_seconds() - t0) * 1e3;
