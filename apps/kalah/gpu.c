@@ -1,7 +1,8 @@
 /*
  * gpu.c: the GPU minimax player's host side (the seed's layered search).
  * A search to `depth` plies gives the device the bottom `device_plies`
- * (apps/kalah/kernels/search.cl: one work-group per board, 4 plies at most)
+ * (apps/kalah/kernels/search.cl: one work-group per board, or on a CPU
+ * device one work-item per board, 4 plies at most)
  * and keeps the top `host_plies = depth - device_plies` (at least 1, so
  * that the host chooses the move):
  *
@@ -64,6 +65,7 @@ kalah_gpu *kalah_gpu_new(clctx *ctx, int *error)
     if (rc == 0) {
         size_t most = clctx_max_work_group_size(g->ctx);
         g->group = most < GROUP ? most : GROUP;
+        g->item = !(clctx_device_type(g->ctx) & CL_DEVICE_TYPE_GPU);
         g->most_plies = MAX_DEVICE_PLIES;
         g->ab_host_depth = KALAH_GPU_AB_HOST_DEPTH;
         g->ab_device_plies = KALAH_GPU_AB_DEVICE_PLIES;
@@ -117,11 +119,26 @@ clkernel *kalah_gpu_kernel(kalah_gpu *g, clkernel **slot, const char *path,
     return *slot;
 }
 
+int kalah_gpu_set_item_search(kalah_gpu *g, int item)
+{
+    if (!g || (item != 0 && item != 1))
+        return app_fail(APP_ERR_USAGE, "kalah_gpu_set_item_search: %d "
+                        "(0 or 1)", item);
+    if (g->item != item) {
+        clkernel_free(g->kernel);       /* the other one, built when used */
+        g->kernel = NULL;
+        g->item = item;
+    }
+    return 0;
+}
+
 static clkernel *search_kernel(kalah_gpu *g)
 {
     clkernel *k = g->kernel;
     if (!k && (k = kalah_gpu_kernel(g, &g->kernel, KALAH_SEARCH_KERNELS,
-                                    "kalah_search"))) {
+                                    g->item ? "kalah_search_item"
+                                            : "kalah_search")) &&
+        !g->item) {
         /* A device that runs this kernel in smaller groups gets them. */
         size_t most = clkernel_max_group_size(k);
         if (most && most < g->group)
@@ -275,9 +292,10 @@ int kalah_gpu_launch(kalah_gpu *g, const kalah_board *boards,
                                   ? count - done : KALAH_GPU_BATCH);
         g->counts.launches++;
         g->counts.boards += n;
-        size_t group = whole ? g->group : AB_GROUP;
-        rc = clkernel_global(k, whole ? n * group
-                                      : (n + group - 1) / group * group);
+        int per_item = !whole || g->item;
+        size_t group = per_item ? AB_GROUP : g->group;
+        rc = clkernel_global(k, per_item ? (n + group - 1) / group * group
+                                         : n * group);
         if (rc == 0)
             rc = clkernel_local(k, group);
         clarg frontier = CLARG_TYPED("kalah_board", boards + done, n,

@@ -24,6 +24,8 @@ struct task;                    /* gpu.c's subtrees of the host's plies */
 struct kalah_gpu {
     clctx *ctx;
     clkernel *kernel;           /* the minimax kernel, built at first use */
+    int item;                   /* it is kalah_search_item, not
+                                   kalah_search (a work-group a board) */
     clkernel *ab_kernel;        /* the alpha-beta kernel, likewise */
     int build_failed;           /* a kernel did not build: not tried again */
     size_t group;               /* work-items per board (minimax) */

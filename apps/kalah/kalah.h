@@ -125,8 +125,9 @@ int kalah_deepen(const char *what, kalah_board b, double seconds,
 
 /* The seed's layered search: the host searches the top plies, the device
  * (apps/kalah/kernels/search.cl) the bottom 4 from every board of the host's
- * frontier, one work-group per board. The same move and score as
- * kalah_minimax to the same depth. */
+ * frontier, one work-group per board on a GPU, one work-item per board on
+ * any other device (common/versions.h says why). The same move and score
+ * as kalah_minimax to the same depth. */
 typedef struct kalah_gpu kalah_gpu;
 /* The deepest GPU search: 10 host plies list up to ~10^7 frontier boards
  * (160 MB) at the opening. */
@@ -137,6 +138,9 @@ void kalah_gpu_free(kalah_gpu *g);
 /* The most plies the device searches below the host's frontier, 1 to 4
  * (4 unless set): the split between host and device. */
 int kalah_gpu_set_device_plies(kalah_gpu *g, int plies);
+/* A work-item per frontier board (1) or a work-group (0), whatever the
+ * device: for tests and benchmarks. 0 or APP_ERR_USAGE. */
+int kalah_gpu_set_item_search(kalah_gpu *g, int item);
 int kalah_gpu_search(kalah_gpu *g, kalah_board b, int depth,
                      kalah_result *r);
 /* Deepening one ply at a time while the next search is expected to end

@@ -18,8 +18,10 @@
  * scores of every node, 6 KB, a work-group needs about 10 KB of local
  * memory. The depth is an argument, not a build option, so that one build
  * serves every depth (a PoCL build costs seconds).
+ *
+ * kalah_search_item, at the end, is the same search for a CPU device.
  */
-#include "board.h"
+#include "depth_first.h"
 
 #define KALAH_MAX_PLIES 4
 /* Nodes at 4 plies: 259 inner (6^0 + ... + 6^3), 1296 leaves (6^4). */
@@ -108,4 +110,21 @@ __kernel void kalah_search(__global const kalah_board *frontier,
         scores[g] = score[0];
         nodes[g] = visited;
     }
+}
+
+/* The same search shaped for a CPU device, which runs a work-group's
+ * work-items one after another between barriers: a work-item per frontier
+ * board, depth first (depth_first.h, no pruning), no local memory. The
+ * same scores and node counts; any work-group size, the global size
+ * rounded up past count. */
+__kernel void kalah_search_item(__global const kalah_board *frontier,
+                                __global int *scores, __global uint *nodes,
+                                uint count, int plies)
+{
+    uint i = get_global_id(0);
+    if (i >= count || plies < 1 || plies > KALAH_MAX_PLIES)
+        return;
+    uint visited = 1;
+    scores[i] = ab_search(frontier[i], plies, INT_MIN, INT_MAX, 0, &visited);
+    nodes[i] = visited;
 }

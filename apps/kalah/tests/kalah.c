@@ -146,8 +146,9 @@ END_TEST
 /* The GPU player against the sequential minimax on random positions at
  * depths 1 to 7 (1 is the host alone; 2 to 5 put 1 to 4 plies on the
  * device; 6 and 7 split 2 + 4 and 3 + 4): the same move, score and node
- * count. Fewer positions under Oclgrind and valgrind, which simulate or
- * watch every work-item. */
+ * count, with a work-group per frontier board and with a work-item. Fewer
+ * positions under Oclgrind and valgrind, which simulate or watch every
+ * work-item. */
 START_TEST(gpu_player_matches_minimax_on_random_positions)
 {
     clctx *own = test_run_context();
@@ -156,7 +157,9 @@ START_TEST(gpu_player_matches_minimax_on_random_positions)
     ck_assert_app_made(gpu);
     uint32_t state = 77;
     int positions = test_memory_run() ? 14 : 1400;
-    for (int i = 0; i < positions; i++) {
+    for (int i = 0; i < 2 * positions; i++) {
+        if (i % positions == 0)
+            ck_assert_app(kalah_gpu_set_item_search(gpu, i / positions));
         kalah_board b = random_position((int)(test_random(&state) % 50),
                                         &state);
         int depth = 1 + i % 7;
@@ -168,10 +171,11 @@ START_TEST(gpu_player_matches_minimax_on_random_positions)
         char text[64];
         ck_assert_msg(mm.move == dev.move && mm.score == dev.score &&
                       mm.nodes == dev.nodes,
-                      "board %s (%s to move), depth %d: minimax pit %d score "
-                      "%d nodes %llu, gpu pit %d score %d nodes %llu",
-                      kalah_board_format(b, text, sizeof text),
-                      kalah_side_name(b.to_move), depth, mm.move, mm.score,
+                      "board %s (%s to move), depth %d, item search %d: "
+                      "minimax pit %d score %d nodes %llu, gpu pit %d score "
+                      "%d nodes %llu", kalah_board_format(b, text, sizeof text),
+                      kalah_side_name(b.to_move), depth, i / positions,
+                      mm.move, mm.score,
                       (unsigned long long)mm.nodes, dev.move, dev.score,
                       (unsigned long long)dev.nodes);
     }
@@ -201,6 +205,8 @@ START_TEST(timed_gpu_search_deepens_within_its_time)
                         APP_ERR_USAGE, "seconds");
     ck_assert_app_fails(kalah_gpu_search(gpu, b, 15, &timed), APP_ERR_USAGE,
                         "0 to 14");
+    ck_assert_app_fails(kalah_gpu_set_item_search(gpu, 2), APP_ERR_USAGE,
+                        "0 or 1");
     kalah_gpu_free(gpu);
     clctx_free(own);
 }
