@@ -87,6 +87,15 @@ void demo_compare_bytes(demo_result *r, const uint8_t *got,
 typedef struct app_versions app_versions;
 int demo_version(demo_result *r, const app_versions *t);
 
+/* The pictures' folder, build/demo (made if missing). */
+#define DEMO_PICTURES "build/demo"
+void demo_picture_folder(void);
+
+/* r's note after a picture's saver returned rc: `said` (which names the
+ * file) when it is 0, else "APP: no picture: " and the error. */
+void demo_picture_note(demo_result *r, int rc, const char *app,
+                       const char *said);
+
 /* Records "what: app_last_error()" as r->error and returns code (-1 if
  * 0), for `return demo_fail(r, rc, "...")` after a clframe call failed. */
 int demo_fail(demo_result *r, int code, const char *what);

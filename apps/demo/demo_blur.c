@@ -12,13 +12,12 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The demo's picture and passes, and the benchmark table's (make bench's
  * larger bench-blur size). */
 static const uint32_t PICTURE_W[2] = {640, 1024}, PICTURE_H[2] = {480, 1024};
 static const unsigned PICTURE_PASSES[2] = {100, 20};
-static const char PICTURE_PNG[] = "build/demo/blur.png";
+#define PICTURE_PNG DEMO_PICTURES "/blur.png"
 
 /* Hard edges for the blur to soften: diagonal stripes, a grid of squares,
  * alpha falling from left to right (kept, not blurred). */
@@ -58,14 +57,9 @@ static int blur_device(demo_result *r, const blur_image *start,
 /* The blurred picture as a PNG, named in r's note. */
 static void save(demo_result *r, const blur_image *img)
 {
-    mkdir("build", 0777);
-    mkdir("build/demo", 0777);
-    if (blur_image_save(PICTURE_PNG, img) == 0)
-        snprintf(r->note, sizeof r->note, "blur: the blurred picture is %s",
-                 PICTURE_PNG);
-    else
-        snprintf(r->note, sizeof r->note, "blur: no picture: %s",
-                 app_last_error());
+    demo_picture_folder();
+    demo_picture_note(r, blur_image_save(PICTURE_PNG, img), "blur",
+                      "blur: the blurred picture is " PICTURE_PNG);
 }
 
 int demo_blur(demo_result *r, demo_scale scale)

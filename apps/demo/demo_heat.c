@@ -13,14 +13,12 @@
 #include "heat/heat.h"
 
 #include <stdio.h>
-#include <sys/stat.h>
 
 /* The demo's world and steps, and the benchmark table's (make bench's
  * bench-heat size). */
 static const unsigned HEAT_N[2] = {128, 1000}, HEAT_STEPS[2] = {1000, 100};
 static const float HEAT_DT = 10.0f;
-static const char HEAT_PNG_DIR[] = "build/demo";
-static const char HEAT_PNG[] = "build/demo/heat_world.png";
+#define HEAT_PNG DEMO_PICTURES "/heat_world.png"
 
 /* Steps a copy of start with version v DEMO_CALLS times, keeping the
  * last. */
@@ -45,14 +43,9 @@ static int heat_device(demo_result *r, const heat_world *start,
 /* The stepped world as a PNG, named in r's note. */
 static void draw(demo_result *r, const heat_world *world)
 {
-    mkdir("build", 0777);
-    mkdir(HEAT_PNG_DIR, 0777);
-    if (heat_world_render(world, HEAT_PNG) == 0)
-        snprintf(r->note, sizeof r->note, "heat: the stepped world is drawn "
-                 "in %s", HEAT_PNG);
-    else
-        snprintf(r->note, sizeof r->note, "heat: no picture: %s",
-                 app_last_error());
+    demo_picture_folder();
+    demo_picture_note(r, heat_world_render(world, HEAT_PNG), "heat",
+                      "heat: the stepped world is drawn in " HEAT_PNG);
 }
 
 int demo_heat(demo_result *r, demo_scale scale)

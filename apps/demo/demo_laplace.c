@@ -12,13 +12,12 @@
 #include "laplace/laplace.h"
 
 #include <stdio.h>
-#include <sys/stat.h>
 
 /* The demo's grid and iterations, and the benchmark table's (make bench's
  * larger bench-laplace size); the conductor a quarter of the side. */
 static const unsigned LAPLACE_N[2] = {256, 1000};
 static const unsigned LAPLACE_ITERATIONS[2] = {500, 100};
-static const char LAPLACE_PNG[] = "build/demo/laplace.png";
+#define LAPLACE_PNG DEMO_PICTURES "/laplace.png"
 
 /* Iterates a copy of start with version v DEMO_CALLS times, keeping the
  * last. */
@@ -44,14 +43,9 @@ static int laplace_device(demo_result *r, const laplace_grid *start,
 /* The potential as a PNG, named in r's note. */
 static void draw(demo_result *r, const laplace_grid *g)
 {
-    mkdir("build", 0777);
-    mkdir("build/demo", 0777);
-    if (laplace_write_png(LAPLACE_PNG, g) == 0)
-        snprintf(r->note, sizeof r->note, "laplace: the potential is drawn "
-                 "in %s", LAPLACE_PNG);
-    else
-        snprintf(r->note, sizeof r->note, "laplace: no picture: %s",
-                 app_last_error());
+    demo_picture_folder();
+    demo_picture_note(r, laplace_write_png(LAPLACE_PNG, g), "laplace",
+                      "laplace: the potential is drawn in " LAPLACE_PNG);
 }
 
 int demo_laplace(demo_result *r, demo_scale scale)

@@ -12,12 +12,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 /* The demo's image side, and the benchmark table's. */
 enum { RT_SPHERES = 1000 };
 static const int RT_SIZE[2] = {320, 480};
-static const char RT_PNG[] = "build/demo/raytracer.png";
+#define RT_PNG DEMO_PICTURES "/raytracer.png"
 
 /* Like the tests (tests/test_raytracer_render.c): every channel within 2
  * levels, but for at most 0.2 % of the pixels (silhouettes a last bit of
@@ -68,15 +67,11 @@ static int render_device(demo_result *r, const rt_scene *scene,
 /* The image as a PNG, named in r's note. */
 static void save(demo_result *r, const uint8_t *pixels, int side)
 {
-    mkdir("build", 0777);
-    mkdir("build/demo", 0777);
-    if (image_png_save(RT_PNG, side, side, 4, pixels) == 0)
-        snprintf(r->note, sizeof r->note, "raytracer: the seed's test "
-                 "scene is drawn in %s (bin/raytracer-gtk --generate "
-                 "1000 shows it in a window)", RT_PNG);
-    else
-        snprintf(r->note, sizeof r->note, "raytracer: no picture: %s",
-                 app_last_error());
+    demo_picture_folder();
+    demo_picture_note(r, image_png_save(RT_PNG, side, side, 4, pixels),
+                      "raytracer", "raytracer: the seed's test scene is "
+                      "drawn in " RT_PNG " (bin/raytracer-gtk --generate "
+                      "1000 shows it in a window)");
 }
 
 int demo_raytracer(demo_result *r, demo_scale scale)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 double demo_now_ms(void)
 {
@@ -95,4 +96,20 @@ int demo_version(demo_result *r, const app_versions *t)
     int v = app_version_default(t, NULL);
     snprintf(r->version, sizeof r->version, "%s", app_version_name(t, v));
     return v;
+}
+
+void demo_picture_folder(void)
+{
+    mkdir("build", 0777);
+    mkdir(DEMO_PICTURES, 0777);
+}
+
+void demo_picture_note(demo_result *r, int rc, const char *app,
+                       const char *said)
+{
+    if (rc == 0)
+        snprintf(r->note, sizeof r->note, "%s", said);
+    else
+        snprintf(r->note, sizeof r->note, "%s: no picture: %s", app,
+                 app_last_error());
 }
