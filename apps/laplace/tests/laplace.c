@@ -17,7 +17,8 @@
 #include <string.h>
 
 static const laplace_version versions[] = {LAPLACE_OPENMP, LAPLACE_SEED,
-                                           LAPLACE_DOUBLE, LAPLACE_FAST};
+                                           LAPLACE_DOUBLE, LAPLACE_FAST,
+                                           LAPLACE_ROW_BLOCKS};
 enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 
 /* laplace_solve on the context test_run_context gives (a fresh one under
