@@ -12,8 +12,8 @@
  *           in local-memory tiles with a halo (temporal blocking): global
  *           memory is read and written once per launch, not per iteration;
  *   rows    double's buffers, iterated up to ROW_STEPS times per launch by
- *           one work-item per block of ROW_BLOCK rows, with no barrier
- *           (temporal blocking shaped for CPU devices).
+ *           one work-item per block of up to ROW_BLOCK rows, with no
+ *           barrier (temporal blocking shaped for CPU devices).
  *
  * In tolerance mode the iteration that ends a check stretch runs a kernel
  * that also reduces each work-group's largest |change| in local memory;
@@ -50,11 +50,28 @@ typedef enum update_kind { UPDATE_CELL, UPDATE_COLUMN, UPDATE_FLOAT4 }
     update_kind;
 enum { COLUMN_ROWS = 4 };
 
-/* rows: the block of rows a work-item makes, and the most iterations per
- * launch (a launch of n iterations makes n - 1 redundant rows on each side
- * of a block at its first level, one fewer at each level after). First
- * guesses, not yet tuned. */
-enum { ROW_BLOCK = 32, ROW_STEPS = 8, ROW_MAX_STEPS = 64 };
+/* rows: the most rows in a block a work-item makes, and the most
+ * iterations per launch (a launch of n iterations makes n - 1 redundant
+ * rows on each side of a block at its first level, one fewer at each level
+ * after, and keeps a ring of 3 * (n - 1) rows per block). Measured on PoCL
+ * 3.1 on 2 cores (Xeon, 2 MB of L2 each) shared with other work, as kernel
+ * times with LAPLACE_ROW_BLOCK and LAPLACE_ROW_STEPS set, interleaved with
+ * double's runs, 100 iterations of the seed's problem, medians of 9 to 11
+ * runs, with the heights that set_up_row_blocks makes (ROW_BLOCK 128 and
+ * 256 give 2 blocks of 100 rows at 200 x 200, 8 of 125 and 4 of 250 at
+ * 1000 x 1000):
+ *
+ *     iterations per launch      8          12         16
+ *     200 x 200, height 100      0.88 ms    0.78 ms    0.74 ms
+ *     1000 x 1000, height 125    13.09 ms   12.21 ms   12.53 ms
+ *     1000 x 1000, height 250    12.53 ms   12.03 ms   12.05 ms
+ *
+ * (double: 1.72 and 20.35 ms). At 4000 x 4000 (144 MB with both buffers
+ * and the mask), 48 iterations, height 250, 16 per launch took 219 ms and
+ * 8 took 353 ms (medians of 5; double 714 ms). More per launch do not pay at these
+ * sizes (24: slower at 200 x 200), and shorter blocks lose to their halos
+ * (height 63 at 1000 x 1000, 8 per launch: 13.33 ms). */
+enum { ROW_BLOCK = 256, ROW_STEPS = 16, ROW_MAX_STEPS = 64 };
 
 static update_kind choose_update(clctx *ctx, uint32_t nx)
 {
@@ -205,14 +222,29 @@ static int row_shape(const char *name, unsigned fallback, unsigned most,
  * block, each a work-group of its own, and each block's ring of rows. */
 static int set_up_row_blocks(laplace_dev *d)
 {
-    int rc = row_shape("LAPLACE_ROW_BLOCK", ROW_BLOCK, LAPLACE_MAX_SIDE,
+    uint32_t ny = d->g->ny;
+    int rc = row_shape("LAPLACE_ROW_BLOCK", 0, LAPLACE_MAX_SIDE,
                        &d->block_rows);
     if (rc == 0)
         rc = row_shape("LAPLACE_ROW_STEPS", ROW_STEPS, ROW_MAX_STEPS,
                        &d->block_steps);
     if (rc)
         return rc;
-    d->blocks = (d->g->ny + d->block_rows - 1) / d->block_rows;
+    if (!d->block_rows) {
+        /* Blocks of up to ROW_BLOCK rows, as many as a multiple of the
+         * compute units, of equal heights: every core gets the same
+         * work (200 rows on 2 cores: 2 blocks of 100, not 128 and 72). */
+        cl_uint units = 1;
+        if (clGetDeviceInfo(clctx_device(d->ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
+                            sizeof units, &units, NULL) != CL_SUCCESS ||
+            units < 1)
+            units = 1;
+        size_t blocks = clframe_round_up((ny + ROW_BLOCK - 1) / ROW_BLOCK,
+                                         units);
+        blocks = blocks < ny ? blocks : ny;
+        d->block_rows = (unsigned)((ny + blocks - 1) / blocks);
+    }
+    d->blocks = (ny + d->block_rows - 1) / d->block_rows;
     d->row_blocks = build(d, "laplace_row_blocks");
     if (!d->row_blocks)
         return CLFRAME_ERR_BUILD;       /* clframe said why */
