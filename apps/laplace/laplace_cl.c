@@ -68,9 +68,9 @@ enum { COLUMN_ROWS = 4 };
  *
  * (double: 1.72 and 20.35 ms). At 4000 x 4000 (144 MB with both buffers
  * and the mask), 48 iterations, height 250, 16 per launch took 219 ms and
- * 8 took 353 ms (medians of 5; double 714 ms). More per launch do not pay at these
- * sizes (24: slower at 200 x 200), and shorter blocks lose to their halos
- * (height 63 at 1000 x 1000, 8 per launch: 13.33 ms). */
+ * 8 took 353 ms (medians of 5; double 714 ms). More per launch do not pay
+ * at these sizes (24: slower at 200 x 200), and shorter blocks lose to
+ * their halos (height 63 at 1000 x 1000, 8 per launch: 13.33 ms). */
 enum { ROW_BLOCK = 256, ROW_STEPS = 16, ROW_MAX_STEPS = 64 };
 
 static update_kind choose_update(clctx *ctx, uint32_t nx)

@@ -15,7 +15,10 @@
  *                        |change| of its work-group into changes[group], for
  *                        the tolerance check (the host takes the max of them);
  *   laplace_tiled        several iterations per launch in a local-memory
- *                        tile with a halo (temporal blocking).
+ *                        tile with a halo (temporal blocking);
+ *   laplace_row_blocks   several iterations per launch by a work-item per
+ *                        block of rows, with no barrier (temporal blocking
+ *                        for CPU devices).
  *
  * Every kernel adds in the reference's order and FP contraction is off, so
  * outputs equal the C reference's bit for bit (0.25f is exact: no rounding
@@ -377,8 +380,9 @@ __kernel void laplace_row_blocks(__global const float *in,
             for (int i = 0; i < 3; i++)
                 p[i] = t == 1 ? in + (size_t)rr[i] * nx
                               : ring + (size_t)(3 * (t - 2) + rr[i] % 3) * nx;
-            __global float *o = t == n ? out + (size_t)r * nx
-                                       : ring + (size_t)(3 * (t - 1) + r % 3) * nx;
+            __global float *o =
+                t == n ? out + (size_t)r * nx
+                       : ring + (size_t)(3 * (t - 1) + r % 3) * nx;
             float d = laplace_row(p[0], p[1], p[2], mask + (size_t)r * nx, o,
                                   nx, measure && t == n);
             change = d > change ? d : change;
