@@ -21,9 +21,10 @@ static const app_version versions[LAPLACE_VERSION_COUNT] = {
     [LAPLACE_SEED] = {"seed", NULL, 1},
     [LAPLACE_DOUBLE] = {"double", NULL, 1},
     [LAPLACE_FAST] = {"fast", NULL, 1},
+    [LAPLACE_ROW_BLOCKS] = {"rows", NULL, 1},
 };
 const app_versions laplace_versions = {versions, LAPLACE_VERSION_COUNT,
-                                       LAPLACE_FAST, LAPLACE_DOUBLE};
+                                       LAPLACE_FAST, LAPLACE_ROW_BLOCKS};
 
 /* ---- the grid ------------------------------------------------------------ */
 

@@ -4,7 +4,8 @@
  * the grid and its mask (a centred rectangle, or a mask from a PNG), the
  * versions that iterate it (a C reference and its OpenMP twin, the seed's
  * two kernels per iteration, double buffering with a byte mask, several
- * iterations per launch in local-memory tiles), a fixed number of
+ * iterations per launch in local-memory tiles or by a work-item per block
+ * of rows), a fixed number of
  * iterations or a tolerance on the largest change, and the output files.
  *
  * Every version adds a free cell's neighbours in the reference's order,
@@ -74,12 +75,14 @@ typedef enum laplace_version {
     LAPLACE_SEED,           /* update + copy-back kernels, an int mask */
     LAPLACE_DOUBLE,         /* double-buffered, byte mask, one kernel */
     LAPLACE_FAST,           /* several iterations per launch in tiles */
+    LAPLACE_ROW_BLOCKS,     /* several per launch, a work-item per block
+                               of rows, no barriers (for CPU devices) */
     LAPLACE_VERSION_COUNT
 } laplace_version;
 
-/* Their names, "reference", "openmp", "seed", "double" and "fast", and
- * which run on a device, and the defaults: fast on a GPU, double on a CPU
- * device (common/versions.h). */
+/* Their names, "reference", "openmp", "seed", "double", "fast" and
+ * "rows", which run on a device, and the defaults: fast on a GPU, rows on
+ * a CPU device (common/versions.h). */
 extern const app_versions laplace_versions;
 
 /* How long to iterate. With tolerance > 0: check the largest |change| of

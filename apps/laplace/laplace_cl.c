@@ -10,15 +10,20 @@
  *           the buffers' roles, so nothing is copied back;
  *   fast    double's buffers, iterated up to LAPLACE_HALO times per launch
  *           in local-memory tiles with a halo (temporal blocking): global
- *           memory is read and written once per launch, not per iteration.
+ *           memory is read and written once per launch, not per iteration;
+ *   rows    double's buffers, iterated up to ROW_STEPS times per launch by
+ *           one work-item per block of up to ROW_BLOCK rows, with no
+ *           barrier (temporal blocking shaped for CPU devices).
  *
  * In tolerance mode the iteration that ends a check stretch runs a kernel
  * that also reduces each work-group's largest |change| in local memory;
  * the host reads those few floats and takes their max (for fast, that one
- * iteration is double's, the rest of the stretch is tiled).
+ * iteration is double's, the rest of the stretch is tiled; rows's kernel
+ * measures its own last iteration, one value per block).
  */
 #include "laplace.h"
 #include "common/error.h"
+#include "common/parse.h"
 #include "common/stencil.h"
 #include "clframe.h"
 
@@ -44,6 +49,29 @@ enum { GROUP_W = 32, GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64, HALO = 4 };
 typedef enum update_kind { UPDATE_CELL, UPDATE_COLUMN, UPDATE_FLOAT4 }
     update_kind;
 enum { COLUMN_ROWS = 4 };
+
+/* rows: the most rows in a block a work-item makes, and the most
+ * iterations per launch (a launch of n iterations makes n - 1 redundant
+ * rows on each side of a block at its first level, one fewer at each level
+ * after, and keeps a ring of 3 * (n - 1) rows per block). Measured on PoCL
+ * 3.1 on 2 cores (Xeon, 2 MB of L2 each) shared with other work, as kernel
+ * times with LAPLACE_ROW_BLOCK and LAPLACE_ROW_STEPS set, interleaved with
+ * double's runs, 100 iterations of the seed's problem, medians of 9 to 11
+ * runs, with the heights that set_up_row_blocks makes (ROW_BLOCK 128 and
+ * 256 give 2 blocks of 100 rows at 200 x 200, 8 of 125 and 4 of 250 at
+ * 1000 x 1000):
+ *
+ *     iterations per launch      8          12         16
+ *     200 x 200, height 100      0.88 ms    0.78 ms    0.74 ms
+ *     1000 x 1000, height 125    13.09 ms   12.21 ms   12.53 ms
+ *     1000 x 1000, height 250    12.53 ms   12.03 ms   12.05 ms
+ *
+ * (double: 1.72 and 20.35 ms). At 4000 x 4000 (144 MB with both buffers
+ * and the mask), 48 iterations, height 250, 16 per launch took 219 ms and
+ * 8 took 353 ms (medians of 5; double 714 ms). More per launch do not pay
+ * at these sizes (24: slower at 200 x 200), and shorter blocks lose to
+ * their halos (height 63 at 1000 x 1000, 8 per launch: 13.33 ms). */
+enum { ROW_BLOCK = 256, ROW_STEPS = 16, ROW_MAX_STEPS = 64 };
 
 static update_kind choose_update(clctx *ctx, uint32_t nx)
 {
@@ -72,10 +100,13 @@ struct laplace_dev {
     laplace_version v;
     size_t cells, group_h, groups;
     unsigned tile_h;
-    clkernel *update, *change, *copy, *tiled;
-    clarg mask, changes;
+    unsigned block_rows, block_steps;   /* rows: ROW_BLOCK, ROW_STEPS */
+    size_t blocks;              /* rows: work-items, one per block */
+    clkernel *update, *change, *copy, *tiled, *row_blocks;
+    clarg mask, changes, scratch;
     int *int_mask;              /* seed's mask as ints */
-    float *group_max;           /* one per work-group of the change kernel */
+    float *group_max;           /* one per work-group of the change kernel
+                                   (rows: per block) */
     size_t measured_groups;     /* of the last measuring launch */
     laplace_stats unread;       /* the stats when the caller has none */
 };
@@ -172,11 +203,73 @@ static int choose_shapes(laplace_dev *d)
     return 0;
 }
 
+/* One of rows's shapes: `fallback`, or what environment variable `name`
+ * says (the tests make small blocks with it), from 1 to `most`. */
+static int row_shape(const char *name, unsigned fallback, unsigned most,
+                     unsigned *out)
+{
+    const char *env = getenv(name);
+    unsigned long v = fallback;
+    if (env && !parse_uint(env, 1, most, &v))
+        return app_fail(APP_ERR_BAD_INPUT, "laplace rows: %s=\"%.40s\" is "
+                        "not a whole number from 1 to %u", name, env, most);
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* rows's block height and iterations per launch (LAPLACE_ROW_BLOCK and
+ * LAPLACE_ROW_STEPS override them), its kernel sized one work-item per
+ * block, each a work-group of its own, and each block's ring of rows. */
+static int set_up_row_blocks(laplace_dev *d)
+{
+    uint32_t ny = d->g->ny;
+    int rc = row_shape("LAPLACE_ROW_BLOCK", 0, LAPLACE_MAX_SIDE,
+                       &d->block_rows);
+    if (rc == 0)
+        rc = row_shape("LAPLACE_ROW_STEPS", ROW_STEPS, ROW_MAX_STEPS,
+                       &d->block_steps);
+    if (rc)
+        return rc;
+    if (!d->block_rows) {
+        /* Blocks of up to ROW_BLOCK rows, as many as a multiple of the
+         * compute units, of equal heights: every core gets the same
+         * work (200 rows on 2 cores: 2 blocks of 100, not 128 and 72). */
+        cl_uint units = 1;
+        if (clGetDeviceInfo(clctx_device(d->ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
+                            sizeof units, &units, NULL) != CL_SUCCESS ||
+            units < 1)
+            units = 1;
+        size_t blocks = clframe_round_up((ny + ROW_BLOCK - 1) / ROW_BLOCK,
+                                         units);
+        blocks = blocks < ny ? blocks : ny;
+        d->block_rows = (unsigned)((ny + blocks - 1) / blocks);
+    }
+    d->blocks = (ny + d->block_rows - 1) / d->block_rows;
+    d->row_blocks = build(d, "laplace_row_blocks");
+    if (!d->row_blocks)
+        return CLFRAME_ERR_BUILD;       /* clframe said why */
+    rc = clkernel_global(d->row_blocks, d->blocks);
+    if (rc == 0)
+        rc = clkernel_local(d->row_blocks, 1);
+    /* 3 rows per level between the first and the last; one float at least
+     * (a buffer cannot be empty). */
+    size_t rows = 3 * (size_t)(d->block_steps - 1) * d->blocks;
+    d->scratch = clarg_array("float", sizeof(float), NULL,
+                             rows ? rows * d->g->nx : 1, CLARG_NO_COPY);
+    if (rc == 0)
+        rc = clarg_persist(&d->scratch, d->ctx);
+    return rc;
+}
+
 /* Builds the version's kernels and puts the grid on the device. */
 static int set_up(laplace_dev *d)
 {
     laplace_grid *g = d->g;
     int rc = choose_shapes(d);
+    if (rc == 0 && d->v == LAPLACE_ROW_BLOCKS) {
+        rc = set_up_row_blocks(d);
+        d->groups = d->blocks > d->groups ? d->blocks : d->groups;
+    }
     if (rc)
         return rc;
     d->group_max = malloc(d->groups * sizeof *d->group_max);
@@ -192,16 +285,18 @@ static int set_up(laplace_dev *d)
     if (!d->group_max || (d->v == LAPLACE_SEED && !d->int_mask))
         return app_fail(APP_ERR_NO_MEMORY, "laplace: no memory for a "
                         "%u x %u grid's mask", g->nx, g->ny);
-    int seed = d->v == LAPLACE_SEED;
-    d->update = seed ? build_per_cell(d, "laplace_seed_update", 1, 1)
-                     : build_update(d);
-    d->change = build_per_cell(d, seed ? "laplace_seed_update_change"
-                                       : "laplace_update_change", 1, 1);
+    int seed = d->v == LAPLACE_SEED, rows = d->v == LAPLACE_ROW_BLOCKS;
+    if (!rows) {    /* rows has its own kernel, which measures too */
+        d->update = seed ? build_per_cell(d, "laplace_seed_update", 1, 1)
+                         : build_update(d);
+        d->change = build_per_cell(d, seed ? "laplace_seed_update_change"
+                                           : "laplace_update_change", 1, 1);
+    }
     if (seed)
         d->copy = build_per_cell(d, "laplace_seed_copy", 1, 1);
     if (d->v == LAPLACE_FAST)
         d->tiled = build(d, "laplace_tiled");
-    if (!d->update || !d->change || (seed && !d->copy) ||
+    if ((!rows && (!d->update || !d->change)) || (seed && !d->copy) ||
         (d->v == LAPLACE_FAST && !d->tiled))
         return CLFRAME_ERR_BUILD;       /* clframe said why */
     /* Both buffers start as phi: fixed cells are never written again. */
@@ -273,10 +368,34 @@ static int double_iteration(laplace_dev *d, int measure)
     return rc ? rc : clarg_swap(&d->st.cur, &d->st.next);
 }
 
+/* rows's n iterations in as few launches as ROW_STEPS allows, of equal
+ * lengths as near as can be (each launch's redundant rows grow with its
+ * length), the last launch measuring its last iteration if asked. */
+static int row_blocks_advance(laplace_dev *d, unsigned n, int measure)
+{
+    cl_uint nx = d->g->nx, ny = d->g->ny, rows = d->block_rows;
+    int rc = 0;
+    while (n > 0 && rc == 0) {
+        unsigned launches = (n + d->block_steps - 1) / d->block_steps;
+        cl_uint steps = (n + launches - 1) / launches;
+        n -= steps;
+        cl_uint last = measure && n == 0;
+        rc = clkernel_enqueue(d->row_blocks, d->st.cur, d->st.next, d->mask,
+                              d->scratch, CLARG(nx), CLARG(ny), CLARG(rows),
+                              CLARG(steps), CLARG(last), d->changes);
+        if (rc == 0)
+            rc = clarg_swap(&d->st.cur, &d->st.next);
+    }
+    d->measured_groups = d->blocks;
+    return rc;
+}
+
 /* n iterations, the last of them measuring its largest change if asked. */
 static int advance(laplace_dev *d, unsigned n, int measure)
 {
     int rc = 0;
+    if (d->v == LAPLACE_ROW_BLOCKS)
+        return row_blocks_advance(d, n, measure);
     if (d->v == LAPLACE_FAST) {
         rc = app_stencil_run(&d->st, measure ? n - 1 : n);
         if (rc == 0 && measure)
@@ -334,7 +453,9 @@ static void tear_down(laplace_dev *d)
     clarg_release(&d->st.next);
     clarg_release(&d->mask);
     clarg_release(&d->changes);
-    clkernel *all[] = {d->update, d->change, d->copy, d->tiled};
+    clarg_release(&d->scratch);
+    clkernel *all[] = {d->update, d->change, d->copy, d->tiled,
+                       d->row_blocks};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         app_timing_add(&d->stats->timing, all[i]);
         clkernel_free(all[i]);

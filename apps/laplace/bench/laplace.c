@@ -13,8 +13,8 @@
  * per cell: read a float and a mask byte, write a float (neighbours come
  * from caches or local memory). The device's bandwidth is measured in the
  * same run by apps/common/kernels/copy.cl's float4 copy (as bench-heat does); the
- * table gives each version's share of it. The fast version makes several
- * iterations per memory pass, so its share can exceed 100 %.
+ * table gives each version's share of it. The fast and rows versions make
+ * several iterations per memory pass, so their share can exceed 100 %.
  *
  * usage: bench-laplace [sizes=200,1000] [iterations=100] [runs=3]
  */
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    printf("\nms: the kernels' event times for seed, double and fast, the "
+    printf("\nms: the kernels' event times for the OpenCL versions, the "
            "loop's time for the C versions; eff. GB/s: %d bytes per cell and "
            "iteration over that time.\n", BYTES_PER_CELL);
     return 0;

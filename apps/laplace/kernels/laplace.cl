@@ -15,7 +15,10 @@
  *                        |change| of its work-group into changes[group], for
  *                        the tolerance check (the host takes the max of them);
  *   laplace_tiled        several iterations per launch in a local-memory
- *                        tile with a halo (temporal blocking).
+ *                        tile with a halo (temporal blocking);
+ *   laplace_row_blocks   several iterations per launch by a work-item per
+ *                        block of rows, with no barrier (temporal blocking
+ *                        for CPU devices).
  *
  * Every kernel adds in the reference's order and FP contraction is off, so
  * outputs equal the C reference's bit for bit (0.25f is exact: no rounding
@@ -300,4 +303,91 @@ void laplace_tiled(__global const float *in, __global float *out,
                 out[(uint)gy * nx + (uint)gx] = v[i][j];
         }
     }
+}
+
+/* ---- several iterations per launch, a work-item per block of rows -------
+ *
+ * For CPU devices, where a work-group's barriers and local memory cost
+ * more than they save: a work-item makes `steps` iterations of its block of
+ * output rows [a, b) alone, with no barrier, by redundant work instead of
+ * synchronisation. Iteration t (level t; level 0 is `in`) must be exact on
+ * the rows [a - steps + t, b + steps - t): each level needs one row more
+ * on each side than the next, so level steps is exact on [a, b) and goes
+ * to `out`. The levels are made as a wavefront down the block: at step s,
+ * level t makes row s - t from level t - 1's rows s - t - 1 to s - t + 1,
+ * of which the last was made just before at this same step. A level in
+ * between therefore needs only its last three rows, in a ring in the
+ * work-item's own part of `scratch` (3 * (steps - 1) rows), which stays in
+ * a core's cache while the block's rows stream through once per launch.
+ *
+ * With `measure`, the last iteration's largest |change| over the block's
+ * free cells goes to changes[work-item]; the host takes the max of them.
+ */
+
+/* One row of an iteration, from the rows up, c and down of the level
+ * before: free cells get their neighbours' average, fixed ones keep c's
+ * value (the row's first and last cells, on the border, included). Every
+ * cell is written, so the loop has no masked stores and vectorizes. */
+inline float laplace_row(__global const float *restrict up,
+                         __global const float *restrict c,
+                         __global const float *restrict down,
+                         __global const uchar *restrict m,
+                         __global float *restrict out, uint nx, int measure)
+{
+    float change = 0.0f;
+    out[0] = c[0];
+    if (measure) {
+        for (uint x = 1; x < nx - 1; x++) {
+            float v = laplace_average(c[x + 1], c[x - 1], down[x], up[x]);
+            float d = m[x] ? fabs(v - c[x]) : 0.0f;
+            change = d > change ? d : change;
+            out[x] = m[x] ? v : c[x];
+        }
+    } else {
+        for (uint x = 1; x < nx - 1; x++) {
+            float v = laplace_average(c[x + 1], c[x - 1], down[x], up[x]);
+            out[x] = m[x] ? v : c[x];
+        }
+    }
+    out[nx - 1] = c[nx - 1];
+    return change;
+}
+
+__kernel void laplace_row_blocks(__global const float *in,
+                                 __global float *out,
+                                 __global const uchar *mask,
+                                 __global float *scratch, uint nx, uint ny,
+                                 uint rows, uint steps, uint measure,
+                                 __global float *changes)
+{
+    long w = get_global_id(0), a = w * rows, b = min(a + rows, (long)ny);
+    long n = steps;
+    if (a >= ny || n < 1)
+        return;
+    __global float *ring = scratch + (size_t)w * 3 * (n - 1) * nx;
+    float change = 0.0f;
+    for (long s = a - n + 2; s < b + n; s++) {
+        for (long t = 1; t <= n; t++) {
+            long r = s - t;
+            if (r < max(a - n + t, 0L) || r >= min(b + n - t, (long)ny))
+                continue;
+            /* Level t - 1's rows r - 1, r, r + 1 (clamped at the grid's
+             * first and last rows, which are fixed: their neighbours are
+             * never used), and level t's row r. */
+            long up = max(r - 1, 0L), down = min(r + 1, (long)ny - 1);
+            __global const float *p[3];
+            long rr[3] = {up, r, down};
+            for (int i = 0; i < 3; i++)
+                p[i] = t == 1 ? in + (size_t)rr[i] * nx
+                              : ring + (size_t)(3 * (t - 2) + rr[i] % 3) * nx;
+            __global float *o =
+                t == n ? out + (size_t)r * nx
+                       : ring + (size_t)(3 * (t - 1) + r % 3) * nx;
+            float d = laplace_row(p[0], p[1], p[2], mask + (size_t)r * nx, o,
+                                  nx, measure && t == n);
+            change = d > change ? d : change;
+        }
+    }
+    if (measure)
+        changes[w] = change;
 }

@@ -2,8 +2,10 @@
  * laplace.c: the Laplace solver (apps/laplace) and PNG reading
  * (apps/common/png_read.c). Every version against the C reference bit for
  * bit (all add in the reference's order): the seed's problem and random
- * grids of odd sizes, iterations 0, 1, 2, 3 and 100; tolerance mode stops
- * at the reference's iteration with its max change; convergence to known
+ * grids of odd sizes, iterations 0, 1, 2, 3 and 100; rows's blocks and
+ * launches of every shape (small ones set by LAPLACE_ROW_BLOCK and
+ * LAPLACE_ROW_STEPS); tolerance mode stops at the reference's iteration
+ * with its max change, mid-launch for rows too; convergence to known
  * solutions (a uniform potential, a linear profile between two plates);
  * errors; PNG masks and bad PNG files; and bin/laplace.
  */
@@ -13,11 +15,13 @@
 
 #include <math.h>
 #include <png.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const laplace_version versions[] = {LAPLACE_OPENMP, LAPLACE_SEED,
-                                           LAPLACE_DOUBLE, LAPLACE_FAST};
+                                           LAPLACE_DOUBLE, LAPLACE_FAST,
+                                           LAPLACE_ROW_BLOCKS};
 enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 
 /* laplace_solve on the context test_run_context gives (a fresh one under
@@ -160,6 +164,129 @@ START_TEST(gpu_update_kernels_match_reference)
 }
 END_TEST
 
+/* rows with small blocks and short launches (LAPLACE_ROW_BLOCK and
+ * LAPLACE_ROW_STEPS), so that small grids have many blocks: heights that
+ * are not a multiple of the block, fewer rows than a block, halos taller
+ * than a block, one iteration per launch and the most, counts 0 to 3 and
+ * counts that are not a multiple of a launch's iterations, random masks
+ * (a tenth of the cells fixed, or half). */
+START_TEST(rows_blocks_match_reference)
+{
+    static const struct {
+        const char *block, *steps;
+        uint32_t nx, ny, fixed_in;      /* 1 in fixed_in cells fixed */
+    } shapes[] = {
+        {"5", "4", 13, 23, 10},     /* 4 blocks of 5 rows and one of 3 */
+        {"1", "3", 9, 11, 2},       /* blocks of a row, halos of 2 */
+        {"2", "2", 17, 9, 10},
+        {"7", "1", 6, 20, 2},       /* one iteration per launch */
+        {"50", "4", 21, 9, 10},     /* fewer rows than a block */
+        {"4", "64", 11, 30, 10},    /* the most per launch */
+        {"3", "5", 70, 47, 10},
+    };
+    static const unsigned rows_counts[] = {0, 1, 2, 3, 7, 10, 100};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        if (test_memory_run() && shapes[s].nx * shapes[s].ny > 3000)
+            continue;
+        setenv("LAPLACE_ROW_BLOCK", shapes[s].block, 1);
+        setenv("LAPLACE_ROW_STEPS", shapes[s].steps, 1);
+        laplace_grid g;
+        make_random_grid(&g, shapes[s].nx, shapes[s].ny, 500 + (uint32_t)s);
+        uint32_t seed = 900 + (uint32_t)s;
+        for (size_t i = 0; i < (size_t)g.nx * g.ny; i++)
+            if (g.mask[i] && test_random(&seed) % shapes[s].fixed_in == 0)
+                g.mask[i] = 0;
+        for (size_t c = 0; c < sizeof rows_counts / sizeof *rows_counts;
+             c++) {
+            /* Under the memory checkers, 0 and 1 only on the first
+             * shape, and no long run. */
+            if (test_memory_run() && (rows_counts[c] > 10 ||
+                                      (s > 0 && rows_counts[c] < 2)))
+                continue;
+            char what[64];
+            snprintf(what, sizeof what, "rows, blocks of %s, %s per launch",
+                     shapes[s].block, shapes[s].steps);
+            laplace_plan plan = {rows_counts[c], 0.0f, 1};
+            assert_matches_reference(&g, &plan, LAPLACE_ROW_BLOCKS, what);
+        }
+        laplace_grid_free(&g);
+    }
+    unsetenv("LAPLACE_ROW_BLOCK");
+    unsetenv("LAPLACE_ROW_STEPS");
+}
+END_TEST
+
+/* rows measures the last iteration of a launch; a check stretch that is
+ * not a multiple of its iterations per launch ends a shorter launch, and
+ * the run stops at the reference's iteration with its largest change. */
+START_TEST(rows_tolerance_stops_mid_launch)
+{
+    uint32_t nx = test_memory_run() ? 12 : 45, ny = test_memory_run() ? 9 : 38;
+    laplace_grid g;
+    make_random_grid(&g, nx, ny, 78);
+    setenv("LAPLACE_ROW_BLOCK", "4", 1);
+    setenv("LAPLACE_ROW_STEPS", "4", 1);
+    /* Converging at a check 7 apart, capped 2 after a check 6 apart,
+     * converging with checks every 9 and every iteration. */
+    static const laplace_plan plans[] = {
+        {100000, 1e-4f, 7}, {50, 1e-30f, 6}, {100000, 1e-3f, 9},
+        {100000, 1e-3f, 1}};
+    for (size_t p = 0; p < sizeof plans / sizeof *plans; p++)
+        assert_matches_reference(&g, &plans[p], LAPLACE_ROW_BLOCKS,
+                                 "rows, tolerance");
+    unsetenv("LAPLACE_ROW_BLOCK");
+    unsetenv("LAPLACE_ROW_STEPS");
+    laplace_grid_free(&g);
+}
+END_TEST
+
+/* rows reduces the change per block: each block's must count. Two fixed
+ * cells at 1 either side of a free cell at 0 make its change (0.5) the
+ * largest of one iteration, alone; it moves through every row, so through
+ * every block of 2 rows (the last, rows 6 and 7, has a free row too). */
+START_TEST(rows_change_counts_in_every_block)
+{
+    enum { N = 8 };
+    setenv("LAPLACE_ROW_BLOCK", "2", 1);
+    for (uint32_t y = 1; y < N - 1; y++) {
+        laplace_grid g;
+        ck_assert_app(laplace_grid_make(&g, N, N, 0.0f, 0.0f, 0, 0));
+        for (uint32_t x = 2; x <= 4; x += 2) {
+            g.mask[y * N + x] = 0;
+            g.phi[y * N + x] = 1.0f;
+        }
+        laplace_plan plan = {1, 1e-30f, 1};
+        assert_matches_reference(&g, &plan, LAPLACE_ROW_BLOCKS,
+                                 "rows, the largest change in one row");
+        laplace_grid_free(&g);
+    }
+    unsetenv("LAPLACE_ROW_BLOCK");
+}
+END_TEST
+
+/* Shapes that are not whole numbers in range are refused, not run. */
+START_TEST(rows_refuses_bad_shapes)
+{
+    laplace_grid g;
+    ck_assert_app(laplace_grid_make(&g, 10, 10, 0, 1, 2, 2));
+    laplace_plan plan = {3, 0.0f, 1};
+    static const struct { const char *name, *value; } bad[] = {
+        {"LAPLACE_ROW_BLOCK", "0"}, {"LAPLACE_ROW_BLOCK", "12abc"},
+        {"LAPLACE_ROW_BLOCK", ""}, {"LAPLACE_ROW_BLOCK", "99999999999"},
+        {"LAPLACE_ROW_STEPS", "0"}, {"LAPLACE_ROW_STEPS", "65"},
+        {"LAPLACE_ROW_STEPS", "-1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv(bad[i].name, bad[i].value, 1);
+        ck_assert_app_fails(solve_checked(&g, &plan, LAPLACE_ROW_BLOCKS,
+                                          NULL), APP_ERR_BAD_INPUT,
+                            bad[i].name);
+        unsetenv(bad[i].name);
+    }
+    laplace_grid_free(&g);
+}
+END_TEST
+
 START_TEST(tolerance_stops_where_the_reference_does)
 {
     uint32_t nx = test_memory_run() ? 12 : 45, ny = test_memory_run() ? 9 : 38;
@@ -257,6 +384,10 @@ START_TEST(stats_count_launches)
     ck_assert_uint_eq(s.timing.launches, 3);    /* 4 + 4 + 2 */
     ck_assert_msg(s.timing.kernel_ms > 0, "kernel time %g",
                   s.timing.kernel_ms);
+    setenv("LAPLACE_ROW_STEPS", "4", 1);
+    ck_assert_app(solve_checked(&g, &plan, LAPLACE_ROW_BLOCKS, &s));
+    unsetenv("LAPLACE_ROW_STEPS");
+    ck_assert_uint_eq(s.timing.launches, 3);    /* 4 + 3 + 3 */
     laplace_grid_free(&g);
 }
 END_TEST
@@ -497,6 +628,10 @@ Suite *laplace_suite(void)
     tcase_add_loop_test(tc, seed_problem_matches_reference, 0, NSIZES);
     tcase_add_loop_test(tc, random_grids_match_reference, 0, NSIZES);
     tcase_add_test(tc, gpu_update_kernels_match_reference);
+    tcase_add_test(tc, rows_blocks_match_reference);
+    tcase_add_test(tc, rows_tolerance_stops_mid_launch);
+    tcase_add_test(tc, rows_change_counts_in_every_block);
+    tcase_add_test(tc, rows_refuses_bad_shapes);
     tcase_add_test(tc, tolerance_stops_where_the_reference_does);
     tcase_add_test(tc, uniform_potential_is_exact);
     tcase_add_test(tc, two_plates_give_a_linear_profile);

@@ -33,9 +33,9 @@ typedef struct societies_day {
  * SOCIETIES_TABLE_MU(r) (model.h: its marginal utility MU(x), then
  * x^(1/n), for x < SOCIETIES_TABLE_UNITS).
  * The item kernels read them where the reference computes: a CPU device's
- * pow, expm1 and log1p may cost many times the host's (PoCL's pow 12
- * times glibc's powf), and a value the host computed is the reference's,
- * bit for bit. The reference passes no table (0); values outside it are
+ * pow, expm1 and log1p may cost many times the host's (on PoCL the item
+ * kernels ran 2 to 4 times faster reading them: bench/RESULTS.md), and a
+ * value the host computed is the reference's, bit for bit. The reference passes no table (0); values outside it are
  * computed on either side. */
 #define SOCIETIES_TABLE_EFFORT 4096
 #define SOCIETIES_TABLE_MU(r) \
