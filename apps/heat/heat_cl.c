@@ -12,7 +12,10 @@
  *   v6  v5's flags as bytes, and up to HEAT_HALO steps per launch in
  *       local-memory tiles with a halo (temporal blocking): global memory
  *       is read and written once per launch instead of once per step. It
- *       is a stencil (common/stencil.h), which apps/mpi steps in parts.
+ *       is a stencil (common/stencil.h), which apps/mpi steps in parts;
+ *   v7  temporal blocking shaped for a CPU device: a work-item steps a
+ *       block of the world several times alone, recomputing its halo,
+ *       with no barrier, its working set a few rows in the core's cache.
  */
 #include "heat.h"
 #include "common/error.h"
@@ -334,6 +337,116 @@ static int step_persistent(heat_run *run, unsigned steps, heat_version v)
     return rc;
 }
 
+/* ---- v7: blocks stepped alone, for CPU devices --------------------------- */
+
+/* v7's block (rows x columns), its steps per launch, and the work-items
+ * per compute unit, each taking blocks in turn (first guesses, to be
+ * tuned). */
+enum { BLOCK_ROWS = 64, BLOCK_COLS = 512, BLOCK_STEPS = 8,
+       BLOCK_ITEMS_PER_UNIT = 4 };
+
+/* The most HEAT_V7_BLOCK may ask for, and the most the work-items' rings
+ * may take together (fewer work-items then): far past any cache. */
+enum { BLOCK_MAX_SIDE = 1 << 20, BLOCK_MAX_STEPS = 64 };
+static const size_t BLOCK_MAX_SCRATCH = (size_t)256 << 20;
+
+typedef struct heat_block {
+    unsigned rows, cols, steps;
+} heat_block;
+
+/* The block: HEAT_V7_BLOCK=ROWSxCOLSxSTEPS if set (for tuning and tests),
+ * else the default. */
+static int choose_block(heat_block *b)
+{
+    const char *env = getenv("HEAT_V7_BLOCK");
+    *b = (heat_block){BLOCK_ROWS, BLOCK_COLS, BLOCK_STEPS};
+    if (env && *env) {
+        char end;
+        if (sscanf(env, "%ux%ux%u%c", &b->rows, &b->cols, &b->steps,
+                   &end) != 3 || b->rows < 1 || b->rows > BLOCK_MAX_SIDE ||
+            b->cols < 1 || b->cols > BLOCK_MAX_SIDE || b->steps < 1 ||
+            b->steps > BLOCK_MAX_STEPS)
+            return app_fail(APP_ERR_BAD_INPUT, "HEAT_V7_BLOCK=%s: expected "
+                            "ROWSxCOLSxSTEPS, rows and columns from 1 to %d, "
+                            "steps from 1 to %d", env, BLOCK_MAX_SIDE,
+                            BLOCK_MAX_STEPS);
+    }
+    return 0;
+}
+
+/* Work-items for `blocks` blocks: a few per compute unit, so that the
+ * others take a busy core's share, no more than there are blocks, and
+ * their rings of ring_bytes each within BLOCK_MAX_SCRATCH. */
+static size_t block_items(clctx *ctx, size_t blocks, size_t ring_bytes)
+{
+    cl_uint units = 1;
+    if (clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
+                        sizeof units, &units, NULL) != CL_SUCCESS || !units)
+        units = 1;
+    size_t items = (size_t)units * BLOCK_ITEMS_PER_UNIT;
+    if (items > blocks)
+        items = blocks;
+    if (ring_bytes && items > BLOCK_MAX_SCRATCH / ring_bytes)
+        items = BLOCK_MAX_SCRATCH / ring_bytes;
+    return items ? items : 1;
+}
+
+static int step_blocked(heat_run *run, unsigned steps)
+{
+    heat_world *world = run->world;
+    heat_block b;
+    int rc = choose_block(&b);
+    if (rc)
+        return rc;
+    /* A block as wide as the world at most, so that its ring is too. */
+    cl_uint rows = b.rows, halo = b.steps;
+    cl_uint cols = b.cols < world->w ? b.cols : world->w;
+    size_t blocks = ((size_t)world->w + cols - 1) / cols *
+                    (((size_t)world->h + rows - 1) / rows);
+    /* Each work-item's ring (heat.cl); a float in all when there is none. */
+    size_t ring = (size_t)(halo - 1) * 3 * (cols + 2 * halo);
+    size_t items = block_items(run->ctx, blocks, ring * sizeof(float));
+    uint8_t *packed = pack_flags(world, sizeof(uint8_t));
+    if (!packed)
+        return APP_ERR_NO_MEMORY;
+    clkernel *k = build(run, "heat_step_blocked", "");
+    clarg flags = CLARG_IN(packed, run->cells);
+    clarg scratch = CLARG_TYPED("float", (float *)NULL,
+                                ring ? items * ring : 1, CLARG_NO_COPY);
+    clarg cur = CLARG_INOUT(world->state, run->cells);
+    clarg next = CLARG_INOUT(world->state, run->cells);
+    rc = k ? clkernel_global(k, items) : CLFRAME_ERR_BUILD;
+    if (rc == 0)
+        rc = clkernel_local(k, 1);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&flags, run->ctx, 1);
+    if (rc == 0)
+        rc = clarg_persist(&scratch, run->ctx);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&cur, run->ctx, 1);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&next, run->ctx, 0);
+    for (unsigned done = 0; done < steps && rc == 0;) {
+        cl_uint now = steps - done < halo ? steps - done : halo;
+        rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
+                              CLARG(world->w), CLARG(world->h), flags, cur,
+                              next, scratch, CLARG(rows), CLARG(cols),
+                              CLARG(halo), CLARG(now));
+        if (rc == 0)
+            rc = clarg_swap(&cur, &next);
+        done += now;
+    }
+    if (rc == 0)
+        rc = clarg_read(&cur);
+    clarg_release(&cur);
+    clarg_release(&next);
+    clarg_release(&scratch);
+    clarg_release(&flags);
+    free_kernel(run, k);
+    free(packed);
+    return rc;
+}
+
 /* v6: the whole world as one stencil. */
 static int step_tiled(heat_run *run, float dt, unsigned steps)
 {
@@ -368,6 +481,8 @@ int heat_step_opencl(heat_world *world, float dt, unsigned steps,
         return step_persistent(&run, steps, v);
     case HEAT_V6_TILED:
         return step_tiled(&run, dt, steps);
+    case HEAT_V7_BLOCKED:
+        return step_blocked(&run, steps);
     default:
         return app_fail(APP_ERR_USAGE, "heat_step_opencl: version "
                         "%d is not an OpenCL version", (int)v);
