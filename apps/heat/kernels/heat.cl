@@ -301,38 +301,18 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
  * halo floats, which stays in the core's cache; level 0 is read from `in`
  * and the last level written to `out`.
  *
- * A row's cells other than the world's left and right columns are one loop
- * of selects without branches, which the compiler vectorizes; each cell's
- * arithmetic is heat_update's, so the result is the reference's bit for
- * bit. Nothing outside the world is touched: rows and columns are cut to
- * it, and its border cells (fixed or insulators, which the host checks)
- * are copied.
+ * A row's cells other than the world's left and right columns are one
+ * loop over heat_update, whose branches the compiler turns into selects to
+ * vectorize it (PoCL does), so the result is the reference's bit for bit.
+ * Nothing outside the world is touched: rows and columns are cut to it,
+ * and its border cells (fixed or insulators, which the host checks) are
+ * copied.
  */
-
-/* heat_update with selects for branches (the same sums: a term is added
- * or not), so that a row's loop has none. */
-inline float heat_update_select(float inner, float outer, float self,
-                                float above, float below, float left,
-                                float right, uint conducts)
-{
-    float contrib = inner;
-    float acc = inner * self;
-    contrib = conducts & 1u ? contrib + outer : contrib;
-    acc = conducts & 1u ? acc + outer * above : acc;
-    contrib = conducts & 2u ? contrib + outer : contrib;
-    acc = conducts & 2u ? acc + outer * below : acc;
-    contrib = conducts & 4u ? contrib + outer : contrib;
-    acc = conducts & 4u ? acc + outer * left : acc;
-    contrib = conducts & 8u ? contrib + outer : contrib;
-    acc = conducts & 8u ? acc + outer * right : acc;
-    float res = acc / contrib;
-    return res < 0.0f ? 0.0f : (res > 1.0f ? 1.0f : res);
-}
 
 /* n cells of a row, none in the world's left or right column, so that
  * self[-1] and self[n] exist: `self` is the row at the level before,
  * `above` and `below` its neighbours there, `next` where the new cells go
- * (no other row: `restrict` lets the loop be vectorized). */
+ * (no other row: `restrict` lets the loop be vectorized without checks). */
 inline void heat_blocked_row(float inner, float outer,
                              __global const uchar *restrict flags,
                              __global const float *restrict above,
@@ -342,9 +322,9 @@ inline void heat_blocked_row(float inner, float outer,
 {
     for (long i = 0; i < n; i++) {
         uint f = flags[i];
-        float v = heat_update_select(inner, outer, self[i], above[i],
-                                     below[i], self[i - 1], self[i + 1],
-                                     HEAT_CONDUCTS_FROM_PACKED(f));
+        float v = heat_update(inner, outer, self[i], above[i],
+                              below[i], self[i - 1], self[i + 1],
+                              HEAT_CONDUCTS_FROM_PACKED(f));
         next[i] = f & (HEAT_FIXED | HEAT_INSULATOR) ? self[i] : v;
     }
 }
