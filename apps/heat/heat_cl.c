@@ -339,11 +339,26 @@ static int step_persistent(heat_run *run, unsigned steps, heat_version v)
 
 /* ---- v7: blocks stepped alone, for CPU devices --------------------------- */
 
-/* v7's block (rows x columns), its steps per launch, and the work-items
- * per compute unit, each taking blocks in turn (first guesses, to be
- * tuned). */
-enum { BLOCK_ROWS = 64, BLOCK_COLS = 512, BLOCK_STEPS = 8,
-       BLOCK_ITEMS_PER_UNIT = 4 };
+/* v7's block, steps per launch and work-items, chosen by interleaved runs
+ * on PoCL 3.1 with the 2 cores of a Xeon VM (AVX-512, 2 MB of L2 each):
+ * kernel times of standard worlds, medians of 3 to 7 runs, 3 rounds:
+ *  - rows: 256 was 1 to 5 % faster than 128 on worlds 1000 to 4000 cells
+ *    square; 512 no faster than 256;
+ *  - columns: 2048 as fast as whole rows on 4000 x 4000 (476 to 485 ms for
+ *    48 steps, against 473 to 496 ms), 1024 8 to 9 % slower; 2048 bounds
+ *    the ring on wider worlds (7 x 3 rows of 2064 floats, 173 KB);
+ *  - steps per launch: 8. On 1000 x 1000 (100 steps) 6 and 8 were best,
+ *    12 and 16 3 to 7 % slower; on 2000 x 2000 and 4000 x 4000, 12 and 16
+ *    were 2 to 10 % faster than 8, and 4 8 to 15 % slower (more passes
+ *    over memory);
+ *  - 1, 2, 4 or 8 work-items per compute unit: no difference beyond the
+ *    noise; 4 lets the others take a busy core's share.
+ * Not measured beyond 2 cores: a world too small to give every compute
+ * unit BLOCK_MIN_PER_UNIT blocks gets blocks of fewer rows, down to
+ * BLOCK_MIN_ROWS, so that every core has work. */
+enum { BLOCK_ROWS = 256, BLOCK_COLS = 2048, BLOCK_STEPS = 8,
+       BLOCK_ITEMS_PER_UNIT = 4, BLOCK_MIN_PER_UNIT = 2,
+       BLOCK_MIN_ROWS = 2 * BLOCK_STEPS };
 
 /* The most HEAT_V7_BLOCK may ask for, and the most the work-items' rings
  * may take together (fewer work-items then): far past any cache. */
@@ -354,9 +369,19 @@ typedef struct heat_block {
     unsigned rows, cols, steps;
 } heat_block;
 
-/* The block: HEAT_V7_BLOCK=ROWSxCOLSxSTEPS if set (for tuning and tests),
- * else the default. */
-static int choose_block(heat_block *b)
+static size_t compute_units(clctx *ctx)
+{
+    cl_uint units = 0;
+    if (clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
+                        sizeof units, &units, NULL) != CL_SUCCESS)
+        units = 0;
+    return units ? units : 1;
+}
+
+/* The block for a world of h rows: HEAT_V7_BLOCK=ROWSxCOLSxSTEPS as it is
+ * if set (for tuning and tests), else the default, with fewer rows when
+ * the world has too few for every compute unit to get some blocks. */
+static int choose_block(clctx *ctx, uint32_t h, heat_block *b)
 {
     const char *env = getenv("HEAT_V7_BLOCK");
     *b = (heat_block){BLOCK_ROWS, BLOCK_COLS, BLOCK_STEPS};
@@ -370,20 +395,21 @@ static int choose_block(heat_block *b)
                             "ROWSxCOLSxSTEPS, rows and columns from 1 to %d, "
                             "steps from 1 to %d", env, BLOCK_MAX_SIDE,
                             BLOCK_MAX_STEPS);
+        return 0;
     }
+    size_t blocks = compute_units(ctx) * BLOCK_MIN_PER_UNIT;
+    size_t rows = ((size_t)h + blocks - 1) / blocks;
+    if (rows < b->rows)
+        b->rows = rows > BLOCK_MIN_ROWS ? (unsigned)rows : BLOCK_MIN_ROWS;
     return 0;
 }
 
-/* Work-items for `blocks` blocks: a few per compute unit, so that the
- * others take a busy core's share, no more than there are blocks, and
- * their rings of ring_bytes each within BLOCK_MAX_SCRATCH. */
+/* Work-items for `blocks` blocks: a few per compute unit, no more than
+ * there are blocks, and their rings of ring_bytes each within
+ * BLOCK_MAX_SCRATCH. */
 static size_t block_items(clctx *ctx, size_t blocks, size_t ring_bytes)
 {
-    cl_uint units = 1;
-    if (clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
-                        sizeof units, &units, NULL) != CL_SUCCESS || !units)
-        units = 1;
-    size_t items = (size_t)units * BLOCK_ITEMS_PER_UNIT;
+    size_t items = compute_units(ctx) * BLOCK_ITEMS_PER_UNIT;
     if (items > blocks)
         items = blocks;
     if (ring_bytes && items > BLOCK_MAX_SCRATCH / ring_bytes)
@@ -395,7 +421,7 @@ static int step_blocked(heat_run *run, unsigned steps)
 {
     heat_world *world = run->world;
     heat_block b;
-    int rc = choose_block(&b);
+    int rc = choose_block(run->ctx, world->h, &b);
     if (rc)
         return rc;
     /* A block as wide as the world at most, so that its ring is too. */

@@ -99,12 +99,13 @@ END_TEST
 
 /* ---- random worlds ---------------------------------------------------------- */
 
-/* Sizes around the work-groups (32 x 8), v6's output blocks (120 x 40
- * on big-local-memory devices) and v7's blocks (512 x 64): below, at, just
- * past, several. */
+/* Sizes around the work-groups (32 x 8) and v6's output blocks (120 x 40
+ * on big-local-memory devices): below, at, just past, several; and one
+ * past v7's default block width (2048; its rows are cut to fit the
+ * world, so that every compute unit gets blocks). */
 static const uint32_t random_sizes[][2] = {
     {3, 3}, {4, 7}, {1, 1}, {2, 5}, {31, 33}, {37, 23}, {129, 5}, {5, 129},
-    {121, 41}, {130, 61}, {241, 83}, {515, 67}};
+    {121, 41}, {130, 61}, {241, 83}, {2053, 37}};
 static const unsigned random_steps[] = {0, 1, 2, 3, 4, 5, 7, 9};
 
 /* Under valgrind and Oclgrind, steps up to 5: the buffers end in either
