@@ -15,6 +15,7 @@ static const app_version versions[HEAT_VERSION_COUNT] = {
     [HEAT_V4_DOUBLE_BUFFERED] = {"v4", "step_world_v4_double_buffered", 1},
     [HEAT_V5_PACKED] = {"v5", "step_world_v5_packed_properties", 1},
     [HEAT_V6_TILED] = {"v6", "step_world_v6_tiled", 1},
+    [HEAT_V7_BLOCKED] = {"v7", "step_world_v7_cpu_blocked", 1},
 };
 const app_versions heat_versions = {versions, HEAT_VERSION_COUNT,
                                     HEAT_V6_TILED, HEAT_V4_DOUBLE_BUFFERED};

@@ -1,8 +1,9 @@
 /*
  * heat.h: stepping a heat world, by every version of the seed's tutorial
  * and beyond: the plain C reference, its OpenMP twin, and the OpenCL
- * versions v3 (naive), v4 (double-buffered), v5 (packed properties) and v6
- * (several steps per launch in local-memory tiles). Every version performs
+ * versions v3 (naive), v4 (double-buffered), v5 (packed properties), v6
+ * (several steps per launch in local-memory tiles) and v7 (several steps
+ * per launch, a work-item a block, for CPU devices). Every version performs
  * the same float operations in the same order as the reference for every
  * cell, so their outputs are equal byte for byte (the kernels are built with
  * FP contraction off and correctly rounded division; see apps/heat/kernels/).
@@ -24,10 +25,12 @@ typedef enum heat_version {
     HEAT_V4_DOUBLE_BUFFERED,/* persistent buffers, state read back once */
     HEAT_V5_PACKED,         /* v4 + neighbours' insulator bits in one word */
     HEAT_V6_TILED,          /* v5 + several steps per launch in local tiles */
+    HEAT_V7_BLOCKED,        /* several steps per launch, a work-item a block:
+                               for CPU devices */
     HEAT_VERSION_COUNT
 } heat_version;
 
-/* Their names, "reference", "openmp", "v3", "v4", "v5" and "v6", each
+/* Their names, "reference", "openmp", "v3", "v4", "v5", "v6" and "v7", each
  * with the program that runs it as its alias ("step_world",
  * "step_world_v3_opencl", ...), which run on a device, and the defaults:
  * v6 on a GPU, v4 on a CPU device (common/versions.h). */

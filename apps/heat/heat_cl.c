@@ -12,7 +12,10 @@
  *   v6  v5's flags as bytes, and up to HEAT_HALO steps per launch in
  *       local-memory tiles with a halo (temporal blocking): global memory
  *       is read and written once per launch instead of once per step. It
- *       is a stencil (common/stencil.h), which apps/mpi steps in parts.
+ *       is a stencil (common/stencil.h), which apps/mpi steps in parts;
+ *   v7  temporal blocking shaped for a CPU device: a work-item steps a
+ *       block of the world several times alone, recomputing its halo,
+ *       with no barrier, its working set a few rows in the core's cache.
  */
 #include "heat.h"
 #include "common/error.h"
@@ -334,6 +337,142 @@ static int step_persistent(heat_run *run, unsigned steps, heat_version v)
     return rc;
 }
 
+/* ---- v7: blocks stepped alone, for CPU devices --------------------------- */
+
+/* v7's block, steps per launch and work-items, chosen by interleaved runs
+ * on PoCL 3.1 with the 2 cores of a Xeon VM (AVX-512, 2 MB of L2 each):
+ * kernel times of standard worlds, medians of 3 to 7 runs, 3 rounds:
+ *  - rows: 256 was 1 to 5 % faster than 128 on worlds 1000 to 4000 cells
+ *    square; 512 no faster than 256;
+ *  - columns: 2048 as fast as whole rows on 4000 x 4000 (476 to 485 ms for
+ *    48 steps, against 473 to 496 ms), 1024 8 to 9 % slower; 2048 bounds
+ *    the ring on wider worlds (7 x 3 rows of 2064 floats, 173 KB);
+ *  - steps per launch: 8. On 1000 x 1000 (100 steps) 6 and 8 were best,
+ *    12 and 16 3 to 7 % slower; on 2000 x 2000 and 4000 x 4000, 12 and 16
+ *    were 2 to 10 % faster than 8, and 4 8 to 15 % slower (more passes
+ *    over memory);
+ *  - 1, 2, 4 or 8 work-items per compute unit: no difference beyond the
+ *    noise; 4 lets the others take a busy core's share.
+ * Not measured beyond 2 cores: a world too small to give every compute
+ * unit BLOCK_MIN_PER_UNIT blocks gets blocks of fewer rows, down to
+ * BLOCK_MIN_ROWS, so that every core has work. */
+enum { BLOCK_ROWS = 256, BLOCK_COLS = 2048, BLOCK_STEPS = 8,
+       BLOCK_ITEMS_PER_UNIT = 4, BLOCK_MIN_PER_UNIT = 2,
+       BLOCK_MIN_ROWS = 2 * BLOCK_STEPS };
+
+/* The most HEAT_V7_BLOCK may ask for, and the most the work-items' rings
+ * may take together (fewer work-items then): far past any cache. */
+enum { BLOCK_MAX_SIDE = 1 << 20, BLOCK_MAX_STEPS = 64 };
+static const size_t BLOCK_MAX_SCRATCH = (size_t)256 << 20;
+
+typedef struct heat_block {
+    unsigned rows, cols, steps;
+} heat_block;
+
+static size_t compute_units(clctx *ctx)
+{
+    cl_uint units = 0;
+    if (clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
+                        sizeof units, &units, NULL) != CL_SUCCESS)
+        units = 0;
+    return units ? units : 1;
+}
+
+/* The block for a world of h rows: HEAT_V7_BLOCK=ROWSxCOLSxSTEPS as it is
+ * if set (for tuning and tests), else the default, with fewer rows when
+ * the world has too few for every compute unit to get some blocks. */
+static int choose_block(clctx *ctx, uint32_t h, heat_block *b)
+{
+    const char *env = getenv("HEAT_V7_BLOCK");
+    *b = (heat_block){BLOCK_ROWS, BLOCK_COLS, BLOCK_STEPS};
+    if (env && *env) {
+        char end;
+        if (sscanf(env, "%ux%ux%u%c", &b->rows, &b->cols, &b->steps,
+                   &end) != 3 || b->rows < 1 || b->rows > BLOCK_MAX_SIDE ||
+            b->cols < 1 || b->cols > BLOCK_MAX_SIDE || b->steps < 1 ||
+            b->steps > BLOCK_MAX_STEPS)
+            return app_fail(APP_ERR_BAD_INPUT, "HEAT_V7_BLOCK=%s: expected "
+                            "ROWSxCOLSxSTEPS, rows and columns from 1 to %d, "
+                            "steps from 1 to %d", env, BLOCK_MAX_SIDE,
+                            BLOCK_MAX_STEPS);
+        return 0;
+    }
+    size_t blocks = compute_units(ctx) * BLOCK_MIN_PER_UNIT;
+    size_t rows = ((size_t)h + blocks - 1) / blocks;
+    if (rows < b->rows)
+        b->rows = rows > BLOCK_MIN_ROWS ? (unsigned)rows : BLOCK_MIN_ROWS;
+    return 0;
+}
+
+/* Work-items for `blocks` blocks: a few per compute unit, no more than
+ * there are blocks, and their rings of ring_bytes each within
+ * BLOCK_MAX_SCRATCH. */
+static size_t block_items(clctx *ctx, size_t blocks, size_t ring_bytes)
+{
+    size_t items = compute_units(ctx) * BLOCK_ITEMS_PER_UNIT;
+    if (items > blocks)
+        items = blocks;
+    if (ring_bytes && items > BLOCK_MAX_SCRATCH / ring_bytes)
+        items = BLOCK_MAX_SCRATCH / ring_bytes;
+    return items ? items : 1;
+}
+
+static int step_blocked(heat_run *run, unsigned steps)
+{
+    heat_world *world = run->world;
+    heat_block b;
+    int rc = choose_block(run->ctx, world->h, &b);
+    if (rc)
+        return rc;
+    /* A block as wide as the world at most, so that its ring is too. */
+    cl_uint rows = b.rows, halo = b.steps;
+    cl_uint cols = b.cols < world->w ? b.cols : world->w;
+    size_t blocks = ((size_t)world->w + cols - 1) / cols *
+                    (((size_t)world->h + rows - 1) / rows);
+    /* Each work-item's ring (heat.cl); a float in all when there is none. */
+    size_t ring = (size_t)(halo - 1) * 3 * (cols + 2 * halo);
+    size_t items = block_items(run->ctx, blocks, ring * sizeof(float));
+    uint8_t *packed = pack_flags(world, sizeof(uint8_t));
+    if (!packed)
+        return APP_ERR_NO_MEMORY;
+    clkernel *k = build(run, "heat_step_blocked", "");
+    clarg flags = CLARG_IN(packed, run->cells);
+    clarg scratch = CLARG_TYPED("float", (float *)NULL,
+                                ring ? items * ring : 1, CLARG_NO_COPY);
+    clarg cur = CLARG_INOUT(world->state, run->cells);
+    clarg next = CLARG_INOUT(world->state, run->cells);
+    rc = k ? clkernel_global(k, items) : CLFRAME_ERR_BUILD;
+    if (rc == 0)
+        rc = clkernel_local(k, 1);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&flags, run->ctx, 1);
+    if (rc == 0)
+        rc = clarg_persist(&scratch, run->ctx);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&cur, run->ctx, 1);
+    if (rc == 0)
+        rc = clarg_keep_on_device(&next, run->ctx, 0);
+    for (unsigned done = 0; done < steps && rc == 0;) {
+        cl_uint now = steps - done < halo ? steps - done : halo;
+        rc = clkernel_enqueue(k, CLARG(run->inner), CLARG(run->outer),
+                              CLARG(world->w), CLARG(world->h), flags, cur,
+                              next, scratch, CLARG(rows), CLARG(cols),
+                              CLARG(halo), CLARG(now));
+        if (rc == 0)
+            rc = clarg_swap(&cur, &next);
+        done += now;
+    }
+    if (rc == 0)
+        rc = clarg_read(&cur);
+    clarg_release(&cur);
+    clarg_release(&next);
+    clarg_release(&scratch);
+    clarg_release(&flags);
+    free_kernel(run, k);
+    free(packed);
+    return rc;
+}
+
 /* v6: the whole world as one stencil. */
 static int step_tiled(heat_run *run, float dt, unsigned steps)
 {
@@ -368,6 +507,8 @@ int heat_step_opencl(heat_world *world, float dt, unsigned steps,
         return step_persistent(&run, steps, v);
     case HEAT_V6_TILED:
         return step_tiled(&run, dt, steps);
+    case HEAT_V7_BLOCKED:
+        return step_blocked(&run, steps);
     default:
         return app_fail(APP_ERR_USAGE, "heat_step_opencl: version "
                         "%d is not an OpenCL version", (int)v);

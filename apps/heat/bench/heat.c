@@ -19,7 +19,7 @@
  * cell (read a temperature and a flags word, write a temperature), against
  * the device's bandwidth measured here by a float4 copy kernel: the time
  * that gives for all the steps is the "single-step bandwidth bound", which
- * only a version doing several steps per memory pass (v6) can beat.
+ * only a version doing several steps per memory pass (v6, v7) can beat.
  *
  * usage: bench-heat [n=1000] [steps=100] [runs=5] [versions=all]
  * versions is a comma-separated list (v5,v6) for tuning runs; without the
@@ -265,7 +265,7 @@ int main(int argc, char **argv)
     for (int v = 0; v <= HEAT_VERSION_COUNT; v++)
         print_row(&rows[v], &rows[HEAT_REFERENCE], &rows[HEAT_OPENMP],
                   cell_steps, device_gbs);
-    printf("\nin-process ms: the kernels' event times for v3-v6, the loop's "
+    printf("\nin-process ms: the kernels' event times for v3-v7, the loop's "
            "time for the C versions; eff. GB/s: %d bytes per cell and step "
            "over that time.\n", BYTES_PER_CELL_STEP);
     heat_world_free(&start);

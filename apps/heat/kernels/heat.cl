@@ -7,7 +7,9 @@
  *   heat_step_packed  v5: one read of a flags word that carries the
  *                     neighbours' insulator bits (packed on the host);
  *   heat_step_tiled   v6: a tile with a halo in local memory, stepped up to
- *                     HEAT_HALO times per launch (temporal blocking).
+ *                     HEAT_HALO times per launch (temporal blocking);
+ *   heat_step_blocked v7: temporal blocking for CPU devices, a work-item
+ *                     stepping a block and its halo alone, no barriers.
  *
  * Every kernel evaluates a cell with exactly the reference's operations in
  * its order (above, below, left, right). FP contraction is off so that no
@@ -275,6 +277,133 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
                 ty >= HEAT_HALO && ty < HEAT_TILE_H - HEAT_HALO &&
                 gx < w && gy < h)
                 out[gy * w + gx] = v[i][j];
+        }
+    }
+}
+
+/* ---- v7: temporal blocking for CPU devices -------------------------------
+ *
+ * v6's tiles suit a GPU: a work-group steps a tile in local memory with a
+ * barrier between steps, which a CPU device runs as a loop over the
+ * group's work-items at every barrier. Here a work-item is a whole worker
+ * and meets no barrier: it takes the world's blocks of `rows` x `cols`
+ * cells in turn (the global size apart) and steps each block `steps` times
+ * alone (steps <= halo), computing again the halo of `steps` cells around
+ * the block that the neighbouring blocks compute too: level s (the block
+ * after s steps) is computed on the block grown by steps - s cells each
+ * side, so that the last level is the block.
+ *
+ * The levels go down the rows as a wavefront: at front f the work-item
+ * computes level 1's row f, level 2's row f - 1, ..., each from three rows
+ * of the level before (the row and its neighbours). So a level needs only
+ * its three latest rows: levels 1 to steps - 1 keep theirs in a ring in the
+ * work-item's part of scratch, halo - 1 levels of three rows of cols + 2 *
+ * halo floats, which stays in the core's cache; level 0 is read from `in`
+ * and the last level written to `out`.
+ *
+ * A row's cells other than the world's left and right columns are one
+ * loop over heat_update, whose branches the compiler turns into selects to
+ * vectorize it (PoCL does), so the result is the reference's bit for bit.
+ * Nothing outside the world is touched: rows and columns are cut to it,
+ * and its border cells (fixed or insulators, which the host checks) are
+ * copied.
+ */
+
+/* n cells of a row, none in the world's left or right column, so that
+ * self[-1] and self[n] exist: `self` is the row at the level before,
+ * `above` and `below` its neighbours there, `next` where the new cells go
+ * (no other row: `restrict` lets the loop be vectorized without checks). */
+inline void heat_blocked_row(float inner, float outer,
+                             __global const uchar *restrict flags,
+                             __global const float *restrict above,
+                             __global const float *restrict self,
+                             __global const float *restrict below,
+                             __global float *restrict next, long n)
+{
+    for (long i = 0; i < n; i++) {
+        uint f = flags[i];
+        float v = heat_update(inner, outer, self[i], above[i],
+                              below[i], self[i - 1], self[i + 1],
+                              HEAT_CONDUCTS_FROM_PACKED(f));
+        next[i] = f & (HEAT_FIXED | HEAT_INSULATOR) ? self[i] : v;
+    }
+}
+
+/* A work-item's ring: levels 1 to halo - 1, three rows each, of ring_w
+ * floats whose first is the world's column x_ring; where row `row` of
+ * level `level` has column x. */
+typedef struct heat_ring {
+    __global float *base;
+    long ring_w, x_ring;
+} heat_ring;
+
+inline __global float *heat_ring_at(const heat_ring *ring, uint level,
+                                    long row, long x)
+{
+    return ring->base + ((level - 1) * 3 + row % 3) * ring->ring_w
+           + (x - ring->x_ring);
+}
+
+/* Row `row` of level `level` (0 to steps - 1) from column x: level 0 is
+ * `in`, the others are in the ring. */
+inline __global const float *heat_blocked_source(
+    __global const float *in, const heat_ring *ring, long w, uint level,
+    long row, long x)
+{
+    return level == 0 ? in + row * w + x : heat_ring_at(ring, level, row, x);
+}
+
+__kernel void heat_step_blocked(float inner, float outer, uint w, uint h,
+                                __global const uchar *packed,
+                                __global const float *in,
+                                __global float *out,
+                                __global float *scratch, uint rows,
+                                uint cols, uint halo, uint steps)
+{
+    /* long: a 2^31-cell world's last block and its halo pass INT_MAX. */
+    long wl = w, hl = h, reach = steps;
+    long strips = (wl + cols - 1) / cols;
+    long blocks = strips * ((hl + rows - 1) / rows);
+    heat_ring ring = {.ring_w = cols + 2 * (long)halo};
+    ring.base = scratch + (long)get_global_id(0) * (halo - 1) * 3 *
+                ring.ring_w;
+
+    for (long b = get_global_id(0); b < blocks; b += get_global_size(0)) {
+        long x0 = b % strips * cols, y0 = b / strips * rows;
+        long x1 = min(x0 + cols, wl), y1 = min(y0 + rows, hl);
+        ring.x_ring = x0 - halo;
+        for (long f = y0 - reach + 1; f < y1 + reach - 1; f++) {
+            for (uint s = 1; s <= steps; s++) {
+                long r = f - s + 1;         /* level s's row at this front */
+                if (r < max(y0 - reach + s, 0L) ||
+                    r >= min(y1 + reach - s, hl))
+                    continue;
+                long xa = max(x0 - reach + s, 0L);
+                long xb = min(x1 + reach - s, wl);
+                __global const float *self =
+                    heat_blocked_source(in, &ring, wl, s - 1, r, xa);
+                __global float *next = s == steps ? out + r * wl + xa
+                                     : heat_ring_at(&ring, s, r, xa);
+                if (r == 0 || r == hl - 1) {    /* the world's border */
+                    for (long i = 0; i < xb - xa; i++)
+                        next[i] = self[i];
+                    continue;
+                }
+                /* The world's left and right columns, where in range, are
+                 * border cells; the loop takes the cells between. */
+                long ia = max(xa, 1L), ib = min(xb, wl - 1);
+                if (xa == 0)
+                    next[0] = self[0];
+                if (xb == wl)
+                    next[wl - 1 - xa] = self[wl - 1 - xa];
+                if (ib > ia)
+                    heat_blocked_row(
+                        inner, outer, packed + r * wl + ia,
+                        heat_blocked_source(in, &ring, wl, s - 1, r - 1, ia),
+                        self + (ia - xa),
+                        heat_blocked_source(in, &ring, wl, s - 1, r + 1, ia),
+                        next + (ia - xa), ib - ia);
+            }
         }
     }
 }

@@ -1,12 +1,13 @@
 /*
  * heat_step.c: every heat stepper (OpenMP and the OpenCL versions v3
- * to v6) against the plain C reference, byte for byte: all of them evaluate
+ * to v7) against the plain C reference, byte for byte: all of them evaluate
  * each cell with the reference's operations in its order, so any difference
  * at all is a bug. Inputs: the standard world at n = 10, 33, 100; random
  * worlds with insulators and fixed cells inside, of sizes that are not
  * multiples of any work-group or tile; steps 0 to 3, across v6's launches of
- * 4 steps, and 50. Then the step_world programs: both formats, round trips,
- * and bad arguments and inputs.
+ * 4 steps, and 50; v7 with blocks far smaller than the world, its halo
+ * wider than a block, and launches of 1 to 4 steps. Then the step_world
+ * programs: both formats, round trips, and bad arguments and inputs.
  */
 #include "common/tests/testing.h"
 #include "heat/heat.h"
@@ -18,7 +19,7 @@
 
 static const heat_version versions[] = {
     HEAT_OPENMP, HEAT_V3_NAIVE, HEAT_V4_DOUBLE_BUFFERED, HEAT_V5_PACKED,
-    HEAT_V6_TILED};
+    HEAT_V6_TILED, HEAT_V7_BLOCKED};
 enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 
 /* Under valgrind and Oclgrind v3 is left out: its kernel is v4's, and its
@@ -99,10 +100,12 @@ END_TEST
 /* ---- random worlds ---------------------------------------------------------- */
 
 /* Sizes around the work-groups (32 x 8) and v6's output blocks (120 x 40
- * on big-local-memory devices): below, at, just past, several. */
+ * on big-local-memory devices): below, at, just past, several; and one
+ * past v7's default block width (2048; its rows are cut to fit the
+ * world, so that every compute unit gets blocks). */
 static const uint32_t random_sizes[][2] = {
     {3, 3}, {4, 7}, {1, 1}, {2, 5}, {31, 33}, {37, 23}, {129, 5}, {5, 129},
-    {121, 41}, {130, 61}, {241, 83}};
+    {121, 41}, {130, 61}, {241, 83}, {2053, 37}};
 static const unsigned random_steps[] = {0, 1, 2, 3, 4, 5, 7, 9};
 
 /* Under valgrind and Oclgrind, steps up to 5: the buffers end in either
@@ -127,6 +130,67 @@ START_TEST(random_worlds_match_reference)
                                      random_steps[s], versions[v],
                                      "random world");
     heat_world_free(&world);
+}
+END_TEST
+
+/* ---- v7's blocks ------------------------------------------------------------ */
+
+/* v7 with blocks of ROWSxCOLSxSTEPS (HEAT_V7_BLOCK) far smaller than the
+ * default, so that small worlds hold many blocks, blocks end mid-world in
+ * both directions, the halo (STEPS cells) is wider than a block, and a run
+ * ends on a launch of fewer steps than STEPS: every way a block's halo or
+ * a level's rows and columns could come out one cell short. */
+static const char *const small_blocks[] = {"5x7x3", "3x2x4", "1x1x1",
+                                           "2x3x2", "4x1000x3"};
+static const uint32_t block_worlds[][2] = {
+    {1, 1}, {1, 6}, {6, 1}, {2, 2}, {3, 3}, {3, 8}, {13, 11}, {23, 17}};
+static const unsigned block_steps[] = {0, 1, 2, 3, 4, 5, 7};
+
+START_TEST(small_blocks_match_reference)
+{
+    const char *block = small_blocks[_i];
+    /* Under valgrind and Oclgrind, the worlds with an inside and 5 steps
+     * at most: one launch and the next in every block shape. */
+    size_t nworlds = sizeof block_worlds / sizeof *block_worlds;
+    size_t nsteps = sizeof block_steps / sizeof *block_steps;
+    while (test_memory_run() && block_steps[nsteps - 1] > MEMORY_RUN_STEPS)
+        nsteps--;
+    setenv("HEAT_V7_BLOCK", block, 1);
+    for (size_t k = test_memory_run() ? 4 : 0; k < nworlds; k++) {
+        heat_world world;
+        char what[64];
+        make_random_world(&world, block_worlds[k][0], block_worlds[k][1],
+                          77u + (uint32_t)k);
+        snprintf(what, sizeof what, "blocks %s, random world", block);
+        for (size_t s = 0; s < nsteps; s++)
+            assert_matches_reference(&world, 0.5f + 0.25f * (float)(k % 3),
+                                     block_steps[s], HEAT_V7_BLOCKED, what);
+        heat_world_free(&world);
+    }
+    unsetenv("HEAT_V7_BLOCK");
+}
+END_TEST
+
+/* A block shape that is not ROWSxCOLSxSTEPS in range is refused with a
+ * message, and the world is left as it was. */
+START_TEST(bad_block_settings_are_refused)
+{
+    static const char *const bad[] = {
+        "0x4x4", "4x0x4", "4x4x0", "4x4x65", "1048577x4x4", "4x1048577x4",
+        "-1x4x4", "4x4", "4x4x4x4", "4x4x4 ", "ax4x4", "4 x4x4", "x"};
+    heat_world world, before;
+    make_random_world(&world, 9, 7, 5);
+    ck_assert_app(heat_world_copy(&before, &world));
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("HEAT_V7_BLOCK", bad[i], 1);
+        ck_assert_app_fails(step_checked(&world, 0.1f, 3, HEAT_V7_BLOCKED,
+                                         NULL), APP_ERR_BAD_INPUT,
+                            "HEAT_V7_BLOCK");
+        ck_assert(memcmp(world.state, before.state, 9 * 7 * 4) == 0);
+    }
+    unsetenv("HEAT_V7_BLOCK");
+    heat_world_free(&world);
+    heat_world_free(&before);
 }
 END_TEST
 
@@ -221,6 +285,12 @@ START_TEST(stats_count_launches_and_time_kernels)
     ck_assert_uint_eq(stats.launches, 3); /* 4 + 4 + 2 steps */
     ck_assert_app(step_checked(&world, 0.1f, 0, HEAT_V6_TILED, &stats));
     ck_assert_uint_eq(stats.launches, 0);
+    ck_assert_app(step_checked(&world, 0.1f, 10, HEAT_V7_BLOCKED, &stats));
+    ck_assert_uint_eq(stats.launches, 2); /* 8 + 2 steps */
+    setenv("HEAT_V7_BLOCK", "4x4x3", 1);
+    ck_assert_app(step_checked(&world, 0.1f, 10, HEAT_V7_BLOCKED, &stats));
+    unsetenv("HEAT_V7_BLOCK");
+    ck_assert_uint_eq(stats.launches, 4); /* 3 + 3 + 3 + 1 steps */
     heat_world_free(&world);
 }
 END_TEST
@@ -251,7 +321,7 @@ START_TEST(version_names_round_trip)
         ck_assert_int_eq(app_version_parse(&heat_versions, app_version_name(&heat_versions, v)), v);
         ck_assert_int_eq(app_version_parse(&heat_versions, heat_versions.list[v].alias), v);
     }
-    ck_assert_int_eq(app_version_parse(&heat_versions, "v7"), -1);
+    ck_assert_int_eq(app_version_parse(&heat_versions, "v8"), -1);
     ck_assert_int_eq(app_version_parse(&heat_versions, NULL), -1);
 }
 END_TEST
@@ -466,6 +536,9 @@ Suite *heat_step_suite(void)
                         sizeof standard_sizes / sizeof *standard_sizes);
     tcase_add_loop_test(tc, random_worlds_match_reference, 0,
                         sizeof random_sizes / sizeof *random_sizes);
+    tcase_add_loop_test(tc, small_blocks_match_reference, 0,
+                        sizeof small_blocks / sizeof *small_blocks);
+    tcase_add_test(tc, bad_block_settings_are_refused);
     tcase_add_test(tc, extreme_time_steps_match_reference);
     tcase_add_test(tc, reciprocal_division_is_correctly_rounded);
     tcase_add_test(tc, packed_flags_name_insulating_neighbours);
