@@ -18,7 +18,7 @@ static const app_version versions[HEAT_VERSION_COUNT] = {
     [HEAT_V7_BLOCKED] = {"v7", "step_world_v7_cpu_blocked", 1},
 };
 const app_versions heat_versions = {versions, HEAT_VERSION_COUNT,
-                                    HEAT_V6_TILED, HEAT_V4_DOUBLE_BUFFERED};
+                                    HEAT_V6_TILED, HEAT_V7_BLOCKED};
 
 int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
               clctx *ctx, app_timing *timing)

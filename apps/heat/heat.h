@@ -33,7 +33,7 @@ typedef enum heat_version {
 /* Their names, "reference", "openmp", "v3", "v4", "v5", "v6" and "v7", each
  * with the program that runs it as its alias ("step_world",
  * "step_world_v3_opencl", ...), which run on a device, and the defaults:
- * v6 on a GPU, v4 on a CPU device (common/versions.h). */
+ * v6 on a GPU, v7 on a CPU device (common/versions.h). */
 extern const app_versions heat_versions;
 
 /* Advances world by `steps` steps of size dt with version v. ctx is the
