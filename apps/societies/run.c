@@ -24,6 +24,14 @@ static const app_version versions[SOCIETIES_VERSION_COUNT] = {
 const app_versions societies_versions = {versions, SOCIETIES_VERSION_COUNT,
                                          SOCIETIES_GROUP, SOCIETIES_ITEM};
 
+societies_version societies_default_version(const societies_config *c,
+                                            clctx *ctx)
+{
+    if (c->agents >= SOCIETIES_ITEM_AGENTS)
+        return SOCIETIES_ITEM;
+    return (societies_version)app_version_default(&societies_versions, ctx);
+}
+
 /* A run: its agents, and where its phases happen. */
 struct societies_run {
     const societies_config *c;
@@ -115,8 +123,8 @@ int societies_run_open(societies_run **out, const societies_config *c,
     int on_device = v < 0 || app_version_uses_opencl(&societies_versions, v);
     if (rc == 0 && on_device && where && !(run->ctx = clctx_new(where)))
         rc = CLFRAME_ERR_NO_DEVICE;
-    run->version = v >= 0 || rc ? v : app_version_default(&societies_versions,
-                                                          run->ctx);
+    run->version = v >= 0 || rc ? (societies_version)v
+                                : societies_default_version(c, run->ctx);
     run->threads = run->version == SOCIETIES_REFERENCE ? 1 : 0;
     if (rc == 0 && on_device)
         rc = societies_device_new(run->ctx, c, &run->agents, run->version,

@@ -137,6 +137,18 @@ typedef enum societies_version {
  * (common/versions.h, which says why). */
 extern const app_versions societies_versions;
 
+/* A GPU runs item for societies of this many agents or more: a work-item
+ * per agent then fills it, and on an H200 item ran 1.1 to 5.4 times
+ * group's rates from 100000 agents up, while group won at 1000 and in
+ * most rows at 10000 (bench/RESULTS.md, "Defaults per device"). */
+#define SOCIETIES_ITEM_AGENTS 100000
+
+/* The version to run c on ctx's device (NULL: the default device) when
+ * none is asked for: the table's default, and item on a GPU from
+ * SOCIETIES_ITEM_AGENTS agents. */
+societies_version societies_default_version(const societies_config *c,
+                                            clctx *ctx);
+
 /* The agents on an OpenCL device, in one of the device versions. */
 typedef struct societies_device societies_device;
 

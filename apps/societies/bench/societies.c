@@ -117,13 +117,12 @@ int main(int argc, char **argv)
     printf("Societies, %lu days from new agents (defaults, epsilon 0.2); "
            "median of %lu runs; OpenMP %d threads; device %s\n\n", days, runs,
            societies_threads(0), clctx_describe(ctx));
-    int v_default = app_version_default(&societies_versions, ctx);
     printf("| agents | resources | phase 1 agents/s: reference | openmp | "
-           "group | item | default (%s) / reference | phase 2 pairs/s: "
+           "group | item | default / reference | phase 2 pairs/s: "
            "reference | openmp | group | item | default / reference | "
            "trades a pair-day | group, item = reference |\n"
            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-           "---:|:---:|\n", app_version_name(&societies_versions, v_default));
+           "---:|:---:|\n");
     int rc = 0;
     for (int i = 0; i < n_agents && rc == 0; i++)
         for (int j = 0; j < n_resources && rc == 0; j++) {
@@ -148,11 +147,13 @@ int main(int argc, char **argv)
                 rc = time_version(&c, v, (int)runs, &t[v]);
             if (rc)
                 break;
+            societies_version v_default = societies_default_version(&c, ctx);
             const timing *ref = &t[SOCIETIES_REFERENCE], *def = &t[v_default];
             printf("| %d | %d |", c.agents, c.resources);
             for (int v = 0; v < SOCIETIES_VERSION_COUNT; v++)
                 print_rate(t[v].agents_per_s);
-            printf(" %.1fx |", def->agents_per_s / ref->agents_per_s);
+            printf(" %.1fx (%s) |", def->agents_per_s / ref->agents_per_s,
+                   app_version_name(&societies_versions, v_default));
             for (int v = 0; v < SOCIETIES_VERSION_COUNT; v++)
                 print_rate(t[v].pairs_per_s);
             printf(" %.1fx | %.2f |", def->pairs_per_s / ref->pairs_per_s,

@@ -124,9 +124,9 @@ static int configure(const options *o, societies_config *c)
     return societies_config_check(c, 0) ? app_failed(&program) : 0;
 }
 
-/* The version --version or --device names, or the device's default; the
- * device selector left in o->where. 0, or the exit status. */
-static int choose_version(options *o, int *v)
+/* The version --version or --device names, or c's default on the device;
+ * the device selector left in o->where. 0, or the exit status. */
+static int choose_version(options *o, const societies_config *c, int *v)
 {
     if (o->version)
         return app_version_option(&program, o->version, v);
@@ -138,7 +138,7 @@ static int choose_version(options *o, int *v)
     clctx *own, *ctx = app_open_device(&program, o->where, &own);
     if (!ctx)
         return 1;
-    *v = app_version_default(&societies_versions, ctx);
+    *v = (int)societies_default_version(c, ctx);
     clctx_free(own);
     return 0;
 }
@@ -168,7 +168,7 @@ int main(int argc, char **argv)
     if ((status = configure(&o, &c)))
         return status;
     int v;
-    if ((status = choose_version(&o, &v)))
+    if ((status = choose_version(&o, &c, &v)))
         return status;
 
     /* A plot without a CSV file of its own draws from a temporary one. */
