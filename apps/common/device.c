@@ -38,3 +38,12 @@ int app_version_default(const app_versions *t, clctx *ctx)
         return t->preferred;
     return t->preferred_cpu;
 }
+
+unsigned app_compute_units(clctx *ctx)
+{
+    cl_uint units = 0;
+    if (clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
+                        sizeof units, &units, NULL) != CL_SUCCESS)
+        units = 0;
+    return units ? units : 1;
+}

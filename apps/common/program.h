@@ -61,4 +61,9 @@ typedef struct clctx clctx;
 clctx *app_open_device(const app_program *p, const char *where,
                        clctx **own);
 
+/* The compute units of ctx's device, 1 if it does not say: how many parts
+ * the versions shaped for a CPU device (heat v7, Laplace rows) cut their
+ * work into, so that every core gets some. In device.c. */
+unsigned app_compute_units(clctx *ctx);
+
 #endif /* APPS_PROGRAM_H */

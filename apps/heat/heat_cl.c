@@ -19,6 +19,7 @@
  */
 #include "heat.h"
 #include "common/error.h"
+#include "common/program.h"
 #include "common/stencil.h"
 #include "clframe.h"
 
@@ -369,15 +370,6 @@ typedef struct heat_block {
     unsigned rows, cols, steps;
 } heat_block;
 
-static size_t compute_units(clctx *ctx)
-{
-    cl_uint units = 0;
-    if (clGetDeviceInfo(clctx_device(ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
-                        sizeof units, &units, NULL) != CL_SUCCESS)
-        units = 0;
-    return units ? units : 1;
-}
-
 /* The block for a world of h rows: HEAT_V7_BLOCK=ROWSxCOLSxSTEPS as it is
  * if set (for tuning and tests), else the default, with fewer rows when
  * the world has too few for every compute unit to get some blocks. */
@@ -397,7 +389,7 @@ static int choose_block(clctx *ctx, uint32_t h, heat_block *b)
                             BLOCK_MAX_STEPS);
         return 0;
     }
-    size_t blocks = compute_units(ctx) * BLOCK_MIN_PER_UNIT;
+    size_t blocks = (size_t)app_compute_units(ctx) * BLOCK_MIN_PER_UNIT;
     size_t rows = ((size_t)h + blocks - 1) / blocks;
     if (rows < b->rows)
         b->rows = rows > BLOCK_MIN_ROWS ? (unsigned)rows : BLOCK_MIN_ROWS;
@@ -409,7 +401,7 @@ static int choose_block(clctx *ctx, uint32_t h, heat_block *b)
  * BLOCK_MAX_SCRATCH. */
 static size_t block_items(clctx *ctx, size_t blocks, size_t ring_bytes)
 {
-    size_t items = compute_units(ctx) * BLOCK_ITEMS_PER_UNIT;
+    size_t items = (size_t)app_compute_units(ctx) * BLOCK_ITEMS_PER_UNIT;
     if (items > blocks)
         items = blocks;
     if (ring_bytes && items > BLOCK_MAX_SCRATCH / ring_bytes)

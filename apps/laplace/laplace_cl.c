@@ -24,6 +24,7 @@
 #include "laplace.h"
 #include "common/error.h"
 #include "common/parse.h"
+#include "common/program.h"
 #include "common/stencil.h"
 #include "clframe.h"
 
@@ -234,13 +235,8 @@ static int set_up_row_blocks(laplace_dev *d)
         /* Blocks of up to ROW_BLOCK rows, as many as a multiple of the
          * compute units, of equal heights: every core gets the same
          * work (200 rows on 2 cores: 2 blocks of 100, not 128 and 72). */
-        cl_uint units = 1;
-        if (clGetDeviceInfo(clctx_device(d->ctx), CL_DEVICE_MAX_COMPUTE_UNITS,
-                            sizeof units, &units, NULL) != CL_SUCCESS ||
-            units < 1)
-            units = 1;
         size_t blocks = clframe_round_up((ny + ROW_BLOCK - 1) / ROW_BLOCK,
-                                         units);
+                                         app_compute_units(d->ctx));
         blocks = blocks < ny ? blocks : ny;
         d->block_rows = (unsigned)((ny + blocks - 1) / blocks);
     }

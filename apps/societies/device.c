@@ -27,19 +27,17 @@ struct societies_device {
     societies_agents *agents;       /* the host copy, read on request */
     societies_version version;      /* SOCIETIES_GROUP or SOCIETIES_ITEM */
     clkernel *phase1, *phase2;
-    clarg config_arg, units, experience, rng;   /* config_arg: config */
+    clarg config_arg, units, experience, rng;   /* config_arg: config's */
     CLF_FLOAT *table;               /* item: the host's values (agent.h) */
     clarg table_arg;
     CLF_INT *made;                  /* per agent, from the last phase 1 */
     CLF_INT *trades;                /* per pair, from the last phase 2 */
 };
 
-/* The item kernels' work-group: small, so that a CPU device's threads
- * share the agents out evenly (given no local size, PoCL made work-groups
- * so large that ... ). */
-#ifndef ITEM_GROUP
-#define ITEM_GROUP 8
-#endif
+/* The item kernels' work-group. Any size serves (PoCL ran as fast with
+ * the size left to it); a small one keeps short the tail by which the
+ * global size is rounded up. */
+enum { ITEM_GROUP = 8 };
 
 /* Builds phase `phase` (1 or 2) of d's version into *k, for `items`
  * agents or pairs: the group kernel in work-groups of a work-item per
@@ -66,9 +64,8 @@ static int build(societies_device *d, clkernel **k, int phase, size_t items)
     if (!(*k = clkernel_file(d->ctx, path, name, defines)))
         return CLFRAME_ERR_BUILD;
     if (item) {
-        size_t group = ITEM_GROUP;
-        rc = clkernel_global(*k, (items + group - 1) / group * group);
-        return rc ? rc : clkernel_local(*k, group);
+        rc = clkernel_global(*k, clframe_round_up(items, ITEM_GROUP));
+        return rc ? rc : clkernel_local(*k, ITEM_GROUP);
     }
     size_t group = (size_t)d->config.resources;
     if (clkernel_max_group_size(*k) < group)

@@ -137,11 +137,6 @@ int societies_run_open(societies_run **out, const societies_config *c,
     return 0;
 }
 
-societies_version societies_run_version(const societies_run *run)
-{
-    return run->version;
-}
-
 void societies_run_close(societies_run *run)
 {
     if (!run)
@@ -157,6 +152,7 @@ int societies_run_day(societies_run *run, societies_summary *s)
 {
     const societies_config *c = run->c;
     s->day = ++run->day;
+    s->version = run->version;
     double start = clock_seconds();
     s->extracted = run->device ? societies_device_phase1(run->device)
                                : societies_phase1(c, &run->agents,
@@ -179,6 +175,7 @@ int societies_run_day(societies_run *run, societies_summary *s)
 int societies_run_summarize(societies_run *run, societies_summary *s)
 {
     s->day = run->day;
+    s->version = run->version;
     int rc = run->device ? societies_device_read_units(run->device) : 0;
     return rc ? rc : societies_summarize(run->c, &run->agents, s);
 }

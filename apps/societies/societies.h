@@ -187,6 +187,7 @@ typedef struct societies_summary {
     long units[5];
     long extracted, trades;     /* that day */
     double phase1_s, phase2_s;  /* seconds, the pairing in phase 2's */
+    societies_version version;  /* that ran it (a default resolved) */
 } societies_summary;
 
 /* The summary's utility and quantiles for agents a. 0 or a code. */
@@ -211,8 +212,6 @@ int societies_simulate(const societies_config *c, int v, const char *where,
 typedef struct societies_run societies_run;
 int societies_run_open(societies_run **run, const societies_config *c,
                        int v, const char *where);
-/* The version it runs (the default resolved). */
-societies_version societies_run_version(const societies_run *run);
 void societies_run_close(societies_run *run);
 /* The next day: fills s's day, extracted, trades and phase times. */
 int societies_run_day(societies_run *run, societies_summary *s);

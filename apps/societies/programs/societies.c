@@ -124,28 +124,25 @@ static int configure(const options *o, societies_config *c)
     return societies_config_check(c, 0) ? app_failed(&program) : 0;
 }
 
-/* The version --version or --device names, or c's default on the device;
+/* The version --version or --device names, or -1: the default on the
+ * device, which the run opens and resolves (societies_default_version);
  * the device selector left in o->where. 0, or the exit status. */
-static int choose_version(options *o, const societies_config *c, int *v)
+static int choose_version(options *o, int *v)
 {
     if (o->version)
         return app_version_option(&program, o->version, v);
     *v = app_version_parse(&societies_versions, o->where);
-    if (*v == SOCIETIES_REFERENCE || *v == SOCIETIES_OPENMP) {
+    if (*v == SOCIETIES_REFERENCE || *v == SOCIETIES_OPENMP)
         o->where = NULL;
-        return 0;
-    }
-    clctx *own, *ctx = app_open_device(&program, o->where, &own);
-    if (!ctx)
-        return 1;
-    *v = (int)societies_default_version(c, ctx);
-    clctx_free(own);
+    else
+        *v = -1;
     return 0;
 }
 
 typedef struct totals {
     FILE *csv;
     double phase1_s, phase2_s;
+    societies_version version;  /* that ran the days */
 } totals;
 
 static int write_day(const societies_summary *s, void *user)
@@ -154,6 +151,7 @@ static int write_day(const societies_summary *s, void *user)
     societies_csv_row(t->csv, s);
     t->phase1_s += s->phase1_s;
     t->phase2_s += s->phase2_s;
+    t->version = s->version;
     return ferror(t->csv) ? app_fail(APP_ERR_IO, "societies: "
                                      "writing the CSV failed") : 0;
 }
@@ -168,7 +166,7 @@ int main(int argc, char **argv)
     if ((status = configure(&o, &c)))
         return status;
     int v;
-    if ((status = choose_version(&o, &c, &v)))
+    if ((status = choose_version(&o, &v)))
         return status;
 
     /* A plot without a CSV file of its own draws from a temporary one. */
@@ -187,7 +185,7 @@ int main(int argc, char **argv)
      * succeeded (common/save.h): a failed run leaves the old one, if any,
      * and no CSV that could pass for a whole one; a failed plot leaves
      * the whole CSV. */
-    totals t = {stdout, 0, 0};
+    totals t = {stdout, 0, 0, SOCIETIES_REFERENCE};
     save_target out;
     if (csv_path && save_begin(&out, csv_path) != 0) {
         if (csv_path == scratch)
@@ -212,9 +210,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "societies: %d agents, %d resources, %d days, %s%s%s: "
             "phase 1 %.3f s (%.4g agents/s), phase 2 %.3f s (%.4g pairs/s)\n",
             c.agents, c.resources, c.days,
-            app_version_name(&societies_versions, v),
-            app_version_uses_opencl(&societies_versions, v) ? " on " : "",
-            !app_version_uses_opencl(&societies_versions, v) ? ""
+            app_version_name(&societies_versions, t.version),
+            app_version_uses_opencl(&societies_versions, t.version) ? " on "
+                                                                   : "",
+            !app_version_uses_opencl(&societies_versions, t.version) ? ""
             : o.where ? o.where : "the default device",
             t.phase1_s, (double)c.agents * c.days / t.phase1_s,
             t.phase2_s, pairs / t.phase2_s);
