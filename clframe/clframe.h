@@ -331,8 +331,8 @@ clarg clarg_scalar(const char *type, size_t size, const void *value);
     CLARG_ARRAY_((p), (n), CLARG_EACH | CLARG_TO_DEVICE | CLARG_FROM_DEVICE)
 
 /* A host array of user structs, named as the kernel names them ("Pair" or
- * "struct Pair"). The element size must be the device's sizeof: the first
- * call of a kernel with struct parameters measures it (one more build), and
+ * "struct Pair"). The element size must be the device's sizeof: a kernel
+ * with struct parameters measures it when it is made (one more build), and
  * a call whose host size differs fails with both sizes. The same holds for
  * CLARG_VALUE. */
 #define CLARG_TYPED(name, p, n, flags) \

@@ -458,9 +458,9 @@ static int build_shim(clfunction *f)
     dump_shim(f, program.data);
     char name[200];
     snprintf(name, sizeof name, "clf_shim_%s", f->proto.name);
-    f->kernel = clkernel_source(f->ctx, program.data, name, f->options);
-    if (f->kernel)                  /* its sizes kernel measures them */
-        clf_kernel_skip_struct_sizes(f->kernel);
+    /* Its own sizes kernel measures them (read_device_sizes). */
+    f->kernel = clf_kernel_source_unmeasured(f->ctx, program.data, name,
+                                             f->options);
     int rc = f->kernel ? read_device_sizes(f, program.data) : CLFRAME_ERR_BUILD;
     free(program.data);
     return rc;

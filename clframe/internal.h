@@ -263,9 +263,10 @@ typedef struct clf_proto {
     char text[1024];             /* "int score(Board* b, int move)" */
 } clf_proto;
 
-/* For a kernel whose caller checks its structs' sizes itself (clfunction's
- * shims): no measuring build at its first call (kernel.c). */
-void clf_kernel_skip_struct_sizes(clkernel *k);
+/* clkernel_source for a caller that checks its structs' sizes itself
+ * (clfunction's shims): no measuring build (kernel.c). */
+clkernel *clf_kernel_source_unmeasured(clctx *ctx, const char *source,
+                                       const char *name, const char *options);
 
 /* Gives each of the n parameters whose type is a typedef of a built-in
  * type in source ("typedef float real;") that type, and its size: drivers

@@ -33,11 +33,9 @@ struct clkernel {
     int timing;                  /* clkernel_set_timing */
     uint64_t runs;               /* launches since it was made */
     clf_kernel_profile times;    /* its timed launches' totals */
-    /* Struct parameters: each one's type as the driver spells it, and the
-     * source and options to measure their sizes with (read_struct_sizes). */
+    /* Struct parameters: each one's type as the driver spells it, for
+     * measuring their sizes (read_struct_sizes). */
     char **struct_decl;
-    char *source, *options;
-    int struct_sizes_read;
 };
 
 /* ---- signature ----------------------------------------------------------- */
@@ -169,8 +167,6 @@ void clkernel_free(clkernel *k)
     for (unsigned i = 0; k->struct_decl && i < k->nparams; i++)
         free(k->struct_decl[i]);
     free(k->struct_decl);
-    free(k->source);
-    free(k->options);
     free(k->params);
     free(k->signature);
     free(k);
@@ -185,9 +181,44 @@ static void kernel_names(cl_program program, char *buf, size_t size)
         snprintf(buf, size, "(unknown)");
 }
 
+/* Measures the device's sizeof of each struct parameter's type with a
+ * kernel added to the kernel's own source: one more build, when the kernel
+ * is made rather than at its first call, so that a first call costs what
+ * the others do. If that build fails, the sizes stay unchecked (said under
+ * CL_DEBUG): the kernel works as before. */
+static void read_struct_sizes(clkernel *k, const char *source,
+                              const char *options)
+{
+    clf_str s = {0};
+    clf_str_printf(&s, "%s\n__kernel void clf_struct_sizes_(__global ulong "
+                   "*clf_out)\n{\n", source);
+    for (unsigned i = 0; i < k->nparams; i++)
+        if (k->struct_decl[i])
+            clf_str_printf(&s, "    clf_out[%u] = sizeof(%s);\n", i,
+                           k->struct_decl[i]);
+    clf_str_printf(&s, "}\n");
+    cl_ulong *sizes = calloc(k->nparams, sizeof *sizes);
+    clkernel *m = s.failed || !sizes ? NULL
+                : clkernel_source(k->ctx, s.data, "clf_struct_sizes_",
+                                  options);
+    int rc = m ? clkernel_set_global(m, 1, (size_t[]){1}) : -1;
+    if (rc == 0)
+        rc = clkernel_call(m, CLARG_OUT(sizes, k->nparams));
+    for (unsigned i = 0; rc == 0 && i < k->nparams; i++)
+        if (k->struct_decl[i])
+            k->params[i].struct_size = (size_t)sizes[i];
+    if (rc && k->ctx->debug)
+        fprintf(stderr, "clframe: %s: the sizes of its struct parameters "
+                "could not be measured, so they are not checked: %s\n",
+                k->name, clframe_last_error());
+    clkernel_free(m);
+    free(sizes);
+    free(s.data);
+}
+
 static clkernel *kernel_from_text(clctx *ctx, const char *text,
                                   const char *origin, const char *name,
-                                  const char *options)
+                                  const char *options, int measure)
 {
     clkernel *k = calloc(1, sizeof *k);
     if (!k) {
@@ -220,12 +251,8 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
         clkernel_free(k);
         return NULL;
     }
-    if (k->struct_decl && (!(k->source = clf_strdup(text)) ||
-                           !(k->options = clf_strdup(options ? options : "")))) {
-        clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", name);
-        clkernel_free(k);
-        return NULL;
-    }
+    if (k->struct_decl && measure)
+        read_struct_sizes(k, text, options);
     if (ctx->profile)
         k->profile = clf_kernel_profile_for(ctx, name);
     return k;
@@ -233,7 +260,7 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
 
 static clkernel *kernel_from(clctx *ctx, const char *caller, int from_file,
                              const char *text, const char *name,
-                             const char *options)
+                             const char *options, int measure)
 {
     char *origin;
     if (!(ctx = clf_ctx(ctx)))
@@ -242,7 +269,8 @@ static clkernel *kernel_from(clctx *ctx, const char *caller, int from_file,
                                      ctx->debug, &origin);
     if (!expanded)
         return NULL;
-    clkernel *k = kernel_from_text(ctx, expanded, origin, name, options);
+    clkernel *k = kernel_from_text(ctx, expanded, origin, name, options,
+                                   measure);
     free(expanded);
     free(origin);
     return k;
@@ -251,13 +279,19 @@ static clkernel *kernel_from(clctx *ctx, const char *caller, int from_file,
 clkernel *clkernel_file(clctx *ctx, const char *path, const char *name,
                         const char *options)
 {
-    return kernel_from(ctx, "clkernel_file", 1, path, name, options);
+    return kernel_from(ctx, "clkernel_file", 1, path, name, options, 1);
 }
 
 clkernel *clkernel_source(clctx *ctx, const char *source, const char *name,
                           const char *options)
 {
-    return kernel_from(ctx, "clkernel_source", 0, source, name, options);
+    return kernel_from(ctx, "clkernel_source", 0, source, name, options, 1);
+}
+
+clkernel *clf_kernel_source_unmeasured(clctx *ctx, const char *source,
+                                       const char *name, const char *options)
+{
+    return kernel_from(ctx, "clkernel_source", 0, source, name, options, 0);
 }
 
 /* ---- work sizes ---------------------------------------------------------- */
@@ -476,45 +510,6 @@ static int check_arg(const clkernel *k, unsigned i, const clarg *a)
     }
 }
 
-/* Measures the device's sizeof of each struct parameter's type, once, with
- * a kernel added to the kernel's own source (one more build, at the first
- * call). If that build fails, the sizes stay unchecked (said under
- * CL_DEBUG): the call itself goes on as before. */
-static void read_struct_sizes(clkernel *k)
-{
-    k->struct_sizes_read = 1;
-    clf_str s = {0};
-    clf_str_printf(&s, "%s\n__kernel void clf_struct_sizes_(__global ulong "
-                   "*clf_out)\n{\n", k->source);
-    for (unsigned i = 0; i < k->nparams; i++)
-        if (k->struct_decl[i])
-            clf_str_printf(&s, "    clf_out[%u] = sizeof(%s);\n", i,
-                           k->struct_decl[i]);
-    clf_str_printf(&s, "}\n");
-    cl_ulong *sizes = calloc(k->nparams, sizeof *sizes);
-    clkernel *m = s.failed || !sizes ? NULL
-                : clkernel_source(k->ctx, s.data, "clf_struct_sizes_",
-                                  k->options);
-    int rc = m ? clkernel_set_global(m, 1, (size_t[]){1}) : -1;
-    if (rc == 0)
-        rc = clkernel_call(m, CLARG_OUT(sizes, k->nparams));
-    for (unsigned i = 0; rc == 0 && i < k->nparams; i++)
-        if (k->struct_decl[i])
-            k->params[i].struct_size = (size_t)sizes[i];
-    if (rc && k->ctx->debug)
-        fprintf(stderr, "clframe: %s: the sizes of its struct parameters "
-                "could not be measured, so they are not checked: %s\n",
-                k->name, clframe_last_error());
-    clkernel_free(m);
-    free(sizes);
-    free(s.data);
-}
-
-void clf_kernel_skip_struct_sizes(clkernel *k)
-{
-    k->struct_sizes_read = 1;
-}
-
 static int check_args(clkernel *k, unsigned nargs, const clarg *args)
 {
     if (nargs != k->nparams)
@@ -522,8 +517,6 @@ static int check_args(clkernel *k, unsigned nargs, const clarg *args)
                         "argument%s given, the kernel takes %u: %s", k->name,
                         nargs, nargs == 1 ? "" : "s", k->nparams,
                         k->signature);
-    if (k->struct_decl && !k->struct_sizes_read)
-        read_struct_sizes(k);
     cl_ulong local_bytes = 0;
     for (unsigned i = 0; i < nargs; i++) {
         int rc = check_arg(k, i, &args[i]);

@@ -488,6 +488,31 @@ START_TEST(freed_kernels_programs_are_kept_for_reuse)
 }
 END_TEST
 
+/* A kernel with struct parameters measures their sizes when it is made
+ * (one more build), so that its first call costs no build; a kernel
+ * without any builds once. */
+START_TEST(struct_sizes_are_measured_when_the_kernel_is_made)
+{
+    enum { N = 4 };
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = clkernel_source(ctx, item_source, "scale", NULL);
+    ck_assert_made(k);
+    ck_assert_uint_eq(builds(ctx), 2);
+    Item items[N] = {{0}}, by = {1, 1.0f};
+    ck_assert_cl(clkernel_global(k, N));
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("Item", items, N,
+                                              CLARG_TO_DEVICE | CLARG_FROM_DEVICE),
+                               CLARG_VALUE("Item", &by), CLARG((int)N)));
+    ck_assert_int_eq(items[N - 1].id, 1);
+    ck_assert_uint_eq(builds(ctx), 2);
+    clkernel_free(k);
+    make_and_free(ctx, 7);
+    ck_assert_uint_eq(builds(ctx), 3);
+    clctx_free(ctx);
+}
+END_TEST
+
 START_TEST(profile_table_at_the_end)
 {
     clctx *ctx = ctx_with("CLFRAME_PROFILE");
@@ -719,6 +744,7 @@ Suite *kernel_suite(void)
     TCase *resources = test_case("resources");
     tcase_add_test(resources, no_opencl_object_leaks_over_1000_calls);
     tcase_add_test(resources, freed_kernels_programs_are_kept_for_reuse);
+    tcase_add_test(resources, struct_sizes_are_measured_when_the_kernel_is_made);
     tcase_add_test(resources, profile_table_at_the_end);
     tcase_add_test(resources, debug_mode_prints_build_logs);
     suite_add_tcase(s, resources);
