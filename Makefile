@@ -33,7 +33,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-.PHONY: all test test-run demo demo-run bench install uninstall clean deps \
+.PHONY: all test test-run demo demo-run bench bench-cuda install uninstall clean deps \
         check-asan check-valgrind check-oclgrind asan-run valgrind-run \
         oclgrind-run
 .DEFAULT_GOAL := all
@@ -402,6 +402,49 @@ bench: all
 	    POCL_MAX_PTHREAD_COUNT=1 mpirun -q --oversubscribe -n $(MPI_BENCH_RANKS) \
 	    $(if $(OCL_ICD_FILENAMES),env OCL_ICD_FILENAMES='$(OCL_ICD_FILENAMES)') \
 	    $(BIN)/bench-mpi $(MPI_BENCH))
+
+# ---- CUDA twins (issue 25) ---------------------------------------------------------
+
+# bench/cuda/NAME.c is the main of bin/bench-cuda-NAME: a workload run by
+# clframe and by its CUDA twins (bench/cuda/NAME.cu, with device.cu), side
+# by side, linked with apps/NAME where there is one. Built and run by `make
+# bench-cuda` alone, where nvcc is found: never by make, make test or CI.
+# H100 and H200 are both sm_90.
+NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
+CUDA_HOME = $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_ARCH ?= sm_90
+NVCC_FLAGS ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC \
+              -Ibench/cuda -Iapps -Iclframe -Iclframe/kernels
+CUDA_LIBS = -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs \
+            -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lnvrtc -lcudart -lcuda -lstdc++
+CUDA_BENCHES := $(notdir $(basename $(wildcard bench/cuda/*.c)))
+$(B)/bench/cuda/%.cu.o: bench/cuda/%.cu $(wildcard bench/cuda/*.h bench/cuda/*.cuh)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -c -o $@ $<
+define cuda_bench
+$(BIN)/bench-cuda-$(1): $(B)/bench/cuda/$(1).o $(B)/bench/cuda/$(1).cu.o \
+    $(B)/bench/cuda/device.cu.o $(if $(APP_LIBS_$(1)),$(APP_LIBS_$(1)),$(APP_LIBS_common)) \
+    $(B)/libclframe.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $$+ $(if $(APP_LIBS_$(1)),$(APP_LDLIBS_$(1)),$(APP_LDLIBS_common)) \
+	    $(CUDA_BENCH_LIBS_$(1)) $$(CUDA_LIBS) $$(LDLIBS)
+endef
+$(foreach b,$(CUDA_BENCHES),$(eval $(call cuda_bench,$(b))))
+$(BIN)/bench-cuda-matmul: CUDA_BENCH_LIBS_matmul = -lclblast
+
+# Each program's arguments on the GPU machine (its usage line says what
+# they are). The empty kernel's and the builds' table runs with the
+# driver's own cache of compiled kernels off.
+CUDA_BENCH_launch ?= 1000 7
+bench-cuda:
+ifeq ($(NVCC),)
+	@echo "bench-cuda: nvcc not found (CUDA is needed for this comparison alone; NVCC=/path/to/nvcc): nothing built"
+else
+	@$(MAKE) --no-print-directory all $(addprefix $(BIN)/bench-cuda-,$(CUDA_BENCHES))
+	@mkdir -p bench/out
+	$(foreach b,$(CUDA_BENCHES),CUDA_CACHE_DISABLE=1 NVCC=$(NVCC) \
+	    CLFRAME_DEVICE=$${CLFRAME_DEVICE:-gpu} $(BIN)/bench-cuda-$(b) $(CUDA_BENCH_$(b)) &&) true
+endif
 
 # ---- the checked runs -------------------------------------------------------------
 
