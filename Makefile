@@ -415,8 +415,8 @@ CUDA_HOME = $(patsubst %/bin/nvcc,%,$(NVCC))
 CUDA_ARCH ?= sm_90
 NVCC_FLAGS ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC \
               -Ibench/cuda -Iapps -Iclframe -Iclframe/kernels
-CUDA_LIBS = -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs \
-            -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lnvrtc -lcudart -lcuda -lstdc++
+CUDA_LIBS = -L$(CUDA_HOME)/lib64 \
+            -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lnvrtc -lcudart -lstdc++
 CUDA_BENCHES := $(notdir $(basename $(wildcard bench/cuda/*.c)))
 $(B)/bench/cuda/%.cu.o: bench/cuda/%.cu $(wildcard bench/cuda/*.h bench/cuda/*.cuh)
 	@mkdir -p $(@D)
