@@ -431,11 +431,15 @@ $(BIN)/bench-cuda-$(1): $(B)/bench/cuda/$(1).o $(B)/bench/cuda/$(1).cu.o \
 endef
 $(foreach b,$(CUDA_BENCHES),$(eval $(call cuda_bench,$(b))))
 $(BIN)/bench-cuda-matmul: CUDA_BENCH_LIBS_matmul = -lclblast
+# The Laplace twins compare with the reference bit for bit, like the app's
+# kernels (FP_CONTRACT OFF): nvcc must fuse no a * b + c either.
+$(B)/bench/cuda/laplace.cu.o: NVCC_FLAGS += -fmad=false
 
 # Each program's arguments on the GPU machine (its usage line says what
 # they are). The empty kernel's and the builds' table runs with the
 # driver's own cache of compiled kernels off.
 CUDA_BENCH_launch ?= 1000 7
+CUDA_BENCH_laplace ?= 200,1000,2000,4000,6000,8192 1000 5
 bench-cuda:
 ifeq ($(NVCC),)
 	@echo "bench-cuda: nvcc not found (CUDA is needed for this comparison alone; NVCC=/path/to/nvcc): nothing built"

@@ -114,6 +114,13 @@ int laplace_check(const laplace_grid *g, const laplace_plan *plan);
 int laplace_solve(laplace_grid *g, const laplace_plan *plan,
                   laplace_version v, clctx *ctx, laplace_stats *stats);
 
+/* The kernel of laplace.cl that `double` iterates with on ctx's device
+ * for rows of nx cells, as its runs choose it: "laplace_update4" on a GPU
+ * where nx is a multiple of 4, "laplace_update_column" on a GPU otherwise,
+ * "laplace_update" on a CPU device, or what LAPLACE_UPDATE says. For code
+ * that must run the same kernel elsewhere (bench/cuda's twins). */
+const char *laplace_double_kernel(clctx *ctx, uint32_t nx);
+
 /* The C versions (laplace_ref.c) and the OpenCL ones (laplace_cl.c), for
  * laplace_solve, which has checked the grid and plan. */
 int laplace_solve_c(laplace_grid *g, const laplace_plan *plan, int parallel,

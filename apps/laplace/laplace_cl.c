@@ -146,6 +146,18 @@ static clkernel *build_per_cell(laplace_dev *d, const char *name,
     return k;
 }
 
+const char *laplace_double_kernel(clctx *ctx, uint32_t nx)
+{
+    switch (choose_update(ctx, nx)) {
+    case UPDATE_FLOAT4:
+        return "laplace_update4";
+    case UPDATE_COLUMN:
+        return "laplace_update_column";
+    default:
+        return "laplace_update";
+    }
+}
+
 /* double's update kernel, as choose_update picked it. */
 static clkernel *build_update(laplace_dev *d)
 {

@@ -1,0 +1,285 @@
+/*
+ * laplace.cu: the host side of the Laplace twins (laplace.h): the grid in
+ * two device buffers and a mask, then the launches apps/laplace's
+ * laplace_cl.c makes for the same version, of the same shapes, each timed
+ * by a pair of events; the result copied back.
+ *
+ *   seed    phi and old_phi, an int mask; per iteration laplace_seed_update
+ *           (phi from old_phi) then laplace_seed_copy (phi into old_phi);
+ *   double  a byte mask, one update kernel per iteration from cur into
+ *           next, which then change roles (clarg_swap in the app);
+ *   fast    double's buffers, laplace_tiled iterating up to LAPLACE_HALO
+ *           times per launch over every row of tiles, then a swap
+ *           (app_stencil_run in the app).
+ *
+ * Both buffers start as phi, so the fixed cells, which no kernel writes,
+ * hold their values in either.
+ */
+#include "laplace.h"
+#include "cuda_check.h"
+#include "laplace_kernels.cuh"
+
+#include <stdlib.h>
+
+/* The per-cell kernels' block: laplace_cl.c's work-group of GROUP_W x
+ * group_h, where group_h is GROUP_H on every device that runs work-groups
+ * of 256 (an H100 runs 1024). The tiled kernel's block and tile are the
+ * .cuh's LAPLACE_TILE_*: laplace_cl.c's tile height is TILE_MAX_H, 64, on
+ * devices with 32 KB of local memory for its two copies (the benchmark
+ * notes an OpenCL device with less). */
+enum { GROUP_W = 32, GROUP_H = 8 };
+
+/* Launches whose event pairs may be queued before the oldest is read: the
+ * GPU is that far behind the host at most, so reading one seldom waits. */
+enum { TIMED_LAUNCHES = 256 };
+
+/* Each launch's own time, as OpenCL's profiling gives it (from its start
+ * to its end), summed: launch i's pair is slot i % TIMED_LAUNCHES, read
+ * and added to ms before the slot is used again. */
+typedef struct launch_timer {
+    cudaEvent_t start[TIMED_LAUNCHES], stop[TIMED_LAUNCHES];
+    unsigned long launches;     /* pairs recorded */
+    unsigned long read;         /* pairs added to ms */
+    double ms;
+} launch_timer;
+
+typedef struct twin_run {
+    float *cur, *next;          /* seed: phi, old_phi */
+    void *mask;                 /* int (seed) or unsigned char */
+    int *int_mask;              /* the seed's, on the host */
+    launch_timer timer;
+} twin_run;
+
+int laplace_cuda_ready(char *why, size_t size)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        snprintf(why, size, "no CUDA device (cudaGetDeviceCount: %s)",
+                 cudaGetErrorString(err));
+        return 0;
+    }
+    if (count == 0) {
+        snprintf(why, size, "no CUDA device (cudaGetDeviceCount: 0)");
+        return 0;
+    }
+    return 1;
+}
+
+/* Every pair, before the first launch (a handle left null by a failure
+ * is not destroyed). */
+static int timer_make(launch_timer *t)
+{
+    for (int i = 0; i < TIMED_LAUNCHES; i++) {
+        CUDA_TRY(cudaEventCreate(&t->start[i]));
+        CUDA_TRY(cudaEventCreate(&t->stop[i]));
+    }
+    return 0;
+}
+
+/* Adds the oldest unread pair's time. */
+static int timer_read_one(launch_timer *t)
+{
+    unsigned long slot = t->read % TIMED_LAUNCHES;
+    double ms = 0;
+    if (cuda_elapsed_ms(t->start[slot], t->stop[slot], &ms))
+        return -1;
+    t->ms += ms;
+    t->read++;
+    return 0;
+}
+
+/* Before a launch: frees its slot and records its start. */
+static int timer_start(launch_timer *t)
+{
+    if (t->launches - t->read == TIMED_LAUNCHES && timer_read_one(t))
+        return -1;
+    CUDA_TRY(cudaEventRecord(t->start[t->launches % TIMED_LAUNCHES]));
+    return 0;
+}
+
+/* After a launch: checks that it was made, and records its end. */
+static int timer_stop(launch_timer *t)
+{
+    CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(cudaEventRecord(t->stop[t->launches % TIMED_LAUNCHES]));
+    t->launches++;
+    return 0;
+}
+
+/* The sum of every launch's time, once all have ended. */
+static int timer_total(launch_timer *t, double *ms)
+{
+    while (t->read < t->launches)
+        if (timer_read_one(t))
+            return -1;
+    *ms = t->ms;
+    return 0;
+}
+
+static void timer_free(launch_timer *t)
+{
+    for (int i = 0; i < TIMED_LAUNCHES; i++) {
+        if (t->start[i])
+            cudaEventDestroy(t->start[i]);
+        if (t->stop[i])
+            cudaEventDestroy(t->stop[i]);
+    }
+}
+
+/* The blocks of a per-cell kernel that gives each thread `width` x `rows`
+ * cells: laplace_cl.c's global size, rounded up to whole work-groups, in
+ * blocks. */
+static dim3 per_cell_grid(uint32_t nx, uint32_t ny, uint32_t width,
+                          uint32_t rows)
+{
+    uint32_t row_items = (nx + width - 1) / width;
+    uint32_t column_items = (ny + rows - 1) / rows;
+    return dim3((row_items + GROUP_W - 1) / GROUP_W,
+                (column_items + GROUP_H - 1) / GROUP_H);
+}
+
+static void swap(twin_run *r)
+{
+    float *t = r->cur;
+    r->cur = r->next;
+    r->next = t;
+}
+
+static int seed_iterations(twin_run *r, uint32_t nx, uint32_t ny,
+                           unsigned iterations)
+{
+    dim3 grid = per_cell_grid(nx, ny, 1, 1), block(GROUP_W, GROUP_H);
+    const int *mask = (const int *)r->mask;
+    for (unsigned t = 0; t < iterations; t++) {
+        if (timer_start(&r->timer))
+            return -1;
+        laplace_seed_update<<<grid, block>>>(r->cur, r->next, mask, nx, ny);
+        if (timer_stop(&r->timer) || timer_start(&r->timer))
+            return -1;
+        laplace_seed_copy<<<grid, block>>>(r->cur, r->next, mask, nx, ny);
+        if (timer_stop(&r->timer))
+            return -1;
+    }
+    return 0;
+}
+
+static int double_iterations(twin_run *r, uint32_t nx, uint32_t ny,
+                             unsigned iterations, laplace_cuda_twin twin)
+{
+    dim3 block(GROUP_W, GROUP_H);
+    dim3 grid = twin == LAPLACE_CUDA_DOUBLE_FLOAT4 ? per_cell_grid(nx, ny, 4, 1)
+              : twin == LAPLACE_CUDA_DOUBLE_COLUMN
+                  ? per_cell_grid(nx, ny, 1, LAPLACE_ROWS)
+                  : per_cell_grid(nx, ny, 1, 1);
+    const unsigned char *mask = (const unsigned char *)r->mask;
+    for (unsigned t = 0; t < iterations; t++) {
+        if (timer_start(&r->timer))
+            return -1;
+        if (twin == LAPLACE_CUDA_DOUBLE_FLOAT4)
+            laplace_update4<<<grid, block>>>(r->cur, r->next, mask, nx, ny);
+        else if (twin == LAPLACE_CUDA_DOUBLE_COLUMN)
+            laplace_update_column<<<grid, block>>>(r->cur, r->next, mask, nx,
+                                                   ny);
+        else
+            laplace_update<<<grid, block>>>(r->cur, r->next, mask, nx, ny);
+        if (timer_stop(&r->timer))
+            return -1;
+        swap(r);
+    }
+    return 0;
+}
+
+/* As app_stencil_run: launches of LAPLACE_HALO iterations, the last of
+ * what is left, over every row of tiles (a block per tile's output
+ * block). */
+static int fast_iterations(twin_run *r, uint32_t nx, uint32_t ny,
+                           unsigned iterations)
+{
+    dim3 grid((nx + LAPLACE_OUT_W - 1) / LAPLACE_OUT_W,
+              (ny - 1) / LAPLACE_OUT_H + 1);
+    dim3 block(LAPLACE_TILE_GROUP_W, LAPLACE_TILE_GROUP_H);
+    const unsigned char *mask = (const unsigned char *)r->mask;
+    for (unsigned done = 0; done < iterations;) {
+        unsigned now = iterations - done < LAPLACE_HALO ? iterations - done
+                                                        : LAPLACE_HALO;
+        if (timer_start(&r->timer))
+            return -1;
+        laplace_tiled<<<grid, block>>>(r->cur, r->next, mask, nx, ny, now);
+        if (timer_stop(&r->timer))
+            return -1;
+        swap(r);
+        done += now;
+    }
+    return 0;
+}
+
+/* Puts the grid on the device. */
+static int set_up(twin_run *r, const float *phi, const uint8_t *mask,
+                  size_t cells, int seed)
+{
+    size_t bytes = cells * sizeof(float);
+    size_t mask_bytes = cells * (seed ? sizeof(int) : 1);
+    if (seed) {
+        r->int_mask = (int *)malloc(cells * sizeof(int));
+        if (!r->int_mask) {
+            fprintf(stderr, "laplace_cuda_solve: no memory for the seed's "
+                    "mask (%zu cells)\n", cells);
+            return -1;
+        }
+        for (size_t i = 0; i < cells; i++)
+            r->int_mask[i] = mask[i];
+    }
+    CUDA_TRY(cudaMalloc((void **)&r->cur, bytes));
+    CUDA_TRY(cudaMalloc((void **)&r->next, bytes));
+    CUDA_TRY(cudaMalloc(&r->mask, mask_bytes));
+    CUDA_TRY(cudaMemcpy(r->cur, phi, bytes, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpy(r->next, phi, bytes, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpy(r->mask, seed ? (const void *)r->int_mask : mask,
+                        mask_bytes, cudaMemcpyHostToDevice));
+    return timer_make(&r->timer);
+}
+
+static int run(twin_run *r, float *phi, const uint8_t *mask, uint32_t nx,
+               uint32_t ny, unsigned iterations, laplace_cuda_twin twin,
+               double *kernel_ms)
+{
+    size_t cells = (size_t)nx * ny;
+    int rc = set_up(r, phi, mask, cells, twin == LAPLACE_CUDA_SEED);
+    if (rc == 0)
+        rc = twin == LAPLACE_CUDA_SEED ? seed_iterations(r, nx, ny, iterations)
+           : twin == LAPLACE_CUDA_FAST ? fast_iterations(r, nx, ny, iterations)
+           : double_iterations(r, nx, ny, iterations, twin);
+    if (rc == 0)
+        rc = timer_total(&r->timer, kernel_ms);
+    if (rc)
+        return rc;
+    /* The seed's result is in both buffers, the others' in cur. */
+    CUDA_TRY(cudaMemcpy(phi, r->cur, cells * sizeof(float),
+                        cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+int laplace_cuda_solve(float *phi, const uint8_t *mask, uint32_t nx,
+                       uint32_t ny, unsigned iterations,
+                       laplace_cuda_twin twin, double *kernel_ms)
+{
+    /* laplace.h's LAPLACE_MAX_SIDE: every index fits the kernels' 32-bit
+     * unsigned arithmetic (65536 x 65536 - 1 at most), and every grid
+     * dimension CUDA's limits. */
+    if (nx < 3 || ny < 3 || nx > 65536 || ny > 65536 ||
+        twin < LAPLACE_CUDA_SEED || twin > LAPLACE_CUDA_FAST) {
+        fprintf(stderr, "laplace_cuda_solve: a %u x %u grid or twin %d is "
+                "out of range\n", nx, ny, (int)twin);
+        return -1;
+    }
+    twin_run r = {};
+    *kernel_ms = 0;
+    int rc = run(&r, phi, mask, nx, ny, iterations, twin, kernel_ms);
+    timer_free(&r.timer);
+    cudaFree(r.cur);
+    cudaFree(r.next);
+    cudaFree(r.mask);
+    free(r.int_mask);
+    return rc;
+}
