@@ -1,8 +1,8 @@
 /*
  * device.h: the CUDA device every twin runs on, as C sees it. The
  * benchmark programs are C, like the rest of clframe; only the twins
- * (the .cu files of bench/cuda) are CUDA, each with a header of C entry points like
- * this one. Every entry point returns 0, or -1 after printing what failed.
+ * (the .cu files of bench/cuda) are CUDA, each with a header of C entry
+ * points like this one. Every entry point returns 0, or -1 after printing what failed.
  */
 #ifndef BENCH_CUDA_DEVICE_H
 #define BENCH_CUDA_DEVICE_H
