@@ -427,7 +427,7 @@ $(BIN)/bench-cuda-$(1): $(B)/bench/cuda/$(1).o $(B)/bench/cuda/$(1).cu.o \
     $(B)/libclframe.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) -o $$@ $$+ $(if $(APP_LIBS_$(1)),$(APP_LDLIBS_$(1)),$(APP_LDLIBS_common)) \
-	    $(CUDA_BENCH_LIBS_$(1)) $$(CUDA_LIBS) $$(LDLIBS)
+	    $$(CUDA_BENCH_LIBS_$(1)) $$(CUDA_LIBS) $$(LDLIBS)
 endef
 $(foreach b,$(CUDA_BENCHES),$(eval $(call cuda_bench,$(b))))
 $(BIN)/bench-cuda-matmul: CUDA_BENCH_LIBS_matmul = -lclblast
