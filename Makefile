@@ -436,6 +436,7 @@ $(BIN)/bench-cuda-matmul: CUDA_BENCH_LIBS_matmul = -lclblast
 # they are). The empty kernel's and the builds' table runs with the
 # driver's own cache of compiled kernels off.
 CUDA_BENCH_launch ?= 1000 7
+CUDA_BENCH_matmul ?= 1000,1024,2000,2048,3000,4000,4096,5000,6000,7000,8000,8192,9000,10000 3
 bench-cuda:
 ifeq ($(NVCC),)
 	@echo "bench-cuda: nvcc not found (CUDA is needed for this comparison alone; NVCC=/path/to/nvcc): nothing built"
