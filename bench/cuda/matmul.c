@@ -87,7 +87,7 @@ typedef struct side {
     double worst;       /* largest |error| / bound */
 } side;
 
-/* ---- CLBlast ---------------------------------------------------------------- */
+/* ---- CLBlast ------------------------------------------------------------- */
 
 /* C = A B for n x n row-major matrices of `size`-byte elements (float:
  * SGEMM, double: DGEMM) by CLBlast on clframe's queue, on device buffers
@@ -136,7 +136,7 @@ static int clblast_gemm(size_t size, const void *a, const void *b, void *c,
     return rc;
 }
 
-/* ---- the check -------------------------------------------------------------- */
+/* ---- the check ----------------------------------------------------------- */
 
 /* The exact product of p's matrices and sum |a||b|, in double by DGEMM
  * (the first of A B, the second of |A| |B|). 0, or -1 with neither. */
@@ -194,7 +194,7 @@ static long check_product(const problem *p, const float *c, double *worst)
     return bad;
 }
 
-/* ---- the runs --------------------------------------------------------------- */
+/* ---- the runs ------------------------------------------------------------ */
 
 /* A side's runs done (rc 0, ms[0] the warm-up) or failed: its median
  * time and the check of its C into s. */
@@ -238,7 +238,7 @@ static void run_cuda(int row, const matmul_cuda_tile *tile, const problem *p,
     finish_side(s, rc, p, c, ms, runs);
 }
 
-/* ---- the table -------------------------------------------------------------- */
+/* ---- the table ----------------------------------------------------------- */
 
 static void print_ms(const side *s)
 {
@@ -324,7 +324,8 @@ static int bench_size(uint32_t n, int runs, uint32_t naive_max,
         run_opencl(row, plans, &p, c_cl, runs, &cl);
         if (cuda && (row != ROW_BLOCKED || matmul_cuda_has_tile(tile)))
             run_cuda(row, tile, &p, c_cu, runs, &cu);
-        int same = cl.ran && cu.ran && !memcmp(c_cl, c_cu, count * sizeof *c_cl);
+        int same = cl.ran && cu.ran &&
+                   memcmp(c_cl, c_cu, count * sizeof *c_cl) == 0;
         failures += print_row(n, row, &cl, &cu, same);
         fflush(stdout);
     }
@@ -367,8 +368,8 @@ static int bench(const unsigned long *sizes, int nsizes, int runs,
         printf("CUDA: no blocked twin for tile %s (not one of the tuner's): "
                "its CUDA column is left empty\n", tile_text);
     printf("matmul, C = A x B, n x n floats; OpenCL: %s; CUDA: %s; blocked "
-           "tile %s (TMxTNxTKxWXxWYxPAD), its twin's too; kernel ms, median of %d "
-           "runs after a warm-up; OpenCL/CUDA > 1: CUDA faster\n\n",
+           "tile %s (TMxTNxTKxWXxWYxPAD), its twin's too; kernel ms, median "
+           "of %d runs after a warm-up; OpenCL/CUDA > 1: CUDA faster\n\n",
            clctx_describe(NULL), cuda_text, tile_text, runs);
     printf("| n | version | OpenCL ms | CUDA ms | OpenCL/CUDA | checked | "
            "err/bound | same bits |\n");

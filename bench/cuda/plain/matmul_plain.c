@@ -105,7 +105,8 @@ static long count_wrong(const float *a, const float *b, const float *c,
                 exact += x;
                 magnitude += fabs(x);
             }
-            if (!(fabs(c[i * n + j] - exact) <= n * ldexp(1.0, -22) * magnitude))
+            double bound = n * ldexp(1.0, -22) * magnitude;
+            if (!(fabs(c[i * n + j] - exact) <= bound))
                 wrong++;
         }
     return wrong;
