@@ -427,7 +427,7 @@ $(BIN)/bench-cuda-$(1): $(B)/bench/cuda/$(1).o $(B)/bench/cuda/$(1).cu.o \
     $(B)/libclframe.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) -o $$@ $$+ $(if $(APP_LIBS_$(1)),$(APP_LDLIBS_$(1)),$(APP_LDLIBS_common)) \
-	    $(CUDA_BENCH_LIBS_$(1)) $$(CUDA_LIBS) $$(LDLIBS)
+	    $$(CUDA_BENCH_LIBS_$(1)) $$(CUDA_LIBS) $$(LDLIBS)
 endef
 $(foreach b,$(CUDA_BENCHES),$(eval $(call cuda_bench,$(b))))
 $(BIN)/bench-cuda-matmul: CUDA_BENCH_LIBS_matmul = -lclblast
@@ -440,6 +440,7 @@ $(B)/bench/cuda/laplace.cu.o: NVCC_FLAGS += -fmad=false
 # driver's own cache of compiled kernels off.
 CUDA_BENCH_launch ?= 1000 7
 CUDA_BENCH_laplace ?= 200,1000,2000,4000,6000,8192 1000 5
+CUDA_BENCH_matmul ?= 1000,2000,2048,4000,4096,8000,8192,10000 3
 bench-cuda:
 ifeq ($(NVCC),)
 	@echo "bench-cuda: nvcc not found (CUDA is needed for this comparison alone; NVCC=/path/to/nvcc): nothing built"
