@@ -68,6 +68,17 @@ int blur_image_copy(blur_image *dst, const blur_image *src)
     return rc;
 }
 
+int blur_image_random(blur_image *img, uint32_t width, uint32_t height)
+{
+    int rc = blur_image_alloc(img, width, height);
+    uint32_t s = 12345;
+    for (size_t i = 0; rc == 0 && i < (size_t)width * height * 4; i++) {
+        s = s * 1664525u + 1013904223u;
+        img->rgba[i] = (uint8_t)(s >> 24);
+    }
+    return rc;
+}
+
 int blur_image_load(blur_image *img, const char *path)
 {
     memset(img, 0, sizeof *img);

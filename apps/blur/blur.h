@@ -46,6 +46,11 @@ int blur_image_alloc(blur_image *img, uint32_t width, uint32_t height);
 void blur_image_free(blur_image *img);
 int blur_image_copy(blur_image *dst, const blur_image *src);
 
+/* A width x height image of pseudo-random bytes, alpha included: the same
+ * bytes on every call, so that benchmarks that compare versions or
+ * toolchains blur the same image (bin/bench-blur, bin/bench-cuda-blur). */
+int blur_image_random(blur_image *img, uint32_t width, uint32_t height);
+
 /* Reads any PNG (grey and palette converted) into img; a missing,
  * corrupt, truncated or non-PNG file is refused with a message naming it. */
 int blur_image_load(blur_image *img, const char *path);

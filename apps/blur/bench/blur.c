@@ -53,18 +53,6 @@ static int parse_sizes(const char *text, uint32_t (*sizes)[2])
                             sizes);
 }
 
-/* A w x h image of random bytes, alpha included (the same every run). */
-static int make_image(blur_image *img, uint32_t w, uint32_t h)
-{
-    int rc = blur_image_alloc(img, w, h);
-    uint32_t s = 12345;
-    for (size_t i = 0; rc == 0 && i < (size_t)w * h * 4; i++) {
-        s = s * 1664525u + 1013904223u;
-        img->rgba[i] = (uint8_t)(s >> 24);
-    }
-    return rc;
-}
-
 /* Times version v on copies of start; *ms is the median. The first run's
  * result is compared with want (when given: *ok says whether it equals)
  * or kept in *keep (when given). 0 or a code. */
@@ -110,7 +98,7 @@ static int bench_size(uint32_t w, uint32_t h, unsigned passes, int runs,
     static const blur_version without_ref[] = {
         BLUR_DOUBLE, BLUR_SEED, BLUR_FAST};
     blur_image start, want = {0};
-    int rc = make_image(&start, w, h);
+    int rc = blur_image_random(&start, w, h);
     if (rc)
         return rc;
     double pixel_passes = (double)w * h * passes, ref_ms = 0;
