@@ -1,7 +1,7 @@
 /*
  * device.h: the CUDA device every twin runs on, as C sees it. The
  * benchmark programs are C, like the rest of clframe; only the twins
- * (bench/cuda/*.cu) are CUDA, each with a header of C entry points like
+ * (bench/cuda/NAME.cu) are CUDA, each with a header of C entry points like
  * this one. Every entry point returns 0, or -1 after printing what failed.
  */
 #ifndef BENCH_CUDA_DEVICE_H
