@@ -436,6 +436,7 @@ $(BIN)/bench-cuda-matmul: CUDA_BENCH_LIBS_matmul = -lclblast
 # they are). The empty kernel's and the builds' table runs with the
 # driver's own cache of compiled kernels off.
 CUDA_BENCH_launch ?= 1000 7
+CUDA_BENCH_md ?= 1000,4000,16000,64000,256000,1000000,4000000 100 3 4000
 bench-cuda:
 ifeq ($(NVCC),)
 	@echo "bench-cuda: nvcc not found (CUDA is needed for this comparison alone; NVCC=/path/to/nvcc): nothing built"
