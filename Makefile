@@ -442,6 +442,7 @@ CUDA_BENCH_launch ?= 1000 7
 CUDA_BENCH_laplace ?= 200,1000,2000,4000,6000,8192 1000 5
 CUDA_BENCH_matmul ?= 1000,2000,2048,4000,4096,8000,8192,10000 3
 CUDA_BENCH_blur ?= 512x512,1920x1080,3840x2160,7680x4320 100 5 2073600
+CUDA_BENCH_md ?= 1000,4000,16000,64000,256000,1000000,4000000 100 3 4000
 bench-cuda:
 ifeq ($(NVCC),)
 	@echo "bench-cuda: nvcc not found (CUDA is needed for this comparison alone; NVCC=/path/to/nvcc): nothing built"
