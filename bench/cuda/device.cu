@@ -1,8 +1,30 @@
 /*
- * device.cu: the CUDA device's description (device.h).
+ * device.cu: the CUDA device's description (device.h), and an experiment's
+ * switch: CUDA_TWIN_PREFER=shared or l1 sets the device's preferred split
+ * of each multiprocessor's memory between shared memory and L1 for every
+ * kernel (cudaDeviceSetCacheConfig), where CUDA otherwise chooses per
+ * kernel; unset, nothing changes.
  */
 #include "device.h"
 #include "cuda_check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int apply_preference(void)
+{
+    const char *p = getenv("CUDA_TWIN_PREFER");
+    if (!p)
+        return 0;
+    if (strcmp(p, "shared") && strcmp(p, "l1")) {
+        fprintf(stderr, "CUDA_TWIN_PREFER=%s: expected shared or l1\n", p);
+        return -1;
+    }
+    CUDA_TRY(cudaDeviceSetCacheConfig(strcmp(p, "shared")
+                                          ? cudaFuncCachePreferL1
+                                          : cudaFuncCachePreferShared));
+    return 0;
+}
 
 int cuda_describe(char *buf, size_t size)
 {
@@ -11,7 +33,9 @@ int cuda_describe(char *buf, size_t size)
     CUDA_TRY(cudaGetDevice(&device));
     CUDA_TRY(cudaGetDeviceProperties(&p, device));
     CUDA_TRY(cudaDriverGetVersion(&driver));
-    snprintf(buf, size, "%s (compute %d.%d, CUDA driver %d.%d)", p.name,
-             p.major, p.minor, driver / 1000, driver % 1000 / 10);
-    return 0;
+    const char *prefer = getenv("CUDA_TWIN_PREFER");
+    snprintf(buf, size, "%s (compute %d.%d, CUDA driver %d.%d)%s%s", p.name,
+             p.major, p.minor, driver / 1000, driver % 1000 / 10,
+             prefer ? ", CUDA_TWIN_PREFER=" : "", prefer ? prefer : "");
+    return apply_preference();
 }

@@ -193,9 +193,16 @@ extern "C" __global__ void laplace_update4(const float *in, float *out,
 #endif
 
 /* __launch_bounds__ for OpenCL's reqd_work_group_size: the compiler may
- * budget registers for this block size and no larger. */
+ * budget registers for this block size and no larger. An experiment may
+ * ask for blocks resident per multiprocessor as well
+ * (-DLAPLACE_TILE_MIN_BLOCKS=4: at most 64 registers, as NVIDIA's OpenCL
+ * compiler chose; bench/RESULTS.md, issue 25). */
+#ifndef LAPLACE_TILE_MIN_BLOCKS
+#define LAPLACE_TILE_MIN_BLOCKS 1
+#endif
 extern "C" __global__ void
-__launch_bounds__(LAPLACE_TILE_GROUP_W * LAPLACE_TILE_GROUP_H)
+__launch_bounds__(LAPLACE_TILE_GROUP_W * LAPLACE_TILE_GROUP_H,
+                  LAPLACE_TILE_MIN_BLOCKS)
 laplace_tiled(const float *in, float *out, const unsigned char *mask,
               unsigned nx, unsigned ny, unsigned iterations)
 {
