@@ -1,19 +1,21 @@
 /*
- * matmul_plain.c: C = A x B for n x n floats by apps/matmul's tiled kernel,
- * called through the plain OpenCL API, without clframe: what a host
- * program takes in raw OpenCL, for issue 25's count of host lines against
- * CUDA's (bench/cuda/matmul.cu) and clframe's (apps/matmul/matmul_cl.c).
- * It runs on the first GPU, or the first device of any kind when there is
- * no GPU, prints the kernel's time from its profiling event, and checks C
- * against the exact product within k 2^-22 sum |a||b| (matmul_compare's
- * bound). Not built by the Makefile; from the repository's root:
+ * matmul_opencl.c: C = A x B for n x n floats by apps/matmul's tiled kernel
+ * (matmul_tiled, 16 x 16), through the plain OpenCL API without clframe:
+ * one of issue 25's three host programs per workload (CUDA, plain OpenCL,
+ * clframe) whose lines bench/cuda/effort/count compares. It runs on the
+ * first GPU, or the first device of any kind when there is no GPU, prints
+ * the kernel's time from its profiling event, and checks C with the app's
+ * matmul_compare (the input and the check are apps/matmul's helpers, shared
+ * by the three programs and not counted). From the repository's root,
+ * after make:
  *
- *   cc -std=c11 -O2 -Wall -o matmul_plain bench/cuda/plain/matmul_plain.c -lOpenCL -lm && ./matmul_plain 512
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/matmul_opencl bench/cuda/effort/matmul_opencl.c build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/matmul_opencl 512
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
-#include <math.h>
+#include "matmul/matmul.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -92,31 +94,11 @@ static cl_program build_program(cl_context context, cl_device_id device,
     return program;
 }
 
-/* Elements of c further from the exact product than k 2^-22 sum |a||b|. */
-static long count_wrong(const float *a, const float *b, const float *c,
-                        size_t n)
-{
-    long wrong = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < n; j++) {
-            double exact = 0, magnitude = 0;
-            for (size_t p = 0; p < n; p++) {
-                double x = (double)a[i * n + p] * b[p * n + j];
-                exact += x;
-                magnitude += fabs(x);
-            }
-            double bound = n * ldexp(1.0, -22) * magnitude;
-            if (!(fabs(c[i * n + j] - exact) <= bound))
-                wrong++;
-        }
-    return wrong;
-}
-
 int main(int argc, char **argv)
 {
     cl_uint n = argc > 1 ? (cl_uint)atoi(argv[1]) : 512;
     if (n < 1 || n > 16384) {
-        fprintf(stderr, "usage: matmul_plain [n=512 (1 to 16384)]\n");
+        fprintf(stderr, "usage: matmul_opencl [n=512 (1 to 16384)]\n");
         return 2;
     }
     size_t bytes = (size_t)n * n * sizeof(float);
@@ -125,10 +107,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "no memory for n = %u\n", n);
         return 1;
     }
-    for (size_t i = 0; i < (size_t)n * n; i++) {
-        a[i] = rand() / (float)RAND_MAX * 2 - 1;
-        b[i] = rand() / (float)RAND_MAX * 2 - 1;
-    }
+    uint32_t seed = 1;
+    matmul_random_fill(a, (size_t)n * n, &seed);
+    matmul_random_fill(b, (size_t)n * n, &seed);
 
     cl_int err;
     cl_device_id device = pick_device();
@@ -171,7 +152,7 @@ int main(int argc, char **argv)
                                   &end, NULL));
     double ms = (end - start) * 1e-6;
 
-    long wrong = count_wrong(a, b, c, n);
+    long wrong = matmul_compare(a, b, c, n, n, n, NULL);
     printf("matmul_tiled, n = %u: %.3f ms, %.1f GFLOP/s, %s\n", n, ms,
            2.0 * n * n * n / ms * 1e-6,
            wrong ? "WRONG" : "checked");
