@@ -33,7 +33,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-.PHONY: all test test-run demo demo-run bench bench-cuda install uninstall clean deps \
+.PHONY: all test test-run demo demo-run bench bench-cuda effort-build install uninstall clean deps \
         check-asan check-valgrind check-oclgrind asan-run valgrind-run \
         oclgrind-run
 .DEFAULT_GOAL := all
@@ -452,6 +452,27 @@ else
 	$(foreach b,$(CUDA_BENCHES),CUDA_CACHE_DISABLE=1 NVCC=$(NVCC) \
 	    CLFRAME_DEVICE=$${CLFRAME_DEVICE:-gpu} $(BIN)/bench-cuda-$(b) $(CUDA_BENCH_$(b)) &&) true
 endif
+
+# bench/cuda/effort: each workload's host program in CUDA, plain OpenCL and
+# clframe, for counting lines of host code (bench/cuda/effort/count). Built
+# by `make effort-build` alone, the CUDA ones where nvcc is found; each
+# links its app's library for the input and the reference check.
+EFFORT_WORKLOADS := $(sort $(patsubst bench/cuda/effort/%_clframe.c,%,$(wildcard bench/cuda/effort/*_clframe.c)))
+EFFORT_PROGRAMS := $(foreach w,$(EFFORT_WORKLOADS),$(BIN)/effort-$(w)-opencl $(BIN)/effort-$(w)-clframe \
+    $(if $(NVCC),$(BIN)/effort-$(w)-cuda))
+define effort_programs
+$(BIN)/effort-$(1)-opencl $(BIN)/effort-$(1)-clframe: $(BIN)/effort-$(1)-%: bench/cuda/effort/$(1)_%.c \
+    $(B)/lib$(1).a $(B)/libcommon.a $(B)/libclframe.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $$+ $$(APP_LDLIBS_$(1)) $$(LDLIBS)
+$(BIN)/effort-$(1)-cuda: bench/cuda/effort/$(1)_cuda.cu bench/cuda/$(1)_kernels.cuh \
+    $(B)/lib$(1).a $(B)/libcommon.a $(B)/libclframe.a
+	@mkdir -p $$(@D)
+	$$(NVCC) -O3 -arch=$$(CUDA_ARCH) $(if $(filter laplace,$(1)),-fmad=false) -Iapps -o $$@ $$< \
+	    $(B)/lib$(1).a $(B)/libcommon.a $(B)/libclframe.a $$(PNG_LIBS) -lOpenCL -lm -lgomp -lpthread
+endef
+$(foreach w,$(EFFORT_WORKLOADS),$(eval $(call effort_programs,$(w))))
+effort-build: $(EFFORT_PROGRAMS)
 
 # ---- the checked runs -------------------------------------------------------------
 
