@@ -461,7 +461,7 @@ EFFORT_WORKLOADS := $(sort $(patsubst bench/cuda/effort/%_clframe.c,%,$(wildcard
 EFFORT_PROGRAMS := $(foreach w,$(EFFORT_WORKLOADS),$(BIN)/effort-$(w)-opencl $(BIN)/effort-$(w)-clframe \
     $(if $(NVCC),$(BIN)/effort-$(w)-cuda))
 define effort_programs
-$(BIN)/effort-$(1)-opencl $(BIN)/effort-$(1)-clframe: $(BIN)/effort-$(1)-%: bench/cuda/effort/$(1)_%.c \
+$(BIN)/effort-$(1)-opencl $(BIN)/effort-$(1)-clframe: $(BIN)/effort-$(1)-%: $(B)/bench/cuda/effort/$(1)_%.o \
     $(B)/lib$(1).a $(B)/libcommon.a $(B)/libclframe.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) -o $$@ $$+ $$(APP_LDLIBS_$(1)) $$(LDLIBS)
