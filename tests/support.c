@@ -181,8 +181,11 @@ int test_run_apart(const char *suite, const char *tcase)
     const char *fork_mode = getenv("CK_FORK");
     if (!fork_mode || strcmp(fork_mode, "no") != 0)
         return 0;
-    static const char *const replaced[] = {"CK_FORK=", "CK_RUN_SUITE=",
-                                           "CK_RUN_CASE="};
+    /* The run's own log files stay the parent's: a child writing them
+     * would replace what the parent has logged. */
+    static const char *const replaced[] = {
+        "CK_FORK=", "CK_RUN_SUITE=", "CK_RUN_CASE=", "CK_LOG_FILE_NAME=",
+        "CK_XML_LOG_FILE_NAME=", "CK_TAP_LOG_FILE_NAME="};
     size_t n = 0;
     while (environ[n])
         n++;
