@@ -24,10 +24,13 @@
  *
  * Arithmetic. md.cl leaves OpenCL C's FP_CONTRACT at its default, ON, so
  * its compiler may fuse a*b+c into fma; nvcc's default -fmad=true does
- * the same, and is kept. Single-precision division is IEEE here (nvcc's
- * -prec-div=true), where OpenCL allows 2.5 ulp: the twin may divide more
- * exactly, never less (one division per pair, in md_pair, and one in
- * md_wrap when a particle leaves the box). Denormals are kept on both
+ * the same, and is kept. Single-precision division: OpenCL allows 2.5
+ * ulp, and NVIDIA's compiler divides by a reciprocal and a multiply; nvcc
+ * divides exactly by default (-prec-div=true, a slow path called per
+ * division), so md.cu.o is built with -prec-div=false, OpenCL's division
+ * (one division per pair, in md_pair, and one in md_wrap when a particle
+ * leaves the box). With nvcc's default the cell twin took 15 % longer
+ * (bench/RESULTS.md, issue 25). Denormals are kept on both
  * sides (no -ftz, no -cl-denorms-are-zero). The app checks its float
  * results against double within a tolerance, never bit for bit.
  *
