@@ -410,7 +410,9 @@ bench: all
 # by side, linked with apps/NAME where there is one. Built and run by `make
 # bench-cuda` alone, where nvcc is found: never by make, make test or CI.
 # H100 and H200 are both sm_90.
-NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
+ifeq ($(origin NVCC),undefined)
+NVCC := $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
+endif
 CUDA_HOME = $(patsubst %/bin/nvcc,%,$(NVCC))
 CUDA_ARCH ?= sm_90
 NVCC_FLAGS ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC \
