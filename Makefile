@@ -460,7 +460,9 @@ endif
 # bench/cuda/effort: each workload's host program in CUDA, plain OpenCL and
 # clframe, for counting lines of host code (bench/cuda/effort/count). Built
 # by `make effort-build` alone, the CUDA ones where nvcc is found; each
-# links its app's library for the input and the reference check.
+# links its app's library for the input and the reference check. The CUDA
+# ones take the flags of their twins' benchmarks: -fmad=false for Laplace,
+# -prec-div=false (OpenCL's division) for md, as md.cu.o.
 EFFORT_WORKLOADS := $(sort $(patsubst bench/cuda/effort/%_clframe.c,%,$(wildcard bench/cuda/effort/*_clframe.c)))
 EFFORT_PROGRAMS := $(foreach w,$(EFFORT_WORKLOADS),$(BIN)/effort-$(w)-opencl $(BIN)/effort-$(w)-clframe \
     $(if $(NVCC),$(BIN)/effort-$(w)-cuda))
@@ -472,7 +474,8 @@ $(BIN)/effort-$(1)-opencl $(BIN)/effort-$(1)-clframe: $(BIN)/effort-$(1)-%: $(B)
 $(BIN)/effort-$(1)-cuda: bench/cuda/effort/$(1)_cuda.cu bench/cuda/$(1)_kernels.cuh \
     $(B)/lib$(1).a $(B)/libcommon.a $(B)/libclframe.a
 	@mkdir -p $$(@D)
-	$$(NVCC) -O3 -arch=$$(CUDA_ARCH) $(if $(filter laplace,$(1)),-fmad=false) -Iapps -o $$@ $$< \
+	$$(NVCC) -O3 -arch=$$(CUDA_ARCH) $(if $(filter laplace,$(1)),-fmad=false) \
+	    $(if $(filter md,$(1)),-prec-div=false) -Iapps -Iclframe/kernels -o $$@ $$< \
 	    $(B)/lib$(1).a $(B)/libcommon.a $(B)/libclframe.a $$(PNG_LIBS) -lOpenCL -lm -lgomp -lpthread
 endef
 $(foreach w,$(EFFORT_WORKLOADS),$(eval $(call effort_programs,$(w))))
