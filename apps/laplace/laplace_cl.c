@@ -51,6 +51,16 @@ typedef enum update_kind { UPDATE_CELL, UPDATE_COLUMN, UPDATE_FLOAT4 }
     update_kind;
 enum { COLUMN_ROWS = 4 };
 
+/* Each kind's kernel and the cells a work-item updates across and down. */
+static const struct update_shape {
+    const char *kernel;
+    unsigned cells_x, cells_y;
+} update_shapes[] = {
+    [UPDATE_CELL] = {"laplace_update", 1, 1},
+    [UPDATE_COLUMN] = {"laplace_update_column", 1, COLUMN_ROWS},
+    [UPDATE_FLOAT4] = {"laplace_update4", 4, 1},
+};
+
 /* rows: the most rows in a block a work-item makes, and the most
  * iterations per launch (a launch of n iterations makes n - 1 redundant
  * rows on each side of a block at its first level, one fewer at each level
@@ -148,27 +158,15 @@ static clkernel *build_per_cell(laplace_dev *d, const char *name,
 
 const char *laplace_double_kernel(clctx *ctx, uint32_t nx)
 {
-    switch (choose_update(ctx, nx)) {
-    case UPDATE_FLOAT4:
-        return "laplace_update4";
-    case UPDATE_COLUMN:
-        return "laplace_update_column";
-    default:
-        return "laplace_update";
-    }
+    return update_shapes[choose_update(ctx, nx)].kernel;
 }
 
 /* double's update kernel, as choose_update picked it. */
 static clkernel *build_update(laplace_dev *d)
 {
-    switch (choose_update(d->ctx, d->g->nx)) {
-    case UPDATE_FLOAT4:
-        return build_per_cell(d, "laplace_update4", 4, 1);
-    case UPDATE_COLUMN:
-        return build_per_cell(d, "laplace_update_column", 1, COLUMN_ROWS);
-    default:
-        return build_per_cell(d, "laplace_update", 1, 1);
-    }
+    const struct update_shape *u =
+        &update_shapes[choose_update(d->ctx, d->g->nx)];
+    return build_per_cell(d, u->kernel, u->cells_x, u->cells_y);
 }
 
 /* The tiled kernel's launch over the rows of tiles [first, first +
