@@ -82,9 +82,10 @@ void demo_compare(demo_result *r, const float *got, const float *want,
 void demo_compare_bytes(demo_result *r, const uint8_t *got,
                         const uint8_t *want, size_t n);
 
-/* The app's default version on the default device
- * (app_version_default), its name put in r->version. */
+/* Version v of table t, its name put in r->version; and the app's
+ * default version on the default device (app_version_default), named. */
 typedef struct app_versions app_versions;
+int demo_name_version(demo_result *r, const app_versions *t, int v);
 int demo_version(demo_result *r, const app_versions *t);
 
 /* The pictures' folder, build/demo (made if missing). */

@@ -53,10 +53,9 @@ int demo_societies(demo_result *r, demo_scale scale)
         return demo_fail(r, rc, "societies: the reference or OpenMP");
     r->ref_ms = want.ms;
     r->omp_ms = omp.ms;
-    societies_version version = societies_default_version(&c, NULL);
-    snprintf(r->version, sizeof r->version, "%s",
-             app_version_name(&societies_versions, version));
-    if ((rc = societies_simulate(&c, (int)version, NULL, keep, &got)))
+    int version = demo_name_version(r, &societies_versions,
+                                    societies_default_version(&c, NULL));
+    if ((rc = societies_simulate(&c, version, NULL, keep, &got)))
         return demo_fail(r, rc, "societies: the device");
     r->call_ms = got.ms;
     double u = got.last.total_utility, v = want.last.total_utility;

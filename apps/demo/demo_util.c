@@ -91,11 +91,15 @@ int demo_fail_host(demo_result *r, const char *what)
     return record_failure(r, what, "");
 }
 
-int demo_version(demo_result *r, const app_versions *t)
+int demo_name_version(demo_result *r, const app_versions *t, int v)
 {
-    int v = app_version_default(t, NULL);
     snprintf(r->version, sizeof r->version, "%s", app_version_name(t, v));
     return v;
+}
+
+int demo_version(demo_result *r, const app_versions *t)
+{
+    return demo_name_version(r, t, app_version_default(t, NULL));
 }
 
 void demo_picture_folder(void)
