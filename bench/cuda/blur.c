@@ -223,19 +223,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench-cuda-blur: %s\n", app_last_error());
         return 1;
     }
-    const char *why = "";
     char cuda_device[256];
-    int cuda = blur_cuda_device_count(&why) > 0;
-    if (cuda && cuda_describe(cuda_device, sizeof cuda_device))
+    int cuda = cuda_open(cuda_device, sizeof cuda_device);
+    if (cuda < 0)
         return 1;
     printf("Image blur (four-neighbour average, RGBA8), %lu passes: clframe "
            "(OpenCL) and CUDA twins; median of %lu runs\n", passes, runs);
     printf("OpenCL device: %s\n", clctx_describe(ctx));
-    if (cuda)
-        printf("CUDA device: %s\n", cuda_device);
-    else
-        printf("CUDA device: none (%s): the OpenCL side alone, CUDA "
-               "columns \"-\"\n", why);
+    printf("CUDA device: %s%s\n", cuda_device,
+           cuda ? "" : ": the OpenCL side alone, CUDA columns \"-\"");
     printf("C reference on images up to %lu pixels\n\n", ref_cap);
     printf("| image | version | OpenCL ms | CUDA ms | OpenCL / CUDA | OpenCL "
            "Mpixel-passes/s | CUDA Mpixel-passes/s | checked |\n"

@@ -37,20 +37,6 @@ typedef struct blur_cuda {
     unsigned launches;
 } blur_cuda;
 
-int blur_cuda_device_count(const char **why)
-{
-    int n = 0;
-    cudaError_t err = cudaGetDeviceCount(&n);
-    if (err != cudaSuccess) {
-        (void)cudaGetLastError();       /* clears it */
-        *why = cudaGetErrorString(err);
-        return 0;
-    }
-    if (n == 0)
-        *why = "the driver lists none";
-    return n;
-}
-
 unsigned blur_cuda_passes_per_launch(void)
 {
     return BLUR_HALO;

@@ -21,11 +21,6 @@ typedef enum blur_cuda_version {
                          * launch in shared-memory tiles */
 } blur_cuda_version;
 
-/* How many CUDA devices there are; 0 where there are none or no driver,
- * with *why saying which, and no message printed (the benchmark then runs
- * the OpenCL side alone). */
-int blur_cuda_device_count(const char **why);
-
 /* How many passes the fast twin makes per launch (its tiles' halo), for
  * checking against the app's blur_fast_passes_per_launch(). */
 unsigned blur_cuda_passes_per_launch(void);

@@ -1,9 +1,9 @@
 /*
- * device.cu: the CUDA device's description (device.h), and an experiment's
- * switch: CUDA_TWIN_PREFER=shared or l1 sets the device's preferred split
- * of each multiprocessor's memory between shared memory and L1 for every
- * kernel (cudaDeviceSetCacheConfig), where CUDA otherwise chooses per
- * kernel; unset, nothing changes.
+ * device.cu: the CUDA device, opened and described for every twin program
+ * (device.h), and an experiment's switch: CUDA_TWIN_PREFER=shared or l1
+ * sets the device's preferred split of each multiprocessor's memory
+ * between shared memory and L1 for every kernel (cudaDeviceSetCacheConfig),
+ * where CUDA otherwise chooses per kernel; unset, nothing changes.
  */
 #include "device.h"
 #include "cuda_check.h"
@@ -26,16 +26,23 @@ static int apply_preference(void)
     return 0;
 }
 
-int cuda_describe(char *buf, size_t size)
+int cuda_open(char *text, size_t size)
 {
-    int device = 0, driver = 0;
+    int device = 0, driver = 0, count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        snprintf(text, size, "none (%s)", err != cudaSuccess
+                 ? cudaGetErrorString(err) : "cudaGetDeviceCount found none");
+        (void)cudaGetLastError();       /* clears it */
+        return 0;
+    }
     cudaDeviceProp p;
     CUDA_TRY(cudaGetDevice(&device));
     CUDA_TRY(cudaGetDeviceProperties(&p, device));
     CUDA_TRY(cudaDriverGetVersion(&driver));
     const char *prefer = getenv("CUDA_TWIN_PREFER");
-    snprintf(buf, size, "%s (compute %d.%d, CUDA driver %d.%d)%s%s", p.name,
+    snprintf(text, size, "%s (compute %d.%d, CUDA driver %d.%d)%s%s", p.name,
              p.major, p.minor, driver / 1000, driver % 1000 / 10,
              prefer ? ", CUDA_TWIN_PREFER=" : "", prefer ? prefer : "");
-    return apply_preference();
+    return apply_preference() ? -1 : 1;
 }

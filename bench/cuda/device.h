@@ -13,8 +13,11 @@
 extern "C" {
 #endif
 
-/* The CUDA device's name, compute capability and driver version, into buf. */
-int cuda_describe(char *buf, size_t size);
+/* Opens the CUDA device for the twins: 1, with its name, compute
+ * capability and driver version in text; 0 when there is none, with text
+ * saying why (the programs then run the OpenCL side alone); -1 after
+ * printing what failed. */
+int cuda_open(char *text, size_t size);
 
 #ifdef __cplusplus
 }

@@ -224,8 +224,8 @@ int main(int argc, char **argv)
         return 1;
     }
     char cuda_device[256];
-    b.cuda = laplace_cuda_ready(cuda_device, sizeof cuda_device);
-    if (b.cuda && cuda_describe(cuda_device, sizeof cuda_device))
+    b.cuda = cuda_open(cuda_device, sizeof cuda_device);
+    if (b.cuda < 0)
         return 1;
     printf("Laplace (Jacobi): OpenCL against CUDA, %u iterations; median of "
            "%d runs\n", b.iterations, b.runs);

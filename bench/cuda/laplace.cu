@@ -50,22 +50,6 @@ typedef struct twin_run {
     launch_timer timer;
 } twin_run;
 
-int laplace_cuda_ready(char *why, size_t size)
-{
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        snprintf(why, size, "no CUDA device (cudaGetDeviceCount: %s)",
-                 cudaGetErrorString(err));
-        return 0;
-    }
-    if (count == 0) {
-        snprintf(why, size, "no CUDA device (cudaGetDeviceCount: 0)");
-        return 0;
-    }
-    return 1;
-}
-
 /* Every pair, before the first launch (a handle left null by a failure
  * is not destroyed). */
 static int timer_make(launch_timer *t)

@@ -26,8 +26,6 @@ typedef enum laplace_cuda_twin {
     LAPLACE_CUDA_FAST           /* laplace_tiled, up to 4 per launch */
 } laplace_cuda_twin;
 
-/* 1 if a CUDA device is there to run on; else 0, and why in why. */
-int laplace_cuda_ready(char *why, size_t size);
 
 /* Iterates the nx x ny grid phi (row by row; mask 1 where a cell is free,
  * 0 where fixed, the border fixed) `iterations` times on the device with

@@ -220,9 +220,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench-cuda-launch: %s\n", clframe_last_error());
         return 1;
     }
-    int cuda = !cuda_missing();
-    char cuda_name[256] = "-";
-    if (cuda && cuda_describe(cuda_name, sizeof cuda_name))
+    char cuda_name[256];
+    int cuda = cuda_open(cuda_name, sizeof cuda_name);
+    if (cuda < 0)
         return 1;
     printf("Before a kernel computes: OpenCL %s; CUDA %s; median of %d runs\n\n",
            clctx_describe(ctx), cuda_name, o.runs);

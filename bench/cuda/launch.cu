@@ -19,16 +19,6 @@ static double now_us(void)
                steady_clock::now().time_since_epoch()).count();
 }
 
-int cuda_missing(void)
-{
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        fprintf(stderr, "no CUDA device: the CUDA columns are left empty\n");
-        return 1;
-    }
-    return 0;
-}
-
 int cuda_empty_launches(int launches, double *launch_us, double *wait_us)
 {
     empty_kernel<<<1, 1>>>();                   /* the first one's setup */

@@ -9,8 +9,6 @@
 extern "C" {
 #endif
 
-/* No CUDA device: 1 (said once on stderr), else 0. */
-int cuda_missing(void);
 
 /* An empty kernel launched <<<1, 1>>> `launches` times in a row: the host
  * microseconds per launch, the wait for the last one not counted

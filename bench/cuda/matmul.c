@@ -362,8 +362,9 @@ static int bench(const unsigned long *sizes, int nsizes, int runs,
 {
     char tile_text[64], cuda_text[256] = "none";
     matmul_tile_format(t, tile_text, sizeof tile_text);
-    int cuda = matmul_cuda_available() &&
-               cuda_describe(cuda_text, sizeof cuda_text) == 0;
+    int cuda = cuda_open(cuda_text, sizeof cuda_text);
+    if (cuda < 0)
+        return 1;
     if (cuda && !matmul_cuda_has_tile(tile))
         printf("CUDA: no blocked twin for tile %s (not one of the tuner's): "
                "its CUDA column is left empty\n", tile_text);

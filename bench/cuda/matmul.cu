@@ -69,19 +69,6 @@ static size_t round_up(size_t x, size_t to)
     return (x + to - 1) / to * to;
 }
 
-extern "C" int matmul_cuda_available(void)
-{
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess || count == 0) {
-        printf("CUDA: no device (%s): the CUDA columns are left empty\n",
-               err != cudaSuccess ? cudaGetErrorString(err)
-                                  : "cudaGetDeviceCount found none");
-        return 0;
-    }
-    return 1;
-}
-
 extern "C" int matmul_cuda_has_tile(const matmul_cuda_tile *t)
 {
 #define HAS_TILE(TM, TN, TK, WX, WY, PAD)                                    \

@@ -26,8 +26,6 @@ typedef struct matmul_cuda_tile {
     unsigned tm, tn, tk, wx, wy, pad;
 } matmul_cuda_tile;
 
-/* 1 if a CUDA device is there, else 0 after one line saying why. */
-int matmul_cuda_available(void);
 
 /* 1 if the blocked twin was compiled for tile: the tiles of the app's
  * tuner (matmul_tune.c's candidates, both defaults among them). */

@@ -346,8 +346,8 @@ int main(int argc, char **argv)
         return 1;
     }
     char cuda[256];
-    int have_cuda = md_cuda_available(cuda, sizeof cuda);
-    if (have_cuda && cuda_describe(cuda, sizeof cuda) != 0)
+    int have_cuda = cuda_open(cuda, sizeof cuda);
+    if (have_cuda < 0)
         return 1;                       /* it said why */
     printf("Lennard-Jones MD (density %g, T0 %g, cut-off %g, dt %g): "
            "kernel time per step, the median of %lu runs of %lu steps after a "

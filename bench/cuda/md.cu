@@ -47,22 +47,6 @@ struct md_cuda {
     double phase_ms[4];
 };
 
-int md_cuda_available(char *why, size_t size)
-{
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        snprintf(why, size, "no CUDA device: cudaGetDeviceCount: %s",
-                 cudaGetErrorString(err));
-        return 0;
-    }
-    if (count == 0) {
-        snprintf(why, size, "no CUDA device: cudaGetDeviceCount found none");
-        return 0;
-    }
-    return 1;
-}
-
 /* ---- timing ------------------------------------------------------------- */
 
 /* Adds every recorded pair's time to its phase, after the last ends. */

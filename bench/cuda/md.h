@@ -29,8 +29,6 @@ typedef struct md_cuda_phase_ms {
 /* A run of one twin; its state stays on the device. */
 typedef struct md_cuda md_cuda;
 
-/* 1 if a CUDA device can be used; else 0, with the reason in why. */
-int md_cuda_available(char *why, size_t size);
 
 /* Opens a run of twin from a start of n particles in a box of side box,
  * the positions already wrapped into [0, box), x, y, z of each in turn
