@@ -10,13 +10,9 @@
  */
 #include "blur.h"
 #include "blur_kernels.cuh"
-#include "cuda_check.h"
+#include "launch_timer.cuh"
 
 #include <stdlib.h>
-
-/* Launches timed before their events are read: reading waits for the
- * GPU, which then idles for a moment, a gap no kernel time includes. */
-enum { EVENT_PAIRS = 256 };
 
 /* The largest y (and z) dimension of a CUDA grid. */
 enum { GRID_MAX_Y = 65535 };
@@ -30,10 +26,7 @@ typedef struct blur_cuda {
     unsigned int *a, *b;        /* double, fast: the image and the other */
     int *chan[3], *fresh[3];    /* seed: R, G, B and their new values */
     int *planes;                /* seed: the host's R, G, B planes */
-    cudaEvent_t event[2 * EVENT_PAIRS]; /* a launch's start, its stop */
-    int events;                 /* events created */
-    int pending;                /* pairs recorded and not yet read */
-    double ms;
+    launch_timer timer;
     unsigned launches;
 } blur_cuda;
 
@@ -42,33 +35,18 @@ unsigned blur_cuda_passes_per_launch(void)
     return BLUR_HALO;
 }
 
-/* Adds the recorded launches' times to d->ms. */
-static int read_events(blur_cuda *d)
-{
-    for (int k = 0; k < d->pending; k++) {
-        double ms;
-        if (cuda_elapsed_ms(d->event[2 * k], d->event[2 * k + 1], &ms))
-            return -1;
-        d->ms += ms;
-    }
-    d->pending = 0;
-    return 0;
-}
-
-/* Around each launch: its start event before, then whether it was
- * launched at all, and its stop event. */
+/* Around each launch: its timer's start before, its stop after. */
 static int launch_begin(blur_cuda *d)
 {
-    CUDA_TRY(cudaEventRecord(d->event[2 * d->pending]));
-    return 0;
+    return launch_timer_start(&d->timer, 0);
 }
 
 static int launch_end(blur_cuda *d)
 {
-    CUDA_TRY(cudaGetLastError());
-    CUDA_TRY(cudaEventRecord(d->event[2 * d->pending + 1]));
+    if (launch_timer_stop(&d->timer))
+        return -1;
     d->launches++;
-    return ++d->pending == EVENT_PAIRS ? read_events(d) : 0;
+    return 0;
 }
 
 /* seed: the image split into R, G and B ints, on the device. */
@@ -109,8 +87,8 @@ static int set_up(blur_cuda *d)
                 GRID_MAX_Y);
         return -1;
     }
-    for (; d->events < 2 * EVENT_PAIRS; d->events++)
-        CUDA_TRY(cudaEventCreate(&d->event[d->events]));
+    if (launch_timer_make(&d->timer, 0))
+        return -1;
     if (d->v == BLUR_CUDA_SEED)
         return set_up_seed(d);
     size_t bytes = d->pixels * 4;
@@ -166,7 +144,7 @@ static int run_passes(blur_cuda *d, unsigned passes)
             return -1;
         done += now;
     }
-    if (read_events(d))
+    if (launch_timer_read(&d->timer))
         return -1;
     if (d->v != BLUR_CUDA_SEED) {
         CUDA_TRY(cudaMemcpy(d->rgba, d->a, d->pixels * 4,
@@ -192,8 +170,7 @@ static void tear_down(blur_cuda *d)
         cudaFree(d->chan[c]);
         cudaFree(d->fresh[c]);
     }
-    for (int k = 0; k < d->events; k++)
-        cudaEventDestroy(d->event[k]);
+    launch_timer_free(&d->timer);
     free(d->planes);
 }
 
@@ -217,7 +194,7 @@ int blur_cuda_run(uint8_t *rgba, uint32_t width, uint32_t height,
     if (rc == 0)
         rc = run_passes(&d, passes);
     tear_down(&d);
-    *kernel_ms = d.ms;
+    *kernel_ms = d.timer.ms[0];
     *launches = d.launches;
     return rc;
 }

@@ -16,7 +16,7 @@
  * hold their values in either.
  */
 #include "laplace.h"
-#include "cuda_check.h"
+#include "launch_timer.cuh"
 #include "laplace_kernels.cuh"
 
 #include <stdlib.h>
@@ -29,87 +29,12 @@
  * notes an OpenCL device with less). */
 enum { GROUP_W = 32, GROUP_H = 8 };
 
-/* Launches whose event pairs may be queued before the oldest is read: the
- * GPU is that far behind the host at most, so reading one seldom waits. */
-enum { TIMED_LAUNCHES = 256 };
-
-/* Each launch's own time, as OpenCL's profiling gives it (from its start
- * to its end), summed: launch i's pair is slot i % TIMED_LAUNCHES, read
- * and added to ms before the slot is used again. */
-typedef struct launch_timer {
-    cudaEvent_t start[TIMED_LAUNCHES], stop[TIMED_LAUNCHES];
-    unsigned long launches;     /* pairs recorded */
-    unsigned long read;         /* pairs added to ms */
-    double ms;
-} launch_timer;
-
 typedef struct twin_run {
     float *cur, *next;          /* seed: phi, old_phi */
     void *mask;                 /* int (seed) or unsigned char */
     int *int_mask;              /* the seed's, on the host */
     launch_timer timer;
 } twin_run;
-
-/* Every pair, before the first launch (a handle left null by a failure
- * is not destroyed). */
-static int timer_make(launch_timer *t)
-{
-    for (int i = 0; i < TIMED_LAUNCHES; i++) {
-        CUDA_TRY(cudaEventCreate(&t->start[i]));
-        CUDA_TRY(cudaEventCreate(&t->stop[i]));
-    }
-    return 0;
-}
-
-/* Adds the oldest unread pair's time. */
-static int timer_read_one(launch_timer *t)
-{
-    unsigned long slot = t->read % TIMED_LAUNCHES;
-    double ms = 0;
-    if (cuda_elapsed_ms(t->start[slot], t->stop[slot], &ms))
-        return -1;
-    t->ms += ms;
-    t->read++;
-    return 0;
-}
-
-/* Before a launch: frees its slot and records its start. */
-static int timer_start(launch_timer *t)
-{
-    if (t->launches - t->read == TIMED_LAUNCHES && timer_read_one(t))
-        return -1;
-    CUDA_TRY(cudaEventRecord(t->start[t->launches % TIMED_LAUNCHES]));
-    return 0;
-}
-
-/* After a launch: checks that it was made, and records its end. */
-static int timer_stop(launch_timer *t)
-{
-    CUDA_TRY(cudaGetLastError());
-    CUDA_TRY(cudaEventRecord(t->stop[t->launches % TIMED_LAUNCHES]));
-    t->launches++;
-    return 0;
-}
-
-/* The sum of every launch's time, once all have ended. */
-static int timer_total(launch_timer *t, double *ms)
-{
-    while (t->read < t->launches)
-        if (timer_read_one(t))
-            return -1;
-    *ms = t->ms;
-    return 0;
-}
-
-static void timer_free(launch_timer *t)
-{
-    for (int i = 0; i < TIMED_LAUNCHES; i++) {
-        if (t->start[i])
-            cudaEventDestroy(t->start[i]);
-        if (t->stop[i])
-            cudaEventDestroy(t->stop[i]);
-    }
-}
 
 /* The blocks of a per-cell kernel that gives each thread `width` x `rows`
  * cells: laplace_cl.c's global size, rounded up to whole work-groups, in
@@ -136,13 +61,13 @@ static int seed_iterations(twin_run *r, uint32_t nx, uint32_t ny,
     dim3 grid = per_cell_grid(nx, ny, 1, 1), block(GROUP_W, GROUP_H);
     const int *mask = (const int *)r->mask;
     for (unsigned t = 0; t < iterations; t++) {
-        if (timer_start(&r->timer))
+        if (launch_timer_start(&r->timer, 0))
             return -1;
         laplace_seed_update<<<grid, block>>>(r->cur, r->next, mask, nx, ny);
-        if (timer_stop(&r->timer) || timer_start(&r->timer))
+        if (launch_timer_stop(&r->timer) || launch_timer_start(&r->timer, 0))
             return -1;
         laplace_seed_copy<<<grid, block>>>(r->cur, r->next, mask, nx, ny);
-        if (timer_stop(&r->timer))
+        if (launch_timer_stop(&r->timer))
             return -1;
     }
     return 0;
@@ -158,7 +83,7 @@ static int double_iterations(twin_run *r, uint32_t nx, uint32_t ny,
                   : per_cell_grid(nx, ny, 1, 1);
     const unsigned char *mask = (const unsigned char *)r->mask;
     for (unsigned t = 0; t < iterations; t++) {
-        if (timer_start(&r->timer))
+        if (launch_timer_start(&r->timer, 0))
             return -1;
         if (twin == LAPLACE_CUDA_DOUBLE_FLOAT4)
             laplace_update4<<<grid, block>>>(r->cur, r->next, mask, nx, ny);
@@ -167,7 +92,7 @@ static int double_iterations(twin_run *r, uint32_t nx, uint32_t ny,
                                                    ny);
         else
             laplace_update<<<grid, block>>>(r->cur, r->next, mask, nx, ny);
-        if (timer_stop(&r->timer))
+        if (launch_timer_stop(&r->timer))
             return -1;
         swap(r);
     }
@@ -187,10 +112,10 @@ static int fast_iterations(twin_run *r, uint32_t nx, uint32_t ny,
     for (unsigned done = 0; done < iterations;) {
         unsigned now = iterations - done < LAPLACE_HALO ? iterations - done
                                                         : LAPLACE_HALO;
-        if (timer_start(&r->timer))
+        if (launch_timer_start(&r->timer, 0))
             return -1;
         laplace_tiled<<<grid, block>>>(r->cur, r->next, mask, nx, ny, now);
-        if (timer_stop(&r->timer))
+        if (launch_timer_stop(&r->timer))
             return -1;
         swap(r);
         done += now;
@@ -221,7 +146,7 @@ static int set_up(twin_run *r, const float *phi, const uint8_t *mask,
     CUDA_TRY(cudaMemcpy(r->next, phi, bytes, cudaMemcpyHostToDevice));
     CUDA_TRY(cudaMemcpy(r->mask, seed ? (const void *)r->int_mask : mask,
                         mask_bytes, cudaMemcpyHostToDevice));
-    return timer_make(&r->timer);
+    return launch_timer_make(&r->timer, 0);
 }
 
 static int run(twin_run *r, float *phi, const uint8_t *mask, uint32_t nx,
@@ -235,9 +160,10 @@ static int run(twin_run *r, float *phi, const uint8_t *mask, uint32_t nx,
            : twin == LAPLACE_CUDA_FAST ? fast_iterations(r, nx, ny, iterations)
            : double_iterations(r, nx, ny, iterations, twin);
     if (rc == 0)
-        rc = timer_total(&r->timer, kernel_ms);
+        rc = launch_timer_read(&r->timer);
     if (rc)
         return rc;
+    *kernel_ms = r->timer.ms[0];
     /* The seed's result is in both buffers, the others' in cur. */
     CUDA_TRY(cudaMemcpy(phi, r->cur, cells * sizeof(float),
                         cudaMemcpyDeviceToHost));
@@ -260,7 +186,7 @@ int laplace_cuda_solve(float *phi, const uint8_t *mask, uint32_t nx,
     twin_run r = {};
     *kernel_ms = 0;
     int rc = run(&r, phi, mask, nx, ny, iterations, twin, kernel_ms);
-    timer_free(&r.timer);
+    launch_timer_free(&r.timer);
     cudaFree(r.cur);
     cudaFree(r.next);
     cudaFree(r.mask);

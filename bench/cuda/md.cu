@@ -4,12 +4,10 @@
  * apps/md/md_cl.c makes and enqueues them for its particle and cell
  * versions: the same kernels (md_kernels.cuh) in the same order with the
  * same block sizes, grids and arguments, all launched on one stream
- * without waiting. A timed launch sits between two events of a pool; the
- * pool is read back, and its pairs' times added up, when it is full and
- * when the steps end.
+ * without waiting; timed launches summed per phase (launch_timer.cuh).
  */
 #include "md.h"
-#include "cuda_check.h"
+#include "launch_timer.cuh"
 #include "md_kernels.cuh"
 
 #include <stdlib.h>
@@ -22,9 +20,7 @@
 enum { PARTICLE_GROUP = 64, SCAN_GROUP_MAX = 1024, SCAN_BLOCK = 256,
        SCAN_MAX_ONE_GROUP_BLOCKS = 16 };
 
-/* Timed launches between two reads of the event pool. */
-enum { TIMED_BATCH = 256 };
-
+/* The phases a step's time is told in: the launch timer's buckets. */
 typedef enum phase { KICK_DRIFT, SCAN, SCATTER, FORCES } phase;
 
 struct md_cuda {
@@ -39,42 +35,19 @@ struct md_cuda {
     int *cell_of, *counts, *starts, *sums, *sums_starts;
     float4 *host4;                      /* n float4: uploads, reads */
     float *host_pe;
-    /* Timing: TIMED_BATCH pairs of events, how many are recorded, and
-     * which phase each pair's launch belongs to; the sums so far. */
-    int timing, timed;
-    cudaEvent_t begin[TIMED_BATCH], end[TIMED_BATCH];
-    phase phase_of[TIMED_BATCH];
-    double phase_ms[4];
+    int timing;                         /* md_cuda_step asked for times */
+    launch_timer timer;
 };
 
 /* ---- timing ------------------------------------------------------------- */
 
-/* Adds every recorded pair's time to its phase, after the last ends. */
-static int read_events(md_cuda *r)
-{
-    for (int k = 0; k < r->timed; k++) {
-        double ms;
-        if (cuda_elapsed_ms(r->begin[k], r->end[k], &ms))
-            return -1;
-        r->phase_ms[r->phase_of[k]] += ms;
-    }
-    r->timed = 0;
-    return 0;
-}
-
-/* Before a launch of phase p: its first event, when timing. */
+/* Before a launch of phase p: its timer's start, when timing. */
 static int launch_begins(md_cuda *r, phase p)
 {
-    if (!r->timing)
-        return 0;
-    if (r->timed == TIMED_BATCH && read_events(r))
-        return -1;
-    r->phase_of[r->timed] = p;
-    CUDA_TRY(cudaEventRecord(r->begin[r->timed], r->stream));
-    return 0;
+    return r->timing ? launch_timer_start(&r->timer, p) : 0;
 }
 
-/* After a launch: whether it was made, and its second event. */
+/* After a launch: whether it was made, and its timer's stop. */
 static int launch_ends(md_cuda *r, const char *kernel)
 {
     cudaError_t err = cudaGetLastError();
@@ -83,11 +56,7 @@ static int launch_ends(md_cuda *r, const char *kernel)
                 cudaGetErrorString(err));
         return -1;
     }
-    if (!r->timing)
-        return 0;
-    CUDA_TRY(cudaEventRecord(r->end[r->timed], r->stream));
-    r->timed++;
-    return 0;
+    return r->timing ? launch_timer_stop(&r->timer) : 0;
 }
 
 /* Launches KERNEL<<<GRID, BLOCK, SHARED>>>(...) on the run's stream as a
@@ -170,18 +139,16 @@ static int step(md_cuda *r)
 int md_cuda_step(md_cuda *r, unsigned steps, md_cuda_phase_ms *time)
 {
     r->timing = time != NULL;
-    r->timed = 0;
-    for (int p = 0; p < 4; p++)
-        r->phase_ms[p] = 0.0;
-    int rc = 0;
+    int rc = launch_timer_reset(&r->timer);
     for (unsigned t = 0; t < steps && rc == 0; t++)
         rc = step(r);
     if (rc == 0 && r->timing)
-        rc = read_events(r);
+        rc = launch_timer_read(&r->timer);
     r->timing = 0;
     if (rc == 0 && time)
-        *time = (md_cuda_phase_ms){r->phase_ms[KICK_DRIFT], r->phase_ms[SCAN],
-                                   r->phase_ms[SCATTER], r->phase_ms[FORCES]};
+        *time = (md_cuda_phase_ms){r->timer.ms[KICK_DRIFT],
+                                   r->timer.ms[SCAN], r->timer.ms[SCATTER],
+                                   r->timer.ms[FORCES]};
     return rc;
 }
 
@@ -253,10 +220,8 @@ static int alloc_buffers(md_cuda *r)
     CUDA_TRY(cudaMalloc(&r->starts, (cells + 1) * sizeof(int)));
     CUDA_TRY(cudaMalloc(&r->sums, blocks * sizeof(int)));
     CUDA_TRY(cudaMalloc(&r->sums_starts, (blocks + 1) * sizeof(int)));
-    for (int k = 0; k < TIMED_BATCH; k++) {
-        CUDA_TRY(cudaEventCreate(&r->begin[k]));
-        CUDA_TRY(cudaEventCreate(&r->end[k]));
-    }
+    if (launch_timer_make(&r->timer, r->stream))
+        return -1;
     r->host4 = (float4 *)malloc(n * sizeof(float4));
     r->host_pe = (float *)malloc(n * sizeof(float));
     if (!r->host4 || !r->host_pe) {
@@ -385,12 +350,7 @@ void md_cuda_close(md_cuda *r)
                        r->sums_starts};
     for (size_t k = 0; k < sizeof buffers / sizeof *buffers; k++)
         cudaFree(buffers[k]);
-    for (int k = 0; k < TIMED_BATCH; k++) {
-        if (r->begin[k])
-            cudaEventDestroy(r->begin[k]);
-        if (r->end[k])
-            cudaEventDestroy(r->end[k]);
-    }
+    launch_timer_free(&r->timer);
     if (r->stream)
         cudaStreamDestroy(r->stream);
     free(r->host4);
