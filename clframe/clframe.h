@@ -166,6 +166,15 @@ typedef struct clctx_stats {
 } clctx_stats;
 clctx_stats clctx_get_stats(clctx *ctx);
 
+/* Times every kernel launch on ctx (NULL: the default) from now on, as
+ * clkernel_set_timing does for one kernel, until turned off; 0 or a
+ * code. clctx_kernel_ms sums the kernel time, in milliseconds, of every
+ * timed launch on ctx so far, its kernels' own timing included, waiting
+ * for those still running: a stretch of a run timed as CUDA times it with
+ * a pair of events, without naming each kernel (-1 when no context). */
+int clctx_set_timing(clctx *ctx, int on);
+double clctx_kernel_ms(clctx *ctx);
+
 /* ------------------------------------------------------------------------ */
 /* Pinned host memory                                                         */
 /* ------------------------------------------------------------------------ */

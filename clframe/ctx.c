@@ -510,6 +510,20 @@ clctx_stats clctx_get_stats(clctx *ctx)
     return ctx->stats;
 }
 
+int clctx_set_timing(clctx *ctx, int on)
+{
+    CTX_OR(ctx, CLFRAME_ERR_NO_DEVICE);
+    ctx->timing = on != 0;
+    return 0;
+}
+
+double clctx_kernel_ms(clctx *ctx)
+{
+    CTX_OR(ctx, -1);
+    clf_collect_events(ctx);
+    return ctx->kernel_ms;
+}
+
 int clctx_finish(clctx *ctx)
 {
     if (!(ctx = clf_ctx(ctx)))
@@ -654,6 +668,8 @@ static void record_event(clctx *ctx, const clf_pending_event *p)
     if (p->what == CLF_EV_KERNEL) {
         add_kernel_time(p->kernel, ms);
         add_kernel_time(p->launch, ms);
+        if (ms >= 0)
+            ctx->kernel_ms += ms;
     } else if (ms >= 0) {
         int d = p->what == CLF_EV_WRITE ? 0 : 1;
         ctx->transfer_ms[d] += ms;

@@ -80,6 +80,8 @@ struct clctx {
     char describe[1400];
     int debug;                  /* CL_DEBUG=1 */
     int profile;                /* CLFRAME_PROFILE=1 */
+    int timing;                 /* clctx_set_timing: every launch timed */
+    double kernel_ms;           /* the time of every timed launch read */
     int on_oclgrind;            /* the Oclgrind simulator: no -g, see ctx.c */
     int on_nvidia;              /* NVIDIA's driver: its PTX retry, program.c */
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */

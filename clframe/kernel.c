@@ -664,7 +664,7 @@ static int launch(clkernel *k, cl_command_queue queue, const size_t *offset,
 {
     clctx *ctx = k->ctx;
     cl_event ev = NULL;
-    int want_event = k->timing || ctx->profile;
+    int want_event = k->timing || ctx->timing || ctx->profile;
     cl_int err = clEnqueueNDRangeKernel(
         queue, k->kernel, k->dims, offset, global,
         k->has_local ? k->local : NULL, 0, NULL, want_event ? &ev : NULL);

@@ -712,6 +712,46 @@ START_TEST(a_long_timed_run_keeps_few_events)
 }
 END_TEST
 
+/* A context's timing times every launch of its kernels, which need no
+ * timing of their own, and sums them with the launches of kernels timed
+ * themselves; turned off, it adds only those. */
+START_TEST(a_context_times_and_sums_all_its_kernels)
+{
+    static float x[4096];
+    size_t n = work_items();
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *a = clkernel_source(ctx, work_source, "work", NULL);
+    clkernel *b = clkernel_source(ctx, work_source, "work", NULL);
+    ck_assert_made(a);
+    ck_assert_made(b);
+    ck_assert_cl(clkernel_global(a, n));
+    ck_assert_cl(clkernel_global(b, n));
+    clarg p = CLARG_INOUT(x, n);
+    ck_assert_cl(clarg_keep_on_device(&p, ctx, 1));
+    ck_assert_cl(clkernel_enqueue(a, p));
+    ck_assert(clctx_kernel_ms(ctx) == 0);           /* timing is off */
+    ck_assert_cl(clctx_set_timing(ctx, 1));
+    ck_assert_cl(clkernel_enqueue(a, p));
+    ck_assert_cl(clkernel_enqueue(b, p));
+    double both = clctx_kernel_ms(ctx);
+    ck_assert(both > 0);
+    ck_assert_double_eq_tol(both, clkernel_total_ms(a) + clkernel_total_ms(b),
+                            1e-9);
+    ck_assert_cl(clctx_set_timing(ctx, 0));
+    ck_assert_cl(clkernel_enqueue(a, p));
+    ck_assert_cl(clkernel_set_timing(b, 1));
+    ck_assert_cl(clkernel_enqueue(b, p));
+    ck_assert_double_eq_tol(clctx_kernel_ms(ctx), both + clkernel_last_ms(b),
+                            1e-9);
+    ck_assert_uint_eq(clkernel_runs(a), 3);
+    clarg_release(&p);
+    clkernel_free(a);
+    clkernel_free(b);
+    clctx_free(ctx);
+}
+END_TEST
+
 START_TEST(counting_a_null_kernel)
 {
     ck_assert_uint_eq(clkernel_runs(NULL), 0);
@@ -754,6 +794,7 @@ Suite *kernel_suite(void)
     tcase_add_test(timing, total_counts_every_enqueued_launch);
     tcase_add_test(timing, timed_launches_leave_no_event_behind);
     tcase_add_test(timing, a_long_timed_run_keeps_few_events);
+    tcase_add_test(timing, a_context_times_and_sums_all_its_kernels);
     tcase_add_test(timing, counting_a_null_kernel);
     suite_add_tcase(s, timing);
     return s;
