@@ -15,8 +15,8 @@
  * what the OpenCL kernels' as_uint makes of a uchar4 on a little-endian
  * device, so the buffers are declared unsigned int rather than uchar4.
  * CUDA's uint4 has no arithmetic, so where blur.cl sums uint4 vectors this
- * sums the three colour channels one by one: the same integers. All of it
- * is integer and exact, so the twins give the C reference's bytes.
+ * sums their four lanes one by one: the same integers. All of it is
+ * integer and exact, so the twins give the C reference's bytes.
  *
  * Self-contained, for NVRTC as well as nvcc: no headers; the tile's shape
  * may be set by #defines put in front, as blur_cl.c sets blur.cl's.
@@ -57,13 +57,14 @@ blur_four(unsigned int left, unsigned int right, unsigned int up,
     return (rgb & 0x00FFFFFFu) | (centre & 0xFF000000u);
 }
 
-/* Adds the R, G and B bytes of pixel p to the three sums. */
-__device__ __forceinline__ void blur_add(unsigned int p, unsigned int *r,
-                                         unsigned int *g, unsigned int *b)
+/* Adds pixel p's four bytes, each widened, to the four lanes of sum: what
+ * blur.cl's sum += convert_uint4(as_uchar4(p)) does. */
+__device__ __forceinline__ void blur_add4(uint4 *sum, unsigned int p)
 {
-    *r += p & 0xFFu;
-    *g += (p >> 8) & 0xFFu;
-    *b += (p >> 16) & 0xFFu;
+    sum->x += p & 0xFFu;
+    sum->y += (p >> 8) & 0xFFu;
+    sum->z += (p >> 16) & 0xFFu;
+    sum->w += p >> 24;
 }
 
 /* Any pixel: the average of the neighbours it has, counted (for the
@@ -74,28 +75,29 @@ blur_counted(unsigned int left, unsigned int right, unsigned int up,
              unsigned int down, unsigned int centre, int has_left,
              int has_right, int has_up, int has_down)
 {
-    unsigned int r = 0, g = 0, b = 0, count = 0;
+    uint4 sum = make_uint4(0, 0, 0, 0);
+    unsigned int count = 0;
     if (has_left) {
-        blur_add(left, &r, &g, &b);
+        blur_add4(&sum, left);
         count++;
     }
     if (has_right) {
-        blur_add(right, &r, &g, &b);
+        blur_add4(&sum, right);
         count++;
     }
     if (has_up) {
-        blur_add(up, &r, &g, &b);
+        blur_add4(&sum, up);
         count++;
     }
     if (has_down) {
-        blur_add(down, &r, &g, &b);
+        blur_add4(&sum, down);
         count++;
     }
     if (count == 0)
         return centre;
-    return (blur_round(r, count) & 0xFFu) |
-           (blur_round(g, count) & 0xFFu) << 8 |
-           (blur_round(b, count) & 0xFFu) << 16 | (centre & 0xFF000000u);
+    return (blur_round(sum.x, count) & 0xFFu) |
+           (blur_round(sum.y, count) & 0xFFu) << 8 |
+           (blur_round(sum.z, count) & 0xFFu) << 16 | (centre & 0xFF000000u);
 }
 
 /* ---- the seed's port ----------------------------------------------------- */
