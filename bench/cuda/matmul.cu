@@ -15,6 +15,7 @@
 #include "cuda_check.h"
 
 #include <cublas_v2.h>
+#include <stdlib.h>
 
 /* The blocked twin's tiles: those of the app's tuner (matmul_tune.c),
  * both of its defaults (8x8x16x16x16x4 on GPUs, 8 deep where local memory
@@ -136,9 +137,35 @@ static int launch(const device_product *d)
     return rc;
 }
 
+/* An experiment's switch (bench/cuda/README.md): CUDA_TWIN_CARVEOUT=P
+ * asks for P % of each multiprocessor's memory as shared memory when the
+ * tiled twin runs (cudaFuncAttributePreferredSharedMemoryCarveout, 0 to
+ * 100), where CUDA otherwise chooses; its resident blocks per
+ * multiprocessor, as the occupancy API counts them, go to stderr. */
+static int apply_tiled_carveout(void)
+{
+    const char *p = getenv("CUDA_TWIN_CARVEOUT");
+    if (!p)
+        return 0;
+    int percent = atoi(p), blocks = 0;
+    if (percent < 0 || percent > 100) {
+        fprintf(stderr, "CUDA_TWIN_CARVEOUT=%s: expected 0 to 100\n", p);
+        return -1;
+    }
+    CUDA_TRY(cudaFuncSetAttribute(
+        matmul_tiled, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, matmul_tiled, SEED_GROUP * SEED_GROUP, 0));
+    fprintf(stderr, "CUDA_TWIN_CARVEOUT=%d: matmul_tiled, %d resident blocks "
+            "per multiprocessor\n", percent, blocks);
+    return 0;
+}
+
 /* d's buffers, events and cuBLAS handle. */
 static int allocate(device_product *d)
 {
+    if (d->version == MATMUL_CUDA_TILED && apply_tiled_carveout())
+        return -1;
     CUDA_TRY(cudaMalloc(&d->a, (size_t)d->m * d->k * sizeof(float)));
     CUDA_TRY(cudaMalloc(&d->b, (size_t)d->k * d->n * sizeof(float)));
     CUDA_TRY(cudaMalloc(&d->c, (size_t)d->m * d->n * sizeof(float)));
