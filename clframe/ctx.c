@@ -360,6 +360,11 @@ static clctx *new_context(const char *selector, unsigned nth, int by_index)
                     sizeof ctx->max_item, ctx->max_item, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
                     sizeof ctx->local_mem, &ctx->local_mem, NULL);
+    cl_uint bits = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits,
+                    NULL);
+    ctx->global_limit = bits >= 8 && bits < 64 ? (size_t)1 << (bits - 1)
+                                               : (size_t)1 << 63;
     read_memory_model(ctx);
 
     cl_int err;

@@ -171,3 +171,17 @@ int clf_fail_cl(cl_int code, const char *call, const char *fmt, ...)
     va_end(ap);
     return code;
 }
+
+int clf_fail_null(const char *who, const char *what)
+{
+    /* The error that made the object NULL is still the last one, unless
+     * another call failed since: quote it rather than replace it. */
+    char before[1024];
+    size_t n = strnlen(last_error, sizeof before - 1);
+    memcpy(before, last_error, n);
+    before[n] = '\0';
+    if (before[0])
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: NULL %s; the last error "
+                            "before it: %s", who, what, before);
+    return clframe_fail(CLFRAME_ERR_USAGE, "%s: NULL %s", who, what);
+}

@@ -41,6 +41,7 @@ struct clfunction {
     char *origin;                /* where it came from, for messages */
     char *options;
     clf_proto proto;
+    clf_typedefs *typedefs;      /* of the view (or the source) */
     char *missing;               /* why the prototype cannot be used, or NULL */
     int missing_code;            /* and the error code that said so */
     unsigned group_dims;         /* 1 to 3 */
@@ -98,6 +99,9 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
     f->group[0] = f->group[1] = f->group[2] = 1;
     snprintf(f->proto.name, sizeof f->proto.name, "%s", fname);
     int rc = clf_preprocess(ctx, source, f->options, &f->view);
+    if (rc != CLFRAME_ERR_NO_MEMORY &&
+        !(f->typedefs = clf_typedefs_read(f->view ? f->view : source)))
+        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", fname);
     if (rc == 0)
         rc = clf_proto_find(f->view, fname, &f->proto);
     if (rc && rc != CLFRAME_ERR_NO_MEMORY)
@@ -156,6 +160,7 @@ void clfunction_free(clfunction *f)
         return;
     drop_shim(f);
     free(f->missing);
+    clf_typedefs_free(f->typedefs);
     free(f->source);
     free(f->view);
     free(f->origin);
@@ -430,14 +435,9 @@ static int read_device_sizes(clfunction *f, const char *program)
 {
     char name[200];
     snprintf(name, sizeof name, "clf_sizes_%s", f->proto.name);
-    clkernel *k = clkernel_source(f->ctx, program, name, f->options);
-    if (!k)
-        return CLFRAME_ERR_BUILD;
     cl_ulong sizes[CLF_MAX_PARAMS + 1] = {0};
-    int rc = clkernel_set_global(k, 1, (size_t[]){1});
-    if (rc == 0)
-        rc = clkernel_call(k, CLARG_OUT(sizes, f->proto.nparams + 1));
-    clkernel_free(k);
+    int rc = clf_probe(f->ctx, program, f->origin, name, f->options, sizes,
+                       f->proto.nparams + 1);
     for (unsigned i = 0; rc == 0 && i <= f->proto.nparams; i++)
         f->device_size[i] = (size_t)sizes[i];
     return rc;
@@ -517,7 +517,7 @@ static int check_each(const clfunction *f, unsigned i, const clarg *a)
     if (!a->type)
         return mismatch(f, i, a, "name the element type with "
                         "CLARG_TYPED(\"Type\", p, n, CLARG_EACH | ...)");
-    if (!clf_types_match(p, a->type) || (p->size && p->size != a->elem_size))
+    if (!clf_types_match(p, a->type, f->typedefs) || (p->size && p->size != a->elem_size))
         return mismatch(f, i, a, NULL);
     if (a->count != group_items(f))
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_call(%s): argument "
@@ -542,7 +542,7 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
             return mismatch(f, i, a, "pass a value with CLARG(x) or "
                             "CLARG_VALUE(\"Type\", &x), or one per "
                             "work-item with CLARG_EACH_IN(p, n)");
-        if ((a->type && !clf_types_match(p, a->type)) ||
+        if ((a->type && !clf_types_match(p, a->type, f->typedefs)) ||
             (p->size && p->size != a->elem_size))
             return mismatch(f, i, a, NULL);
         return 0;
@@ -554,7 +554,7 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
     if (!a->type)
         return mismatch(f, i, a, "name the element type with "
                         "CLARG_TYPED(\"Type\", p, n, flags)");
-    if (!clf_types_match(p, a->type))
+    if (!clf_types_match(p, a->type, f->typedefs))
         return mismatch(f, i, a, NULL);
     if (is_private_pointer(p) &&
         a->count * a->elem_size > PRIVATE_COPY_MAX_BYTES)
@@ -582,7 +582,7 @@ static int check_call(const clfunction *f, const char *ret_type, unsigned nargs,
         return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
                         "function returns nothing: pass NULL as ret",
                         pr->name);
-    if (ret_type && ret_type[0] && !clf_types_match(&returned, ret_type))
+    if (ret_type && ret_type[0] && !clf_types_match(&returned, ret_type, f->typedefs))
         return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
                         "function returns %s, but ret points to %s",
                         pr->name, pr->ret_type, ret_type);

@@ -20,6 +20,10 @@
 int clf_fail_cl(cl_int code, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void clf_clear_error(void);
+/* CLFRAME_ERR_USAGE for a NULL object ("clkernel_global: NULL kernel"),
+ * quoting the last error, which is usually why the object is NULL (a
+ * clkernel_file that failed). */
+int clf_fail_null(const char *who, const char *what);
 
 /* ---- strings (util.c) --------------------------------------------------- */
 
@@ -84,9 +88,15 @@ struct clctx {
     double kernel_ms;           /* the time of every timed launch read */
     int on_oclgrind;            /* the Oclgrind simulator: no -g, see ctx.c */
     int on_nvidia;              /* NVIDIA's driver: its PTX retry, program.c */
+    int no_arg_info;            /* build without -cl-kernel-arg-info, as that
+                                   retry does: set by tests, so that every
+                                   platform tries the source's signatures
+                                   alone */
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE */
+    size_t global_limit;        /* the first global size refused: half the
+                                   range of the device's size_t (kernel.c) */
     int shares_memory;          /* a CPU device, or host unified memory:
                                    pinned arrays are used in place (host.c) */
     size_t base_align;          /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
@@ -146,10 +156,6 @@ void clf_track(clctx *ctx, int delta);
 int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc);
-int clf_write(clctx *ctx, cl_mem mem, size_t bytes, const void *host,
-              cl_bool blocking, const char *what);
-int clf_read(clctx *ctx, cl_mem mem, size_t bytes, void *host,
-             cl_bool blocking, const char *what);
 
 /* Profiling records: the named kernel's totals; a pending event to read at
  * the next clf_collect_events (called by finish, blocking calls, free),
@@ -192,20 +198,36 @@ cl_mem clf_host_in_place(clctx *ctx, const void *p, size_t bytes);
 /* Frees the pinned allocations ctx still has (clctx_free). */
 void clf_host_free_all(clctx *ctx);
 
+/* ---- typedefs (typedefs.c) ------------------------------------------------ */
+
+/* A source's typedefs, so that every name of a type leads to one. */
+typedef struct clf_typedefs clf_typedefs;
+/* Read from source (a preprocessed view, preproc.c); NULL if out of
+ * memory. */
+clf_typedefs *clf_typedefs_read(const char *source);
+void clf_typedefs_free(clf_typedefs *td);
+/* type in canonical form: normalized (clf_normalize_type), then typedefs
+ * followed (td may be NULL) to a built-in type or a struct's tag. */
+void clf_typedefs_resolve(const clf_typedefs *td, const char *type,
+                          char *out, size_t size);
+
 /* ---- signatures (signature.c) -------------------------------------------- */
 
 /* One parameter of a kernel or device function. */
 typedef struct clf_param {
     cl_kernel_arg_address_qualifier space;
+    cl_kernel_arg_access_qualifier access; /* images' read_only, ...; else
+                                              CL_KERNEL_ARG_ACCESS_NONE */
     int pointer;
-    int is_const;
-    char type[512];              /* "float", "Board": no '*', no "struct " */
+    int is_const;                /* a pointer to const */
+    char type[128];              /* canonical: a built-in type, or a struct's
+                                    tag (typedefs.c); no '*', no "struct " */
+    char written[128];           /* as the source names it ("Duo",
+                                    "real_arg"), for messages */
     char name[64];
     size_t size;                 /* bytes of a built-in by-value type, or 0 */
     size_t struct_size;          /* a struct's (or what a pointer points to)
                                     bytes on the device, once measured */
-    char other_name[128];        /* a struct's other name: its tag for its
-                                    typedef name, or the reverse */
 } clf_param;
 
 /* Size of a built-in scalar or vector type by name ("float3" -> 16), or 0. */
@@ -218,9 +240,13 @@ const char *clf_space_word(cl_kernel_arg_address_qualifier q);
 /* "__global const float*" and "an array of int" for messages. */
 void clf_describe_param(const clf_param *p, char *buf, size_t size);
 void clf_describe_arg(const clarg *a, char *buf, size_t size);
-/* The argument's type fits the parameter's: the same name, float3 given a
- * float4 (the host has no 3-vectors), anything for void*. */
-int clf_types_match(const clf_param *p, const char *given);
+/* The argument's type fits the parameter's: the same type once both are
+ * resolved through the source's typedefs (td, which may be NULL), float3
+ * given a float4 (the host has no 3-vectors), anything for void*. */
+int clf_types_match(const clf_param *p, const char *given,
+                    const clf_typedefs *td);
+/* 1 for image types (image2d_t, ...) and sampler_t: objects, not data. */
+int clf_is_image_type(const char *type);
 /* Raises CLFRAME_ERR_ARG_TYPE: "<what>(<name>): argument 3 (n): <wants>
  * int, got a value of type float (CLARG); <advice>". */
 /* 0 if a work-group of sizes (dims of them, `what` in messages: "local
@@ -251,7 +277,7 @@ int clf_preprocess(clctx *ctx, const char *source, const char *options,
 
 /* ---- device function prototypes (proto.c) -------------------------------- */
 
-enum { CLF_MAX_PARAMS = 32 };
+enum { CLF_MAX_PARAMS = 64 };
 
 /* A device function's prototype as clframe reads it. */
 typedef struct clf_proto {
@@ -270,13 +296,16 @@ typedef struct clf_proto {
 clkernel *clf_kernel_source_unmeasured(clctx *ctx, const char *source,
                                        const char *name, const char *options);
 
-/* Gives each of the n parameters whose type is a typedef of a built-in
- * type in source ("typedef float real;") that type, and its size: drivers
- * report the name as written; and to a struct named by a typedef of it
- * ("typedef struct pair_s {...} Pair;") its other name. 0 or
- * CLFRAME_ERR_NO_MEMORY. */
-int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n);
+/* Resolves the types of n parameters as a driver reported them (written
+ * keeps the driver's name) through the source's typedefs. */
+void clf_resolve_typedefs(const clf_typedefs *td, clf_param *params,
+                          unsigned n);
 
+/* Finds __kernel kname's prototype in source, a preprocessed view whose
+ * typedefs are td: 0, CLFRAME_ERR_NOT_FOUND, or another error naming what
+ * could not be read. */
+int clf_proto_find_kernel(const char *source, const clf_typedefs *td,
+                          const char *kname, clf_proto *out);
 /* Finds fname's prototype in source, which is a preprocessed view
  * (clf_preprocess) as are the sources of the two below; 0 or an error
  * naming what failed. */
@@ -310,6 +339,15 @@ int clf_arg_released(const clarg *a);
 /* Bytes of an array argument, or (size_t)-1 if count * elem_size overflows. */
 size_t clf_arg_bytes(const clarg *a);
 
+/* ---- probes (probe.c) ----------------------------------------------------- */
+
+/* Builds source (expanded; origin names it in messages) with options, runs
+ * its `__kernel void name(__global ulong *out)` on one work-item and reads
+ * n values into out. 0 or an error (a build error carries the log). */
+int clf_probe(clctx *ctx, const char *source, const char *origin,
+              const char *name, const char *options, cl_ulong *out,
+              size_t n);
+
 /* ---- programs (program.c) ------------------------------------------------ */
 
 /* A built program for (source, options) on ctx, shared and reference counted;
@@ -317,6 +355,16 @@ size_t clf_arg_bytes(const clarg *a);
 cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
                            const char *options);
 void clf_program_put(clctx *ctx, cl_program program);
+/* 1 if program (one of ctx's) was built with -cl-kernel-arg-info, so that
+ * the driver reports its kernels' parameters. */
+int clf_program_arg_info(clctx *ctx, cl_program program);
+/* The source of program as the compiler sees it (a preprocessed view,
+ * preproc.c) and its typedefs, read once and shared by its kernels; they
+ * stay the program's. 0, or the error that made the view (*view is then
+ * NULL and *typedefs those of the source as written); CLFRAME_ERR_NO_MEMORY
+ * leaves both NULL. */
+int clf_program_reading(clctx *ctx, cl_program program, const char **view,
+                        const clf_typedefs **typedefs);
 void clf_program_free_all(clctx *ctx);
 
 /* ---- program binary cache (cache.c) -------------------------------------- */

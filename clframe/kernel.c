@@ -1,14 +1,16 @@
 /*
  * kernel.c: a __kernel called like a C function.
  *
- * At creation the kernel's own signature is read back from the compiler
- * (-cl-kernel-arg-info) into a small table of parameters; every call checks
- * its clargs against that table before touching the device, so a wrong
- * argument is a message naming kernel, position, parameter and both types
- * rather than a wrong answer. A call then makes the buffers that are not
- * persistent, copies in, runs, copies out and releases what it made, on every
- * path including failures. An array in pinned memory, where the device
- * shares the host's, is its own buffer (host.c) and is never copied.
+ * At creation the kernel's signature is read from its source as the
+ * compiler sees it (proto.c, on every platform), and checked against the
+ * driver's own report where the program has one (-cl-kernel-arg-info), into
+ * a small table of parameters; every call checks its clargs against that
+ * table before touching the device, so a wrong argument is a message naming
+ * kernel, position, parameter and both types rather than a wrong answer. A
+ * call then makes the buffers that are not persistent, copies in, runs,
+ * copies out and releases what it made, on every path including failures.
+ * An array in pinned memory, where the device shares the host's, is its own
+ * buffer (host.c) and is never copied.
  */
 #include "internal.h"
 
@@ -23,8 +25,8 @@ struct clkernel {
     char name[128];
     char *signature;
     unsigned nparams;
-    int have_info;               /* 0: the driver gave no argument info */
     clf_param *params;
+    const clf_typedefs *typedefs; /* its source's, its program's (program.c) */
     unsigned dims, local_dims, offset_dims;
     size_t global[3], local[3], offset[3];
     int has_local, has_offset;
@@ -33,15 +35,15 @@ struct clkernel {
     int timing;                  /* clkernel_set_timing */
     uint64_t runs;               /* launches since it was made */
     clf_kernel_profile times;    /* its timed launches' totals */
-    /* Struct parameters: each one's type as the driver spells it, for
-     * measuring their sizes (read_struct_sizes). */
+    /* Struct parameters: each one's type as the source (or the driver)
+     * spells it, for measuring their sizes (read_struct_sizes). */
     char **struct_decl;
 };
 
 /* ---- signature ----------------------------------------------------------- */
 
-/* Keeps the driver's spelling of parameter i's struct type ("struct Pair*"
- * as "struct Pair"), for sizeof. 0 or -1 when out of memory. */
+/* Keeps the spelling of parameter i's struct type ("struct Pair*" as
+ * "struct Pair"), for sizeof. 0 or -1 when out of memory. */
 static int keep_struct_decl(clkernel *k, unsigned i, const char *raw)
 {
     if (!k->struct_decl &&
@@ -57,8 +59,110 @@ static int keep_struct_decl(clkernel *k, unsigned i, const char *raw)
     return 0;
 }
 
-static int read_params(clkernel *k, const char *source,
-                       const char *options)
+/* Parameters whose size clframe measures: structs (and unions, enums)
+ * that the host hands over, by value or in an array; not __local ones. */
+static int measured(const clf_param *p)
+{
+    return !clf_builtin_size(p->type) && strcmp(p->type, "void") != 0 &&
+           !clf_is_image_type(p->type) &&
+           p->space != CL_KERNEL_ARG_ADDRESS_LOCAL;
+}
+
+/* Parameter i as the driver reports it, with its type's spelling in raw.
+ * 1 when the driver has nothing to say, else 0 or an error. */
+static int driver_param(clkernel *k, cl_uint i, clf_param *p, char *raw,
+                        size_t raw_size)
+{
+    size_t size = 0;
+    cl_kernel_arg_type_qualifier tq = 0;
+    memset(p, 0, sizeof *p);
+    if (clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                           sizeof p->space, &p->space, NULL) != CL_SUCCESS ||
+        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, 0, NULL,
+                           &size) != CL_SUCCESS)
+        return 1;
+    if (size >= raw_size || size >= sizeof p->type)
+        return clframe_fail(CLFRAME_ERR_USAGE, "kernel %s: the type of "
+                            "parameter %u has a %zu-character name; clframe "
+                            "reads names up to %zu", k->name, i + 1, size,
+                            sizeof p->type - 1);
+    raw[0] = '\0';
+    clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, raw_size, raw,
+                       NULL);
+    clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq,
+                       &tq, NULL);
+    clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+                       sizeof p->access, &p->access, NULL);
+    clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_NAME, sizeof p->name - 1,
+                       p->name, NULL);
+    clf_normalize_type(raw, p->type, sizeof p->type, &p->pointer);
+    /* Drivers call __constant pointers const; the source may not. */
+    p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0 &&
+                  p->space != CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    if (!clf_is_image_type(p->type))
+        p->access = CL_KERNEL_ARG_ACCESS_NONE;
+    return 0;
+}
+
+/* The driver's report of every parameter, into *out (typedefs resolved),
+ * with each type's spelling in *raws (n of 512 bytes): 0; 1 when the
+ * program has none; or an error. */
+static int driver_params(clkernel *k, clf_param **out, char (**raws)[512])
+{
+    *out = NULL;
+    *raws = NULL;
+    if (!clf_program_arg_info(k->ctx, k->program))
+        return 1;
+    clf_param *p = calloc(k->nparams ? k->nparams : 1, sizeof *p);
+    char (*raw)[512] = calloc(k->nparams ? k->nparams : 1, sizeof *raw);
+    int rc = p && raw ? 0 : clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s",
+                                         k->name);
+    for (unsigned i = 0; rc == 0 && i < k->nparams; i++)
+        rc = driver_param(k, i, &p[i], raw[i], sizeof raw[i]);
+    if (rc) {
+        free(p);
+        free(raw);
+        return rc;
+    }
+    clf_resolve_typedefs(k->typedefs, p, k->nparams);
+    *out = p;
+    *raws = raw;
+    return 0;
+}
+
+/* Kernel k's prototype from its source, or NULL with *why saying why it
+ * could not be read (a copy; NULL too when out of memory). */
+static clf_proto *source_params(clkernel *k, char **why)
+{
+    const char *view;
+    *why = NULL;
+    int rc = clf_program_reading(k->ctx, k->program, &view, &k->typedefs);
+    clf_proto *pr = rc ? NULL : malloc(sizeof *pr);
+    if (!rc && !pr)
+        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
+    if (!rc)
+        rc = clf_proto_find_kernel(view, k->typedefs, k->name, pr);
+    if (!rc && pr->nparams != k->nparams)
+        rc = clframe_fail(CLFRAME_ERR_USAGE, "the prototype found has %u "
+                          "parameters, the compiled kernel %u", pr->nparams,
+                          k->nparams);
+    if (rc) {
+        free(pr);
+        *why = clf_strdup(clframe_last_error());
+        return NULL;
+    }
+    return pr;
+}
+
+/* 0 if the source's reading of parameter i and the driver's agree on what
+ * a call must pass (names may differ: PoCL renames some). */
+static int same_param(const clf_param *s, const clf_param *d)
+{
+    return s->space == d->space && s->pointer == d->pointer &&
+           s->access == d->access && strcmp(s->type, d->type) == 0;
+}
+
+static int read_params(clkernel *k)
 {
     cl_uint n = 0;
     cl_int err = clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n,
@@ -67,64 +171,57 @@ static int read_params(clkernel *k, const char *source,
         return clf_fail_cl(err, "clGetKernelInfo", "reading the parameters "
                            "of kernel %s", k->name);
     k->nparams = n;
-    k->params = calloc(n ? n : 1, sizeof *k->params);
-    if (!k->params)
+    if (!(k->params = calloc(n ? n : 1, sizeof *k->params)))
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
-    k->have_info = 1;
-    for (cl_uint i = 0; i < n; i++) {
+    char *why;
+    clf_proto *src = source_params(k, &why);
+    if (!src && !why)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
+    clf_param *drv;
+    char (*raw)[512];
+    int rc = driver_params(k, &drv, &raw);
+    if (rc < 0) {
+        free(src);
+        free(why);
+        return rc;
+    }
+    rc = 0;
+    int use_driver = !src;
+    for (unsigned i = 0; src && drv && i < n; i++)
+        if (!same_param(&src->params[i], &drv[i])) {
+            char a[300], b[300];
+            clf_describe_param(&src->params[i], a, sizeof a);
+            clf_describe_param(&drv[i], b, sizeof b);
+            if (k->ctx->debug)
+                fprintf(stderr, "clframe: kernel %s: parameter %u reads as "
+                        "%s in the source, %s by the driver: the driver's is "
+                        "used\n", k->name, i + 1, a, b);
+            use_driver = 1;
+        }
+    if (!src && !drv) {
+        rc = clframe_fail(CLFRAME_ERR_USAGE, "kernel %s: its parameters "
+                          "could not be read from the source (%s), and %s "
+                          "reports none for it (its program built without "
+                          "-cl-kernel-arg-info), so its calls could not be "
+                          "checked", k->name, why, k->ctx->device_name);
+    } else if (!src && k->ctx->debug) {
+        fprintf(stderr, "clframe: kernel %s: the driver's signature is used: "
+                "%s\n", k->name, why);
+    }
+    for (unsigned i = 0; rc == 0 && i < n; i++) {
         clf_param *p = &k->params[i];
-        char raw[512] = "";
-        size_t raw_size = 0;
-        cl_kernel_arg_type_qualifier tq = 0;
-        if (clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                               sizeof p->space, &p->space, NULL) != CL_SUCCESS ||
-            clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, 0, NULL,
-                               &raw_size) != CL_SUCCESS) {
-            k->have_info = 0;   /* checks fall back to the count alone */
-            return 0;
-        }
-        if (raw_size >= sizeof raw)
-            return clframe_fail(CLFRAME_ERR_USAGE, "kernel %s: the type of "
-                            "parameter %u has a %zu-character name; clframe "
-                            "checks names up to %zu", k->name, i + 1,
-                            raw_size, sizeof raw - 1);
-        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, sizeof raw,
-                           raw, NULL);
-        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER,
-                           sizeof tq, &tq, NULL);
-        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_NAME,
-                           sizeof p->name - 1, p->name, NULL);
-        clf_normalize_type(raw, p->type, sizeof p->type, &p->pointer);
+        *p = use_driver ? drv[i] : src->params[i];
+        if (src)                        /* the names the user wrote */
+            snprintf(p->name, sizeof p->name, "%s", src->params[i].name);
         p->size = p->pointer ? 0 : clf_builtin_size(p->type);
-        p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0;
-        /* Sizes are checked for what the host hands over, not __local. */
-        if (!clf_builtin_size(p->type) && strcmp(p->type, "void") != 0 &&
-            p->space != CL_KERNEL_ARG_ADDRESS_LOCAL &&
-            keep_struct_decl(k, i, raw))
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
+        if (measured(p) &&
+            keep_struct_decl(k, i, use_driver ? raw[i] : src->decl[i]))
+            rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
     }
-    if (!k->struct_decl)
-        return 0;
-    /* Names no built-in type has: typedefs of one, or structs, read from
-     * the source as the compiler saw it (preproc.c); where clframe cannot
-     * preprocess it, from the text as written, as the build succeeded. */
-    char *view = NULL;
-    int rc = clf_preprocess(k->ctx, source, options, &view);
-    if (rc != CLFRAME_ERR_NO_MEMORY)
-        rc = clf_resolve_typedefs(view ? view : source, k->params, n);
-    free(view);
-    int structs = 0;
-    for (cl_uint i = 0; rc == 0 && i < n; i++) {
-        if (k->struct_decl[i] && clf_builtin_size(k->params[i].type)) {
-            free(k->struct_decl[i]);
-            k->struct_decl[i] = NULL;
-        }
-        structs += k->struct_decl[i] != NULL;
-    }
-    if (rc == 0 && !structs) {
-        free(k->struct_decl);
-        k->struct_decl = NULL;
-    }
+    free(src);
+    free(why);
+    free(drv);
+    free(raw);
     return rc;
 }
 
@@ -134,13 +231,8 @@ static int make_signature(clkernel *k)
     clf_str_printf(&s, "%s(", k->name);
     for (unsigned i = 0; i < k->nparams; i++) {
         char d[600];
-        if (k->have_info) {
-            clf_describe_param(&k->params[i], d, sizeof d);
-            clf_str_printf(&s, "%s%s %s", i ? ", " : "", d,
-                           k->params[i].name);
-        } else {
-            clf_str_printf(&s, "%sarg%u", i ? ", " : "", i);
-        }
+        clf_describe_param(&k->params[i], d, sizeof d);
+        clf_str_printf(&s, "%s%s %s", i ? ", " : "", d, k->params[i].name);
     }
     clf_str_printf(&s, ")");
     if (s.failed) {
@@ -182,7 +274,7 @@ static void kernel_names(cl_program program, char *buf, size_t size)
 }
 
 /* Measures the device's sizeof of each struct parameter's type with a
- * kernel added to the kernel's own source: one more build, when the kernel
+ * probe added to the kernel's own source: one more build, when the kernel
  * is made rather than at its first call, so that a first call costs what
  * the others do. If that build fails, the sizes stay unchecked (said under
  * CL_DEBUG): the kernel works as before. */
@@ -198,12 +290,10 @@ static void read_struct_sizes(clkernel *k, const char *source,
                            k->struct_decl[i]);
     clf_str_printf(&s, "}\n");
     cl_ulong *sizes = calloc(k->nparams, sizeof *sizes);
-    clkernel *m = s.failed || !sizes ? NULL
-                : clkernel_source(k->ctx, s.data, "clf_struct_sizes_",
-                                  options);
-    int rc = m ? clkernel_set_global(m, 1, (size_t[]){1}) : -1;
-    if (rc == 0)
-        rc = clkernel_call(m, CLARG_OUT(sizes, k->nparams));
+    int rc = s.failed || !sizes
+                 ? clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name)
+                 : clf_probe(k->ctx, s.data, k->name, "clf_struct_sizes_",
+                             options, sizes, k->nparams);
     for (unsigned i = 0; rc == 0 && i < k->nparams; i++)
         if (k->struct_decl[i])
             k->params[i].struct_size = (size_t)sizes[i];
@@ -211,7 +301,6 @@ static void read_struct_sizes(clkernel *k, const char *source,
         fprintf(stderr, "clframe: %s: the sizes of its struct parameters "
                 "could not be measured, so they are not checked: %s\n",
                 k->name, clframe_last_error());
-    clkernel_free(m);
     free(sizes);
     free(s.data);
 }
@@ -247,7 +336,7 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
         return NULL;
     }
     clf_track(ctx, 1);
-    if (read_params(k, text, options) || make_signature(k)) {
+    if (read_params(k) || make_signature(k)) {
         clkernel_free(k);
         return NULL;
     }
@@ -304,8 +393,11 @@ size_t clframe_round_up(size_t n, size_t m)
 static int set_sizes(clkernel *k, unsigned dims, const size_t *sizes,
                      size_t *dst, const char *what)
 {
-    if (!k)
-        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_%s: NULL kernel", what);
+    if (!k) {
+        char who[32];
+        snprintf(who, sizeof who, "clkernel_%s", what);
+        return clf_fail_null(who, "kernel");
+    }
     if (dims < 1 || dims > 3)
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_%s(%s): %u sizes "
                         "given, 1 to 3 expected", what, k->name, dims);
@@ -374,42 +466,71 @@ size_t clkernel_max_group_size(clkernel *k)
                                                         : k->ctx->max_group;
 }
 
+/* A global size no device runs: from half the range of its size_t up, in
+ * a dimension (its offset added) or in all together. That is what a count
+ * of -1 becomes (n - 1 for n = 0), and a driver would take it and run until
+ * killed (PoCL) or fail in its own words. */
+static int check_global_limit(const clkernel *k, const char *who)
+{
+    size_t limit = k->ctx->global_limit, total = 1;
+    for (unsigned d = 0; d < k->dims; d++) {
+        size_t offset = k->has_offset ? k->offset[d] : 0;
+        if (k->global[d] >= limit || offset >= limit - k->global[d])
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): global size "
+                                "%zu%s in dimension %u: %s runs fewer than "
+                                "%zu work-items (a negative count made "
+                                "unsigned?)", who, k->name, k->global[d],
+                                offset ? " past its offset" : "", d,
+                                k->ctx->device_name, limit);
+        if (total > (limit - 1) / k->global[d])
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): %u-D global "
+                                "size of more than %zu work-items in all, "
+                                "which %s does not run", who, k->name,
+                                k->dims, limit - 1, k->ctx->device_name);
+        total *= k->global[d];
+    }
+    return 0;
+}
+
 /* Checks the sizes once after each change: errors here would otherwise be a
  * bare CL_INVALID_WORK_GROUP_SIZE from the driver. */
-static int check_sizes(clkernel *k)
+static int check_sizes(clkernel *k, const char *who)
 {
     if (k->dims == 0)
-        return clframe_fail(CLFRAME_ERR_NO_GLOBAL_SIZE, "clkernel_call(%s): no "
+        return clframe_fail(CLFRAME_ERR_NO_GLOBAL_SIZE, "%s(%s): no "
                         "global size: call clkernel_global(k, ...) first",
-                        k->name);
+                        who, k->name);
     if (k->sizes_checked)
         return 0;
     /* The driver would read sizes beyond the global's as unset: a local
      * size of 8 x 8 for 64 x 1 work-items would silently be 8. */
     int local_differs = k->has_local && k->local_dims != k->dims;
     if (local_differs || (k->has_offset && k->offset_dims != k->dims))
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): the "
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): the "
                             "global size is %u-D, the %s size %u-D: give "
-                            "both the same dimensions", k->name, k->dims,
+                            "both the same dimensions", who, k->name, k->dims,
                             local_differs ? "local" : "offset",
                             local_differs ? k->local_dims : k->offset_dims);
     for (unsigned d = 0; d < k->dims; d++)
         if (k->global[d] == 0)
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): global "
-                            "size is 0 in dimension %u", k->name, d);
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): global "
+                            "size is 0 in dimension %u", who, k->name, d);
+    int rc = check_global_limit(k, who);
+    if (rc)
+        return rc;
     if (k->has_local) {
-        char who[200];
-        snprintf(who, sizeof who, "clkernel_call(%s)", k->name);
-        int rc = clf_check_group(k->ctx, who, "local size", k->dims, k->local,
+        char whom[200];
+        snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
+        rc = clf_check_group(k->ctx, whom, "local size", k->dims, k->local,
                                  clkernel_max_group_size(k));
         if (rc)
             return rc;
         for (unsigned d = 0; d < k->dims; d++)
             if (k->global[d] % k->local[d])
-                return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): "
+                return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): "
                     "global size %zu is not a multiple of local size %zu in "
                     "dimension %u: round the global size up and guard the "
-                    "extra work-items in the kernel", k->name, k->global[d],
+                    "extra work-items in the kernel", who, k->name, k->global[d],
                     k->local[d], d);
     }
     k->sizes_checked = 1;
@@ -418,119 +539,121 @@ static int check_sizes(clkernel *k)
 
 /* ---- argument checking --------------------------------------------------- */
 
-static int mismatch(const clkernel *k, unsigned i, const clarg *a,
-                    const char *advice)
+static int mismatch(const clkernel *k, const char *who, unsigned i,
+                    const clarg *a, const char *advice)
 {
-    return clf_arg_mismatch("clkernel_call", k->name, "the kernel expects", i,
+    return clf_arg_mismatch(who, k->name, "the kernel expects", i,
                             &k->params[i], a, advice);
 }
 
 /* A struct whose host size is not the device's: the kernel would read
  * garbage, and drivers do not check the sizes they are given. */
-static int layout_mismatch(const clkernel *k, unsigned i, const clarg *a)
+static int layout_mismatch(const clkernel *k, const char *who, unsigned i,
+                           const clarg *a)
 {
     const clf_param *p = &k->params[i];
-    return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
+    return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
                         "(%s): %s is %zu bytes on %s but %zu on the host: host "
-                        "and device layouts differ", k->name, i + 1, p->name,
-                        p->type, p->struct_size, k->ctx->device_name,
+                        "and device layouts differ", who, k->name, i + 1,
+                        p->name, p->written[0] ? p->written : p->type, p->struct_size, k->ctx->device_name,
                         a->elem_size);
 }
 
-static int check_arg(const clkernel *k, unsigned i, const clarg *a)
+static int check_arg(const clkernel *k, const char *who, unsigned i,
+                     const clarg *a)
 {
+    if (a->kind == CLARG_KIND_LOCAL && a->count == 0)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u (%s): "
+                            "CLARG_LOCAL(0) is not a valid size", who,
+                            k->name, i + 1, k->params[i].name);
     if (a->kind == CLARG_KIND_NONE)
-        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument %u is "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u is "
                         "an empty clarg (zeroed, or CLARG of a non-OpenCL "
-                        "type)", k->name, i + 1);
+                        "type)", who, k->name, i + 1);
     if (a->flags & CLARG_EACH)          /* a kernel indexes its arrays itself */
-        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument %u "
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u "
                         "is per-work-item (CLARG_EACH), which only "
                         "clfunction_call knows: pass the array with CLARG_IN, "
-                        "CLARG_OUT or CLARG_INOUT", k->name, i + 1);
+                        "CLARG_OUT or CLARG_INOUT", who, k->name, i + 1);
     if (a->kind == CLARG_KIND_BUFFER) {
         if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE |
                                    CLARG_CHUNKED))
-            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
-                            "%u has unknown copy flags 0x%x", k->name, i + 1,
+            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
+                            "%u has unknown copy flags 0x%x", who, k->name, i + 1,
                             a->flags);
         if (!a->host && a->flags && a->count)
-            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
-                            "%u is a NULL host array with copy flags", k->name,
+            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
+                            "%u is a NULL host array with copy flags", who, k->name,
                             i + 1);
         if (clf_arg_bytes(a) == (size_t)-1)
-            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
-                            "%u: %zu elements overflow size_t", k->name, i + 1,
+            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
+                            "%u: %zu elements overflow size_t", who, k->name, i + 1,
                             a->count);
         if (clf_arg_released(a))
-            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
+            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
                             "%u: its device buffer was released (by "
-                            "clarg_release on it or on a copy)", k->name, i + 1);
+                            "clarg_release on it or on a copy)", who, k->name, i + 1);
         if (a->buffer && a->buffer->ctx != k->ctx)
-            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
-                            "%u is persistent on another context", k->name,
+            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
+                            "%u is persistent on another context", who, k->name,
                             i + 1);
     }
-    if (!k->have_info)
-        return 0;
     const clf_param *p = &k->params[i];
     switch (p->space) {
     case CL_KERNEL_ARG_ADDRESS_GLOBAL:
     case CL_KERNEL_ARG_ADDRESS_CONSTANT:
         if (a->kind != CLARG_KIND_BUFFER)
-            return mismatch(k, i, a, "pass an array with CLARG_IN, CLARG_OUT, "
+            return mismatch(k, who, i, a, "pass an array with CLARG_IN, CLARG_OUT, "
                             "CLARG_INOUT or CLARG_TYPED");
         if (!a->type)
-            return mismatch(k, i, a, "name the element type with "
+            return mismatch(k, who, i, a, "name the element type with "
                             "CLARG_TYPED(\"Type\", p, n, flags)");
-        if (!clf_types_match(p, a->type))
-            return mismatch(k, i, a, NULL);
+        if (!clf_types_match(p, a->type, k->typedefs))
+            return mismatch(k, who, i, a, NULL);
         if (p->struct_size && p->struct_size != a->elem_size)
-            return layout_mismatch(k, i, a);
+            return layout_mismatch(k, who, i, a);
         return 0;
     case CL_KERNEL_ARG_ADDRESS_LOCAL:
         if (a->kind != CLARG_KIND_LOCAL)
-            return mismatch(k, i, a, "pass CLARG_LOCAL(bytes)");
-        if (a->count == 0)
-            return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): argument "
-                            "%u (%s): CLARG_LOCAL(0) is not a valid size",
-                            k->name, i + 1, p->name);
+            return mismatch(k, who, i, a, "pass CLARG_LOCAL(bytes)");
         return 0;
     default:
         if (a->kind != CLARG_KIND_SCALAR)
-            return mismatch(k, i, a, p->pointer ? NULL : "pass a value with "
+            return mismatch(k, who, i, a, p->pointer ? NULL : "pass a value with "
                             "CLARG(x) or CLARG_VALUE(\"Type\", &x)");
-        if (a->type && !clf_types_match(p, a->type))
-            return mismatch(k, i, a, NULL);
+        if (a->type && !clf_types_match(p, a->type, k->typedefs))
+            return mismatch(k, who, i, a, NULL);
         if (p->size && p->size != a->elem_size)
-            return mismatch(k, i, a, "the sizes differ");
+            return mismatch(k, who, i, a, "the sizes differ");
         if (p->struct_size && p->struct_size != a->elem_size)
-            return layout_mismatch(k, i, a);
+            return layout_mismatch(k, who, i, a);
         return 0;
     }
 }
 
-static int check_args(clkernel *k, unsigned nargs, const clarg *args)
+static int check_args(clkernel *k, const char *who, unsigned nargs,
+                      const clarg *args)
 {
     if (nargs != k->nparams)
-        return clframe_fail(CLFRAME_ERR_ARG_COUNT, "clkernel_call(%s): %u "
-                        "argument%s given, the kernel takes %u: %s", k->name,
+        return clframe_fail(CLFRAME_ERR_ARG_COUNT, "%s(%s): %u "
+                        "argument%s given, the kernel takes %u: %s", who, k->name,
                         nargs, nargs == 1 ? "" : "s", k->nparams,
                         k->signature);
     cl_ulong local_bytes = 0;
     for (unsigned i = 0; i < nargs; i++) {
-        int rc = check_arg(k, i, &args[i]);
+        int rc = check_arg(k, who, i, &args[i]);
         if (rc)
             return rc;
-        if (args[i].kind == CLARG_KIND_LOCAL)
-            local_bytes += args[i].count;
+        if (args[i].kind == CLARG_KIND_LOCAL)      /* saturating */
+            local_bytes += args[i].count < CL_ULONG_MAX - local_bytes
+                               ? args[i].count : CL_ULONG_MAX - local_bytes;
     }
     /* Checked here because some drivers crash rather than fail (PoCL 3.1
      * asserts) when __local arguments outgrow the device's local memory. */
     if (local_bytes > k->ctx->local_mem)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call(%s): CLARG_LOCAL "
+        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): CLARG_LOCAL "
                         "arguments ask for %llu bytes of __local memory; %s "
-                        "has %llu", k->name, (unsigned long long)local_bytes,
+                        "has %llu", who, k->name, (unsigned long long)local_bytes,
                         k->ctx->device_name,
                         (unsigned long long)k->ctx->local_mem);
     return 0;
@@ -541,6 +664,7 @@ static int check_args(clkernel *k, unsigned nargs, const clarg *args)
 /* How a call runs: on which queue, waiting or not, whole or in chunks of
  * the last dimension's work-items (chunk 0: whole). */
 typedef struct call_plan {
+    const char *who;             /* the function called, for messages */
     cl_command_queue queue;
     int blocking;
     size_t items, chunk;
@@ -602,8 +726,8 @@ static int set_arg(clkernel *k, const call_plan *p, unsigned i,
         } else {
             b->mems[i] = clf_create_buffer(ctx, bytes, &err);
             if (err != CL_SUCCESS)
-                return clf_fail_cl(err, "clCreateBuffer", "clkernel_call(%s): "
-                                   "argument %u, %zu bytes", k->name, i + 1,
+                return clf_fail_cl(err, "clCreateBuffer", "%s(%s): argument "
+                                   "%u, %zu bytes", p->who, k->name, i + 1,
                                    bytes);
             b->mades[i] = BUF_MADE;
         }
@@ -624,15 +748,15 @@ static int set_arg(clkernel *k, const call_plan *p, unsigned i,
                              a->host ? a->host : a->value);
     }
     if (err == CL_INVALID_ARG_SIZE)
-        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clkernel_call(%s): argument %u "
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
                         "(%s): %zu bytes given, which is not the size the "
                         "kernel's parameter has on %s: host and device layouts "
-                        "of %s differ", k->name, i + 1,
-                        k->have_info ? k->params[i].name : "?", a->elem_size,
+                        "of %s differ", p->who, k->name, i + 1,
+                        k->params[i].name, a->elem_size,
                         ctx->device_name, a->type ? a->type : "the type");
     if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clSetKernelArg", "clkernel_call(%s): "
-                           "argument %u", k->name, i + 1);
+        return clf_fail_cl(err, "clSetKernelArg", "%s(%s): argument %u",
+                           p->who, k->name, i + 1);
     return 0;
 }
 
@@ -803,14 +927,13 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
     call_plan plan = *asked;
     const call_plan *p = &plan;
     if (!k)
-        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call: NULL kernel (did "
-                        "clkernel_file or clkernel_source fail?)");
+        return clf_fail_null(p->who, "kernel");
     if (nargs && !args)
-        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_call(%s): NULL argument "
-                        "list", k->name);
-    int rc = check_sizes(k);
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): NULL argument list",
+                            p->who, k->name);
+    int rc = check_sizes(k, p->who);
     if (rc == 0)
-        rc = check_args(k, nargs, args);
+        rc = check_args(k, p->who, nargs, args);
     if (rc == 0 && p->chunk)
         rc = check_chunks(k, p, nargs, args);
     if (rc)
@@ -827,7 +950,8 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
         if (!b.mems || !b.mades) {
             free(b.mems);
             free(b.mades);
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clkernel_call(%s)", k->name);
+            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", p->who,
+                                k->name);
         }
     } else {
         memset(b.made, 0, nargs);
@@ -850,13 +974,15 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
 
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args)
 {
-    call_plan p = {.queue = k ? k->ctx->queue : NULL, .blocking = 1};
+    call_plan p = {.who = "clkernel_call",
+                   .queue = k ? k->ctx->queue : NULL, .blocking = 1};
     return run(k, &p, nargs, args);
 }
 
 int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args)
 {
-    call_plan p = {.queue = k ? k->ctx->queue : NULL};
+    call_plan p = {.who = "clkernel_enqueue",
+                   .queue = k ? k->ctx->queue : NULL};
     return run(k, &p, nargs, args);
 }
 
@@ -867,7 +993,8 @@ int clkernel_enqueue_on_args(clkernel *k, clstream *s, unsigned nargs,
         return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_enqueue_on(%s): the "
                             "stream is on %s, the kernel on %s", k->name,
                             s->ctx->device_name, k->ctx->device_name);
-    call_plan p = {.queue = k ? clf_stream_queue(k->ctx, s) : NULL};
+    call_plan p = {.who = "clkernel_enqueue_on",
+                   .queue = k ? clf_stream_queue(k->ctx, s) : NULL};
     return run(k, &p, nargs, args);
 }
 
@@ -877,7 +1004,8 @@ int clkernel_call_chunked_args(clkernel *k, size_t items, size_t chunk,
     if (k && chunk == 0)
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
                             "chunks of 0 work-items", k->name);
-    call_plan p = {.queue = k ? k->ctx->queue : NULL, .blocking = 1,
+    call_plan p = {.who = "clkernel_call_chunked",
+                   .queue = k ? k->ctx->queue : NULL, .blocking = 1,
                    .items = items, .chunk = chunk};
     return run(k, &p, nargs, args);
 }
@@ -887,7 +1015,7 @@ int clkernel_call_chunked_args(clkernel *k, size_t items, size_t chunk,
 int clkernel_set_timing(clkernel *k, int on)
 {
     if (!k)
-        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_set_timing: NULL kernel");
+        return clf_fail_null("clkernel_set_timing", "kernel");
     k->timing = on != 0;
     return 0;
 }
@@ -917,7 +1045,7 @@ uint64_t clkernel_runs(clkernel *k)
 double clkernel_total_ms(clkernel *k)
 {
     if (!k) {
-        clframe_fail(CLFRAME_ERR_USAGE, "clkernel_total_ms: NULL kernel");
+        clf_fail_null("clkernel_total_ms", "kernel");
         return -1;
     }
     read_times(k);

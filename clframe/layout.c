@@ -94,24 +94,24 @@ static int run_probe(clctx *ctx, const char *include, const char *type,
     if (!source)
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clframe_check_layout(%s)",
                         type);
-    clkernel *k = clkernel_source(ctx, source, PROBE_NAME, NULL);
+    char *expanded = clf_source_expand(source, "clframe's layout probe",
+                                       NULL);
     free(source);
-    if (!k) {
+    int rc = expanded ? clf_probe(ctx, expanded, "clframe's layout probe",
+                                  PROBE_NAME, NULL, out, (size_t)nfields + 1)
+                      : CLFRAME_ERR_NOT_FOUND;
+    free(expanded);
+    if (rc == CLFRAME_ERR_BUILD || rc == CLFRAME_ERR_NOT_FOUND) {
         /* Keep the build log, but say first what was being built. */
         char *log = clf_strdup(clframe_last_error());
-        int rc = clframe_fail(CLFRAME_ERR_BUILD, "checking the layout of %s%s%s: "
+        rc = clframe_fail(CLFRAME_ERR_BUILD, "checking the layout of %s%s%s: "
                           "the probe that reports its device layout does not "
                           "compile (is %s declared there, and is every field "
                           "a member of it?): %s", type,
                           include ? " from " : "", include ? include : "",
                           type, log ? log : "");
         free(log);
-        return rc;
     }
-    int rc = clkernel_global(k, 1);
-    if (!rc)
-        rc = clkernel_call(k, CLARG_OUT(out, (size_t)nfields + 1));
-    clkernel_free(k);
     return rc;
 }
 

@@ -398,20 +398,21 @@ static void device_versions(clctx *ctx, int std, int *opencl, int *c)
     if (std)
         snprintf(options, sizeof options, "-cl-std=CL%d.%d", std / 100,
                  std / 10 % 10);
-    clkernel *k = clkernel_source(ctx, "__kernel void clf_versions("
-                                  "__global int *v)\n{ v[0] = "
-                                  "__OPENCL_VERSION__; v[1] = "
-                                  "__OPENCL_C_VERSION__; }\n",
-                                  "clf_versions", options);
-    cl_int v[2] = {0, 0};
-    if (!k || clkernel_set_global(k, 1, (size_t[]){1}) != 0 ||
-        clkernel_call(k, CLARG_OUT(v, 2)) != 0 || v[0] < 100 || v[1] < 100) {
+    cl_ulong m[2] = {0, 0};
+    int v[2] = {0, 0};
+    if (clf_probe(ctx, "__kernel void clf_versions(__global ulong *v)\n"
+                  "{ v[0] = __OPENCL_VERSION__; v[1] = __OPENCL_C_VERSION__; "
+                  "}\n", "clframe's version probe", "clf_versions", options,
+                  m, 2) == 0 && m[0] >= 100 && m[1] >= 100 && m[0] < 1000 &&
+        m[1] < 1000) {
+        v[0] = (int)m[0];
+        v[1] = (int)m[1];
+    } else {
         v[0] = device_version(ctx->device, CL_DEVICE_VERSION, "OpenCL %d.%d");
         v[1] = std ? std : device_version(ctx->device,
                                           CL_DEVICE_OPENCL_C_VERSION,
                                           "OpenCL C %d.%d");
     }
-    clkernel_free(k);
     *opencl = v[0] >= 100 ? v[0] : 120;     /* the specification's default */
     *c = v[1] >= 100 ? v[1] : 120;
     if (!std) {

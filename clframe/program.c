@@ -30,8 +30,16 @@ struct clf_program {
     cl_program program;
     char *source;
     char *options;               /* the user's plus clframe's additions */
+    int arg_info;                /* built with -cl-kernel-arg-info */
     int refs;                    /* kernels using it; 0: kept for reuse */
     clf_program *next;           /* most recently used first */
+    /* The source as its kernels' signatures are read from it, made when
+     * the first kernel asks (clf_program_reading): */
+    int read;                    /* 1 once tried */
+    char *view;                  /* preprocessed (preproc.c), or NULL */
+    int view_rc;                 /* and why not: a code, */
+    char *view_error;            /* and its message */
+    clf_typedefs *typedefs;      /* of the view, else of the source */
 };
 
 static char *build_log(clctx *ctx, cl_program program)
@@ -66,7 +74,7 @@ static char *full_options(clctx *ctx, const char *options, int arg_info)
      * optimizer makes of float3 arithmetic (the raytracer's kernels), and
      * unoptimized code is the closer to the source it reports on. */
     clf_str_printf(&s, "%s%s%s", options ? options : "",
-                   arg_info ? " -cl-kernel-arg-info" : "",
+                   arg_info && !ctx->no_arg_info ? " -cl-kernel-arg-info" : "",
                    ctx->on_oclgrind ? " -cl-opt-disable"
                    : ctx->debug ? " -g -cl-opt-disable" : "");
     if (s.failed) {
@@ -155,8 +163,9 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
 }
 
 static cl_program build(clctx *ctx, const char *source, const char *origin,
-                        const char *user_options)
+                        const char *user_options, int *arg_info)
 {
+    *arg_info = 1;
     char *options = full_options(ctx, user_options, 1);
     if (!options) {
         clframe_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
@@ -168,8 +177,9 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
     if (!program && err == CL_BUILD_PROGRAM_FAILURE && ctx->on_nvidia) {
         /* NVIDIA's OpenCL 3.0 driver (seen on an H200) writes PTX that its
          * own assembler rejects for a kernel without parameters when
-         * -cl-kernel-arg-info is on. A program that builds without it runs
-         * with its argument counts checked, not their types. Elsewhere a
+         * -cl-kernel-arg-info is on. A program that builds without it has
+         * its kernels' signatures read from the source alone (kernel.c),
+         * with no driver's report to check them against. Elsewhere a
          * failed build is the source's fault: compiling it again would only
          * double the wait for the same log. */
         char *plain = full_options(ctx, user_options, 0), *plain_log = NULL;
@@ -177,10 +187,12 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
         if (plain)
             program = compile(ctx, source, origin, plain, &plain_err,
                               &plain_log);
+        if (program)
+            *arg_info = 0;
         if (program && ctx->debug)
             fprintf(stderr, "clframe: %s builds only without "
-                    "-cl-kernel-arg-info on %s: its arguments are checked by "
-                    "count alone\n", origin, ctx->device_name);
+                    "-cl-kernel-arg-info on %s: its kernels' signatures come "
+                    "from the source alone\n", origin, ctx->device_name);
         free(plain);
         free(plain_log);
     }
@@ -228,7 +240,9 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
     }
     clf_program *p = calloc(1, sizeof *p);
     char *src = clf_strdup(source);
-    cl_program program = p && src ? build(ctx, source, origin, options) : NULL;
+    int arg_info = 0;
+    cl_program program = p && src ? build(ctx, source, origin, options,
+                                          &arg_info) : NULL;
     if (!program) {
         if (!p || !src)
             clframe_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
@@ -238,7 +252,8 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
         return NULL;
     }
     *p = (clf_program){.program = program, .source = src, .options = opts,
-                       .refs = 1, .next = ctx->programs};
+                       .arg_info = arg_info && !ctx->no_arg_info, .refs = 1,
+                       .next = ctx->programs};
     ctx->programs = p;
     return program;
 }
@@ -252,6 +267,9 @@ static void free_node(clctx *ctx, clf_program *p)
         clf_track(ctx, -1);
     free(p->source);
     free(p->options);
+    free(p->view);
+    free(p->view_error);
+    clf_typedefs_free(p->typedefs);
     free(p);
 }
 
@@ -294,4 +312,46 @@ void clf_program_free_all(clctx *ctx)
         ctx->programs = p->next;
         free_node(ctx, p);
     }
+}
+
+static clf_program *node_of(clctx *ctx, cl_program program)
+{
+    for (clf_program *p = ctx->programs; p; p = p->next)
+        if (p->program == program)
+            return p;
+    return NULL;
+}
+
+int clf_program_arg_info(clctx *ctx, cl_program program)
+{
+    clf_program *p = node_of(ctx, program);
+    return p && p->arg_info;
+}
+
+int clf_program_reading(clctx *ctx, cl_program program, const char **view,
+                        const clf_typedefs **typedefs)
+{
+    *view = NULL;
+    *typedefs = NULL;
+    clf_program *p = node_of(ctx, program);
+    if (!p)
+        return clframe_fail(CLFRAME_ERR_USAGE, "a program clframe did not "
+                            "build");
+    if (!p->read) {
+        free(p->view);                  /* from a try out of memory */
+        free(p->view_error);
+        p->view = p->view_error = NULL;
+        p->view_rc = clf_preprocess(ctx, p->source, p->options, &p->view);
+        if (p->view_rc == CLFRAME_ERR_NO_MEMORY)
+            return p->view_rc;
+        if (p->view_rc && !(p->view_error = clf_strdup(clframe_last_error())))
+            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading a source");
+        p->typedefs = clf_typedefs_read(p->view ? p->view : p->source);
+        if (!p->typedefs)
+            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading a source");
+        p->read = 1;
+    }
+    *view = p->view;
+    *typedefs = p->typedefs;
+    return p->view_rc ? clframe_fail(p->view_rc, "%s", p->view_error) : 0;
 }

@@ -8,11 +8,13 @@
  * leaves it (preproc.c: conditionals followed, macros expanded): comments,
  * literals and preprocessor lines are blanked first, then the function's
  * name is found where a type precedes it and a body or a ';' follows its
- * parameter list. typedefs of built-in types are followed, so `real
- * f(real x)` with `typedef float real;` takes a float, and clframe/shared.h's
+ * parameter list. typedefs are followed (typedefs.c), so `real f(real x)`
+ * with `typedef float real;` takes a float, and clframe/shared.h's
  * words (CLF_INLINE, CLF_INT, CLF_GLOBAL, ...) are read as what they mean on
  * the device even where the header's own macros were not seen. What
  * preproc.c cannot expand cannot be read: clfunction_proto exists for that.
+ * Kernels are read the same way, so that their calls are checked against
+ * the source on every platform, whatever the driver reports (kernel.c).
  */
 #include "internal.h"
 
@@ -21,17 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_ALIASES = 64, MAX_TOKENS = 64 };
-
-typedef struct alias {
-    char name[64];
-    char type[64];              /* a built-in type name */
-} alias;
-
-typedef struct aliases {
-    alias a[MAX_ALIASES];
-    int n;
-} aliases;
+enum { MAX_TOKENS = 64 };
 
 static int is_ident_char(char c)
 {
@@ -130,64 +122,38 @@ static const char *const builtin_words[] = {
     "half", "bool", "uchar", "ushort", "uint", "ulong", "void", "size_t",
     NULL};
 
-/* ---- typedefs of built-in types ------------------------------------------ */
-
-/* Records `typedef <built-in type> name;` so that name can be checked and
- * passed as that type. Struct typedefs keep their own name. */
-static void collect_aliases(const char *clean, aliases *al)
-{
-    for (const char *p = clean; (p = strstr(p, "typedef")) && al->n < MAX_ALIASES;
-         p += 7) {
-        if ((p > clean && is_ident_char(p[-1])) || is_ident_char(p[7]))
-            continue;
-        const char *end = strchr(p, ';');
-        if (!end)
-            return;
-        token t[8];
-        int n = tokenize(p + 7, end, t, 8);
-        if (n < 2 || n == 8)
-            continue;
-        char joined[128] = "";
-        int builtin = 1;
-        for (int i = 0; i < n - 1 && builtin; i++) {
-            builtin = one_of(t[i].text, builtin_words) ||
-                      clf_builtin_size(t[i].text) > 0;
-            append_word(joined, sizeof joined, t[i].text);
-        }
-        if (!builtin || !is_ident_char(t[n - 1].text[0]))
-            continue;
-        alias *a = &al->a[al->n];
-        int ptr;
-        clf_normalize_type(joined, a->type, sizeof a->type, &ptr);
-        if (ptr || clf_builtin_size(a->type) == 0)
-            continue;
-        snprintf(a->name, sizeof a->name, "%s", t[n - 1].text);
-        al->n++;
-    }
-}
-
-static const char *resolve_alias(const aliases *al, const char *type)
-{
-    for (int i = 0; al && i < al->n; i++)
-        if (strcmp(al->a[i].name, type) == 0)
-            return al->a[i].type;
-    return type;
-}
-
 /* ---- parameters ---------------------------------------------------------- */
 
+/* image2d_t, image3d_t, image1d_buffer_t, ...: passed as image objects. */
+static int image_type(const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(w, "image", 5) == 0 && n > 7 && strcmp(w + n - 2, "_t") == 0;
+}
+
+/* An image parameter's access qualifier, or 0 if w is none. */
+static cl_kernel_arg_access_qualifier access_word(const char *w)
+{
+    if (*w == '_' && w[1] == '_')
+        w += 2;
+    return !strcmp(w, "read_only")    ? CL_KERNEL_ARG_ACCESS_READ_ONLY
+           : !strcmp(w, "write_only") ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+           : !strcmp(w, "read_write") ? CL_KERNEL_ARG_ACCESS_READ_WRITE
+                                      : 0;
+}
+
 static int parse_param(const char *fname, unsigned index, const char *s,
-                       const char *end, const aliases *al, clf_param *p,
+                       const char *end, const clf_typedefs *td, clf_param *p,
                        char *decl, size_t decl_size)
 {
-    static const char *const skip[] = {"const", "volatile", "restrict",
-                                       "__restrict", "__private", "private",
-                                       NULL};
+    static const char *const skip[] = {"volatile", "restrict", "__restrict",
+                                       "__private", "private", NULL};
     token t[MAX_TOKENS];
     int n = tokenize(s, end, t, MAX_TOKENS);
     memset(p, 0, sizeof *p);
     p->space = CL_KERNEL_ARG_ADDRESS_PRIVATE;
-    int words = 0, stars = 0;
+    p->access = CL_KERNEL_ARG_ACCESS_NONE;
+    int words = 0, stars = 0, is_const = 0;
     const char *word[MAX_TOKENS];
     for (int i = 0; i < n; i++) {
         const char *w = t[i].text;
@@ -200,7 +166,9 @@ static int parse_param(const char *fname, unsigned index, const char *s,
         } else if (!strcmp(w, "__constant") || !strcmp(w, "constant")) {
             p->space = CL_KERNEL_ARG_ADDRESS_CONSTANT;
         } else if (!strcmp(w, "const")) {
-            p->is_const = 1;
+            is_const = 1;
+        } else if (access_word(w)) {
+            p->access = access_word(w);
         } else if (one_of(w, skip)) {
             continue;
         } else if (is_ident_char(w[0])) {
@@ -208,8 +176,7 @@ static int parse_param(const char *fname, unsigned index, const char *s,
         } else {
             return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u: cannot read "
                             "\"%.*s\" (function pointers and the like are not "
-                            "supported; use clfunction_proto)", fname,
-                            index + 1, (int)(end - s), s);
+                            "supported)", fname, index + 1, (int)(end - s), s);
         }
     }
     if (stars > 1)
@@ -217,14 +184,15 @@ static int parse_param(const char *fname, unsigned index, const char *s,
                         "pointers cannot be passed from the host", fname,
                         index + 1);
     p->pointer = stars == 1;
+    p->is_const = is_const && p->pointer;   /* what the pointer points to */
     /* The last word names the parameter unless it is part of the type. */
     int type_words = words;
     if (words >= 2 && !(one_of(word[words - 1], builtin_words) &&
                         one_of(word[words - 2], builtin_words) &&
                         strcmp(word[words - 2], "struct")))
         type_words = words - 1;
-    if (words >= 2 && (!strcmp(word[0], "struct") || !strcmp(word[0], "union")) &&
-        words == 2)
+    if (words == 2 && (!strcmp(word[0], "struct") || !strcmp(word[0], "union") ||
+                       !strcmp(word[0], "enum")))
         type_words = 2;
     if (type_words == 0)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u has no type",
@@ -237,12 +205,26 @@ static int parse_param(const char *fname, unsigned index, const char *s,
     for (int i = 0; i < type_words; i++)
         append_word(decl, decl_size, word[i]);
     int ptr;
-    clf_normalize_type(decl, p->type, sizeof p->type, &ptr);
-    const char *resolved = resolve_alias(al, p->type);
-    if (resolved != p->type) {
-        snprintf(p->type, sizeof p->type, "%s", resolved);
-        snprintf(decl, decl_size, "%s", resolved);
+    clf_normalize_type(decl, p->written, sizeof p->written, &ptr);
+    clf_typedefs_resolve(td, p->written, p->type, sizeof p->type);
+    if (clf_builtin_size(p->type))          /* declared as what it is */
+        snprintf(decl, decl_size, "%s", p->type);
+    if (image_type(p->type) || !strcmp(p->type, "sampler_t")) {
+        if (p->pointer || p->space == CL_KERNEL_ARG_ADDRESS_LOCAL)
+            return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u (%s): "
+                                "an image or sampler is passed by value",
+                                fname, index + 1, p->name);
+        if (image_type(p->type)) {          /* images are __global objects */
+            p->space = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+            if (p->access == CL_KERNEL_ARG_ACCESS_NONE)
+                p->access = CL_KERNEL_ARG_ACCESS_READ_ONLY;
+        }
+        return 0;
     }
+    if (p->access != CL_KERNEL_ARG_ACCESS_NONE)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u (%s): an "
+                            "access qualifier on a %s, not an image", fname,
+                            index + 1, p->name, p->type);
     if (p->pointer && strcmp(p->type, "void") == 0 &&
         p->space != CL_KERNEL_ARG_ADDRESS_GLOBAL &&
         p->space != CL_KERNEL_ARG_ADDRESS_CONSTANT)
@@ -259,7 +241,7 @@ static int parse_param(const char *fname, unsigned index, const char *s,
 
 /* Splits the text between the parentheses at top-level commas. */
 static int parse_params(const char *fname, const char *open, const char *close,
-                        const aliases *al, clf_proto *out)
+                        const clf_typedefs *td, clf_proto *out)
 {
     const char *s = open + 1;
     token t[2];
@@ -277,7 +259,7 @@ static int parse_params(const char *fname, const char *open, const char *close,
                 return clframe_fail(CLFRAME_ERR_USAGE, "%s: more than %d "
                                 "parameters", fname, CLF_MAX_PARAMS);
             unsigned i = out->nparams;
-            int rc = parse_param(fname, i, s, p, al, &out->params[i],
+            int rc = parse_param(fname, i, s, p, td, &out->params[i],
                                  out->decl[i], sizeof out->decl[i]);
             if (rc)
                 return rc;
@@ -292,7 +274,9 @@ static int parse_params(const char *fname, const char *open, const char *close,
 
 /* Removes specifiers and __attribute__((...)) from the text before the name,
  * leaving the return type; 0 if what is left cannot be one (a call such as
- * `x = f(a)` or `return f(a)`). */
+ * `x = f(a)` or `return f(a)`). A macro call left as written before the
+ * declaration (`MAKE(tripled)` without its ';', a macro preproc.c could not
+ * expand) ends there: the return type is what follows it. */
 static int return_type(const char *s, const char *end, char *out, size_t size,
                        int *is_kernel)
 {
@@ -323,6 +307,18 @@ static int return_type(const char *s, const char *end, char *out, size_t size,
         }
         if (one_of(w, specifiers) || !strcmp(w, "const"))
             continue;
+        if (!strcmp(w, "(") && i > 0 && is_ident_char(t[i - 1].text[0]) &&
+            !one_of(t[i - 1].text, statements)) {
+            int depth = 0;
+            for (; i < n; i++) {
+                depth += !strcmp(t[i].text, "(") - !strcmp(t[i].text, ")");
+                if (depth == 0)
+                    break;
+            }
+            out[0] = '\0';
+            words = 0;
+            continue;
+        }
         if (one_of(w, statements) || (!is_ident_char(w[0]) && strcmp(w, "*")))
             return 0;
         append_word(out, size, w);
@@ -360,7 +356,8 @@ static void make_text(clf_proto *pr)
 /* Reads the prototype at name (whose '(' is open) from clean text. 1 when
  * it is one, 0 when this occurrence is not a prototype, or an error code. */
 static int read_at(const char *clean, const char *name_at, const char *open,
-                   const char *fname, const aliases *al, clf_proto *out)
+                   const char *fname, int want_kernel, const clf_typedefs *td,
+                   clf_proto *out)
 {
     const char *close = matching_paren(open);
     if (!close)
@@ -378,9 +375,11 @@ static int read_at(const char *clean, const char *name_at, const char *open,
     int is_kernel;
     if (!return_type(start, name_at, ret, sizeof ret, &is_kernel))
         return 0;
-    if (is_kernel)
+    if (is_kernel && !want_kernel)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s is a __kernel: call it with "
                         "clkernel_file / clkernel_call", fname);
+    if (want_kernel && !is_kernel)
+        return 0;
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", fname);
     int ptr;
@@ -388,16 +387,16 @@ static int read_at(const char *clean, const char *name_at, const char *open,
     if (ptr)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s returns a pointer, which means "
                         "nothing on the host: return a value", fname);
-    const char *resolved = resolve_alias(al, out->ret_type);
-    if (resolved != out->ret_type)
-        snprintf(out->ret_type, sizeof out->ret_type, "%s", resolved);
+    char written[sizeof out->ret_type];
+    snprintf(written, sizeof written, "%s", out->ret_type);
+    clf_typedefs_resolve(td, written, out->ret_type, sizeof out->ret_type);
     snprintf(out->ret_decl, sizeof out->ret_decl, "%s",
              strcmp(out->ret_type, ret) && clf_builtin_size(out->ret_type)
                  ? out->ret_type : ret);
     if (strcmp(out->ret_type, "void") == 0)
         out->ret_type[0] = '\0';
     out->ret_size = clf_builtin_size(out->ret_type);
-    int rc = parse_params(fname, open, close, al, out);
+    int rc = parse_params(fname, open, close, td, out);
     if (rc)
         return rc;
     make_text(out);
@@ -420,14 +419,17 @@ static const char *past_closing(const char *q, char open, char close)
     return q;
 }
 
-/* The names of the functions clean text defines ("a, b, c"), into out:
- * for the message that a name was not found, so that a misspelling shows. */
-static void list_functions(const char *clean, char *out, size_t size)
+/* The names of the functions clean text defines whose prototypes can be
+ * read ("a, b, c"), into out: for the message that a name was not found,
+ * so that a misspelling shows and no name listed is one said missing. */
+static void list_functions(const char *clean, const clf_typedefs *td,
+                           char *out, size_t size)
 {
     size_t used = 0;
     int depth = 0;
     out[0] = '\0';
-    for (const char *p = clean; *p; p++) {
+    clf_proto *scratch = malloc(sizeof *scratch);
+    for (const char *p = clean; scratch && *p; p++) {
         depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
         if (depth != 0 || !is_ident_char(*p) || isdigit((unsigned char)*p) ||
             (p > clean && is_ident_char(p[-1])))
@@ -435,17 +437,21 @@ static void list_functions(const char *clean, char *out, size_t size)
         const char *end = p;
         while (is_ident_char(*end))
             end++;
-        const char *q = end;
-        while (isspace((unsigned char)*q))
-            q++;
-        if (*q != '(')
-            continue;
-        q = past_closing(q, '(', ')');
-        if (*q != '{' || used + (size_t)(end - p) + 3 >= size)
-            continue;                           /* a declaration, or full */
-        used += (size_t)snprintf(out + used, size - used, "%s%.*s",
-                                 used ? ", " : "", (int)(end - p), p);
+        const char *open = end;
+        while (isspace((unsigned char)*open))
+            open++;
+        char name[sizeof scratch->name];
+        size_t len = (size_t)(end - p);
+        if (*open != '(' || len >= sizeof name ||
+            *past_closing(open, '(', ')') != '{' || used + len + 3 >= size)
+            continue;                   /* a call, a declaration, or full */
+        memcpy(name, p, len);
+        name[len] = '\0';
+        if (read_at(clean, p, open, name, 0, td, scratch) == 1)
+            used += (size_t)snprintf(out + used, size - used, "%s%s",
+                                     used ? ", " : "", name);
     }
+    free(scratch);
 }
 
 /* The headers of source's #include lines ("<a.h>, \"b.h\""), into out: in
@@ -469,8 +475,8 @@ static void list_unread_headers(const char *source, char *out, size_t size)
 }
 
 /* Finds fname's prototype in clean text: 1 found, 0 not, or an error. */
-static int find_in(const char *clean, const char *fname, const aliases *al,
-                   clf_proto *out)
+static int find_in(const char *clean, const char *fname, int want_kernel,
+                   const clf_typedefs *td, clf_proto *out)
 {
     size_t len = strlen(fname);
     for (const char *p = clean; (p = strstr(p, fname)); p += len) {
@@ -481,82 +487,37 @@ static int find_in(const char *clean, const char *fname, const aliases *al,
             open++;
         if (*open != '(')
             continue;
-        int rc = read_at(clean, p, open, fname, al, out);
+        int rc = read_at(clean, p, open, fname, want_kernel, td, out);
         if (rc)
             return rc;
     }
     return 0;
 }
 
-/* Copies the identifier at *p into out (empty if none), moves *p past it
- * and the spaces after it. */
-static void take_ident(const char **p, char *out, size_t size)
+void clf_resolve_typedefs(const clf_typedefs *td, clf_param *params,
+                          unsigned n)
 {
-    size_t len = 0;
-    while (is_ident_char(**p)) {
-        if (len + 1 < size)
-            out[len++] = **p;
-        (*p)++;
-    }
-    out[len] = '\0';
-    while (isspace((unsigned char)**p))
-        (*p)++;
-}
-
-/* For `typedef struct tag {...} name;` and `typedef struct tag name;` in
- * clean text, gives each parameter of either name the other. */
-static void pair_struct_names(const char *clean, clf_param *params,
-                              unsigned n)
-{
-    for (const char *p = clean; (p = strstr(p, "typedef")); p += 7) {
-        if ((p > clean && is_ident_char(p[-1])) || is_ident_char(p[7]))
-            continue;
-        const char *q = p + 7;
-        char word[128], tag[128], name[128];
-        while (isspace((unsigned char)*q))
-            q++;
-        take_ident(&q, word, sizeof word);
-        if (strcmp(word, "struct") != 0)
-            continue;
-        take_ident(&q, tag, sizeof tag);
-        if (*q == '{')
-            q = past_closing(q, '{', '}');
-        take_ident(&q, name, sizeof name);
-        if (*q != ';' || !tag[0] || !name[0] || strcmp(tag, name) == 0)
-            continue;
-        for (unsigned i = 0; i < n; i++) {
-            const char *other = strcmp(params[i].type, tag) == 0    ? name
-                              : strcmp(params[i].type, name) == 0 ? tag
-                                                                  : NULL;
-            if (other)
-                snprintf(params[i].other_name, sizeof params[i].other_name,
-                         "%s", other);
-        }
-    }
-}
-
-int clf_resolve_typedefs(const char *source, clf_param *params, unsigned n)
-{
-    char *clean = clf_blank_comments(source, 1);
-    aliases *al = calloc(1, sizeof *al);
-    if (!clean || !al) {
-        free(clean);
-        free(al);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading typedefs");
-    }
-    collect_aliases(clean, al);
-    pair_struct_names(clean, params, n);
     for (unsigned i = 0; i < n; i++) {
         clf_param *p = &params[i];
-        const char *type = resolve_alias(al, p->type);
-        if (type == p->type)
-            continue;
-        snprintf(p->type, sizeof p->type, "%s", type);
+        snprintf(p->written, sizeof p->written, "%s", p->type);
+        clf_typedefs_resolve(td, p->written, p->type, sizeof p->type);
         p->size = p->pointer ? 0 : clf_builtin_size(p->type);
     }
+}
+
+int clf_proto_find_kernel(const char *source, const clf_typedefs *td,
+                          const char *kname, clf_proto *out)
+{
+    char *clean = clf_blank_comments(source, 1);
+    if (!clean)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading kernel %s", kname);
+    int rc = find_in(clean, kname, 1, td, out);
     free(clean);
-    free(al);
-    return 0;
+    if (rc == 0)
+        return clframe_fail(CLFRAME_ERR_NOT_FOUND, "no prototype of __kernel "
+                            "%s found in the source (made by a macro?)",
+                            kname);
+    return rc == 1 ? 0 : rc;
 }
 
 int clf_proto_find(const char *source, const char *fname, clf_proto *out)
@@ -569,13 +530,12 @@ int clf_proto_parse(const char *source, const char *prototype,
 {
     char *clean = clf_blank_comments(source, 1);
     char *clean_proto = NULL;
-    aliases *al = calloc(1, sizeof *al);
+    clf_typedefs *td = clf_typedefs_read(source);
     int rc;
-    if (!clean || !al) {
+    if (!clean || !td) {
         rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading %s", fname);
         goto done;
     }
-    collect_aliases(clean, al);
     if (prototype) {
         clf_str s = {0};
         clf_str_printf(&s, "%s;", prototype);
@@ -585,13 +545,13 @@ int clf_proto_parse(const char *source, const char *prototype,
             goto done;
         }
     }
-    rc = find_in(prototype ? clean_proto : clean, fname, al, out);
+    rc = find_in(prototype ? clean_proto : clean, fname, 0, td, out);
     if (rc == 0 && prototype) {
         rc = clframe_fail(CLFRAME_ERR_NOT_FOUND, "\"%s\" is not a prototype "
                           "of %s", prototype, fname);
     } else if (rc == 0) {
         char names[1024], headers[1024];
-        list_functions(clean, names, sizeof names);
+        list_functions(clean, td, names, sizeof names);
         list_unread_headers(source, headers, sizeof headers);
         rc = clframe_fail(CLFRAME_ERR_NOT_FOUND, "no prototype of %s found in "
                           "the source (its functions: %s;%s%s%s is %s made by "
@@ -604,6 +564,6 @@ int clf_proto_parse(const char *source, const char *prototype,
 done:
     free(clean);
     free(clean_proto);
-    free(al);
+    clf_typedefs_free(td);
     return rc;
 }

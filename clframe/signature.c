@@ -1,8 +1,8 @@
 /*
  * signature.c: parameter lists and the arguments given for them, shared by
- * kernels (whose parameters the driver reports) and device functions (whose
- * prototypes clframe reads itself): type names in one spelling, sizes of the
- * built-in types, matching rules and the words used in error messages.
+ * kernels and device functions (whose prototypes clframe reads from the
+ * source, proto.c): type names in one spelling, sizes of the built-in
+ * types, matching rules and the words used in error messages.
  */
 #include "internal.h"
 
@@ -79,11 +79,36 @@ const char *clf_space_word(cl_kernel_arg_address_qualifier q)
     }
 }
 
-/* "__global const float*" */
+int clf_is_image_type(const char *type)
+{
+    size_t n = strlen(type);
+    return (strncmp(type, "image", 5) == 0 && n > 7 &&
+            strcmp(type + n - 2, "_t") == 0) ||
+           strcmp(type, "sampler_t") == 0;
+}
+
+static const char *access_word(cl_kernel_arg_access_qualifier a)
+{
+    switch (a) {
+    case CL_KERNEL_ARG_ACCESS_READ_ONLY: return "read_only ";
+    case CL_KERNEL_ARG_ACCESS_WRITE_ONLY: return "write_only ";
+    case CL_KERNEL_ARG_ACCESS_READ_WRITE: return "read_write ";
+    default: return "";
+    }
+}
+
+/* "__global const float*", "Duo" as the source wrote it, "float" for a
+ * typedef of float, "read_only image2d_t". */
 void clf_describe_param(const clf_param *p, char *buf, size_t size)
 {
+    if (clf_is_image_type(p->type)) {
+        snprintf(buf, size, "%s%s", access_word(p->access), p->type);
+        return;
+    }
+    const char *shown = clf_builtin_size(p->type) || !p->written[0]
+                            ? p->type : p->written;
     snprintf(buf, size, "%s%s%s%s", clf_space_word(p->space),
-             p->is_const ? "const " : "", p->type, p->pointer ? "*" : "");
+             p->is_const ? "const " : "", shown, p->pointer ? "*" : "");
 }
 
 void clf_describe_arg(const clarg *a, char *buf, size_t size)
@@ -106,23 +131,24 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size)
     }
 }
 
-/* Element or value types agree: the same name, or float3 given a float4
- * (the host has no distinct 3-vector type), or any type for void*. The
- * given name is compared as written first, the common case, then in the
- * parameters' spelling ("struct Pair" as "Pair"), and with a struct's other
- * name (its tag for its typedef name, or the reverse). */
-int clf_types_match(const clf_param *p, const char *given)
+/* Element or value types agree: the same type once the given name is
+ * resolved as the parameter's was (typedef chains, "struct Pair" as "Pair",
+ * a struct's typedef name as its tag), or float3 given a float4 (the host
+ * has no distinct 3-vector type), or any type for void*. */
+int clf_types_match(const clf_param *p, const char *given,
+                    const clf_typedefs *td)
 {
     if (strcmp(p->type, given) == 0 || (p->pointer && strcmp(p->type, "void") == 0))
         return 1;
-    char plain[512];
+    char plain[128];
     int pointer;
     clf_normalize_type(given, plain, sizeof plain, &pointer);
     if (pointer)
         return 0;
-    given = plain;
-    if (strcmp(p->type, given) == 0 ||
-        (p->other_name[0] && strcmp(p->other_name, given) == 0))
+    char resolved[128];
+    clf_typedefs_resolve(td, plain, resolved, sizeof resolved);
+    given = resolved;
+    if (strcmp(p->type, given) == 0)
         return 1;
     size_t n = strlen(p->type);
     return n > 1 && p->type[n - 1] == '3' && strncmp(p->type, given, n - 1) == 0 &&

@@ -7,6 +7,7 @@
  * timed launch's time summed.
  */
 #include "support.h"
+#include "internal.h"           /* clctx's no_arg_info */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,6 +295,286 @@ START_TEST(every_kind_of_mismatch_is_named)
     ck_assert_fails(clkernel_call(NULL, CLARG(1)), CLFRAME_ERR_USAGE,
                     "NULL kernel");
     clkernel_free(k);
+}
+END_TEST
+
+
+/* ---- signatures from the source ------------------------------------------- */
+
+#define MIXED "tests/kernels/mixed.cl"
+
+/* A context that builds as NVIDIA's driver must for a file with a kernel
+ * without parameters: without -cl-kernel-arg-info, so that the driver
+ * reports nothing and every check rests on the source. */
+static clctx *context_without_arg_info(void)
+{
+    clctx *ctx = clctx_new(getenv("CLFRAME_DEVICE"));
+    ck_assert_made(ctx);
+    ctx->no_arg_info = 1;
+    return ctx;
+}
+
+static clkernel *mixed(clctx *ctx, const char *name)
+{
+    clkernel *k = clkernel_file(ctx, MIXED, name, NULL);
+    ck_assert_made(k);
+    return k;
+}
+
+/* Every mistake of a call is found from the source, with or without the
+ * driver's report: a struct of the wrong size, a float array for float4, a
+ * misspelt struct name, a double for a typedef of float. */
+static void check_treal(clctx *ctx)
+{
+    Pair p[4] = {{0, 0}, {1, 1}, {2, 2}, {3, 3}};
+    struct { cl_int a, b, c; } big[4] = {{0, 0, 0}};
+    cl_float4 v[4];
+    float f[16];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            v[i].s[j] = f[4 * i + j] = (float)(i + j);
+    clkernel *k = mixed(ctx, "treal");
+    ck_assert_str_eq(clkernel_signature(k),
+                     "treal(__global Pair* p, __global float4* v, float s)");
+    ck_assert_cl(clkernel_global(k, 4));
+    unsigned io = CLARG_TO_DEVICE | CLARG_FROM_DEVICE;
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("Pair", big, 4, io),
+                                  CLARG_INOUT(v, 4), CLARG(2.0f)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 1 (p): Pair is 8 bytes on");
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("Pair", p, 4, io),
+                                  CLARG_INOUT(f, 16), CLARG(2.0f)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 2 (v): the kernel expects "
+                    "__global float4*, got an array of float");
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("Pear", p, 4, io),
+                                  CLARG_INOUT(v, 4), CLARG(2.0f)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 1 (p): the kernel expects "
+                    "__global Pair*, got an array of Pear");
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("Pair", p, 4, io),
+                                  CLARG_INOUT(v, 4), CLARG(2.0)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 3 (s): the kernel expects "
+                    "float, got a value of type double");
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("struct Pair", p, 4, io),
+                               CLARG_INOUT(v, 4), CLARG_VALUE("real", &(float){2.0f})));
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(p[i].a, i + 1);
+        ck_assert_int_eq(p[i].b, i + 2);
+        ck_assert(v[i].s[3] == 2.0f * (float)(i + 3));
+    }
+    clkernel_free(k);
+}
+
+/* typedef chains of any depth, the source's parameter names (PoCL renames
+ * step and dot), __constant without a const the source did not write, and
+ * the kernel's own typedef names accepted as the types they name. */
+static void check_chain(clctx *ctx)
+{
+    float x[4] = {1, 2, 3, 4}, c[4] = {10, 20, 30, 40};
+    clkernel *k = mixed(ctx, "chain");
+    ck_assert_str_eq(clkernel_signature(k), "chain(__global float* x, float a, "
+                     "__constant float* c, int step, int dot)");
+    ck_assert_cl(clkernel_global(k, 4));
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, 4), CLARG(2.0f), CLARG_IN(c, 4),
+                               CLARG(100), CLARG(1000)));
+    ck_assert(x[0] == 1112.0f && x[3] == 1148.0f);
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("real_arg", x, 4, CLARG_TO_DEVICE),
+                               CLARG_VALUE("real_arg", &(float){1.0f}),
+                               CLARG_TYPED("real", c, 4, CLARG_TO_DEVICE),
+                               CLARG(0), CLARG(0)));
+    ck_assert_fails(clkernel_call(k, CLARG_INOUT(x, 4), CLARG(2.0f),
+                                  CLARG_IN(c, 4), CLARG(1.0f), CLARG(0)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 4 (step): the kernel "
+                    "expects int, got a value of type float");
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("double", x, 4, CLARG_TO_DEVICE),
+                                  CLARG(2.0f), CLARG_IN(c, 4), CLARG(0),
+                                  CLARG(0)),
+                    CLFRAME_ERR_ARG_TYPE, "argument 1 (x): the kernel expects "
+                    "__global float*, got an array of double");
+    clkernel_free(k);
+}
+
+/* A struct's typedef of a typedef, its tag and its other typedef name are
+ * one type; messages use the source's name. */
+static void check_couple(clctx *ctx)
+{
+    Pair d[2] = {{1, 2}, {3, 4}}, by = {10, 20};
+    clkernel *k = mixed(ctx, "couple");
+    ck_assert_str_eq(clkernel_signature(k),
+                     "couple(__global Couple* d, Duo by)");
+    ck_assert_cl(clkernel_global(k, 2));
+    unsigned io = CLARG_TO_DEVICE | CLARG_FROM_DEVICE;
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("Couple", d, 2, io),
+                               CLARG_VALUE("Duo", &by)));
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("struct pair_s", d, 2, io),
+                               CLARG_VALUE("Couple", &by)));
+    ck_assert_int_eq(d[1].b, 44);
+    ck_assert_fails(clkernel_call(k, CLARG_TYPED("Pair", d, 2, io),
+                                  CLARG_VALUE("Duo", &by)),
+                    CLFRAME_ERR_ARG_TYPE, "expects __global Couple*, got an "
+                    "array of Pair");
+    clkernel_free(k);
+}
+
+START_TEST(signatures_come_from_the_source_on_every_platform)
+{
+    clctx *without = context_without_arg_info();
+    clctx *contexts[] = {NULL, without};
+    for (int c = 0; c < 2; c++) {
+        clkernel *none = mixed(contexts[c], "noargs");
+        ck_assert_str_eq(clkernel_signature(none), "noargs()");
+        ck_assert_cl(clkernel_global(none, 4));
+        ck_assert_cl(clkernel_call(none));
+        clkernel_free(none);
+        check_treal(contexts[c]);
+        check_chain(contexts[c]);
+        check_couple(contexts[c]);
+    }
+    clctx_free(without);
+}
+END_TEST
+
+/* Without the driver's report, a kernel the source does not show (made by
+ * a ## macro clframe cannot expand) is refused with why, not checked by
+ * its argument count alone; with it, the driver's report is used. */
+START_TEST(a_kernel_whose_signature_nothing_reports_is_refused)
+{
+    const char *src =
+        "#define KERNEL(name) __kernel void k_##name(__global int *x) "
+        "{ x[get_global_id(0)] = 1; }\n"
+        "KERNEL(one)\n";
+    clctx *without = context_without_arg_info();
+    ck_assert_ptr_null(clkernel_source(without, src, "k_one", NULL));
+    ck_assert_error_has("kernel k_one: its parameters could not be read from "
+                        "the source");
+    ck_assert_error_has("so its calls could not be checked");
+    clctx_free(without);
+    /* With the driver's report, its calls are checked by that. */
+    float f[4];
+    clkernel *k = test_kernel(src, "k_one");
+    ck_assert_cl(clkernel_global(k, 4));
+    ck_assert_fails(clkernel_call(k, CLARG_OUT(f, 4)), CLFRAME_ERR_ARG_TYPE,
+                    "expects __global int*, got an array of float");
+    clkernel_free(k);
+}
+END_TEST
+
+/* An array of no elements goes as a buffer the kernel must not touch (it
+ * learns the length from another argument), so a call with nothing to do
+ * is a correct no-op; CLARG_LOCAL(0) is refused before anything is
+ * enqueued, with or without the driver's report. Either way the context
+ * goes on working: on NVIDIA a queue that ran a bad launch is lost. */
+START_TEST(empty_arrays_and_local_0_leave_the_context_working)
+{
+    enum { N = 64 };
+    float a[N], b[N], c[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i, b[i] = 1;
+    clctx *without = context_without_arg_info();
+    clctx *contexts[] = {NULL, without};
+    for (int ci = 0; ci < 2; ci++) {
+        c[0] = -1;
+        clkernel *v = clkernel_file(contexts[ci], "tests/kernels/vadd.cl",
+                                    "vadd", NULL);
+        ck_assert_made(v);
+        clkernel *l = clkernel_source(contexts[ci],
+            "__kernel void stage(__global float *a, __local float *s, int n) {"
+            "  size_t i = get_global_id(0), l = get_local_id(0);"
+            "  s[l] = (float)i; barrier(CLK_LOCAL_MEM_FENCE);"
+            "  if (i < (size_t)n) a[i] = s[l]; }", "stage", NULL);
+        ck_assert_made(l);
+        ck_assert_cl(clkernel_global(v, N));
+        ck_assert_cl(clkernel_global(l, N));
+        ck_assert_cl(clkernel_local(l, N));
+        ck_assert_cl(clkernel_call(v, CLARG_IN(a, 0), CLARG_IN(b, 0),
+                                   CLARG_OUT(c, 0), CLARG(0)));
+        ck_assert_cl(clkernel_enqueue(v, CLARG_IN(a, 0), CLARG_IN(b, 0),
+                                      CLARG_OUT(c, 0), CLARG(0)));
+        ck_assert_cl(clctx_finish(contexts[ci]));
+        ck_assert(c[0] == -1.0f);               /* nothing came back */
+        ck_assert_fails(clkernel_call(l, CLARG_OUT(c, N), CLARG_LOCAL(0),
+                                      CLARG(N)),
+                        CLFRAME_ERR_USAGE, "argument 2 (s): CLARG_LOCAL(0) is "
+                        "not a valid size");
+        ck_assert_fails(clkernel_enqueue(l, CLARG_OUT(c, N), CLARG_LOCAL(0),
+                                         CLARG(N)),
+                        CLFRAME_ERR_USAGE, "clkernel_enqueue(stage)");
+        ck_assert_cl(clkernel_call(v, CLARG_IN(a, N), CLARG_IN(b, N),
+                                   CLARG_OUT(c, N), CLARG(N)));
+        ck_assert(c[N - 1] == (float)N);
+        ck_assert_cl(clkernel_call(l, CLARG_OUT(c, N),
+                                   CLARG_LOCAL(N * sizeof(float)), CLARG(N)));
+        ck_assert(c[N - 1] == (float)(N - 1));
+        clkernel_free(v);
+        clkernel_free(l);
+    }
+    clctx_free(without);
+}
+END_TEST
+
+/* A global size of SIZE_MAX (n - 1 for n = 0), alone, past an offset or
+ * in all dimensions together, is refused with the limit, not run. */
+START_TEST(global_sizes_no_device_runs_are_refused)
+{
+    int x[4];
+    clkernel *k = test_kernel("__kernel void touch(__global int *x, int n) {"
+                              " if (get_global_id(0) < (size_t)n) "
+                              "x[get_global_id(0)] = 1; }", "touch");
+    ck_assert_cl(clkernel_global(k, SIZE_MAX));
+    ck_assert_fails(clkernel_call(k, CLARG_OUT(x, 4), CLARG(4)),
+                    CLFRAME_ERR_BAD_SIZE, "clkernel_call(touch): global size "
+                    "18446744073709551615 in dimension 0:");
+    ck_assert_error_has("runs fewer than");
+    ck_assert_cl(clkernel_global(k, (size_t)1 << 40));
+    ck_assert_cl(clkernel_offset(k, SIZE_MAX - 4));
+    ck_assert_fails(clkernel_enqueue(k, CLARG_OUT(x, 4), CLARG(4)),
+                    CLFRAME_ERR_BAD_SIZE, "clkernel_enqueue(touch): global "
+                    "size 1099511627776 past its offset");
+    ck_assert_cl(clkernel_offset(k, 0, 0, 0));
+    ck_assert_cl(clkernel_global(k, (size_t)1 << 30, (size_t)1 << 30,
+                                 (size_t)1 << 30));
+    ck_assert_fails(clkernel_call(k, CLARG_OUT(x, 4), CLARG(4)),
+                    CLFRAME_ERR_BAD_SIZE, "3-D global size of more than");
+    ck_assert_cl(clkernel_offset(k, 0));
+    ck_assert_cl(clkernel_global(k, 4));
+    ck_assert_cl(clkernel_call(k, CLARG_OUT(x, 4), CLARG(4)));
+    ck_assert_int_eq(x[3], 1);
+    clkernel_free(k);
+}
+END_TEST
+
+/* Every call's errors name the function called, and a NULL kernel keeps
+ * the reason it is NULL. */
+START_TEST(errors_name_the_function_called)
+{
+    int x[8];
+    clkernel *k = test_kernel("__kernel void touch(__global int *x) {"
+                              " x[get_global_id(0)] = 1; }", "touch");
+    ck_assert_fails(clkernel_enqueue(k, CLARG_OUT(x, 8)),
+                    CLFRAME_ERR_NO_GLOBAL_SIZE, "clkernel_enqueue(touch): no "
+                    "global size");
+    ck_assert_cl(clkernel_global(k, 8));
+    ck_assert_fails(clkernel_enqueue(k, CLARG(1)), CLFRAME_ERR_ARG_TYPE,
+                    "clkernel_enqueue(touch): argument 1 (x)");
+    clstream *s = clstream_new(NULL);
+    ck_assert_made(s);
+    ck_assert_fails(clkernel_enqueue_on(k, s, CLARG(1), CLARG(2)),
+                    CLFRAME_ERR_ARG_COUNT, "clkernel_enqueue_on(touch): 2 "
+                    "arguments given");
+    ck_assert_fails(clkernel_call_chunked(k, 8, 4, CLARG(1.0f)),
+                    CLFRAME_ERR_ARG_TYPE, "clkernel_call_chunked(touch): "
+                    "argument 1 (x)");
+    clstream_free(s);
+    ck_assert_cl(clctx_finish(NULL));
+    clkernel_free(k);
+
+    clkernel *missing = clkernel_file(NULL, "kernels/no_such_file.cl", "f",
+                                      NULL);
+    ck_assert_ptr_null(missing);
+    ck_assert_fails(clkernel_global(missing, 8), CLFRAME_ERR_USAGE,
+                    "clkernel_global: NULL kernel; the last error before it: "
+                    "kernel source \"kernels/no_such_file.cl\" not found");
+    ck_assert_fails(clkernel_call(missing, CLARG(1)), CLFRAME_ERR_USAGE,
+                    "clkernel_call: NULL kernel; the last error before it: "
+                    "clkernel_global: NULL kernel");
 }
 END_TEST
 
@@ -777,6 +1058,11 @@ Suite *kernel_suite(void)
     suite_add_tcase(s, calls);
     TCase *errors = test_case("errors");
     tcase_add_test(errors, every_kind_of_mismatch_is_named);
+    tcase_add_test(errors, signatures_come_from_the_source_on_every_platform);
+    tcase_add_test(errors, a_kernel_whose_signature_nothing_reports_is_refused);
+    tcase_add_test(errors, empty_arrays_and_local_0_leave_the_context_working);
+    tcase_add_test(errors, global_sizes_no_device_runs_are_refused);
+    tcase_add_test(errors, errors_name_the_function_called);
     tcase_add_test(errors, work_size_errors_say_what_is_wrong);
     tcase_add_test(errors, build_failure_returns_the_log);
     tcase_add_test(errors, unknown_kernel_and_file_are_named);
