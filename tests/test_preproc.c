@@ -420,6 +420,28 @@ START_TEST(unreadable_prototypes_are_given_by_hand)
     ck_assert_int_eq(r, 2);
     clfunction_free(f);
 
+    /* A pasting macro's line without its ';' hides only what it pastes:
+     * the next function is read, and no function the message lists is
+     * one it says is missing. */
+    const char *pasted = "#define MAKE(name) float name##_f(float x) "
+                         "{ return 3 * x; }\n"
+                         "MAKE(tripled)\n"
+                         "float fill(float x) { return x + 1; }\n";
+    f = made(pasted, "fill", NULL);
+    ck_assert_str_eq(clfunction_prototype(f), "float fill(float x)");
+    float got = 0;
+    ck_assert_cl(clfunction_call(f, &got, CLARG(2.0f)));
+    ck_assert(got == 3.0f);
+    clfunction_free(f);
+    f = made(pasted, "tripled_f", NULL);
+    ck_assert_fails(clfunction_call(f, &got, CLARG(2.0f)),
+                    CLFRAME_ERR_NOT_FOUND, "no prototype of tripled_f found "
+                    "in the source (its functions: fill;");
+    ck_assert_cl(clfunction_proto(f, "float tripled_f(float x)"));
+    ck_assert_cl(clfunction_call(f, &got, CLARG(2.0f)));
+    ck_assert(got == 6.0f);
+    clfunction_free(f);
+
     /* Headers in text not compiled are not listed as unread. */
     f = made("#ifndef __OPENCL_VERSION__\n#include <stdio.h>\n#endif\n"
              "#include <nothere.h>\nfloat g(float x) { return x; }\n", "h",
