@@ -236,7 +236,10 @@ typedef enum clarg_kind {
     CLARG_KIND_NONE = 0,     /* a zeroed clarg: not an argument */
     CLARG_KIND_SCALAR,       /* passed by value: CLARG, CLARG_VALUE */
     CLARG_KIND_BUFFER,       /* a host array with a device buffer */
-    CLARG_KIND_LOCAL         /* __local scratch of a given size */
+    CLARG_KIND_LOCAL,        /* __local scratch of a given size */
+    CLARG_KIND_MEM,          /* an existing buffer: CLARG_BUFFER */
+    CLARG_KIND_IMAGE,        /* an image: CLARG_IMAGE2D, CLARG_IMAGE */
+    CLARG_KIND_SAMPLER       /* a sampler: CLARG_SAMPLER */
 } clarg_kind;
 
 typedef struct clarg_buffer clarg_buffer;  /* a persistent device buffer */
@@ -353,12 +356,44 @@ clarg clarg_scalar(const char *type, size_t size, const void *value);
 /* __local scratch of the given number of bytes. */
 #define CLARG_LOCAL(bytes) clarg_local(bytes)
 
+/* OpenCL objects of the caller's own, made on the kernel's context and
+ * still the caller's after the call; each is checked against the
+ * parameter's kind before anything is enqueued:
+ *   CLARG_BUFFER(mem)   a cl_mem buffer for a __global or __constant
+ *                       pointer: passed as it is, nothing copied; its size
+ *                       must be a whole number of the parameter's elements
+ *                       where their size is known (not for void*);
+ *   CLARG_IMAGE(mem)    an image for an image parameter of its kind
+ *                       (image2d_t takes a 2-D image, image3d_t a 3-D one);
+ *   CLARG_SAMPLER(s)    a cl_sampler for a sampler_t parameter. */
+#define CLARG_BUFFER(mem)  clarg_existing_buffer(mem)
+#define CLARG_IMAGE(mem)   clarg_existing_image(mem)
+#define CLARG_SAMPLER(s)   clarg_sampler(s)
+
+/* An image made for the call from a host array of w x h (x d) pixels in
+ * the format (channel order, channel type: CL_RGBA, CL_UNORM_INT8), rows
+ * packed, for an image2d_t (image3d_t) parameter: copied in before the
+ * kernel with CLARG_TO_DEVICE, back after it with CLARG_FROM_DEVICE. A
+ * read_only parameter takes exactly CLARG_TO_DEVICE, a write_only one
+ * needs CLARG_FROM_DEVICE. The device must support images and the format
+ * (clGetSupportedImageFormats), or the call fails saying so. */
+#define CLARG_IMAGE2D(p, w, h, order, type, flags) \
+    clarg_image((void *)(p), 2, (w), (h), 1, (order), (type), (flags))
+#define CLARG_IMAGE3D(p, w, h, d, order, type, flags) \
+    clarg_image((void *)(p), 3, (w), (h), (d), (order), (type), (flags))
+
 /* The functions behind the macros. type may be NULL for "unknown"; an array
  * of unknown element type is rejected by the call with advice to name it. */
 clarg clarg_array(const char *type, size_t elem_size, void *host, size_t n,
                   unsigned flags);
 clarg clarg_value(const char *type, size_t size, const void *value);
 clarg clarg_local(size_t bytes);
+clarg clarg_existing_buffer(cl_mem mem);
+clarg clarg_existing_image(cl_mem mem);
+clarg clarg_sampler(cl_sampler sampler);
+clarg clarg_image(void *host, unsigned dims, size_t width, size_t height,
+                  size_t depth, cl_channel_order order, cl_channel_type type,
+                  unsigned flags);
 
 /* Makes a an array argument with its own device buffer, created now on ctx
  * (NULL: the default) and shared by every copy of a made afterwards; data

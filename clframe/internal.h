@@ -259,6 +259,27 @@ int clf_arg_mismatch(const char *what, const char *name, const char *wants,
                      unsigned i, const clf_param *p, const clarg *a,
                      const char *advice);
 
+/* ---- OpenCL objects as arguments (image.c) -------------------------------- */
+
+/* Checks of CLARG_BUFFER, CLARG_IMAGE (2D, 3D) and CLARG_SAMPLER arguments
+ * against parameter p (i-th, of a call named who: "clkernel_call(k)"):
+ * kind, dimensions, access, size, context. 0 or an error. */
+int clf_check_existing_buffer(const clctx *ctx, const char *who, unsigned i,
+                              const clf_param *p, const clarg *a);
+int clf_check_image(const clctx *ctx, const char *who, unsigned i,
+                    const clf_param *p, const clarg *a);
+int clf_check_sampler(const clctx *ctx, const char *who, unsigned i,
+                      const clarg *a);
+/* The image of an image argument for a call: the existing one, or one made
+ * now (free it with clf_release_mem) and filled from the host array if
+ * CLARG_TO_DEVICE. 0 or an error. */
+int clf_image_make(clctx *ctx, cl_command_queue queue, const char *what,
+                   const clarg *a, cl_bool blocking, cl_mem *out);
+/* Copies a's host array into image or back (CLF_EV_WRITE, CLF_EV_READ). */
+int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
+                   cl_mem image, const clarg *a, cl_bool blocking,
+                   const char *what);
+
 /* ---- the source as the device compiler sees it (preproc.c) -------------- */
 
 /* A copy of text with its comments turned into spaces (newlines kept, so

@@ -599,9 +599,24 @@ static int check_arg(const clkernel *k, const char *who, unsigned i,
                             i + 1);
     }
     const clf_param *p = &k->params[i];
+    char whom[200];
+    snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
+    if (clf_is_image_type(p->type)) {
+        int sampler = strcmp(p->type, "sampler_t") == 0;
+        if (a->kind != (sampler ? CLARG_KIND_SAMPLER : CLARG_KIND_IMAGE))
+            return mismatch(k, who, i, a, sampler ? "pass CLARG_SAMPLER(s)"
+                            : "pass CLARG_IMAGE2D(p, w, h, order, type, "
+                              "flags), CLARG_IMAGE3D or CLARG_IMAGE(mem)");
+        return sampler ? clf_check_sampler(k->ctx, whom, i, a)
+                       : clf_check_image(k->ctx, whom, i, p, a);
+    }
+    if (a->kind == CLARG_KIND_IMAGE || a->kind == CLARG_KIND_SAMPLER)
+        return mismatch(k, who, i, a, NULL);
     switch (p->space) {
     case CL_KERNEL_ARG_ADDRESS_GLOBAL:
     case CL_KERNEL_ARG_ADDRESS_CONSTANT:
+        if (a->kind == CLARG_KIND_MEM)
+            return clf_check_existing_buffer(k->ctx, whom, i, p, a);
         if (a->kind != CLARG_KIND_BUFFER)
             return mismatch(k, who, i, a, "pass an array with CLARG_IN, CLARG_OUT, "
                             "CLARG_INOUT or CLARG_TYPED");
@@ -743,6 +758,20 @@ static int set_arg(clkernel *k, const call_plan *p, unsigned i,
         err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), &b->mems[i]);
     } else if (a->kind == CLARG_KIND_LOCAL) {
         err = clSetKernelArg(k->kernel, i, a->count, NULL);
+    } else if (a->kind == CLARG_KIND_MEM) {
+        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), a->value);
+    } else if (a->kind == CLARG_KIND_SAMPLER) {
+        err = clSetKernelArg(k->kernel, i, sizeof(cl_sampler), a->value);
+    } else if (a->kind == CLARG_KIND_IMAGE) {
+        char what[160];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
+        int rc = clf_image_make(ctx, p->queue, what, a, copy_blocking(p),
+                                &b->mems[i]);
+        if (rc)
+            return rc;
+        if (a->host)                    /* made for the call */
+            b->mades[i] = BUF_MADE;
+        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), &b->mems[i]);
     } else {
         err = clSetKernelArg(k->kernel, i, a->elem_size,
                              a->host ? a->host : a->value);
@@ -767,11 +796,18 @@ static int copy_back(clkernel *k, const call_plan *p, unsigned nargs,
 {
     for (unsigned i = 0; i < nargs; i++) {
         const clarg *a = &args[i];
+        char what[160];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
+        if (a->kind == CLARG_KIND_IMAGE && (a->flags & CLARG_FROM_DEVICE)) {
+            int rc = clf_image_copy(k->ctx, p->queue, CLF_EV_READ, b->mems[i],
+                                    a, copy_blocking(p), what);
+            if (rc)
+                return rc;
+            continue;
+        }
         if (a->kind != CLARG_KIND_BUFFER || !(a->flags & CLARG_FROM_DEVICE) ||
             (b->mades[i] & BUF_IN_PLACE) || split(p, a))
             continue;
-        char what[160];
-        snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
         int rc = clf_copy(k->ctx, p->queue, CLF_EV_READ, b->mems[i], 0,
                           clf_arg_bytes(a), a->host, copy_blocking(p), what);
         if (rc)

@@ -126,6 +126,16 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size)
     case CLARG_KIND_LOCAL:
         snprintf(buf, size, "__local scratch (CLARG_LOCAL)");
         break;
+    case CLARG_KIND_MEM:
+        snprintf(buf, size, "a buffer (CLARG_BUFFER)");
+        break;
+    case CLARG_KIND_IMAGE:
+        snprintf(buf, size, "an image (%s)", a->host ? "CLARG_IMAGE2D or 3D"
+                                                     : "CLARG_IMAGE");
+        break;
+    case CLARG_KIND_SAMPLER:
+        snprintf(buf, size, "a sampler (CLARG_SAMPLER)");
+        break;
     default:
         snprintf(buf, size, "an empty clarg");
     }
