@@ -30,12 +30,31 @@ static const char *type_word(cl_device_type t)
     return "other";
 }
 
+/* clGetPlatformIDs, leaving OCL_ICD_FILENAMES as it was. With the list of
+ * drivers it names (seen on the GPU machine: "libpocl.so.2:libnvidia-
+ * opencl.so.1"), loading them cuts the variable at its first ':' in this
+ * process's environment, so that every process started from this one (a
+ * test's program, an MPI rank) would load the first driver only and find
+ * no GPU. */
+static cl_int get_platforms(cl_uint max, cl_platform_id *platforms,
+                            cl_uint *n)
+{
+    const char *value = getenv("OCL_ICD_FILENAMES");
+    char *before = value ? clf_strdup(value) : NULL;
+    cl_int err = clGetPlatformIDs(max, platforms, n);
+    value = getenv("OCL_ICD_FILENAMES");
+    if (before && (!value || strcmp(value, before) != 0))
+        setenv("OCL_ICD_FILENAMES", before, 1);
+    free(before);
+    return err;
+}
+
 /* Fills *out with every device of every platform; returns how many, or a
  * negative code (no platform at all is an error that says what to install). */
 static int list_devices(clf_candidate **out)
 {
     cl_uint np = 0;
-    cl_int err = clGetPlatformIDs(0, NULL, &np);
+    cl_int err = get_platforms(0, NULL, &np);
     if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0))
         return clframe_fail(CLFRAME_ERR_NO_PLATFORM,
             "no OpenCL platform is installed: install a driver, e.g. "
@@ -46,7 +65,7 @@ static int list_devices(clf_candidate **out)
     cl_platform_id platforms[64];
     if (np > 64)
         np = 64;
-    clGetPlatformIDs(np, platforms, NULL);
+    get_platforms(np, platforms, NULL);
 
     clf_candidate *list = NULL;
     int n = 0;

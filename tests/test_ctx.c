@@ -433,6 +433,28 @@ START_TEST(no_platform_says_what_to_install)
 }
 END_TEST
 
+/* Opening the drivers leaves OCL_ICD_FILENAMES as it was, so that the
+ * programs and ranks this process starts find the same devices. (A list of
+ * drivers was cut at its first ':' on the GPU machine, where it names
+ * PoCL's and NVIDIA's, and children found no GPU.) */
+START_TEST(children_inherit_the_drivers_list_whole)
+{
+    if (test_run_apart("clctx", "drivers list"))
+        return;
+    const char *value = getenv("OCL_ICD_FILENAMES");
+    char *before = value ? strdup(value) : NULL;
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    value = getenv("OCL_ICD_FILENAMES");
+    ck_assert_msg((!before && !value) ||
+                  (before && value && strcmp(before, value) == 0),
+                  "OCL_ICD_FILENAMES was \"%s\", is \"%s\"",
+                  before ? before : "(unset)", value ? value : "(unset)");
+    free(before);
+    clctx_free(ctx);
+}
+END_TEST
+
 Suite *ctx_suite(void)
 {
     Suite *s = suite_create("clctx");
@@ -463,5 +485,9 @@ Suite *ctx_suite(void)
     tcase_add_checked_fixture(apart, clear_selection, restore_selection);
     tcase_add_test(apart, no_platform_says_what_to_install);
     suite_add_tcase(s, apart);
+    TCase *drivers = test_case("drivers list");
+    tcase_set_tags(drivers, "no-oclgrind");
+    tcase_add_test(drivers, children_inherit_the_drivers_list_whole);
+    suite_add_tcase(s, drivers);
     return s;
 }
