@@ -4,6 +4,7 @@
 #   make test          installs missing packages, builds, runs every Check suite,
 #                      then again under AddressSanitizer+UBSan, Oclgrind, valgrind
 #   make test-run      every suite once, without the checked runs
+#   make test-gpu      every suite once on the GPU, a line each
 #   make test-clframe  the library's own suites alone (builds no app)
 #   make test-NAME     the suites of apps/NAME alone (test-heat, test-md, ...)
 #   make demo          installs missing packages, builds, runs the demo table
@@ -33,7 +34,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-.PHONY: all test test-run demo demo-run bench bench-cuda effort-build install uninstall clean deps \
+.PHONY: all test test-run test-gpu demo demo-run bench bench-cuda effort-build install uninstall clean deps \
         check-asan check-valgrind check-oclgrind asan-run valgrind-run \
         oclgrind-run
 .DEFAULT_GOAL := all
@@ -119,16 +120,18 @@ TEST_CACHE  = $(CURDIR)/$(B)/test-cache
 TESTS :=
 
 # $(call test_binary,NAME,OBJECTS AND LIBRARIES,LINK FLAGS,PROGRAMS IT RUNS):
-# bin/test-NAME, and `make test-NAME` to run it.
+# bin/test-NAME, and `make test-NAME` to run it (`make suite-NAME`: its
+# suites alone, without what test-NAME adds to them).
 define test_binary
 $(BIN)/test-$(1): $(2) $(B)/tests/support.o $(B)/libclframe.a | $(4)
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) -o $$@ $(2) $(B)/tests/support.o $(B)/libclframe.a \
 	    $$(CHECK_LIBS) $(3) $$(LDLIBS)
 TESTS += $(1)
-.PHONY: test-$(1)
-test-$(1): export CLFRAME_DEVICE ?= cpu
-test-$(1): $(BIN)/test-$(1)
+.PHONY: test-$(1) suite-$(1)
+test-$(1): suite-$(1)
+suite-$(1): export CLFRAME_DEVICE ?= cpu
+suite-$(1): $(BIN)/test-$(1)
 	CK_FORK=no XDG_CACHE_HOME=$$(TEST_CACHE) $$(TEST_RUNNER_$(1)) $(BIN)/test-$(1)
 endef
 
@@ -342,6 +345,12 @@ demo-run: all
 	$(BIN)/clframe-demo
 
 test-run: test-plain-c $(addprefix test-,$(TESTS))
+
+# The same suites on a GPU, and the docs' examples and the installed
+# library's programs, one line each (scripts/test-gpu): `make test-gpu` on
+# a machine with one, which is where most users run.
+test-gpu: all $(addprefix $(BIN)/test-,$(TESTS))
+	@scripts/test-gpu $(addprefix suite-,$(TESTS)) test-docs test-install
 
 # ---- benchmarks -------------------------------------------------------------------
 
