@@ -13,8 +13,11 @@
  *
  * A persistent array in pinned memory, on a device that shares the host's
  * memory, gets a buffer that is the array itself (host.c): its reads and
- * writes copy nothing. The buffer records the host array it is, because
- * clarg_swap moves it to an argument whose array it is not.
+ * writes copy nothing. Such a buffer cannot change hands: after a swap the
+ * array would be one argument's host array and the other's device data,
+ * and reading either argument would overwrite the other's. So clarg_swap
+ * first gives it a buffer of its own (own_buffers), and from then on the
+ * argument is copied as a malloc'd one is.
  */
 #include "internal.h"
 
@@ -254,6 +257,60 @@ static const char *type_of(const clarg *a)
     return a->type ? a->type : "untyped data";
 }
 
+/* *made: a new buffer holding the bytes of r's, which is its host array
+ * (pinned memory used in place): that array, as the kernels left it, is
+ * copied in. 0, or a code with a message and *made NULL. */
+static int copy_of_array(const clarg_buffer *r, cl_mem *made)
+{
+    cl_int err;
+    *made = clf_create_buffer(r->ctx, r->bytes, &err);
+    if (err != CL_SUCCESS) {
+        *made = NULL;
+        return clf_fail_cl(err, "clCreateBuffer", "clarg_swap: %zu bytes on "
+                           "%s, a buffer of its own for an array in pinned "
+                           "memory", r->bytes, r->ctx->device_name);
+    }
+    int rc = clf_copy(r->ctx, r->ctx->queue, CLF_EV_WRITE, *made, 0, r->bytes,
+                      (void *)r->alias, CL_TRUE, "clarg_swap: an array in "
+                      "pinned memory into a buffer of its own");
+    if (rc) {
+        clf_release_mem(r->ctx, *made);
+        *made = NULL;
+    }
+    return rc;
+}
+
+/* Gives each of x and y (one context's) that is its host array a buffer of
+ * its own with the same bytes, once every queue of the context, streams
+ * too, has finished with the array; both or, on failure, neither. */
+static int own_buffers(clarg_buffer *x, clarg_buffer *y)
+{
+    if (!x->alias && !y->alias)
+        return 0;
+    clctx *ctx = x->ctx;
+    cl_int err = clf_finish_all(ctx);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clFinish", "clarg_swap: waiting for the "
+                           "kernels that use an array in pinned memory on %s",
+                           ctx->device_name);
+    clarg_buffer *r[2] = {x, y};
+    cl_mem made[2] = {NULL, NULL};
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++)
+        if (r[i]->alias)
+            rc = copy_of_array(r[i], &made[i]);
+    for (int i = 0; i < 2; i++) {
+        if (rc) {
+            clf_release_mem(ctx, made[i]);
+        } else if (made[i]) {
+            clf_release_mem(ctx, r[i]->mem);
+            r[i]->mem = made[i];
+            r[i]->alias = NULL;
+        }
+    }
+    return rc;
+}
+
 int clarg_swap(clarg *a, clarg *b)
 {
     if (!a || !b)
@@ -275,12 +332,12 @@ int clarg_swap(clarg *a, clarg *b)
         return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: buffers of %zu and "
                         "%zu bytes (or on two contexts) cannot be exchanged",
                         a->buffer->bytes, b->buffer->bytes);
+    if (a->buffer != b->buffer &&       /* a copy: nothing changes hands */
+        (rc = own_buffers(a->buffer, b->buffer)))
+        return rc;
     cl_mem t = a->buffer->mem;
     a->buffer->mem = b->buffer->mem;
     b->buffer->mem = t;
-    const void *alias = a->buffer->alias;   /* the host array goes with mem */
-    a->buffer->alias = b->buffer->alias;
-    b->buffer->alias = alias;
     return 0;
 }
 

@@ -183,8 +183,8 @@ double clctx_kernel_ms(clctx *ctx);
  * at full speed, as cudaMallocHost's: a buffer made with
  * CL_MEM_ALLOC_HOST_PTR and kept mapped until freed. Arrays in it need no
  * change to the calls: a CLARG_IN, CLARG_OUT or CLARG_INOUT array (or a
- * persistent one's clarg_read and clarg_write) that lies wholly inside one
- * allocation is
+ * persistent one's clarg_read and clarg_write, until its first clarg_swap)
+ * that lies wholly inside one allocation is
  *  - on a device that shares the host's memory (a CPU device such as
  *    PoCL, or CL_DEVICE_HOST_UNIFIED_MEMORY), used in place: the kernel
  *    reads and writes these bytes and nothing is copied (clctx_get_stats
@@ -418,7 +418,17 @@ int clarg_write(clarg *a);
 
 /* Exchanges the device buffers of two persistent arguments of equal size
  * and element type, for double buffering: every copy of a and b sees the
- * exchange. The host arrays stay where they were. 0 or a negative code. */
+ * exchange. The host arrays stay where they were: after any number of
+ * swaps, clarg_read(&a) fills a's own host array with the data of the
+ * buffer a has now, clarg_write(&a) sends that array there, and calls copy
+ * a's array as a's flags say, whether the arrays are malloc'd or pinned.
+ * A pinned array used in place (clctx_pinned_in_place) is its argument's
+ * buffer and cannot go to the other argument, whose array would then be
+ * overwritten by a read of either: the first swap of such an argument
+ * waits for every queue of its context, then gives it a buffer of its own
+ * holding the array's bytes (one copy, which clctx_get_stats counts), and
+ * from then on it is copied as a malloc'd array is. Other swaps copy
+ * nothing and do not wait. 0 or a negative code. */
 int clarg_swap(clarg *a, clarg *b);
 
 /* Releases a persistent argument's device buffer, which its copies shared:

@@ -348,7 +348,8 @@ struct clarg_buffer {
     cl_mem mem;
     size_t bytes;
     const void *alias;          /* the host array that mem is (pinned memory
-                                   used in place, host.c), or NULL */
+                                   used in place, host.c), or NULL; never
+                                   moved by clarg_swap (arg.c) */
     unsigned generation;        /* bumped by each release (arg.c) */
     clarg_buffer *next_free;    /* in the list of released ones */
 };

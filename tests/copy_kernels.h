@@ -10,7 +10,8 @@
  * blend: out = 2 * in + bias[i % 7], io += in, a split array each way
  * and a whole one that every chunk reads; rows: out = in + row, by rows;
  * slow: x iterated `rounds` times, long enough to be in flight;
- * slow_pair: the same into a pinned array and an index into another. */
+ * slow_pair: the same into a pinned array and an index into another;
+ * jacobi: one Jacobi step of a rod with fixed ends, for double buffering. */
 static const char *const copy_kernels =
     "__kernel void twice(__global const float *in, __global float *out,\n"
     "                    __global float *io, int n)\n"
@@ -45,6 +46,14 @@ static const char *const copy_kernels =
     "    float x = i;\n"
     "    for (int r = 0; r < rounds; r++) x = x * 0.5f + 1.0f;\n"
     "    if (i < n) { pinned[i] = x; out[i] = i; }\n"
+    "}\n"
+    "__kernel void jacobi(__global const float *in, __global float *out,\n"
+    "                     int n)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        out[i] = i == 0 || i == n - 1 ? in[i]\n"
+    "                                      : 0.5f * (in[i - 1] + in[i + 1]);\n"
     "}\n";
 
 #endif /* COPY_KERNELS_H */

@@ -3,7 +3,9 @@
  * the same results as pageable ones in every direction, whole or at an
  * offset, of any length; on a device that shares the host's memory (PoCL)
  * the ones used in place are copied zero bytes; persistent arguments keep
- * working; freeing twice, a foreign pointer or with work in flight.
+ * working, and double buffering over them with clarg_swap gives what it
+ * gives over malloc'd arrays; freeing twice, a foreign pointer or with
+ * work in flight.
  */
 #include "support.h"
 #include "internal.h"
@@ -231,16 +233,220 @@ START_TEST(persistent_arguments_in_pinned_memory)
     ck_assert_cl(clarg_read(&cur));       /* after 3 swaps: b's buffer into a */
     ck_assert_msg(memcmp(a, ref_a, bytes) == 0, "the state differs");
     clctx_stats after = clctx_get_stats(ctx);
-    if (shares_memory(ctx))               /* only the swapped read copied */
+    /* In place, acc copied nothing; a and b were copied into buffers of
+     * their own at the first swap, and cur's read copied. */
+    if (shares_memory(ctx))
         ck_assert_uint_eq(after.bytes_from_device - before.bytes_from_device +
                           after.bytes_to_device - before.bytes_to_device,
-                          bytes);
+                          3 * bytes);
     clarg_release(&cur);
     clarg_release(&next);
     clarg_release(&acc);
     ck_assert_cl(clframe_host_free(a));
     ck_assert_cl(clframe_host_free(b));
     ck_assert_cl(clframe_host_free(io));
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+/* ---- double buffering over pinned arrays ---------------------------------- */
+
+/* A double-buffered pair's host arrays: combination c has the first (bit
+ * 1) and the second (bit 2) in pinned memory, each an allocation of its
+ * own, the rest malloc'd; combination 4 has both in one allocation at
+ * aligned offsets (sub-buffers, in place). */
+enum { PAIR_COMBOS = 5, PAIR_N = 301 };
+static const char *const pair_names[PAIR_COMBOS] = {
+    "both malloc'd", "the first pinned", "the second pinned", "both pinned",
+    "both in one pinned allocation"};
+static const float pair_poison = 12345.5f;
+
+typedef struct pair {
+    int combo;
+    float *u, *v;                /* the first's array, the second's */
+    void *block;                 /* combination 4's allocation */
+} pair;
+
+static int first_pinned(const pair *p) { return p->combo & 1 || p->block; }
+static int second_pinned(const pair *p) { return p->combo & 2 || p->block; }
+
+static pair pair_new(clctx *ctx, int combo)
+{
+    size_t bytes = PAIR_N * sizeof(float);
+    pair p = {.combo = combo};
+    if (combo == 4) {
+        size_t align = base_align(ctx);
+        size_t span = (bytes + align - 1) / align * align;
+        p.block = clframe_host_alloc(ctx, 2 * span);
+        ck_assert_made(p.block);
+        p.u = p.block;
+        p.v = (float *)((char *)p.block + span);
+        return p;
+    }
+    p.u = combo & 1 ? clframe_host_alloc(ctx, bytes) : malloc(bytes);
+    p.v = combo & 2 ? clframe_host_alloc(ctx, bytes) : malloc(bytes);
+    ck_assert(p.u && p.v);
+    return p;
+}
+
+static void pair_free(pair *p)
+{
+    if (p->block) {
+        ck_assert_cl(clframe_host_free(p->block));
+        return;
+    }
+    if (p->combo & 1)
+        ck_assert_cl(clframe_host_free(p->u));
+    else
+        free(p->u);
+    if (p->combo & 2)
+        ck_assert_cl(clframe_host_free(p->v));
+    else
+        free(p->v);
+}
+
+/* The kernel jacobi on the host: the reference. */
+static void jacobi_reference(const float *in, float *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = i == 0 || i == n - 1 ? in[i] : 0.5f * (in[i - 1] + in[i + 1]);
+}
+
+/* One more step of the reference: prev gets want, want the step. */
+static void reference_step(float *want, float *prev)
+{
+    memcpy(prev, want, PAIR_N * sizeof *want);
+    jacobi_reference(prev, want, PAIR_N);
+}
+
+/* A convergence check's measure: the largest difference of two states. */
+static float largest_change(const float *a, const float *b)
+{
+    float most = 0;
+    for (int i = 0; i < PAIR_N; i++) {
+        float d = a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+        most = d > most ? d : most;
+    }
+    return most;
+}
+
+static void assert_state(const pair *p, const float *got, const float *want,
+                         const char *what, int step)
+{
+    for (int i = 0; i < PAIR_N; i++)
+        ck_assert_quietly(got[i] == want[i], "%s, %s after step %d, cell %d: "
+                          "%g, want %g", pair_names[p->combo], what, step, i,
+                          got[i], want[i]);
+}
+
+/* A convergence check: reads both arguments, the state (cur) or the step
+ * before (next) first, and asserts each array is exactly the reference
+ * and the change between them the reference's. */
+static void read_both(const pair *p, clarg *cur, clarg *next, int next_first,
+                      const float *want, const float *prev, int step)
+{
+    ck_assert_cl(clarg_read(next_first ? next : cur));
+    ck_assert_cl(clarg_read(next_first ? cur : next));
+    assert_state(p, p->u, want, "the state read", step);
+    assert_state(p, p->v, prev, "the state before read", step);
+    float change = largest_change(p->u, p->v);
+    ck_assert_msg(change == largest_change(want, prev) && change > 0,
+                  "%s, step %d: a change of %g, want %g", pair_names[p->combo],
+                  step, change, largest_change(want, prev));
+}
+
+/* Jacobi steps double-buffered with clarg_swap give, read after 0 to 3
+ * swaps and then after each further step (both arrays, in either order),
+ * exactly what malloc'd arrays give, pinned or not: also clarg_write after
+ * swaps and calls whose persistent arguments copy. The path is asserted:
+ * on PoCL the pinned arrays are used in place until their first swap, on
+ * Oclgrind copied. */
+START_TEST(double_buffering_over_pinned_arrays_is_as_over_malloc)
+{
+    clctx *ctx = test_run_context();
+    const int combo = _i;
+    int in_place = shares_memory(ctx);
+    clkernel *k = clkernel_source(ctx, copy_kernels, "jacobi", NULL);
+    ck_assert_made(k);
+    ck_assert_cl(clkernel_global(k, PAIR_N));
+    long live = clctx_get_stats(ctx ? ctx : clctx_default()).live_objects;
+    float want[PAIR_N], prev[PAIR_N];
+    for (int steps = 0; steps <= 3; steps++) {
+        pair p = pair_new(ctx, combo);
+        for (int i = 0; i < PAIR_N; i++) {
+            p.u[i] = want[i] = (float)((i * 7919) % 101 - 50);
+            p.v[i] = pair_poison;
+        }
+        p.u[0] = want[0] = 100;
+        p.u[PAIR_N - 1] = want[PAIR_N - 1] = -100;
+        clarg cur = CLARG_INOUT(p.u, PAIR_N), next = CLARG_INOUT(p.v, PAIR_N);
+        ck_assert_cl(clarg_keep_on_device(&cur, ctx, 1));
+        ck_assert_cl(clarg_keep_on_device(&next, ctx, 0));
+        ck_assert_int_eq(clf_arg_in_place(&cur), in_place && first_pinned(&p));
+        ck_assert_int_eq(clf_arg_in_place(&next), in_place &&
+                         second_pinned(&p));
+
+        /* The state alone after `steps` swaps, then the one before. */
+        for (int t = 0; t < steps; t++) {
+            ck_assert_cl(clkernel_enqueue(k, cur, next, CLARG(PAIR_N)));
+            ck_assert_cl(clarg_swap(&cur, &next));
+            reference_step(want, prev);
+        }
+        ck_assert_cl(clarg_read(&cur));
+        assert_state(&p, p.u, want, "the state read alone", steps);
+        if (steps > 0) {
+            ck_assert_cl(clarg_read(&next));
+            assert_state(&p, p.v, prev, "the state before", steps);
+            assert_state(&p, p.u, want, "the state, once the one before "
+                         "was read", steps);
+        }
+
+        /* A convergence loop: a step, both read. */
+        int step = steps;
+        for (; step < steps + 3; step++) {
+            ck_assert_cl(clkernel_enqueue(k, cur, next, CLARG(PAIR_N)));
+            ck_assert_cl(clarg_swap(&cur, &next));
+            reference_step(want, prev);
+            read_both(&p, &cur, &next, step % 2, want, prev, step + 1);
+        }
+
+        /* clarg_write after the swaps: a new state from the host, the
+         * other array's poison, overwritten by the step, written last. */
+        for (int i = 0; i < PAIR_N; i++) {
+            p.u[i] = want[i] = (float)(i % 13) - 6;
+            p.v[i] = pair_poison;
+        }
+        ck_assert_cl(clarg_write(&cur));
+        ck_assert_cl(clarg_write(&next));
+        ck_assert_cl(clkernel_call(k, cur, next, CLARG(PAIR_N)));
+        ck_assert_cl(clarg_swap(&cur, &next));
+        reference_step(want, prev);
+        read_both(&p, &cur, &next, 0, want, prev, ++step);
+
+        /* Persistent arguments whose calls copy: the state in from the
+         * first's array, the step back into the second's. */
+        for (int i = 0; i < PAIR_N; i++)
+            p.u[i] = want[i] = (float)(i % 7) * 0.25f;
+        p.v[0] = pair_poison;
+        ck_assert_cl(clarg_set_flags(&cur, CLARG_TO_DEVICE));
+        ck_assert_cl(clarg_set_flags(&next, CLARG_FROM_DEVICE));
+        ck_assert_cl(clkernel_call(k, cur, next, CLARG(PAIR_N)));
+        reference_step(want, prev);
+        step++;
+        assert_state(&p, p.v, want, "the step a call copied back", step);
+        assert_state(&p, p.u, prev, "the state a call copied in", step);
+        ck_assert_cl(clarg_swap(&cur, &next));
+        ck_assert_cl(clarg_set_flags(&cur, CLARG_NO_COPY));
+        ck_assert_cl(clarg_set_flags(&next, CLARG_NO_COPY));
+        read_both(&p, &cur, &next, 1, want, prev, step);
+
+        clarg_release(&cur);
+        clarg_release(&next);
+        pair_free(&p);
+    }
+    ck_assert_int_eq(clctx_get_stats(ctx ? ctx : clctx_default()).live_objects,
+                     live);
     clkernel_free(k);
     clctx_free(ctx);
 }
@@ -319,6 +525,10 @@ Suite *pinned_suite(void)
     tcase_add_test(calls, another_contexts_allocation_is_copied);
     tcase_add_test(calls, persistent_arguments_in_pinned_memory);
     suite_add_tcase(s, calls);
+    TCase *swaps = test_case("swaps");
+    tcase_add_loop_test(swaps, double_buffering_over_pinned_arrays_is_as_over_malloc,
+                        0, PAIR_COMBOS);
+    suite_add_tcase(s, swaps);
     TCase *frees = test_case("frees");
     tcase_add_test(frees, bad_frees_are_errors_with_messages);
     tcase_add_test(frees, free_with_work_in_flight_finishes_the_queue);
