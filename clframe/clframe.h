@@ -509,6 +509,13 @@ int clframe_add_sources(const clframe_source *table);
  * options, then in kernels/, then as written; clframe expands it itself, so
  * a build log names file and line.
  * options are passed to the OpenCL compiler with -cl-kernel-arg-info added.
+ * The kernel's signature, which every call is checked against, is read
+ * from the source as the compiler sees it (includes expanded, #if
+ * followed, macros expanded, typedefs resolved to any depth) on every
+ * platform, and checked against the driver's own report where it gives
+ * one (NVIDIA's driver gives none for a file holding a kernel without
+ * parameters): so no check depends on the driver. A kernel whose signature
+ * neither shows (one made by a ## macro, with no report) is refused.
  * A source may take __local scratch in any function with local_malloc(bytes)
  * and local_free(bytes) (README.md: constant sizes, freed last in first out);
  * it is rewritten before the build, by libclang in a child process.
@@ -528,7 +535,10 @@ size_t clframe_round_up(size_t n, size_t m);
 
 /* Work sizes, 1 to 3 of them: clkernel_global(k, w, h). A local size of 0
  * in every dimension (the default) lets the implementation choose; a local
- * size or offset given must have the global size's dimensions. */
+ * size or offset given must have the global size's dimensions. A call
+ * refuses a global size of 0, and from half the range of the device's
+ * size_t up (2^63 on a 64-bit device), with its offset or in all
+ * dimensions together: what n - 1 gives for n = 0, which no device runs. */
 #ifndef __cplusplus /* C++: the templates at the end */
 #define CLFRAME_NSIZES_(...) \
     (unsigned)(sizeof((size_t[]){__VA_ARGS__}) / sizeof(size_t))
@@ -561,7 +571,11 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
 
 /* Calls the kernel: checks the arguments against its signature, sets them,
  * copies in what must go in, runs it, copies back what must come back and
- * waits, so results are in host memory on return. 0 or a negative code.
+ * waits, so results are in host memory on return. 0 or a negative code,
+ * with a message naming the function called, kernel, argument and both
+ * types. An array of 0 elements is passed as a buffer the kernel must not
+ * touch (it learns the length from another argument); CLARG_LOCAL(0) is
+ * refused.
  * clkernel_enqueue does the same without waiting: host arrays must then stay
  * untouched until clctx_finish (or a blocking call) on the same context. */
 #define clkernel_call(...) \
@@ -637,7 +651,9 @@ double clkernel_total_ms(clkernel *k);
 size_t clkernel_max_group_size(clkernel *k);
 
 const char *clkernel_name(clkernel *k);
-/* "vadd(__global float* a, __global float* b, ..., int n)". Owned by k. */
+/* "vadd(__global float* a, __global float* b, ..., int n)", with the
+ * source's names, typedefs of built-in types resolved, structs as the
+ * source names them. Owned by k. */
 const char *clkernel_signature(clkernel *k);
 unsigned clkernel_num_args(clkernel *k);
 cl_kernel clkernel_raw(clkernel *k);
