@@ -88,19 +88,25 @@ typedef struct clctx clctx;
 clctx *clctx_default(void);
 
 /* A new context. selector chooses the device: "gpu", "cpu", "P:D" (platform
- * and device indices as clframe-info lists them) or a case-insensitive
- * substring of the device name. NULL means: CLFRAME_DEVICE if set, else
+ * and device indices as clframe-info lists them), a bare number N (the N-th
+ * device, from 0, of every platform's in that order, as clframe-info
+ * numbers them; one past the last is an error listing them) or a
+ * case-insensitive substring of the device name (one holding more than
+ * digits: "RTX 4090", not "4090"). NULL means: CLFRAME_DEVICE if set, else
  * HPCE_SELECT_PLATFORM / HPCE_SELECT_DEVICE if set, else the CPU when CL_DEBUG
- * is on, else the first GPU on any platform, else the first CPU device.
- * CL_DEBUG=1 also builds kernels with "-g -cl-opt-disable", prints every build
- * log, finishes the queue after every enqueue and prints one line naming the
- * device and the mode when the context is made. Free with clctx_free. */
+ * is on, else the first GPU on any platform, else the first CPU device. So
+ * CL_DEBUG picks the CPU only when nothing else chooses: a selector or
+ * CLFRAME_DEVICE=gpu keeps the GPU, in debug mode. CL_DEBUG=1 also builds
+ * kernels with "-g -cl-opt-disable", prints every build log, finishes the
+ * queue after every enqueue and prints one line naming the device and the
+ * mode when the context is made, on whichever device. Free with
+ * clctx_free. */
 clctx *clctx_new(const char *selector);
 
 /* As clctx_new, on the index-th (modulo their count) of the devices that the
  * rule in force matches: "gpu" and the default go round every GPU, "cpu"
  * and the CPU fallback every CPU device, a name every device containing it;
- * "P:D" and HPCE_SELECT_* name one device, which every index shares. For
+ * "P:D", N and HPCE_SELECT_* name one device, which every index shares. For
  * MPI, pass the node-local rank (from MPI_Comm_split_type with
  * MPI_COMM_TYPE_SHARED, or Open MPI's OMPI_COMM_WORLD_LOCAL_RANK) so that
  * ranks spread over the node's devices; clctx_describe says which one. */
