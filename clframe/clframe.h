@@ -88,19 +88,25 @@ typedef struct clctx clctx;
 clctx *clctx_default(void);
 
 /* A new context. selector chooses the device: "gpu", "cpu", "P:D" (platform
- * and device indices as clframe-info lists them) or a case-insensitive
- * substring of the device name. NULL means: CLFRAME_DEVICE if set, else
+ * and device indices as clframe-info lists them), a bare number N (the N-th
+ * device, from 0, of every platform's in that order, as clframe-info
+ * numbers them; one past the last is an error listing them) or a
+ * case-insensitive substring of the device name (one holding more than
+ * digits: "RTX 4090", not "4090"). NULL means: CLFRAME_DEVICE if set, else
  * HPCE_SELECT_PLATFORM / HPCE_SELECT_DEVICE if set, else the CPU when CL_DEBUG
- * is on, else the first GPU on any platform, else the first CPU device.
- * CL_DEBUG=1 also builds kernels with "-g -cl-opt-disable", prints every build
- * log, finishes the queue after every enqueue and prints one line naming the
- * device and the mode when the context is made. Free with clctx_free. */
+ * is on, else the first GPU on any platform, else the first CPU device. So
+ * CL_DEBUG picks the CPU only when nothing else chooses: a selector or
+ * CLFRAME_DEVICE=gpu keeps the GPU, in debug mode. CL_DEBUG=1 also builds
+ * kernels with "-g -cl-opt-disable", prints every build log, finishes the
+ * queue after every enqueue and prints one line naming the device and the
+ * mode when the context is made, on whichever device. Free with
+ * clctx_free. */
 clctx *clctx_new(const char *selector);
 
 /* As clctx_new, on the index-th (modulo their count) of the devices that the
  * rule in force matches: "gpu" and the default go round every GPU, "cpu"
  * and the CPU fallback every CPU device, a name every device containing it;
- * "P:D" and HPCE_SELECT_* name one device, which every index shares. For
+ * "P:D", N and HPCE_SELECT_* name one device, which every index shares. For
  * MPI, pass the node-local rank (from MPI_Comm_split_type with
  * MPI_COMM_TYPE_SHARED, or Open MPI's OMPI_COMM_WORLD_LOCAL_RANK) so that
  * ranks spread over the node's devices; clctx_describe says which one. */
@@ -715,13 +721,17 @@ int clfunction_group_results(clfunction *f, int all);
 /* Calls the function, here int score(const Board *b, int move):
  *     clfunction_call(f, &ret, CLARG_TYPED("Board", &board, 1, CLARG_TO_DEVICE),
  *                     CLARG(3));
- * ret receives the return value; NULL for a void function. Arguments are
- * checked against the prototype as kernel arguments are against the
- * kernel's signature; ret's type too when it is a pointer to an OpenCL
- * scalar or vector type. Every work-item of a group gets the same
- * arguments, except per-work-item ones (CLARG_EACH_IN, _OUT, _INOUT), whose
- * element i is work-item i's own. Here each of 64 work-items brings its
- * own candidate value, and the group shares one __local tmp:
+ * ret receives the return value; NULL for a void function, or to drop the
+ * value. Arguments are checked against the prototype as kernel arguments
+ * are against the kernel's signature, and ret too: what it points to must
+ * be as big as the return type on the device (a struct's size as the device
+ * compiled it) and, when it is an OpenCL scalar or vector type, be that
+ * type; a ret of another size, a void pointer other than NULL (its size is
+ * unknown) or a ret for a void function is an error before anything runs.
+ * Every work-item of a group gets the same arguments, except per-work-item
+ * ones (CLARG_EACH_IN, _OUT, _INOUT), whose element i is work-item i's own.
+ * Here each of 64 work-items brings its own candidate value, and the group
+ * shares one __local tmp:
  *     clfunction_group(best, 64);
  *     clfunction_call(best, &at, CLARG_EACH_IN(value, 64), CLARG_IN(tmp, 64));
  * 0 or a negative code. */
@@ -730,15 +740,28 @@ int clfunction_group_results(clfunction *f, int all);
 #define clfunction_ret_type(ret) \
     _Generic((ret), void *: (const char *)0, \
              CLFRAME_TYPES_(CLFRAME_RET_NAME_) default: "")
+/* sizeof *ret, or 0 for no type: a void pointer (NULL), or the 0 that
+ * stands for a missing ret. The inner selection keeps sizeof off void. */
+#define CLFRAME_NO_RET_(ret, none) \
+    _Generic((ret), void *: none, const void *: none, int: none, long: none, \
+             default: (ret))
+#define clfunction_ret_size(ret) \
+    _Generic((ret), void *: (size_t)0, const void *: (size_t)0, \
+             int: (size_t)0, long: (size_t)0, \
+             default: sizeof *CLFRAME_NO_RET_((ret), (char *)0))
 #define clfunction_call(...) \
     clfunction_call_args(CLFRAME_FIRST_(__VA_ARGS__, 0), \
                          CLFRAME_SECOND_(__VA_ARGS__, 0), \
                          clfunction_ret_type(CLFRAME_SECOND_(__VA_ARGS__, 0)), \
+                         clfunction_ret_size(CLFRAME_SECOND_(__VA_ARGS__, 0)), \
                          CLFRAME_NARGS_(2, __VA_ARGS__), \
                          CLFRAME_ARGS_(2, __VA_ARGS__))
 #endif
+/* ret_type: the OpenCL name of *ret's type, "" for another type, NULL for
+ * none; ret_size: sizeof *ret (of one element when every work-item's
+ * result comes back), 0 for none. */
 int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
-                         unsigned nargs, const clarg *args);
+                         size_t ret_size, unsigned nargs, const clarg *args);
 
 /* The generated shim's OpenCL source (built by the first call, or now);
  * NULL on error. Owned by f. With CLFRAME_DUMP_SHIMS=dir every generated
@@ -961,34 +984,46 @@ inline int clkernel_call_chunked(clkernel *k, size_t items, size_t chunk,
 }
 
 /* ret as clfunction_call_args takes it: a pointer with its type's OpenCL
- * name ("" when it has none), or no pointer and no name for nullptr and for
- * NULL, which C++ makes an integer 0. Returns 0, or -1 for another
- * integer. */
+ * name ("" when it has none) and size, or no pointer, no name and no size
+ * for a void pointer, nullptr and NULL, which C++ makes an integer 0.
+ * Returns 0, or -1 for another integer. */
 template <class T>
-inline int clfunction_ret_(const T *ret, void **p, const char **type)
+inline int clfunction_ret_(const T *ret, void **p, const char **type,
+                           size_t *size)
 {
     *p = const_cast<void *>(static_cast<const void *>(ret));
     *type = clarg_type_<T>::name() ? clarg_type_<T>::name() : "";
+    *size = sizeof(T);
     return 0;
 }
-inline int clfunction_ret_(void *ret, void **p, const char **type)
+inline int clfunction_ret_(const void *ret, void **p, const char **type,
+                           size_t *size)
 {
-    *p = ret;
+    *p = const_cast<void *>(ret);
     *type = 0;
+    *size = 0;
     return 0;
 }
-inline int clfunction_ret_(std::nullptr_t, void **p, const char **type)
+inline int clfunction_ret_(void *ret, void **p, const char **type,
+                           size_t *size)
 {
-    return clfunction_ret_(static_cast<void *>(nullptr), p, type);
+    return clfunction_ret_(static_cast<const void *>(ret), p, type, size);
 }
-inline int clfunction_ret_(long null, void **p, const char **type)
+inline int clfunction_ret_(std::nullptr_t, void **p, const char **type,
+                           size_t *size)
 {
-    clfunction_ret_(nullptr, p, type);
+    return clfunction_ret_(static_cast<void *>(nullptr), p, type, size);
+}
+inline int clfunction_ret_(long null, void **p, const char **type,
+                           size_t *size)
+{
+    clfunction_ret_(nullptr, p, type, size);
     return null ? -1 : 0;
 }
-inline int clfunction_ret_(int null, void **p, const char **type)
+inline int clfunction_ret_(int null, void **p, const char **type,
+                           size_t *size)
 {
-    return clfunction_ret_(static_cast<long>(null), p, type);
+    return clfunction_ret_(static_cast<long>(null), p, type, size);
 }
 
 template <class R, class... A>
@@ -996,11 +1031,12 @@ inline int clfunction_call(clfunction *f, R ret, const A &...args)
 {
     void *p;
     const char *type;
-    if (clfunction_ret_(ret, &p, &type) != 0)
+    size_t size;
+    if (clfunction_ret_(ret, &p, &type, &size) != 0)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call: ret is a "
                             "number, not a pointer");
     const clarg list[] = {args..., clarg()};
-    return clfunction_call_args(f, p, type, sizeof...(A), list);
+    return clfunction_call_args(f, p, type, size, sizeof...(A), list);
 }
 
 inline int clframe_check_layout_list_(clctx *ctx, const char *include,

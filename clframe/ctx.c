@@ -15,6 +15,7 @@
 #include <CL/cl_ext.h>
 
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,37 @@ static int contains_nocase(const char *hay, const char *needle)
     return n == 0;
 }
 
+/* "0 is 0:0 pthread-skylake (CPU); 1 is 1:0 NVIDIA H200 (GPU)": the list
+ * with the indices a bare number names. */
+static void describe_numbered(const clf_candidate *c, int n, char *buf,
+                              size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%d is %u:%u %s (%s)",
+                         i ? "; " : "", i, c[i].pi, c[i].di, c[i].name,
+                         type_word(c[i].type));
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* A bare number, digits only, into *index (UINT_MAX when larger); 0 if
+ * sel is not one. */
+static int parse_number(const char *sel, unsigned *index)
+{
+    unsigned x = 0;
+    const char *s = sel;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        unsigned digit = (unsigned)(*s - '0');
+        x = x > (UINT_MAX - digit) / 10 ? UINT_MAX : x * 10 + digit;
+    }
+    *index = x;
+    return s != sel && *s == '\0';
+}
+
 /* Parses "P:D" into indices; 0 if sel is not of that form. */
 static int parse_indices(const char *sel, unsigned *p, unsigned *d)
 {
@@ -207,8 +239,8 @@ int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
             return i;
         return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%s asks for a CPU device but there is none (devices: %s); "
-            "install one with 'apt-get install pocl-opencl-icd'",
-            source, devices);
+            "install one with 'apt-get install pocl-opencl-icd', or choose "
+            "one of these with CLFRAME_DEVICE", source, devices);
     }
     if (parse_indices(sel, &p, &d)) {
         /* One device named: every rank shares it. */
@@ -221,14 +253,31 @@ int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
             "%s names platform %u device %u, which does not exist "
             "(devices: %s)", source, p, d, devices);
     }
+    if (parse_number(sel, &p)) {
+        /* The device at that place in the whole list, as clframe-info
+         * numbers it: one device named, as by P:D. */
+        if (p < (unsigned)n) {
+            *matched = 1;
+            return (int)p;
+        }
+        describe_numbered(c, n, devices, sizeof devices);
+        return clframe_fail(CLFRAME_ERR_NO_DEVICE,
+            "%s names device %s, which does not exist: there %s %d (%s); a "
+            "bare number is a device's place in this list, as clframe-info "
+            "numbers it; to choose by a name holding a number, give more of "
+            "the name than the number", source, sel, n == 1 ? "is" : "are",
+            n, devices);
+    }
     if (sel[0] == '\0')
-        return clframe_fail(CLFRAME_ERR_BAD_SELECTOR, "%s is empty: use gpu, cpu, "
-                        "P:D or part of a device name", source);
+        return clframe_fail(CLFRAME_ERR_BAD_SELECTOR, "%s is empty: use gpu, "
+                        "cpu, P:D, a device's number or part of a device "
+                        "name", source);
     if ((i = nth_passing(c, n, name_contains, sel, nth, matched)) >= 0)
         return i;
     return clframe_fail(CLFRAME_ERR_NO_DEVICE,
         "%s: no device name contains \"%s\" (devices: %s); use gpu, cpu, "
-        "P:D or part of a device name", source, sel, devices);
+        "P:D, a device's number or part of a device name", source, sel,
+        devices);
 }
 
 static int env_on(const char *name)

@@ -566,7 +566,48 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
     return 0;
 }
 
-static int check_call(const clfunction *f, const char *ret_type, unsigned nargs,
+/* ret, before anything is built: where the return value can go. NULL
+ * drops it; otherwise *ret must have a size (not a void pointer), the
+ * function must return something, an OpenCL type named must be the one
+ * returned and a built-in type's size must be ret_size. A struct's size is
+ * the device's, known after the build (check_sizes). */
+static int check_ret(const clfunction *f, const void *ret, const char *ret_type,
+                     size_t ret_size)
+{
+    const clf_proto *pr = &f->proto;
+    if (!ret)
+        return 0;
+    if (!pr->ret_type[0])
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
+                        "function returns nothing: pass NULL as ret",
+                        pr->name);
+    if (ret_size == 0)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call(%s): ret is a "
+                        "void pointer, so the size of what it points to is "
+                        "unknown: pass a pointer to the return type, %s (or "
+                        "NULL to drop the value)", pr->name, pr->ret_type);
+    /* ret_type is known when ret points to an OpenCL scalar or vector. */
+    clf_param returned = {.pointer = 1};
+    snprintf(returned.type, sizeof returned.type, "%s", pr->ret_type);
+    if (ret_type && ret_type[0] && !clf_types_match(&returned, ret_type, f->typedefs)) {
+        char size[40] = "";
+        if (pr->ret_size)
+            snprintf(size, sizeof size, " (%zu bytes)", pr->ret_size);
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
+                        "function returns %s%s, but ret points to %s (%zu "
+                        "bytes)", pr->name, pr->ret_type, size, ret_type,
+                        ret_size);
+    }
+    if (pr->ret_size && ret_size != pr->ret_size)
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): ret "
+                        "points to %zu bytes, but the function returns %s, "
+                        "%zu bytes", pr->name, ret_size, pr->ret_type,
+                        pr->ret_size);
+    return 0;
+}
+
+static int check_call(const clfunction *f, const void *ret,
+                      const char *ret_type, size_t ret_size, unsigned nargs,
                       const clarg *args)
 {
     const clf_proto *pr = &f->proto;
@@ -575,29 +616,23 @@ static int check_call(const clfunction *f, const char *ret_type, unsigned nargs,
                         "argument%s given, the function takes %u: %s",
                         pr->name, nargs, nargs == 1 ? "" : "s", pr->nparams,
                         pr->text);
-    /* ret_type is known when ret points to an OpenCL scalar or vector. */
-    clf_param returned = {.pointer = 1};
-    snprintf(returned.type, sizeof returned.type, "%s", pr->ret_type);
-    if (ret_type && ret_type[0] && !pr->ret_type[0])
-        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
-                        "function returns nothing: pass NULL as ret",
-                        pr->name);
-    if (ret_type && ret_type[0] && !clf_types_match(&returned, ret_type, f->typedefs))
-        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): the "
-                        "function returns %s, but ret points to %s",
-                        pr->name, pr->ret_type, ret_type);
-    for (unsigned i = 0; i < nargs; i++) {
-        int rc = check_arg(f, i, &args[i]);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    int rc = check_ret(f, ret, ret_type, ret_size);
+    for (unsigned i = 0; rc == 0 && i < nargs; i++)
+        rc = check_arg(f, i, &args[i]);
+    return rc;
 }
 
-/* After a build: every struct or array the host passes must have the size
- * the device gave its type. */
-static int check_sizes(const clfunction *f, unsigned nargs, const clarg *args)
+/* After a build: ret and every struct or array the host passes must have
+ * the size the device gave its type. */
+static int check_sizes(const clfunction *f, const void *ret, size_t ret_size,
+                       unsigned nargs, const clarg *args)
 {
+    if (ret && ret_size != f->device_size[0])
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "clfunction_call(%s): ret "
+                        "points to %zu bytes, but the function returns %s, "
+                        "%zu bytes on %s", f->proto.name, ret_size,
+                        f->proto.ret_type, f->device_size[0],
+                        f->ctx->device_name);
     for (unsigned i = 0; i < nargs; i++) {
         const clf_param *p = &f->proto.params[i];
         size_t dev = f->device_size[i + 1];
@@ -662,7 +697,7 @@ static unsigned shim_args(const clfunction *f, void *result, size_t results,
 }
 
 int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
-                         unsigned nargs, const clarg *args)
+                         size_t ret_size, unsigned nargs, const clarg *args)
 {
     if (!f)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_call: NULL function "
@@ -672,11 +707,11 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
                         "argument list", f->proto.name);
     if (f->missing)
         return clframe_fail(f->missing_code, "%s", f->missing);
-    int rc = check_call(f, ret_type, nargs, args);
+    int rc = check_call(f, ret, ret_type, ret_size, nargs, args);
     if (rc == 0)
         rc = ensure_shim(f, nargs, args);
     if (rc == 0)
-        rc = check_sizes(f, nargs, args);
+        rc = check_sizes(f, ret, ret_size, nargs, args);
     if (rc)
         return rc;
 

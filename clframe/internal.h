@@ -132,11 +132,11 @@ typedef struct clf_candidate {
     char platform_name[256];
 } clf_candidate;
 
-/* Applies one selector ("gpu", "cpu", "P:D" or part of a device name: a
- * CLFRAME_DEVICE value) to the n devices of list c, which nothing here
- * asks OpenCL about: the index of the nth (modulo their count, in list
- * order) of the devices it matches, with *matched set to that count ("P:D"
- * matches one); or a negative code with a message naming the selector,
+/* Applies one selector ("gpu", "cpu", "P:D", a bare number N for c[N], or
+ * part of a device name: a CLFRAME_DEVICE value) to the n devices of list
+ * c, which nothing here asks OpenCL about: the index of the nth (modulo
+ * their count, in list order) of the devices it matches, with *matched set
+ * to that count ("P:D" and N match one); or a negative code with a message naming the selector,
  * `source` (where it came from) and the choices. Apart from clctx_new, so
  * that its text can be tested without a device. */
 int clf_apply_selector(const clf_candidate *c, int n, const char *sel,

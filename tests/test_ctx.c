@@ -109,6 +109,43 @@ START_TEST(indices_select_and_out_of_range_is_an_error)
 }
 END_TEST
 
+/* A bare number opens the device at that place in the whole list, as
+ * clframe-info numbers it; one past the end is an error listing them. */
+START_TEST(a_bare_number_opens_that_device)
+{
+    clctx *named = new_ctx("0:0");
+    clctx *ctx = new_ctx("0");
+    ck_assert_ptr_eq(clctx_device(ctx), clctx_device(named));
+    ck_assert_ptr_nonnull(strstr(clctx_describe(ctx),
+                                 "platform 0 device 0: chosen by "
+                                 "clctx_new(\"0\")"));
+    clctx_free(ctx);
+    clctx_free(named);
+    setenv("CLFRAME_DEVICE", "999", 1);
+    ck_assert_ptr_null(clctx_new(NULL));
+    ck_assert_error_has("CLFRAME_DEVICE=999 names device 999, which does not "
+                        "exist: there ");
+    ck_assert_error_has("(0 is 0:0 ");
+}
+END_TEST
+
+/* Under CL_DEBUG=1 an explicit choice still wins, debug mode kept: the CPU
+ * is only what CL_DEBUG picks when nothing else chooses. */
+START_TEST(debug_mode_keeps_an_explicit_choice)
+{
+    setenv("CL_DEBUG", "1", 1);
+    setenv("CLFRAME_DEVICE", "0:0", 1);
+    capture_stderr_begin();
+    clctx *ctx = clctx_new(NULL);
+    free(capture_stderr_end());
+    ck_assert_made(ctx);
+    ck_assert_int_eq(clctx_debug(ctx), 1);
+    ck_assert_ptr_nonnull(strstr(clctx_describe(ctx), "platform 0 device 0: "
+                                 "chosen by CLFRAME_DEVICE=0:0 (debug mode)"));
+    clctx_free(ctx);
+}
+END_TEST
+
 START_TEST(name_substring_selects_case_insensitively)
 {
     clctx *first = new_ctx("0:0");
@@ -367,6 +404,50 @@ START_TEST(selector_goes_round_the_names_it_matches)
 }
 END_TEST
 
+/* "1" is device 1, not the first device whose name holds a 1 (an avx512
+ * CPU); a number past the list is an error naming every device with its
+ * number, even one that a device's name holds. */
+START_TEST(a_bare_number_is_a_device_index)
+{
+    static const clf_candidate avx512[] = {
+        {.pi = 0, .di = 0, .type = CL_DEVICE_TYPE_CPU,
+         .name = "pthread-skylake-avx512"},
+        {.pi = 1, .di = 0, .type = CL_DEVICE_TYPE_GPU, .name = "NVIDIA H200"},
+    };
+    assert_picks(avx512, 2, "1", (const int[]){1, 1, 1}, 3, 1);
+    assert_picks(avx512, 2, "0", (const int[]){0, 0}, 2, 1);
+    assert_picks(avx512, 2, "001", (const int[]){1}, 1, 1);
+    assert_picks(gpus_on_two_platforms, 4, "3", (const int[]){3, 3}, 2, 1);
+    assert_picks(avx512, 2, "h200", (const int[]){1}, 1, 1);
+    static const char *beyond[] = {"2", "200", "512", "99999999999999999999"};
+    for (size_t k = 0; k < sizeof beyond / sizeof *beyond; k++) {
+        int matched = -1;
+        ck_assert_int_eq(clf_apply_selector(avx512, 2, beyond[k], "test", 0,
+                                            &matched), CLFRAME_ERR_NO_DEVICE);
+        ck_assert_int_eq(matched, 0);
+        char want[160];
+        snprintf(want, sizeof want, "test names device %s, which does not "
+                 "exist: there are 2 (0 is 0:0 pthread-skylake-avx512 (CPU); "
+                 "1 is 1:0 NVIDIA H200 (GPU)); a bare number", beyond[k]);
+        ck_assert_error_has(want);
+    }
+}
+END_TEST
+
+/* CL_DEBUG=1 on a machine without a CPU device: the message says how to
+ * debug on another device instead. */
+START_TEST(debug_without_a_cpu_says_how_to_choose)
+{
+    int matched = -1;
+    ck_assert_int_eq(clf_apply_selector(three_gpus + 1, 3, "cpu",
+                                        "CL_DEBUG=1", 0, &matched),
+                     CLFRAME_ERR_NO_DEVICE);
+    ck_assert_error_has("CL_DEBUG=1 asks for a CPU device but there is none "
+                        "(devices: 1:0 NVIDIA H100 (GPU); ");
+    ck_assert_error_has("or choose one of these with CLFRAME_DEVICE");
+}
+END_TEST
+
 /* With no ICD files at all, ocl-icd finds no platform: clframe must say what
  * to install. ocl-icd reads OCL_ICD_VENDORS once per process, so this needs
  * a fresh (forked) process. */
@@ -464,9 +545,11 @@ Suite *ctx_suite(void)
     tcase_add_test(tc, cpu_selector_and_env);
     tcase_add_test(tc, gpu_selector_finds_a_gpu_or_says_there_is_none);
     tcase_add_test(tc, indices_select_and_out_of_range_is_an_error);
+    tcase_add_test(tc, a_bare_number_opens_that_device);
     tcase_add_test(tc, name_substring_selects_case_insensitively);
     tcase_add_test(tc, hpce_variables_select_and_are_checked);
     tcase_add_test(tc, debug_mode_uses_the_cpu);
+    tcase_add_test(tc, debug_mode_keeps_an_explicit_choice);
     tcase_add_test(tc, empty_selector_is_an_error);
     tcase_add_test(tc, the_default_context_can_be_freed_early);
     tcase_add_test(tc, exact_fp_option_matches_the_device);
@@ -477,6 +560,8 @@ Suite *ctx_suite(void)
     tcase_add_test(tc, nth_follows_the_environment);
     tcase_add_test(tc, selector_goes_round_the_gpus);
     tcase_add_test(tc, selector_goes_round_the_names_it_matches);
+    tcase_add_test(tc, a_bare_number_is_a_device_index);
+    tcase_add_test(tc, debug_without_a_cpu_says_how_to_choose);
     suite_add_tcase(s, tc);
     /* A process that has opened no platform yet (test_run_apart); not
      * under Oclgrind, whose log each forked test would truncate. */

@@ -154,6 +154,96 @@ START_TEST(struct_return)
 }
 END_TEST
 
+/* ret must point to what the function returns, byte for byte: a host type
+ * of another size is refused before anything runs, naming both sizes, and
+ * the memory after a smaller one is left alone. NULL drops the result. */
+static const char *sized_source =
+    "typedef struct Big { float v[7]; } Big;\n"
+    "Big big(float x)\n"
+    "{\n"
+    "    Big b;\n"
+    "    for (int i = 0; i < 7; i++) b.v[i] = x + i;\n"
+    "    return b;\n"
+    "}\n"
+    "float halve(float x) { return x / 2; }\n"
+    "int answer(void) { return 42; }\n"
+    "void nothing(void) { }\n";
+
+typedef struct Big { cl_float v[7]; } Big;     /* 28 bytes, as on the device */
+typedef struct Vec { cl_float x, y, z; } Vec;   /* 12 bytes */
+
+/* Each of the n bytes at p is b. */
+static void assert_untouched(const unsigned char *p, size_t n, int b,
+                             const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(p[i] == b, "%s: byte %zu is 0x%02x, was 0x%02x", what,
+                      i, p[i], b);
+}
+
+START_TEST(ret_of_another_size_is_refused)
+{
+    clfunction *f = function_of(sized_source, "big");
+    struct {
+        Vec v;
+        unsigned char guard[16];
+    } small;
+    memset(&small, 0x5a, sizeof small);
+    int rc = clfunction_call(f, &small.v, CLARG(1.0f));
+    assert_untouched(small.guard, sizeof small.guard, 0x5a,
+                     "the 16 bytes after a 12-byte ret");
+    assert_untouched((const unsigned char *)&small.v, sizeof small.v, 0x5a,
+                     "a ret refused");
+    ck_assert_fails(rc, CLFRAME_ERR_ARG_TYPE, "clfunction_call(big): ret "
+                    "points to 12 bytes, but the function returns Big, 28 "
+                    "bytes on ");
+    Big b;
+    memset(&b, 0, sizeof b);
+    ck_assert_cl(clfunction_call(f, &b, CLARG(1.5f)));
+    for (int i = 0; i < 7; i++)
+        ck_assert_float_eq(b.v[i], 1.5f + (float)i);
+    ck_assert_cl(clfunction_call(f, NULL, CLARG(1.5f)));    /* dropped */
+    float one = -1;
+    ck_assert_fails(clfunction_call(f, &one, CLARG(1.5f)), CLFRAME_ERR_ARG_TYPE,
+                    "the function returns Big, but ret points to float "
+                    "(4 bytes)");
+    ck_assert(one == -1);
+    void *untyped = &b;
+    ck_assert_fails(clfunction_call(f, untyped, CLARG(1.5f)),
+                    CLFRAME_ERR_USAGE, "ret is a void pointer");
+    clfunction_free(f);
+
+    f = function_of(sized_source, "halve");
+    double d = -1;
+    ck_assert_fails(clfunction_call(f, &d, CLARG(3.0f)), CLFRAME_ERR_ARG_TYPE,
+                    "returns float (4 bytes), but ret points to double "
+                    "(8 bytes)");
+    ck_assert(d == -1);
+    float h = 0;
+    ck_assert_cl(clfunction_call(f, &h, CLARG(3.0f)));
+    ck_assert_float_eq(h, 1.5f);
+    clfunction_free(f);
+
+    /* long long is no OpenCL type by name, but its size is known. */
+    f = function_of(sized_source, "answer");
+    long long wide = -1;
+    ck_assert_fails(clfunction_call(f, &wide), CLFRAME_ERR_ARG_TYPE,
+                    "ret points to 8 bytes, but the function returns int, "
+                    "4 bytes");
+    ck_assert(wide == -1);
+    int r = 0;
+    ck_assert_cl(clfunction_call(f, &r));
+    ck_assert_int_eq(r, 42);
+    clfunction_free(f);
+
+    f = function_of(sized_source, "nothing");
+    ck_assert_cl(clfunction_call(f, NULL));
+    ck_assert_fails(clfunction_call(f, &b), CLFRAME_ERR_ARG_TYPE,
+                    "returns nothing: pass NULL as ret");
+    clfunction_free(f);
+}
+END_TEST
+
 START_TEST(global_array_function)
 {
     clfunction *f = game("twice");
@@ -787,7 +877,8 @@ START_TEST(every_kind_of_mismatch_is_named)
                     "takes int, got a value of type float");
     ck_assert_fails(clfunction_call(f, &x, CLARG_TYPED("Board", &b, 1,
                     CLARG_TO_DEVICE), CLARG(2)),
-                    CLFRAME_ERR_ARG_TYPE, "returns int, but ret points to float");
+                    CLFRAME_ERR_ARG_TYPE, "returns int (4 bytes), but ret points "
+                    "to float (4 bytes)");
     ck_assert_fails(clfunction_call(f, &r, CLARG_TYPED("Board", &b, 1,
                     CLARG_TO_DEVICE), CLARG_LOCAL(4)),
                     CLFRAME_ERR_USAGE, "clframe makes any __local copy itself");
@@ -859,6 +950,7 @@ Suite *function_suite(void)
     tcase_add_test(calls, private_struct_pointer_is_copied_and_written_back);
     tcase_add_test(calls, private_arrays_grow_the_shim);
     tcase_add_test(calls, struct_return);
+    tcase_add_test(calls, ret_of_another_size_is_refused);
     tcase_add_test(calls, global_array_function);
     tcase_add_test(calls, local_copies_in_one_item_and_in_a_group);
     tcase_add_test(calls, groups_of_two_and_three_dimensions);

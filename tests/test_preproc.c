@@ -308,8 +308,8 @@ static void check_agreement(const char *options)
     }
     args[NCONDITIONS] = CLARG((cl_int)0);
     int compiled = -1;
-    ck_assert_cl(clfunction_call_args(f, &compiled, "int", NCONDITIONS + 1,
-                                      args));
+    ck_assert_cl(clfunction_call_args(f, &compiled, "int", sizeof compiled,
+                                      NCONDITIONS + 1, args));
     for (int i = 0; i < NCONDITIONS; i++)
         ck_assert_msg(((read ^ compiled) >> i & 1) == 0, "options \"%s\": "
                       "#if %s is %d on the device, %d for clframe's reader",

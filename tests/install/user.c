@@ -2,9 +2,10 @@
  * user.c: a user's program built against the installed library
  * (tests/install/check): it calls the vmul of its own kernels/demo/vadd.cl
  * and checks every product, then a kernel without arguments, a vector of 32
- * bytes by value and a device function; exit status 0 if all are right. It
- * must build without a word from the compiler under -std=c11 -pedantic
- * -Wall -Wextra -Werror.
+ * bytes by value and a device function, whose ret must be NULL or of the
+ * return type's size; exit status 0 if all are right. It must build
+ * without a word from the compiler under -std=c11 -pedantic -Wall -Wextra
+ * -Werror.
  */
 #include <clframe.h>
 #include <stdio.h>
@@ -43,6 +44,15 @@ int main(void)
         clkernel_call(sum4, CLARG(v), CLARG_OUT(&sum, 1)) || sum != 4321) {
         fprintf(stderr, "user: %s (twice(1.5) = %g, sum4 = %ld)\n",
                 clframe_last_error(), got, (long)sum);
+        return 1;
+    }
+    /* NULL drops the value; a ret bigger than a float is refused and left
+     * as it was. */
+    long long wide = -1;
+    if (clfunction_call(twice, NULL, CLARG(1.5f)) ||
+        clfunction_call(twice, &wide, CLARG(1.5f)) == 0 || wide != -1) {
+        fprintf(stderr, "user: a NULL ret failed or a long long ret for a "
+                "float was accepted (%s)\n", clframe_last_error());
         return 1;
     }
     clkernel_free(nothing);

@@ -2,8 +2,9 @@
  * user.cpp: a C++ user's program built against the installed library
  * (tests/install/check) with g++ and clang++: the same calls as in C, through
  * clframe.h's templates. A kernel, a device function with a return value and
- * one without, a struct by value and its layout check, and a call that the
- * signature check must refuse; exit status 0 if all are right. It must
+ * one without, a struct by value and its layout check, a struct returned,
+ * and calls that the checks must refuse (a wrong argument, a ret of the
+ * wrong type or size); exit status 0 if all are right. It must
  * build without a word from the compiler under -std=c++11 -pedantic -Wall
  * -Wextra -Werror.
  */
@@ -73,6 +74,30 @@ int main()
                      "accepted\n");
         return 1;
     }
+    /* ret must hold what the function returns, no less: a smaller one is
+     * refused before anything is written, and so is a void pointer. */
+    clfunction *pair_of = clfunction_file(NULL, "kernels/demo/vadd.cl",
+                                          "pair_of", NULL);
+    Pair made = {0, 0.0f};
+    struct Half {
+        int a;
+    };
+    struct {
+        Half half;
+        float after;
+    } small = {{0}, -1.0f};
+    void *untyped = &made;
+    if (!pair_of || clfunction_call(pair_of, &made, CLARG(7), CLARG(0.5f)) ||
+        made.a != 7 || made.b != 0.5f)
+        return fail("pair_of");
+    if (clfunction_call(pair_of, &small.half, CLARG(7), CLARG(0.5f)) == 0 ||
+        small.half.a != 0 || small.after != -1.0f ||
+        clfunction_call(pair_of, untyped, CLARG(7), CLARG(0.5f)) == 0) {
+        std::fprintf(stderr, "user.cpp: a ret smaller than Pair or of no "
+                     "size was accepted\n");
+        return 1;
+    }
+    clfunction_free(pair_of);
     clfunction_free(pair_sum);
     clfunction_free(scale);
     std::printf("user.cpp: kernels and device functions from C++ on %s: ok\n",

@@ -2,14 +2,15 @@
  * info.c: clframe-info, the first thing to run on a new machine.
  *
  * It answers three questions before any kernel is written: which OpenCL
- * platforms and devices are there (with the P:D indices that CLFRAME_DEVICE
- * takes, and the limits that decide work-group sizes), which one would
+ * platforms and devices are there (with the P:D and N indices that
+ * CLFRAME_DEVICE takes, and the limits that decide work-group sizes), which one would
  * clctx_default() pick and why, and can kernels be checked under Oclgrind.
  *
  * The listing uses raw OpenCL on purpose: clframe only ever opens the one
  * device it chose, and this program must show all of them, including those
  * it would not choose. The indices are the ones clframe's selector uses:
- * platforms in clGetPlatformIDs order, devices of CL_DEVICE_TYPE_ALL.
+ * platforms in clGetPlatformIDs order, devices of CL_DEVICE_TYPE_ALL, and
+ * N counting the devices of every platform in that order.
  */
 #include "clframe.h"
 
@@ -28,8 +29,12 @@ static void usage(FILE *out)
         "Lists every OpenCL platform and device with its limits, the device\n"
         "clframe would choose and why, and whether Oclgrind is available.\n"
         "\n"
-        "Choose another device with CLFRAME_DEVICE=gpu, cpu, P:D (the indices\n"
-        "listed here) or part of a device name; CL_DEBUG=1 forces the CPU.\n");
+        "clframe chooses, as clctx_new(NULL) does: CLFRAME_DEVICE if set (gpu,\n"
+        "cpu, P:D or N, the indices listed here, or part of a device name),\n"
+        "else HPCE_SELECT_PLATFORM and HPCE_SELECT_DEVICE if set, else the\n"
+        "first CPU device when CL_DEBUG=1, else the first GPU, else the first\n"
+        "CPU device. CL_DEBUG=1 also turns on debug mode on the device chosen,\n"
+        "whichever it is: CLFRAME_DEVICE=gpu CL_DEBUG=1 debugs on the GPU.\n");
 }
 
 /* ---- reading properties ------------------------------------------------- */
@@ -141,7 +146,10 @@ static void format_item_sizes(cl_device_id d, char *buf, size_t size)
     }
 }
 
-static void print_device(cl_device_id d, unsigned pi, unsigned di)
+/* Device di of platform pi, the number-th of all: the two ways
+ * CLFRAME_DEVICE names it. */
+static void print_device(cl_device_id d, unsigned pi, unsigned di,
+                         unsigned number)
 {
     char *name = info_string(NULL, d, CL_DEVICE_NAME);
     char buf[256];
@@ -150,6 +158,8 @@ static void print_device(cl_device_id d, unsigned pi, unsigned di)
 
     printf("  device %u:%u  %s\n", pi, di, name ? name : "(unnamed)");
     free(name);
+    snprintf(buf, sizeof buf, "%u:%u or %u", pi, di, number);
+    print_field("CLFRAME_DEVICE", buf);
     format_type(type, buf, sizeof buf);
     print_field("type", buf);
     snprintf(buf, sizeof buf, "%u",
@@ -177,8 +187,9 @@ static void print_device(cl_device_id d, unsigned pi, unsigned di)
     free(ext);
 }
 
-/* Prints one platform and its devices; 1 if it is Oclgrind's. */
-static int print_platform(cl_platform_id p, unsigned pi)
+/* Prints one platform and its devices, numbering them on from *number;
+ * 1 if it is Oclgrind's. */
+static int print_platform(cl_platform_id p, unsigned pi, unsigned *number)
 {
     char *name = info_string(p, NULL, CL_PLATFORM_NAME);
     int is_oclgrind = name && strstr(name, "Oclgrind") != NULL;
@@ -199,7 +210,7 @@ static int print_platform(cl_platform_id p, unsigned pi)
         printf("  no devices (%s)\n", clframe_error_name(err));
     else
         for (cl_uint d = 0; d < nd; d++)
-            print_device(devices[d], pi, d);
+            print_device(devices[d], pi, d, (*number)++);
     free(devices);
     return is_oclgrind;
 }
@@ -226,10 +237,11 @@ static int list_platforms(int *oclgrind)
         return -1;
     }
     *oclgrind = 0;
+    unsigned number = 0;
     for (cl_uint p = 0; p < np; p++) {
         if (p)
             printf("\n");
-        *oclgrind |= print_platform(platforms[p], p);
+        *oclgrind |= print_platform(platforms[p], p, &number);
     }
     free(platforms);
     return (int)np;

@@ -47,3 +47,10 @@ void scale(float *x, float s)
 {
     *x *= s;
 }
+
+/* A struct returned, for a ret of its size and one too small. */
+Pair pair_of(int a, float b)
+{
+    Pair p = {a, b};
+    return p;
+}
