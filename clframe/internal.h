@@ -312,6 +312,10 @@ typedef struct clf_proto {
     char text[1024];             /* "int score(Board* b, int move)" */
 } clf_proto;
 
+/* How k's signature read from the source compared with the driver's
+ * report: 1 the same, -1 different (the driver's is used), 0 no report. */
+int clf_kernel_cross_check(const clkernel *k);
+
 /* clkernel_source for a caller that checks its structs' sizes itself
  * (clfunction's shims): no measuring build (kernel.c). */
 clkernel *clf_kernel_source_unmeasured(clctx *ctx, const char *source,

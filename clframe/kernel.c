@@ -27,6 +27,8 @@ struct clkernel {
     unsigned nparams;
     clf_param *params;
     const clf_typedefs *typedefs; /* its source's, its program's (program.c) */
+    int cross_check;             /* the driver's report against the source's
+                                    reading: 1 agreed, -1 differed, 0 none */
     unsigned dims, local_dims, offset_dims;
     size_t global[3], local[3], offset[3];
     int has_local, has_offset;
@@ -187,8 +189,10 @@ static int read_params(clkernel *k)
     }
     rc = 0;
     int use_driver = !src;
+    k->cross_check = src && drv ? 1 : 0;
     for (unsigned i = 0; src && drv && i < n; i++)
         if (!same_param(&src->params[i], &drv[i])) {
+            k->cross_check = -1;
             char a[300], b[300];
             clf_describe_param(&src->params[i], a, sizeof a);
             clf_describe_param(&drv[i], b, sizeof b);
@@ -1088,6 +1092,7 @@ double clkernel_total_ms(clkernel *k)
     return k->times.total_ms;
 }
 
+int clf_kernel_cross_check(const clkernel *k) { return k ? k->cross_check : 0; }
 const char *clkernel_name(clkernel *k) { return k ? k->name : ""; }
 const char *clkernel_signature(clkernel *k) { return k ? k->signature : ""; }
 unsigned clkernel_num_args(clkernel *k) { return k ? k->nparams : 0; }
