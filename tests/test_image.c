@@ -188,15 +188,17 @@ START_TEST(images_from_host_arrays_go_in_and_come_back)
 END_TEST
 
 /* A 3-D image read through a sampler passed as an argument: each (x, y)
- * sums its column over z. */
+ * sums its column over z. Four channels, of which the kernel reads one: a
+ * one-channel image's others are left undefined by Oclgrind. */
 START_TEST(samplers_and_3d_images)
 {
     enum { W = 5, H = 3, D = 4 };
-    float vol[D][H][W], out[H][W];
+    float vol[D][H][W][4], out[H][W];
     for (int z = 0; z < D; z++)
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++)
-                vol[z][y][x] = (float)(x + 10 * y + 100 * z);
+                for (int c = 0; c < 4; c++)
+                    vol[z][y][x][c] = (float)(x + 10 * y + 100 * z + 1000 * c);
     cl_int err;
     cl_sampler s = clCreateSampler(clctx_context(NULL), CL_FALSE,
                                    CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST,
@@ -207,26 +209,26 @@ START_TEST(samplers_and_3d_images)
                      "sampler_t s, __global float* out, int d)");
     ck_assert_cl(clkernel_global(k, W, H));
     ck_assert_cl(clkernel_call(k,
-        CLARG_IMAGE3D(vol, W, H, D, CL_R, CL_FLOAT, CLARG_TO_DEVICE),
+        CLARG_IMAGE3D(vol, W, H, D, CL_RGBA, CL_FLOAT, CLARG_TO_DEVICE),
         CLARG_SAMPLER(s), CLARG_OUT(&out[0][0], W * H), CLARG((int)D)));
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             float want = 0;
             for (int z = 0; z < D; z++)
-                want += vol[z][y][x];
+                want += vol[z][y][x][0];
             ck_assert(out[y][x] == want);
         }
     ck_assert_fails(clkernel_call(k,
-        CLARG_IMAGE3D(vol, W, H, D, CL_R, CL_FLOAT, CLARG_TO_DEVICE),
+        CLARG_IMAGE3D(vol, W, H, D, CL_RGBA, CL_FLOAT, CLARG_TO_DEVICE),
         CLARG(1), CLARG_OUT(&out[0][0], W * H), CLARG((int)D)),
         CLFRAME_ERR_ARG_TYPE, "argument 2 (s): the kernel expects sampler_t, "
         "got a value of type int (CLARG); pass CLARG_SAMPLER(s)");
     ck_assert_fails(clkernel_call(k,
-        CLARG_IMAGE3D(vol, W, H, D, CL_R, CL_FLOAT, CLARG_TO_DEVICE),
+        CLARG_IMAGE3D(vol, W, H, D, CL_RGBA, CL_FLOAT, CLARG_TO_DEVICE),
         CLARG_SAMPLER(NULL), CLARG_OUT(&out[0][0], W * H), CLARG((int)D)),
         CLFRAME_ERR_USAGE, "argument 2 is not a valid sampler");
     ck_assert_fails(clkernel_call(k,
-        CLARG_IMAGE3D(vol, W, H, D, CL_R, CL_FLOAT, CLARG_TO_DEVICE),
+        CLARG_IMAGE3D(vol, W, H, D, CL_RGBA, CL_FLOAT, CLARG_TO_DEVICE),
         CLARG_OUT(&out[0][0], W * H), CLARG_SAMPLER(s), CLARG((int)D)),
         CLFRAME_ERR_ARG_TYPE, "argument 2 (s): the kernel expects sampler_t, "
         "got an array of float");
@@ -236,7 +238,7 @@ START_TEST(samplers_and_3d_images)
                                            CL_ADDRESS_CLAMP_TO_EDGE,
                                            CL_FILTER_NEAREST, &err);
     ck_assert_fails(clkernel_call(k,
-        CLARG_IMAGE3D(vol, W, H, D, CL_R, CL_FLOAT, CLARG_TO_DEVICE),
+        CLARG_IMAGE3D(vol, W, H, D, CL_RGBA, CL_FLOAT, CLARG_TO_DEVICE),
         CLARG_SAMPLER(elsewhere), CLARG_OUT(&out[0][0], W * H), CLARG((int)D)),
         CLFRAME_ERR_USAGE, "argument 2 belongs to another OpenCL context");
     clReleaseSampler(elsewhere);
@@ -246,27 +248,32 @@ START_TEST(samplers_and_3d_images)
 }
 END_TEST
 
-/* No image is leaked by calls, nor by one that fails once the first image
- * is made (CL_RGBA cannot be packed 10-10-10). */
+/* No image is leaked by calls, nor by one that fails once its image is
+ * made (the array after it is larger than the device allocates). */
 START_TEST(image_calls_leak_nothing)
 {
-    enum { W = 4, H = 4 };
-    cl_uchar in[H][W][4] = {{{0}}}, out[H][W][4];
-    clkernel *k = kernel("invert");
+    enum { W = 4, H = 4, D = 2 };
+    float vol[D][H][W][4] = {{{{0}}}}, out[H][W];
+    cl_int err;
+    cl_sampler s = clCreateSampler(clctx_context(NULL), CL_FALSE,
+                                   CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST,
+                                   &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    clkernel *k = kernel("sum3d");
     ck_assert_cl(clkernel_global(k, W, H));
     uint64_t live = clctx_get_stats(NULL).live_objects;
-    for (int i = 0; i < 50; i++) {
+    for (int i = 0; i < 20; i++) {
         ck_assert_cl(clkernel_call(k,
-            CLARG_IMAGE2D(in, W, H, CL_RGBA, CL_UNSIGNED_INT8, CLARG_TO_DEVICE),
-            CLARG_IMAGE2D(out, W, H, CL_RGBA, CL_UNSIGNED_INT8,
-                          CLARG_FROM_DEVICE)));
-        ck_assert_int_ne(clkernel_call(k,
-            CLARG_IMAGE2D(in, W, H, CL_RGBA, CL_UNSIGNED_INT8, CLARG_TO_DEVICE),
-            CLARG_IMAGE2D(out, W, H, CL_RGBA, CL_UNORM_INT_101010,
-                          CLARG_FROM_DEVICE)), 0);
+            CLARG_IMAGE3D(vol, W, H, D, CL_RGBA, CL_FLOAT, CLARG_TO_DEVICE),
+            CLARG_SAMPLER(s), CLARG_OUT(&out[0][0], W * H), CLARG((int)D)));
+        ck_assert_int_lt(clkernel_call(k,
+            CLARG_IMAGE3D(vol, W, H, D, CL_RGBA, CL_FLOAT, CLARG_TO_DEVICE),
+            CLARG_SAMPLER(s), CLARG_OUT(&out[0][0], (size_t)1 << 40),
+            CLARG((int)D)), 0);
+        ck_assert_error_has("clCreateBuffer failed");
     }
     ck_assert_uint_eq(clctx_get_stats(NULL).live_objects, live);
-    ck_assert(out[3][3][0] == 255);
+    clReleaseSampler(s);
     clkernel_free(k);
 }
 END_TEST
@@ -274,12 +281,16 @@ END_TEST
 Suite *image_suite(void)
 {
     Suite *s = suite_create("objects");
-    TCase *c = tcase_create("objects");
-    tcase_set_timeout(c, 120);
+    TCase *c = test_case("objects");
     tcase_add_test(c, existing_buffers_are_passed_as_they_are);
     tcase_add_test(c, images_from_host_arrays_go_in_and_come_back);
-    tcase_add_test(c, samplers_and_3d_images);
-    tcase_add_test(c, image_calls_leak_nothing);
     suite_add_tcase(s, c);
+    /* Not under Oclgrind (21.10), which calls every value a kernel reads
+     * from an image uninitialized once it is stored to a buffer. */
+    TCase *reads = test_case("image reads");
+    tcase_set_tags(reads, "no-oclgrind");
+    tcase_add_test(reads, samplers_and_3d_images);
+    tcase_add_test(reads, image_calls_leak_nothing);
+    suite_add_tcase(s, reads);
     return s;
 }
