@@ -11,7 +11,9 @@
  * one __local arena of its peak, each function that allocates (itself or
  * through a call) takes a pointer to its frame in it as one more parameter,
  * local_malloc becomes that pointer plus a constant offset and local_free
- * nothing. No newline is added or removed, so build logs keep their lines.
+ * nothing. No newline is added or removed, so build logs keep their lines,
+ * and every message names the file and line the user wrote (the #line
+ * markers of the expanded source are followed).
  */
 #include "internal.h"
 
@@ -59,7 +61,8 @@ enum {
     X(disposeTokens) X(getCursorType) X(Type_getSizeOf) X(getTypeSpelling)    \
     X(Location_isFromMainFile) X(Cursor_getNumArguments)                      \
     X(Cursor_getArgument) X(getCursorLocation) X(getPointeeType)             \
-    X(Type_getAlignOf) X(equalCursors) X(isExpression)
+    X(Type_getAlignOf) X(equalCursors) X(isExpression)                      \
+    X(getDiagnosticLocation) X(getDiagnosticSpelling)
 
 static struct {
 #define CLANG_FIELD(f) __typeof__(clang_##f) *f;
@@ -948,6 +951,27 @@ static int parse_args(const char *options, char *words, const char **argv,
     return argc;
 }
 
+/* "file:line:col: error: text", the place as the user wrote it: the
+ * #line markers of the expanded source followed, as the device compiler
+ * does (libclang's own formatting names the text it was given). */
+static void add_diagnostic(job *j, CXDiagnostic d, int first)
+{
+    CXString file, text = lc.getDiagnosticSpelling(d);
+    unsigned line = 0, col = 0;
+    lc.getPresumedLocation(lc.getDiagnosticLocation(d), &file, &line, &col);
+    const char *name = lc.getCString(file);
+    const char *kind = lc.getDiagnosticSeverity(d) == CXDiagnostic_Fatal
+                           ? "fatal error" : "error";
+    if (name && *name)
+        clf_str_printf(&j->error, "%s%s:%u:%u: %s: %s", first ? "" : "\n",
+                       name, line, col, kind, lc.getCString(text));
+    else
+        clf_str_printf(&j->error, "%s%s: %s", first ? "" : "\n", kind,
+                       lc.getCString(text));
+    lc.disposeString(file);
+    lc.disposeString(text);
+}
+
 static int parse(job *j, const char *name, const char *options,
                  CXIndex index)
 {
@@ -974,14 +998,8 @@ static int parse(job *j, const char *name, const char *options,
     unsigned n = lc.getNumDiagnostics(j->tu), shown = 0;
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = lc.getDiagnostic(j->tu, i);
-        if (lc.getDiagnosticSeverity(d) >= CXDiagnostic_Error && shown < 5) {
-            CXString s = lc.formatDiagnostic(
-                d, lc.defaultDiagnosticDisplayOptions());
-            clf_str_printf(&j->error, "%s%s", shown ? "\n" : "",
-                           lc.getCString(s));
-            lc.disposeString(s);
-            shown++;
-        }
+        if (lc.getDiagnosticSeverity(d) >= CXDiagnostic_Error && shown < 5)
+            add_diagnostic(j, d, shown++ == 0);
         lc.disposeDiagnostic(d);
     }
     if (shown && strstr(j->error.data ? j->error.data : "",

@@ -4,8 +4,9 @@
  * shapes a source takes; rewritten sources built and run, their live
  * blocks filled and checked by every work-group (no overlap, aligned);
  * clfunction on a function that allocates; every refusal with its message
- * and line; the command-line tool's options and exit codes; and a build
- * from the cache, which must not load libclang.
+ * and line, compiler errors found while rewriting too (through includes,
+ * and printed under CL_DEBUG); the command-line tool's options and exit
+ * codes; and a build from the cache, which must not load libclang.
  */
 #include "support.h"
 
@@ -265,6 +266,61 @@ START_TEST(clfunction_calls_a_function_that_allocates)
 }
 END_TEST
 
+/* A compiler error found while rewriting names the file and line the user
+ * wrote, in a header it includes too (the expanded source's #line markers
+ * followed), and CL_DEBUG prints it as it prints build logs. */
+START_TEST(rewrite_errors_name_the_users_file_and_line)
+{
+    test_write_file("lm/lm_sizes.h", "#define SIZE 16\n/* two */\n"
+                    "/* three */\n");
+    const char *broken = test_write_file("lm/lm_broken.cl",
+        "/* a kernel with a mistake on line 7 */\n"
+        "#include \"lm_sizes.h\"\n"
+        "__kernel void k(__global int *g)\n"
+        "{\n"
+        "    __local int *a = local_malloc(SIZE);\n"
+        "    a[0] = 1;\n"
+        "    g[0] = a[0] + undeclared_name;\n"
+        "    local_free(SIZE);\n"
+        "}\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s", broken);
+    setenv("CL_DEBUG", "1", 1);
+    clctx *ctx = clctx_new(NULL);
+    unsetenv("CL_DEBUG");
+    ck_assert_msg(ctx != NULL, "%s", clframe_last_error());
+    capture_stderr_begin();
+    clkernel *k = clkernel_file(ctx, path, "k", NULL);
+    char *said = capture_stderr_end();
+    ck_assert_ptr_null(k);
+    ck_assert_error_has("lm_broken.cl:7:19: error: use of undeclared "
+                        "identifier 'undeclared_name'");
+    ck_assert_msg(!strstr(clframe_last_error(), "input.cl"), "%s",
+                  clframe_last_error());
+    ck_assert_msg(strstr(said, "clframe: local_malloc rewrite of ") &&
+                  strstr(said, "lm_broken.cl:7:19: error: use of "
+                         "undeclared identifier"), "debug output: %s", said);
+    free(said);
+    clctx_free(ctx);
+
+    test_write_file("lm/lm_bad.h",
+        "/* a header with a mistake on line 3 */\n"
+        "int twice(int x)\n"
+        "{ return 2 * x + not_declared; }\n");
+    const char *includer = test_write_file("lm/lm_includer.cl",
+        "#include \"lm_bad.h\"\n"
+        "__kernel void k(__global int *g)\n"
+        "{\n"
+        "    __local int *a = local_malloc(16);\n"
+        "    g[0] = twice(a[0]);\n"
+        "    local_free(16);\n"
+        "}\n");
+    ck_assert_ptr_null(clkernel_file(NULL, includer, "k", NULL));
+    ck_assert_error_has("lm/lm_bad.h:3:18: error: use of undeclared "
+                        "identifier 'not_declared'");
+}
+END_TEST
+
 START_TEST(a_refusal_fails_the_build_with_its_line)
 {
     clkernel *k = clkernel_source(NULL,
@@ -482,6 +538,68 @@ START_TEST(the_tool_rewrites_reports_and_refuses)
 }
 END_TEST
 
+/* The tool's errors and refusals name the file and line the
+ * user wrote, in included headers too. */
+START_TEST(the_tool_names_the_users_file_and_line)
+{
+    const char *tool = test_program("clframe-local-malloc");
+    const char *said = test_tmp_path("lm", "tool-said.txt");
+    test_write_file("lm/tl/sizes.h", "#define SIZE 16\n/* two */\n"
+                    "/* three */\n");
+    const char *in = test_write_file("lm/tl/broken.cl",
+        "/* a kernel with a mistake on line 7 */\n"
+        "#include \"sizes.h\"\n"
+        "__kernel void k(__global int *g)\n"
+        "{\n"
+        "    __local int *a = local_malloc(SIZE);\n"
+        "    a[0] = 1;\n"
+        "    g[0] = a[0] + undeclared_name;\n"
+        "    local_free(SIZE);\n"
+        "}\n");
+    ck_assert_int_eq(test_run("%s %s > /dev/null 2> %s", tool, in, said), 1);
+    char *text = read_text(said);
+    ck_assert_msg(strstr(text, "lm/tl/broken.cl:7:19: error: use of "
+                         "undeclared identifier 'undeclared_name'"), "%s",
+                  text);
+    free(text);
+    /* A compiler error and a refusal in a header. */
+    const char *headers[][3] = {
+        {"/* a header with a mistake on line 3 */\n"
+         "int helper(int x)\n"
+         "{ return 2 * x + not_declared; }\n",
+         "lm/tl/helper.h:3:18: error: use of undeclared identifier "
+         "'not_declared'", ""},
+        {"/* a size that is not constant, on line 4 */\n"
+         "int helper(int x)\n"
+         "{\n"
+         "    __local int *t = local_malloc(x);\n"
+         "    local_free(4);\n"
+         "    return 0;\n"
+         "}\n",
+         "lm/tl/helper.h:4: the size of local_malloc is not a compile-time "
+         "constant: `x`", ""},
+    };
+    in = test_write_file("lm/tl/includer.cl",
+        "#include \"helper.h\"\n"
+        "__kernel void k(__global int *g)\n"
+        "{\n"
+        "    g[0] = helper(g[1]);\n"
+        "}\n");
+    char in_path[512];
+    snprintf(in_path, sizeof in_path, "%s", in);
+    for (int i = 0; i < 2; i++) {
+        test_write_file("lm/tl/helper.h", headers[i][0]);
+        ck_assert_int_eq(test_run("%s %s > /dev/null 2> %s", tool, in_path,
+                                  said), 1);
+        text = read_text(said);
+        ck_assert_msg(strstr(text, headers[i][1]), "%s", text);
+        ck_assert_msg(strstr(text, headers[i][2]), "%s", text);
+        ck_assert_msg(!strstr(text, "includer.cl:"), "%s", text);
+        free(text);
+    }
+}
+END_TEST
+
 START_TEST(without_libclang_the_message_names_the_package)
 {
     const char *in = test_write_file("lm/alone.cl",
@@ -569,6 +687,7 @@ Suite *localmalloc_suite(void)
     tcase_add_test(tc, live_blocks_never_overlap_and_are_aligned);
     tcase_add_test(tc, clfunction_calls_a_function_that_allocates);
     tcase_add_test(tc, a_refusal_fails_the_build_with_its_line);
+    tcase_add_test(tc, rewrite_errors_name_the_users_file_and_line);
     suite_add_tcase(s, tc);
     tc = test_case("cache");
     tcase_add_test(tc, a_cached_build_does_not_load_libclang);
@@ -598,6 +717,7 @@ Suite *localmalloc_suite(void)
     suite_add_tcase(s, tc);
     tc = test_case("tool");
     tcase_add_test(tc, the_tool_rewrites_reports_and_refuses);
+    tcase_add_test(tc, the_tool_names_the_users_file_and_line);
     tcase_add_test(tc, without_libclang_the_message_names_the_package);
     suite_add_tcase(s, tc);
     return s;
