@@ -780,10 +780,14 @@ static int walk_kind(walk *w, CXCursor c)
             return refuse(w->j, c, "goto with local_malloc blocks live");
         return 0;
     case CXCursor_LabelStmt:
-        /* A goto reaches it with no block live, fewer than the walk has
-         * here (which offsets can only overestimate): after a return, the
-         * code goes on from it, and its own returns count. */
-        w->dead = 0;
+        /* A goto reaches it with no block live (it is refused otherwise):
+         * after a return, the code goes on from here with none, and its
+         * returns count. Reached from above too, it keeps the blocks live
+         * there, which can only place later blocks higher. */
+        if (w->dead) {
+            w->live.n = 0;
+            w->dead = 0;
+        }
         return walk_children(w, c);
     case CXCursor_ReturnStmt:
         if (walk_children(w, c))
