@@ -474,21 +474,24 @@ int clf_local_malloc_used(const char *source);
 
 /* source with its local_malloc and local_free calls rewritten, as the file
  * comment says, into *out (same lines; name is the file named where no
- * #line says otherwise). options: the build's (-D, -U, -I and -cl-std are
- * read). local_limit: the device's local memory, 0 for no check. *report,
- * if asked: a line per kernel, its arena's bytes and the chain of calls
- * that reaches its peak. 0, or a code with *error saying what and where:
- * CLFRAME_ERR_BUILD for a source refused, CLFRAME_ERR_NOT_FOUND when
- * libclang is missing. The caller frees *out, *report and *error. */
+ * #line says otherwise: every message names the file and line of the
+ * #line markers). options: the build's (-D, -U, -I and -cl-std are read).
+ * local_limit: the device's local memory, 0 for no check. *report, if
+ * asked: a line per kernel, its arena's bytes and the chain of calls that
+ * reaches its peak. *warnings, if asked: a line per warning (a block left
+ * live when a function returns), or NULL for none. 0, or a code with
+ * *error saying what and where: CLFRAME_ERR_BUILD for a source refused,
+ * CLFRAME_ERR_NOT_FOUND when libclang is missing. The caller frees *out,
+ * *report, *warnings and *error. */
 int clf_local_malloc_rewrite(const char *source, const char *name,
                              const char *options,
                              unsigned long long local_limit, char **out,
-                             char **report, char **error);
+                             char **report, char **warnings, char **error);
 /* The same in this process, where clf_local_malloc_rewrite runs it in a
  * child: for the fuzzer, which sees the coverage of its own process only. */
 int clf_local_malloc_in_process(const char *source, const char *name,
                                 const char *options,
                                 unsigned long long local_limit, char **out,
-                                char **report, char **error);
+                                char **report, char **warnings, char **error);
 
 #endif /* CLFRAME_INTERNAL_H */

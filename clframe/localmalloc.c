@@ -11,7 +11,11 @@
  * one __local arena of its peak, each function that allocates (itself or
  * through a call) takes a pointer to its frame in it as one more parameter,
  * local_malloc becomes that pointer plus a constant offset and local_free
- * nothing. No newline is added or removed, so build logs keep their lines.
+ * nothing. A block still live when a function returns stays taken until
+ * the kernel ends (a warning names it), as the code that needs local
+ * scratch first did by hand. No newline is added or removed, so build logs
+ * keep their lines, and every message names the file and line the user
+ * wrote (the #line markers of the expanded source are followed).
  */
 #include "internal.h"
 
@@ -35,7 +39,7 @@
 #endif
 
 enum {
-    MIN_ALIGN = 16,              /* a float4 */
+    MIN_ALIGN = 16,              /* a block of a known type: a float4 */
     MAX_ALIGN = 128,             /* a double16 or long16 */
     MAX_DEPTH = 256,             /* live blocks in one function */
     MAX_NESTING = 2000,          /* statements and expressions nested */
@@ -59,7 +63,8 @@ enum {
     X(disposeTokens) X(getCursorType) X(Type_getSizeOf) X(getTypeSpelling)    \
     X(Location_isFromMainFile) X(Cursor_getNumArguments)                      \
     X(Cursor_getArgument) X(getCursorLocation) X(getPointeeType)             \
-    X(Type_getAlignOf) X(equalCursors) X(isExpression)
+    X(Type_getAlignOf) X(equalCursors) X(isExpression)                      \
+    X(getDiagnosticLocation) X(getDiagnosticSpelling) X(getCanonicalType)
 
 static struct {
 #define CLANG_FIELD(f) __typeof__(clang_##f) *f;
@@ -129,6 +134,8 @@ typedef struct fn {
     CXCursor peak_at;            /* the block or call that reaches the peak */
     struct fn *peak_callee;      /* that call's function, or NULL */
     size_t peak_bytes;           /* that block's size */
+    size_t left;                 /* bytes from the frame's start still taken
+                                    when it returns: blocks left live */
 } fn;
 
 typedef struct edit {
@@ -145,18 +152,25 @@ typedef struct job {
     edit *edits;
     int nedits, cap;
     clf_str error;               /* the first refusal */
+    clf_str warnings;            /* one line each */
+    int nwarnings;
     int failed;
     int chain;                   /* functions being analysed, one in another */
 } job;
 
-/* "file:line" of a cursor as the user wrote it (#line followed). */
-static void where(CXCursor c, char *buf, size_t size)
+/* "file:line" of a place as the user wrote it (#line followed). */
+static void where_at(CXSourceLocation at, char *buf, size_t size)
 {
     CXString file;
     unsigned line, col;
-    lc.getPresumedLocation(lc.getCursorLocation(c), &file, &line, &col);
+    lc.getPresumedLocation(at, &file, &line, &col);
     snprintf(buf, size, "%s:%u", lc.getCString(file), line);
     lc.disposeString(file);
+}
+
+static void where(CXCursor c, char *buf, size_t size)
+{
+    where_at(lc.getCursorLocation(c), buf, size);
 }
 
 /* Byte offsets of a cursor's extent in the parsed text. */
@@ -183,6 +197,27 @@ static int refuse(job *j, CXCursor at, const char *fmt, ...)
     clf_str_printf(&j->error, "%s: %s", place, message);
     j->failed = 1;
     return -1;
+}
+
+enum { MAX_WARNINGS = 20 };
+
+static void warn(job *j, CXSourceLocation at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void warn(job *j, CXSourceLocation at, const char *fmt, ...)
+{
+    if (++j->nwarnings > MAX_WARNINGS) {
+        if (j->nwarnings == MAX_WARNINGS + 1)
+            clf_str_printf(&j->warnings, "(more warnings not shown)\n");
+        return;
+    }
+    char place[300];
+    where_at(at, place, sizeof place);
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    clf_str_printf(&j->warnings, "%s: warning: %s\n", place, message);
 }
 
 /* The source text of a cursor, cut to fit buf. */
@@ -263,21 +298,27 @@ static cursors children(CXCursor c)
     return list;
 }
 
-/* The blocks live at a point of a function, from its frame's start. */
+/* The blocks live at a point of a function, from its frame's start. A
+ * block a callee left live (kept: that callee) is the bytes of its frame
+ * still taken after the call, made_at the call; it stays to the end. */
 typedef struct blocks {
     int n;
     size_t offset[MAX_DEPTH], bytes[MAX_DEPTH];
     CXCursor made_at[MAX_DEPTH];
+    struct fn *kept[MAX_DEPTH];
 } blocks;
 
 /* The state of one function's walk: the blocks live now, and the depths
- * where the enclosing loops and switches began. */
+ * where the enclosing loops and switches began, with the blocks live
+ * there. dead: after a return, until a path that did not return joins. */
 typedef struct walk {
     job *j;
     fn *f;
     blocks live;
     int loop[64], breakable[64];  /* depth at entry; breakable: + switches */
+    blocks *entry[64];           /* the blocks at each breakable's entry */
     int nloops, nbreakables;
+    int dead;
     int conditional;             /* inside ?:, && or || operands */
     int nesting;                 /* walk_cursor calls under way */
     CXCursor hinted;             /* a local_malloc call whose pointer type */
@@ -295,13 +336,15 @@ static size_t align_up(size_t n, size_t a)
     return (n + a - 1) / a * a;
 }
 
-/* A block whose type is not known (see note_target) may hold any type of
- * at most n bytes, and OpenCL types are aligned to their size: the largest
- * power of two not above n, between MIN_ALIGN and MAX_ALIGN. */
+/* A block whose type is not known (see note_target) is aligned for an
+ * array of any one type that fills it: an OpenCL type's size is a
+ * multiple of its alignment, so such an array's is a power of two that
+ * divides n. The largest, up to MAX_ALIGN. (40 bytes, ten floats or five
+ * float2s, take 8; blocks of 40 and 60 bytes live at once take 100.) */
 static size_t block_align(size_t n)
 {
-    size_t a = MIN_ALIGN;
-    while (a < MAX_ALIGN && a * 2 <= n)
+    size_t a = 1;
+    while (a < MAX_ALIGN && n % (a * 2) == 0)
         a *= 2;
     return a;
 }
@@ -392,29 +435,48 @@ static int walk_malloc(walk *w, CXCursor call)
     size_t at = align_up(top(w), align);
     w->live.offset[w->live.n] = at;
     w->live.bytes[w->live.n] = bytes;
+    w->live.kept[w->live.n] = NULL;
     w->live.made_at[w->live.n++] = call;
     reach(w, at + bytes, call, NULL, bytes, align);
     return add_edit(w->j, start, end, "((__local void *)(clf_local + %zu))",
                     at);
 }
 
+/* "local_malloc(8) at a.cl:3", or "the 8 bytes f left live (called at
+ * a.cl:9)": block i of the blocks live. */
+static const char *block_name(const blocks *b, int i, char *buf, size_t size)
+{
+    char made[300];
+    where(b->made_at[i], made, sizeof made);
+    if (b->kept[i])
+        snprintf(buf, size, "the %zu bytes %s left live (called at %s)",
+                 b->bytes[i], b->kept[i]->name, made);
+    else
+        snprintf(buf, size, "local_malloc(%zu) at %s", b->bytes[i], made);
+    return buf;
+}
+
 static int walk_free(walk *w, CXCursor call)
 {
     size_t bytes;
     unsigned start, end;
+    char name[400];
     if (size_arg(w, call, "local_free", &bytes) ||
         written_out(w, call, "local_free", &start, &end))
         return -1;
     if (w->live.n == 0)
         return refuse(w->j, call, "local_free(%zu) with nothing allocated"
                       " in %s", bytes, w->f->name);
-    if (w->live.bytes[w->live.n - 1] != bytes) {
-        char made[300];
-        where(w->live.made_at[w->live.n - 1], made, sizeof made);
+    if (w->live.kept[w->live.n - 1])
+        return refuse(w->j, call, "local_free(%zu) after %s: a block a "
+                      "function returns with stays until the kernel ends",
+                      bytes, block_name(&w->live, w->live.n - 1, name,
+                                        sizeof name));
+    if (w->live.bytes[w->live.n - 1] != bytes)
         return refuse(w->j, call, "local_free(%zu) does not match the most "
-                      "recent allocation, local_malloc(%zu) at %s", bytes,
-                      w->live.bytes[w->live.n - 1], made);
-    }
+                      "recent allocation, %s", bytes,
+                      block_name(&w->live, w->live.n - 1, name,
+                                 sizeof name));
     w->live.n--;
     return add_edit(w->j, start, end, "((void)0)");
 }
@@ -459,6 +521,15 @@ static int walk_call(walk *w, CXCursor call)
         return -1;
     size_t base = align_up(top(w), callee->align);
     reach(w, base + callee->peak, call, callee, 0, callee->align);
+    if (callee->left) {          /* what it left live stays, to the end */
+        if (w->live.n == MAX_DEPTH)
+            return refuse(w->j, call, "more than %d blocks live at once",
+                          MAX_DEPTH);
+        w->live.offset[w->live.n] = base;
+        w->live.bytes[w->live.n] = callee->left;
+        w->live.kept[w->live.n] = callee;
+        w->live.made_at[w->live.n++] = call;
+    }
     return add_edit(w->j, end - 1, end - 1, "%sclf_local + %zu",
                     nargs ? ", " : "", base);
 }
@@ -495,8 +566,34 @@ static int same_blocks(const blocks *a, const blocks *b)
     return 1;
 }
 
+/* An exit of w's function (a return, or the end of its body) that the
+ * walk reaches: what is live there stays taken after it returns, so its
+ * caller allocates above it (until the kernel ends, as a program that
+ * counted its scratch by hand did). A warning names the blocks it made. */
+static void leave(walk *w, CXSourceLocation at, const char *how)
+{
+    if (w->dead)
+        return;
+    if (top(w) > w->f->left)
+        w->f->left = top(w);
+    int own = 0, last = 0;
+    for (int i = 0; i < w->live.n; i++)
+        if (!w->live.kept[i]) {
+            own++;
+            last = i;
+        }
+    char name[400];
+    if (own && !w->f->kernel)
+        warn(w->j, at, "%s %s with %s still live%s: %s allocated until the "
+             "kernel ends", w->f->name, how,
+             block_name(&w->live, last, name, sizeof name),
+             own > 1 ? " (and more before it)" : "",
+             own > 1 ? "they stay" : "it stays");
+}
+
 /* Both branches start from the blocks live before the if and must end
- * with the same ones: after it, the code cannot tell which branch ran. */
+ * with the same ones: after it, the code cannot tell which branch ran. A
+ * branch that returned does not go on: the other one does. */
 static int walk_if(walk *w, CXCursor c)
 {
     cursors list = children(c);
@@ -510,15 +607,23 @@ static int walk_if(walk *w, CXCursor c)
     else {
         rc = walk_cursor(w, list.c[0]);
         *before = w->live;
+        int dead_before = w->dead, then_dead = 0;
         if (rc == 0)
             rc = walk_cursor(w, list.c[1]);
         if (rc == 0) {
             *then = w->live;
+            then_dead = w->dead;
             w->live = *before;
+            w->dead = dead_before;
             if (list.n >= 3)
                 rc = walk_cursor(w, list.c[2]);
         }
-        if (rc == 0 && !same_blocks(&w->live, then))
+        if (rc == 0 && w->dead && !then_dead) {
+            w->live = *then;     /* only the then branch goes on */
+            w->dead = 0;
+        } else if (rc == 0 && then_dead)
+            ;                    /* only the else branch, if any */
+        else if (rc == 0 && !same_blocks(&w->live, then))
             rc = refuse(w->j, c, "the branches of this if leave different"
                         " local_malloc blocks live (%d and %d blocks): "
                         "free them in the branch that made them",
@@ -530,23 +635,46 @@ static int walk_if(walk *w, CXCursor c)
     return rc;
 }
 
+/* A loop's body, or a switch's cases, must end with the blocks live at
+ * its entry, unless it returned: after it, those blocks are live again. */
 static int walk_loop(walk *w, CXCursor c, int is_switch)
 {
     if (w->nbreakables == 64)
         return refuse(w->j, c, "more than 64 nested loops and switches");
-    int entry = w->live.n;
+    blocks *at_entry = malloc(sizeof *at_entry);
+    if (!at_entry)
+        return refuse(w->j, c, "out of memory");
+    *at_entry = w->live;
+    int entry = w->live.n, dead = w->dead;
     if (!is_switch)
         w->loop[w->nloops++] = entry;
+    w->entry[w->nbreakables] = at_entry;
     w->breakable[w->nbreakables++] = entry;
     int rc = walk_children(w, c);
     if (!is_switch)
         w->nloops--;
     w->nbreakables--;
-    if (rc == 0 && w->live.n != entry)
+    char name[400];
+    if (rc == 0 && w->dead) {
+        w->live = *at_entry;
+        w->dead = dead;
+    } else if (rc == 0 && w->live.n < entry)
+        rc = refuse(w->j, c, "%s freed inside a %s: it was made before it",
+                    block_name(at_entry, w->live.n, name, sizeof name),
+                    is_switch ? "switch" : "loop");
+    else if (rc == 0 && w->live.n != entry && w->live.kept[w->live.n - 1])
+        rc = refuse(w->j, w->live.made_at[w->live.n - 1], "%s, called "
+                    "inside a %s, leaves %zu bytes live each time: a block "
+                    "a function returns with stays until the kernel ends",
+                    w->live.kept[w->live.n - 1]->name,
+                    is_switch ? "switch" : "loop",
+                    w->live.bytes[w->live.n - 1]);
+    else if (rc == 0 && w->live.n != entry)
         rc = refuse(w->j, w->live.made_at[w->live.n - 1], "local_malloc "
                     "inside a %s is not freed in the same %s",
                     is_switch ? "switch" : "loop",
                     is_switch ? "case" : "iteration");
+    free(at_entry);
     return rc;
 }
 
@@ -583,8 +711,8 @@ static CXCursor bare(CXCursor c)
 
 /* When value is a local_malloc call that becomes a pointer of type t (an
  * initializer, an assignment, a cast), the block holds what t points to:
- * it needs that type's alignment (at least MIN_ALIGN), not the largest its
- * size could hold, which would cost padding. Noted for walk_malloc. */
+ * it gets that type's alignment (at least MIN_ALIGN), not block_align's
+ * guess from its size. Noted for walk_malloc. */
 static void note_target(walk *w, CXType t, CXCursor value)
 {
     if (t.kind != CXType_Pointer)
@@ -630,32 +758,42 @@ static int walk_kind(walk *w, CXCursor c)
         return walk_loop(w, c, 1);
     case CXCursor_CaseStmt:
     case CXCursor_DefaultStmt:
+        if (w->nbreakables && w->dead) {    /* the case before returned */
+            w->live = *w->entry[w->nbreakables - 1];
+            w->dead = 0;
+        }
         if (w->nbreakables && w->live.n != w->breakable[w->nbreakables - 1])
             return refuse(w->j, c, "a case label with local_malloc blocks of "
                           "the case before still live");
         return walk_children(w, c);
     case CXCursor_BreakStmt:
-        if (w->nbreakables && w->live.n != w->breakable[w->nbreakables - 1])
+        if (!w->dead && w->nbreakables &&
+            w->live.n != w->breakable[w->nbreakables - 1])
             return refuse(w->j, c, "break with local_malloc blocks live");
         return 0;
     case CXCursor_ContinueStmt:
-        if (w->nloops && w->live.n != w->loop[w->nloops - 1])
+        if (!w->dead && w->nloops && w->live.n != w->loop[w->nloops - 1])
             return refuse(w->j, c, "continue with local_malloc blocks live");
         return 0;
     case CXCursor_GotoStmt:
-        if (w->live.n)
+        if (!w->dead && w->live.n)
             return refuse(w->j, c, "goto with local_malloc blocks live");
         return 0;
+    case CXCursor_LabelStmt:
+        /* A goto reaches it with no block live (it is refused otherwise):
+         * after a return, the code goes on from here with none, and its
+         * returns count. Reached from above too, it keeps the blocks live
+         * there, which can only place later blocks higher. */
+        if (w->dead) {
+            w->live.n = 0;
+            w->dead = 0;
+        }
+        return walk_children(w, c);
     case CXCursor_ReturnStmt:
         if (walk_children(w, c))
             return -1;
-        if (w->live.n) {
-            char made[300];
-            where(w->live.made_at[w->live.n - 1], made, sizeof made);
-            return refuse(w->j, c, "%s returns with local_malloc(%zu) of %s "
-                          "still live", w->f->name,
-                          w->live.bytes[w->live.n - 1], made);
-        }
+        leave(w, lc.getCursorLocation(c), "returns");
+        w->dead = 1;
         return 0;
     case CXCursor_ConditionalOperator: {
         cursors list = children(c);
@@ -727,19 +865,15 @@ static int analyse(job *j, fn *f)
                       "kernel", MAX_CHAIN);
     j->chain++;
     f->state = 1;
-    f->align = MIN_ALIGN;
+    f->align = 1;
     walk *w = calloc(1, sizeof *w);
     if (!w)
         return refuse(j, f->def, "out of memory");
     w->j = j;
     w->f = f;
     int rc = walk_children(w, f->def);
-    if (rc == 0 && w->live.n) {
-        char made[300];
-        where(w->live.made_at[w->live.n - 1], made, sizeof made);
-        rc = refuse(j, f->def, "%s ends with local_malloc(%zu) of %s still "
-                    "live", f->name, w->live.bytes[w->live.n - 1], made);
-    }
+    if (rc == 0)
+        leave(w, lc.getRangeEnd(lc.getCursorExtent(f->def)), "ends");
     free(w);
     f->state = 2;
     j->chain--;
@@ -916,22 +1050,38 @@ static char *apply_edits(job *j)
 /* ---- parsing ------------------------------------------------------------ */
 
 /* The declarations libclang parses the source with, as a file that exists
- * only in its memory (an absolute path, so that -include finds it). */
+ * only in its memory (an absolute path, so that -include finds it). A
+ * source may declare local_malloc and local_free itself, with any return
+ * type (a header written for another rewriter declares local_free as
+ * returning a pointer): each is left out for a source that does. */
 #define DECLARATIONS "/clframe-local-malloc/declarations.h"
+#define OWN_MALLOC "CLF_SOURCE_DECLARES_LOCAL_MALLOC"
+#define OWN_FREE "CLF_SOURCE_DECLARES_LOCAL_FREE"
 static const char declarations[] =
+    "#ifndef " OWN_MALLOC "\n"
     "__local void *local_malloc(size_t bytes);\n"
-    "void local_free(size_t bytes);\n";
+    "#endif\n"
+    "#ifndef " OWN_FREE "\n"
+    "void local_free(size_t bytes);\n"
+    "#endif\n";
+
+enum { DECLARES_MALLOC = 1, DECLARES_FREE = 2 };
 
 /* The build options libclang needs: -D, -U, -I (with their values) and
- * -cl-std; the rest (-cl-fast-relaxed-math, ...) do not change the text. */
-static int parse_args(const char *options, char *words, const char **argv,
-                      int max)
+ * -cl-std; the rest (-cl-fast-relaxed-math, ...) do not change the text.
+ * own: DECLARES_* for the declarations the source makes itself. */
+static int parse_args(const char *options, int own, char *words,
+                      const char **argv, int max)
 {
     int argc = 0, has_std = 0, take_next = 0;
     argv[argc++] = "-xcl";
     argv[argc++] = "--target=spir64";
     argv[argc++] = "-include";
     argv[argc++] = DECLARATIONS;
+    if (own & DECLARES_MALLOC)
+        argv[argc++] = "-D" OWN_MALLOC;
+    if (own & DECLARES_FREE)
+        argv[argc++] = "-D" OWN_FREE;
     strcpy(words, options ? options : "");
     char *save = NULL;
     for (char *w = strtok_r(words, " \t\n", &save); w && argc < max - 1;
@@ -948,8 +1098,84 @@ static int parse_args(const char *options, char *words, const char **argv,
     return argc;
 }
 
-static int parse(job *j, const char *name, const char *options,
-                 CXIndex index)
+/* DECLARES_MALLOC for local_malloc and DECLARES_FREE for local_free, when
+ * c declares it in the source (not in DECLARATIONS); else 0. */
+static int declares(CXCursor c)
+{
+    if (lc.getCursorKind(c) != CXCursor_FunctionDecl ||
+        !lc.Location_isFromMainFile(lc.getCursorLocation(c)))
+        return 0;
+    CXString s = lc.getCursorSpelling(c);
+    const char *name = lc.getCString(s);
+    int which = strcmp(name, "local_malloc") == 0 ? DECLARES_MALLOC
+              : strcmp(name, "local_free") == 0 ? DECLARES_FREE : 0;
+    lc.disposeString(s);
+    return which;
+}
+
+static enum CXChildVisitResult own_declarations(CXCursor c, CXCursor parent,
+                                                CXClientData data)
+{
+    (void)parent;
+    *(int *)data |= declares(c);
+    return CXChildVisit_Continue;
+}
+
+/* A source's own declaration of local_malloc or local_free: any return
+ * type, one parameter of an integer type (a size_t), and no body (the
+ * rewrite replaces its calls). */
+static enum CXChildVisitResult check_declaration(CXCursor c, CXCursor parent,
+                                                 CXClientData data)
+{
+    (void)parent;
+    job *j = data;
+    int which = declares(c);
+    if (!which || j->failed)
+        return CXChildVisit_Continue;
+    const char *name = which == DECLARES_MALLOC ? "local_malloc"
+                                                : "local_free";
+    int n = lc.Cursor_getNumArguments(c);
+    enum CXTypeKind kind = CXType_Invalid;
+    if (n == 1)
+        kind = lc.getCanonicalType(lc.getCursorType(
+                   lc.Cursor_getArgument(c, 0))).kind;
+    char text[200];
+    if (lc.isCursorDefinition(c))
+        refuse(j, c, "%s is defined here: clframe's rewrite replaces its "
+               "calls, so the source may declare it but not define it",
+               name);
+    else if (n != 1 || kind < CXType_Char_U || kind > CXType_Int128)
+        refuse(j, c, "%s is declared with %s: it takes one size, a size_t "
+               "(`%s`)", name, n == 1 ? "a parameter that is not an integer"
+               : "other than one parameter", text_of(j, c, text, sizeof text));
+    return CXChildVisit_Continue;
+}
+
+/* "file:line:col: error: text", the place as the user wrote it: the
+ * #line markers of the expanded source followed, as the device compiler
+ * does (libclang's own formatting names the text it was given). */
+static void add_diagnostic(job *j, CXDiagnostic d, int first)
+{
+    CXString file, text = lc.getDiagnosticSpelling(d);
+    unsigned line = 0, col = 0;
+    lc.getPresumedLocation(lc.getDiagnosticLocation(d), &file, &line, &col);
+    const char *name = lc.getCString(file);
+    const char *kind = lc.getDiagnosticSeverity(d) == CXDiagnostic_Fatal
+                           ? "fatal error" : "error";
+    if (name && *name)
+        clf_str_printf(&j->error, "%s%s:%u:%u: %s: %s", first ? "" : "\n",
+                       name, line, col, kind, lc.getCString(text));
+    else
+        clf_str_printf(&j->error, "%s%s: %s", first ? "" : "\n", kind,
+                       lc.getCString(text));
+    lc.disposeString(file);
+    lc.disposeString(text);
+}
+
+/* Parses the source into j->tu, with the declarations of DECLARATIONS
+ * that own does not leave out; its errors (the first five) in j->error. */
+static int parse_with(job *j, const char *name, const char *options,
+                      int own, CXIndex index)
 {
     char *words = malloc(strlen(options ? options : "") + 1);
     const char *argv[256];
@@ -957,7 +1183,7 @@ static int parse(job *j, const char *name, const char *options,
         clf_str_printf(&j->error, "out of memory");
         return -1;
     }
-    int argc = parse_args(options, words, argv, 256);
+    int argc = parse_args(options, own, words, argv, 256);
     struct CXUnsavedFile files[2] = {
         {name, j->source, (unsigned long)j->len},
         {DECLARATIONS, declarations, sizeof declarations - 1},
@@ -967,6 +1193,7 @@ static int parse(job *j, const char *name, const char *options,
         &j->tu);
     free(words);
     if (err != CXError_Success) {
+        j->tu = NULL;
         clf_str_printf(&j->error, "libclang could not parse the source "
                        "(error %d)", (int)err);
         return -1;
@@ -974,14 +1201,8 @@ static int parse(job *j, const char *name, const char *options,
     unsigned n = lc.getNumDiagnostics(j->tu), shown = 0;
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = lc.getDiagnostic(j->tu, i);
-        if (lc.getDiagnosticSeverity(d) >= CXDiagnostic_Error && shown < 5) {
-            CXString s = lc.formatDiagnostic(
-                d, lc.defaultDiagnosticDisplayOptions());
-            clf_str_printf(&j->error, "%s%s", shown ? "\n" : "",
-                           lc.getCString(s));
-            lc.disposeString(s);
-            shown++;
-        }
+        if (lc.getDiagnosticSeverity(d) >= CXDiagnostic_Error && shown < 5)
+            add_diagnostic(j, d, shown++ == 0);
         lc.disposeDiagnostic(d);
     }
     if (shown && strstr(j->error.data ? j->error.data : "",
@@ -989,6 +1210,39 @@ static int parse(job *j, const char *name, const char *options,
         clf_str_printf(&j->error, "\n(libclang lacks its OpenCL headers: "
                        "install libclang-common-N-dev for its version N)");
     return shown ? -1 : 0;
+}
+
+/* Parses the source into j->tu. A source that declares local_malloc or
+ * local_free otherwise than DECLARATIONS does fails the first parse
+ * ("conflicting types"): it is parsed again without that declaration.
+ * A declaration that does not fit is the error, before what the compiler
+ * says of the calls it makes wrong. */
+static int parse(job *j, const char *name, const char *options,
+                 CXIndex index)
+{
+    int rc = parse_with(j, name, options, 0, index);
+    int own = 0;
+    if (rc && j->tu)
+        lc.visitChildren(lc.getTranslationUnitCursor(j->tu),
+                         own_declarations, &own);
+    if (own) {
+        lc.disposeTranslationUnit(j->tu);
+        j->tu = NULL;
+        free(j->error.data);
+        memset(&j->error, 0, sizeof j->error);
+        rc = parse_with(j, name, options, own, index);
+    }
+    if (!j->tu)
+        return -1;
+    clf_str said = j->error;
+    memset(&j->error, 0, sizeof j->error);
+    lc.visitChildren(lc.getTranslationUnitCursor(j->tu), check_declaration,
+                     j);
+    if (j->failed)
+        free(said.data);
+    else
+        j->error = said;
+    return rc || j->failed ? -1 : 0;
 }
 
 /* ---- the rewrite -------------------------------------------------------- */
@@ -1011,11 +1265,13 @@ int clf_local_malloc_used(const char *source)
 int clf_local_malloc_in_process(const char *source, const char *name,
                                 const char *options,
                                 unsigned long long local_limit, char **out,
-                                char **report, char **error)
+                                char **report, char **warnings, char **error)
 {
     *out = NULL;
     if (report)
         *report = NULL;
+    if (warnings)
+        *warnings = NULL;
     *error = NULL;
     if (!clang_ready()) {
         *error = clf_strdup(lc.error);
@@ -1063,6 +1319,10 @@ int clf_local_malloc_in_process(const char *source, const char *name,
         *error = j.error.data ? j.error.data : clf_strdup("out of memory");
     else
         free(j.error.data);
+    if (rc == 0 && warnings)
+        *warnings = j.warnings.data;
+    else
+        free(j.warnings.data);
     for (int i = 0; i < j.nfns; i++)
         free(j.fns[i].name);
     free(j.fns);
@@ -1078,8 +1338,9 @@ int clf_local_malloc_in_process(const char *source, const char *name,
 /* libclang runs in a child process: a source that crashes it (a sum of
  * 50000 terms overflows its parser's stack) ends in a message, not in the
  * user's program, and its hundred megabytes of state leave with the child.
- * The child sends the code and the three texts (out, report, error) down a
- * pipe, each as its length and bytes; the parent reads them to the end. */
+ * The child sends the code and the four texts (out, report, warnings,
+ * error) down a pipe, each as its length and bytes; the parent reads them
+ * to the end. */
 
 static int send_text(int fd, const char *text)
 {
@@ -1126,11 +1387,13 @@ static int take_text(const char *buf, size_t len, size_t *at, char **text)
 int clf_local_malloc_rewrite(const char *source, const char *name,
                              const char *options,
                              unsigned long long local_limit, char **out,
-                             char **report, char **error)
+                             char **report, char **warnings, char **error)
 {
     *out = NULL;
     if (report)
         *report = NULL;
+    if (warnings)
+        *warnings = NULL;
     *error = NULL;
     int fds[2];
     if (pipe(fds) != 0) {
@@ -1141,14 +1404,16 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        char *o = NULL, *r = NULL, *e = NULL;
+        char *o = NULL, *r = NULL, *wa = NULL, *e = NULL;
         int rc = clf_local_malloc_in_process(source, name, options,
                                              local_limit, &o,
-                              report ? &r : NULL, &e);
+                                             report ? &r : NULL,
+                                             warnings ? &wa : NULL, &e);
         char code[16];
         snprintf(code, sizeof code, "%d", rc);
         int bad = send_text(fds[1], code) || send_text(fds[1], o) ||
-                  send_text(fds[1], r) || send_text(fds[1], e);
+                  send_text(fds[1], r) || send_text(fds[1], wa) ||
+                  send_text(fds[1], e);
         _exit(bad ? 3 : 0);      /* no atexit handler: they are the parent's */
     }
     close(fds[1]);
@@ -1172,13 +1437,15 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     size_t at = 0;
-    char *code = NULL, *unasked = NULL;
+    char *code = NULL, *unasked = NULL, *unasked_warnings = NULL;
     int rc = CLFRAME_ERR_BUILD;
     /* A whole answer counts whatever the exit status (under valgrind or a
      * sanitizer the child's exit reports on its own memory). */
     if (!got.failed && take_text(got.data, got.len, &at, &code) == 0 &&
         take_text(got.data, got.len, &at, out) == 0 &&
         take_text(got.data, got.len, &at, report ? report : &unasked) == 0 &&
+        take_text(got.data, got.len, &at,
+                  warnings ? warnings : &unasked_warnings) == 0 &&
         take_text(got.data, got.len, &at, error) == 0 && code)
         rc = atoi(code);
     else {
@@ -1204,8 +1471,13 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
         free(*report);
         *report = NULL;
     }
+    if (rc != 0 && warnings) {
+        free(*warnings);
+        *warnings = NULL;
+    }
     free(code);
     free(unasked);
+    free(unasked_warnings);
     free(got.data);
     return rc;
 }

@@ -113,18 +113,29 @@ static cl_program compile_source(clctx *ctx, const char *source,
 }
 
 /* A source that calls local_malloc, rewritten for the device's local
- * memory (localmalloc.c); 0, or -1 with *log saying why. Only sources that
- * miss the cache come here, so a cached build never starts libclang. */
+ * memory (localmalloc.c); 0, or -1 with *log saying why. Its messages name
+ * the user's files and lines (the #line markers of the expanded source);
+ * under CL_DEBUG they are printed, warnings included, as build logs are.
+ * Only sources that miss the cache come here, so a cached build never
+ * starts libclang. */
 static int rewrite_local_malloc(clctx *ctx, const char *source,
-                                const char *options, char **rewritten,
-                                char **log)
+                                const char *origin, const char *options,
+                                char **rewritten, char **log)
 {
-    char *error = NULL;
+    char *error = NULL, *warnings = NULL;
     double start = clf_now_ms();
-    int rc = clf_local_malloc_rewrite(source, "input.cl", options,
-                                      ctx->local_mem, rewritten, NULL, &error);
+    int rc = clf_local_malloc_rewrite(source, origin, options,
+                                      ctx->local_mem, rewritten, NULL,
+                                      ctx->debug ? &warnings : NULL, &error);
     ctx->local_malloc_ms += clf_now_ms() - start;
     ctx->local_malloc_rewrites++;
+    const char *said = rc == 0 ? warnings : error ? error : "out of memory";
+    if (ctx->debug && said) {
+        size_t n = strlen(said);
+        fprintf(stderr, "clframe: local_malloc rewrite of %s (%s):\n%s%s",
+                origin, options, said, n && said[n - 1] == '\n' ? "" : "\n");
+    }
+    free(warnings);
     if (rc == 0)
         return 0;
     clf_str s = {0};
@@ -148,7 +159,7 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
     }
     char *rewritten = NULL;
     if (clf_local_malloc_used(source) &&
-        rewrite_local_malloc(ctx, source, options, &rewritten, log)) {
+        rewrite_local_malloc(ctx, source, origin, options, &rewritten, log)) {
         *err = CL_BUILD_PROGRAM_FAILURE;
         return NULL;
     }

@@ -3,9 +3,12 @@
  * (clframe/localmalloc.c). The arena each kernel gets, exactly, for the
  * shapes a source takes; rewritten sources built and run, their live
  * blocks filled and checked by every work-group (no overlap, aligned);
- * clfunction on a function that allocates; every refusal with its message
- * and line; the command-line tool's options and exit codes; and a build
- * from the cache, which must not load libclang.
+ * clfunction on a function that allocates; blocks a function returns with,
+ * kept to the kernel's end with a warning; the declarations of another
+ * rewriter's header, and its test kernels (tests/kernels/local_malloc/);
+ * every refusal and compiler error with its file and line, through
+ * includes and under CL_DEBUG; the command-line tool's options and exit
+ * codes; and a build from the cache, which must not load libclang.
  */
 #include "support.h"
 
@@ -23,22 +26,29 @@ static char *read_text(const char *path)
     return test_read_file(path, &size);
 }
 
-/* The rewrite of source, which must succeed; its report in *report. */
-static char *rewrite(const char *source, const char *options, char **report)
+/* The rewrite of source, which must succeed; its report in *report, its
+ * warnings in *warnings (if asked: "" for none). */
+static char *rewrite_warned(const char *source, const char *options,
+                            char **report, char **warnings)
 {
     char *out = NULL, *error = NULL;
     int rc = clf_local_malloc_rewrite(source, "t.cl", options, 0, &out,
-                                      report, &error);
+                                      report, warnings, &error);
     ck_assert_msg(rc == 0, "rewrite refused: %s", error ? error : "");
     free(error);
+    if (warnings && !*warnings)
+        *warnings = clf_strdup("");
     return out;
 }
 
-/* The arena of kernel `name` in the report of source's rewrite. */
-static long arena(const char *source, const char *name)
+static char *rewrite(const char *source, const char *options, char **report)
 {
-    char *report = NULL;
-    free(rewrite(source, NULL, &report));
+    return rewrite_warned(source, options, report, NULL);
+}
+
+/* The arena of kernel `name` in a rewrite's report. */
+static long arena_in(const char *report, const char *name)
+{
     char key[128];
     snprintf(key, sizeof key, "%s: ", name);
     long bytes = -1;
@@ -48,8 +58,18 @@ static long arena(const char *source, const char *name)
         const char *end = strchr(line, '\n');
         line = end ? end + 1 : NULL;
     }
+    ck_assert_msg(bytes >= 0, "no line for kernel %s in %s", name,
+                  report ? report : "(no report)");
+    return bytes;
+}
+
+/* The arena of kernel `name` in the report of source's rewrite. */
+static long arena(const char *source, const char *name)
+{
+    char *report = NULL;
+    free(rewrite(source, NULL, &report));
+    long bytes = arena_in(report, name);
     free(report);
-    ck_assert_msg(bytes >= 0, "no line for kernel %s", name);
     return bytes;
 }
 
@@ -59,7 +79,7 @@ static void refused(const char *source, unsigned long long limit,
 {
     char *out = NULL, *error = NULL;
     int rc = clf_local_malloc_rewrite(source, "t.cl", NULL, limit, &out,
-                                      NULL, &error);
+                                      NULL, NULL, &error);
     ck_assert_int_eq(rc, CLFRAME_ERR_BUILD);
     ck_assert_ptr_null(out);
     ck_assert_ptr_nonnull(error);
@@ -173,6 +193,159 @@ START_TEST(the_rewrite_keeps_every_line)
 }
 END_TEST
 
+/* A block still live when a function returns stays taken until the
+ * kernel ends (as code that counted its scratch by hand had it): the
+ * caller allocates above it, and a warning names it. f leaves its 8
+ * bytes at one return, g its 32 at its end: k's c (16) at 0, f's frame at
+ * 16 and its 8 kept, d (16) at 32, g's frame at 32, 64 in all (48 if
+ * what they leave were not kept). A kernel's own blocks end with it. */
+START_TEST(blocks_left_live_stay_until_the_kernel_ends)
+{
+    const char *src =
+        "int f(int n) { __local int *a = local_malloc(8);\n"
+        "  if (n) return 1;\n"
+        "  local_free(8); return 0; }\n"
+        "void g(void) { __local float4 *b = local_malloc(32); }\n"
+        "__kernel void k(__global int *x, int n) {\n"
+        "  __local int *c = local_malloc(16); x[0] = f(n);\n"
+        "  __local int *d = local_malloc(16); local_free(16);\n"
+        "  g(); }\n";
+    char *report = NULL, *warnings = NULL;
+    free(rewrite_warned(src, NULL, &report, &warnings));
+    ck_assert_int_eq(arena_in(report, "k"), 64);
+    ck_assert_msg(strstr(warnings, "t.cl:2: warning: f returns with "
+                         "local_malloc(8) at t.cl:1 still live: it stays "
+                         "allocated until the kernel ends"), "%s", warnings);
+    ck_assert_msg(strstr(warnings, "t.cl:4: warning: g ends with "
+                         "local_malloc(32) at t.cl:4 still live"), "%s",
+                  warnings);
+    ck_assert_msg(!strstr(warnings, "warning: k "), "%s", warnings);
+    free(report);
+    free(warnings);
+    /* A label after a return is reached by a goto: what its code returns
+     * with is kept too (b above a: 24 bytes, not 16). */
+    free(rewrite_warned("__local int *f(int n) {\n"
+                        "  if (n) goto L;\n"
+                        "  return 0;\n"
+                        "L:\n"
+                        "  return local_malloc(8);\n"
+                        "}\n"
+                        "__kernel void k(__global int *g) {\n"
+                        "  __local int *a = f(g[0]);\n"
+                        "  __local int *b = local_malloc(8);\n"
+                        "  local_free(8); }\n", NULL, &report, &warnings));
+    ck_assert_int_eq(arena_in(report, "k"), 24);
+    ck_assert_msg(strstr(warnings, "t.cl:5: warning: f returns with "
+                         "local_malloc(8) at t.cl:5"), "%s", warnings);
+    free(report);
+    free(warnings);
+    /* Balanced code has none. */
+    free(rewrite_warned("void h(void) { __local int *a = local_malloc(8);\n"
+                        "  local_free(8); }\n"
+                        "__kernel void k(__global int *x) { h(); }\n", NULL,
+                        NULL, &warnings));
+    ck_assert_str_eq(warnings, "");
+    free(warnings);
+}
+END_TEST
+
+/* A return ends its path: a branch, loop or case that frees and returns
+ * does not leave the code after it with fewer blocks. */
+START_TEST(an_early_return_ends_its_path)
+{
+    const char *src =
+        "int f(int n) {\n"
+        "  __local int *a = local_malloc(64);\n"
+        "  if (n < 0) { local_free(64); return 1; }\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        "    __local int *b = local_malloc(16);\n"
+        "    if (i == 3) { local_free(16); local_free(64); return 2; }\n"
+        "    local_free(16); }\n"
+        "  switch (n) {\n"
+        "  case 1: local_free(64); return 3;\n"
+        "  case 2: break; }\n"
+        "  if (n == 5) { local_free(64); return 4; } else a[0] = 1;\n"
+        "  local_free(64);\n"
+        "  return 0; }\n"
+        "__kernel void k(__global int *g) { g[0] = f(g[1]); }\n";
+    char *report = NULL, *warnings = NULL;
+    free(rewrite_warned(src, NULL, &report, &warnings));
+    ck_assert_int_eq(arena_in(report, "k"), 64 + 16);
+    ck_assert_str_eq(warnings, "");
+    free(report);
+    free(warnings);
+}
+END_TEST
+
+/* A source may declare local_malloc and local_free itself, with any return
+ * type and one integer parameter, as another rewriter's header does. */
+START_TEST(the_sources_own_declarations_are_accepted)
+{
+    const char *decls[] = {
+        "__local void *local_malloc(size_t bytes);\n"
+        "void local_free(size_t bytes);\n",
+        "__local float *local_malloc(uint bytes);\n"
+        "int local_free(ulong bytes);\n",
+        "__local void *local_free(size_t);\n",
+    };
+    for (int i = 0; i < 3; i++) {
+        clf_str src = {0};
+        clf_str_printf(&src, "%s__kernel void k(__global int *g) {\n"
+                       "  __local int *a = local_malloc(48);\n"
+                       "  local_free(48); }\n", decls[i]);
+        ck_assert(!src.failed);
+        char *report = NULL;
+        char *out = rewrite(src.data, NULL, &report);
+        ck_assert_int_eq(arena_in(report, "k"), 48);
+        ck_assert_msg(strstr(out, decls[i]), "declarations kept: %s", out);
+        free(report);
+        free(out);
+        free(src.data);
+    }
+}
+END_TEST
+
+/* The kernels of another rewriter's tests, written again in
+ * tests/kernels/local_malloc/, with their header's declarations (under
+ * __LOCAL_MALLOC_ANALYSIS__) and without: test0's blocks of 40 and 60
+ * bytes take 100 (blocks of unknown type are aligned for an array that
+ * fills them: 8 and 4 bytes), test2's two functions each keep 20 until the
+ * kernel ends, 40 in all, and each is named in a warning. */
+START_TEST(the_seeds_kernels_go_through)
+{
+    const char *options[] = {NULL, "-D__LOCAL_MALLOC_ANALYSIS__"};
+    for (int i = 0; i < 2; i++) {
+        int embedded;
+        char *text = clf_source_load("tests/kernels/local_malloc/"
+                                     "seed_test0.cl", options[i], NULL,
+                                     &embedded);
+        ck_assert_msg(text != NULL, "%s", clframe_last_error());
+        char *report = NULL, *warnings = NULL;
+        free(rewrite_warned(text, options[i], &report, &warnings));
+        ck_assert_int_eq(arena_in(report, "entry"), 100);
+        ck_assert_str_eq(warnings, "");
+        free(report);
+        free(warnings);
+        free(text);
+        text = clf_source_load("tests/kernels/local_malloc/seed_test2.cl",
+                               options[i], NULL, &embedded);
+        ck_assert_msg(text != NULL, "%s", clframe_last_error());
+        free(rewrite_warned(text, options[i], &report, &warnings));
+        ck_assert_int_eq(arena_in(report, "entry"), 40);
+        ck_assert_msg(strstr(warnings, "seed_test2.cl:12: warning: keeps_one "
+                             "ends with local_malloc(20) at tests/kernels/"
+                             "local_malloc/seed_test2.cl:11 still live"),
+                      "%s", warnings);
+        ck_assert_msg(strstr(warnings, "seed_test2.cl:17: warning: "
+                             "keeps_another ends with local_malloc(20)"),
+                      "%s", warnings);
+        free(report);
+        free(warnings);
+        free(text);
+    }
+}
+END_TEST
+
 /* ---- rewritten sources run -------------------------------------------------- */
 
 /* Every work-group fills each live block with its own pattern, then checks
@@ -196,7 +369,7 @@ static const char *blocks_source =
     "  fill(a, 5, TAG(t, 1)); fill(b, 64, TAG(t, 2)); fill(d, 10, TAG(t, 4));\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  int bad = check(a, 5, TAG(t, 1), 16) | check(b, 64, TAG(t, 2), 128)\n"
-    "            | check(d, 10, TAG(t, 4), 32);\n"
+    "            | check(d, 10, TAG(t, 4), 8);\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  local_free(40);\n"
     "  local_free(2 * sizeof(long16));\n"
@@ -226,10 +399,11 @@ static const char *blocks_source =
 START_TEST(live_blocks_never_overlap_and_are_aligned)
 {
     /* Each block aligned for its pointer's type, at least 16, or, for a
-     * void pointer (v, 40 bytes), for the largest type it could hold (32):
-     * leaf: a (20 bytes) at 0, w (two long16) at 128, v at 384, 424 in
-     * all, from a frame aligned to 128; middle: m (48) at 0, leaf's frame
-     * at 128; blocks: c (3) at 0, middle's frame at 128. */
+     * void pointer (v, 40 bytes), for an array of any one type that fills
+     * it (8: ten floats, five float2s): leaf: a (20 bytes) at 0, w (two
+     * long16) at 128, v at 384, 424 in all, from a frame aligned to 128;
+     * middle: m (48) at 0, leaf's frame at 128; blocks: c (3) at 0,
+     * middle's frame at 128. */
     ck_assert_int_eq(arena(blocks_source, "blocks"), 128 + 128 + 424);
     enum { GROUPS = 5, GROUP = 8, N = GROUPS * GROUP };
     clctx *ctx = test_run_context();
@@ -262,6 +436,123 @@ START_TEST(clfunction_calls_a_function_that_allocates)
     ck_assert_int_eq(clfunction_call(f, &r, CLARG(21)), 0);
     ck_assert_int_eq(r, 42);
     clfunction_free(f);
+}
+END_TEST
+
+/* A function that returns a block it made (kept until the kernel ends,
+ * with a warning, printed under CL_DEBUG): two calls give two blocks that
+ * both hold their values to the end; had the second call's block been
+ * placed over the first one, a check would see the other's values. */
+START_TEST(a_block_a_function_returns_stays_its_own)
+{
+    static const char *src =
+        "__local int *filled(int tag) {\n"
+        "  __local int *p = local_malloc(6 * sizeof(int));\n"
+        "  for (int i = get_local_id(0); i < 6; i += get_local_size(0))\n"
+        "    p[i] = tag + i;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  return p; }\n"
+        "__kernel void two(__global int *bad) {\n"
+        "  __local int *a = filled(100);\n"
+        "  __local int *b = filled(200);\n"
+        "  int wrong = 0;\n"
+        "  for (int i = 0; i < 6; i++)\n"
+        "    wrong += (a[i] != 100 + i) + (b[i] != 200 + i);\n"
+        "  bad[get_global_id(0)] = wrong; }\n";
+    setenv("CL_DEBUG", "1", 1);
+    clctx *ctx = clctx_new(NULL);
+    unsetenv("CL_DEBUG");
+    ck_assert_msg(ctx != NULL, "%s", clframe_last_error());
+    capture_stderr_begin();
+    clkernel *k = clkernel_source(ctx, src, "two", NULL);
+    char *said = capture_stderr_end();
+    ck_assert_msg(k != NULL, "%s", clframe_last_error());
+    ck_assert_msg(strstr(said, "clframe: local_malloc rewrite of source of "
+                         "two") &&
+                  strstr(said, "source of two:6: warning: filled returns "
+                         "with local_malloc(24) at source of two:2 still "
+                         "live"), "debug output: %s", said);
+    free(said);
+    enum { N = 16 };
+    int bad[N];
+    memset(bad, 0x7f, sizeof bad);
+    ck_assert_cl(clkernel_global(k, N));
+    ck_assert_cl(clkernel_local(k, 4));
+    ck_assert_cl(clkernel_call(k, CLARG_OUT(bad, N)));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(bad[i] == 0, "work-item %d: %d", i, bad[i]);
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+/* The seed's test0, with its header's declarations, builds and runs. */
+START_TEST(the_seeds_test0_builds_with_its_declarations)
+{
+    clctx *ctx = test_run_context();
+    clkernel *k = clkernel_file(ctx, "tests/kernels/local_malloc/"
+                                "seed_test0.cl", "entry",
+                                "-D__LOCAL_MALLOC_ANALYSIS__");
+    ck_assert_msg(k != NULL, "%s", clframe_last_error());
+    ck_assert_cl(clkernel_global(k, 8));
+    ck_assert_cl(clkernel_call(k));
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+/* A compiler error found while rewriting names the file and line the user
+ * wrote, in a header it includes too (the expanded source's #line markers
+ * followed), and CL_DEBUG prints it as it prints build logs. */
+START_TEST(rewrite_errors_name_the_users_file_and_line)
+{
+    test_write_file("lm/lm_sizes.h", "#define SIZE 16\n/* two */\n"
+                    "/* three */\n");
+    const char *broken = test_write_file("lm/lm_broken.cl",
+        "/* a kernel with a mistake on line 7 */\n"
+        "#include \"lm_sizes.h\"\n"
+        "__kernel void k(__global int *g)\n"
+        "{\n"
+        "    __local int *a = local_malloc(SIZE);\n"
+        "    a[0] = 1;\n"
+        "    g[0] = a[0] + undeclared_name;\n"
+        "    local_free(SIZE);\n"
+        "}\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s", broken);
+    setenv("CL_DEBUG", "1", 1);
+    clctx *ctx = clctx_new(NULL);
+    unsetenv("CL_DEBUG");
+    ck_assert_msg(ctx != NULL, "%s", clframe_last_error());
+    capture_stderr_begin();
+    clkernel *k = clkernel_file(ctx, path, "k", NULL);
+    char *said = capture_stderr_end();
+    ck_assert_ptr_null(k);
+    ck_assert_error_has("lm_broken.cl:7:19: error: use of undeclared "
+                        "identifier 'undeclared_name'");
+    ck_assert_msg(!strstr(clframe_last_error(), "input.cl"), "%s",
+                  clframe_last_error());
+    ck_assert_msg(strstr(said, "clframe: local_malloc rewrite of ") &&
+                  strstr(said, "lm_broken.cl:7:19: error: use of "
+                         "undeclared identifier"), "debug output: %s", said);
+    free(said);
+    clctx_free(ctx);
+
+    test_write_file("lm/lm_bad.h",
+        "/* a header with a mistake on line 3 */\n"
+        "int twice(int x)\n"
+        "{ return 2 * x + not_declared; }\n");
+    const char *includer = test_write_file("lm/lm_includer.cl",
+        "#include \"lm_bad.h\"\n"
+        "__kernel void k(__global int *g)\n"
+        "{\n"
+        "    __local int *a = local_malloc(16);\n"
+        "    g[0] = twice(a[0]);\n"
+        "    local_free(16);\n"
+        "}\n");
+    ck_assert_ptr_null(clkernel_file(NULL, includer, "k", NULL));
+    ck_assert_error_has("lm/lm_bad.h:3:18: error: use of undeclared "
+                        "identifier 'not_declared'");
 }
 END_TEST
 
@@ -314,19 +605,6 @@ START_TEST(refuses_frees_that_do_not_match)
 }
 END_TEST
 
-START_TEST(refuses_allocations_live_at_return)
-{
-    refused("int f(int n) { __local int *a = local_malloc(8);\n"
-            "  if (n) return 1;\n  local_free(8); return 0; }\n"
-            "__kernel void k(int n) { f(n); }\n", 0,
-            (const char *[]){"t.cl:2:", "f returns with local_malloc(8) of "
-                             "t.cl:1 still live", NULL});
-    refused("void f(int n) { __local int *a = local_malloc(8); }\n"
-            "__kernel void k(int n) { f(n); }\n", 0,
-            (const char *[]){"t.cl:1:", "f ends with local_malloc(8)", NULL});
-}
-END_TEST
-
 START_TEST(refuses_loops_that_keep_blocks)
 {
     refused("__kernel void k(int n) {\n"
@@ -339,6 +617,51 @@ START_TEST(refuses_loops_that_keep_blocks)
             "    if (n == 3) break;\n    local_free(8); }\n}\n", 0,
             (const char *[]){"t.cl:3:", "break with local_malloc blocks "
                              "live", NULL});
+    refused("__kernel void k(__global int *g) {\n"
+            "  __local int *p = local_malloc(8);\n"
+            "  while (g[0]) { local_free(8); }\n}\n", 0,
+            (const char *[]){"t.cl:3: local_malloc(8) at t.cl:2 freed "
+                             "inside a loop: it was made before it", NULL});
+    refused("void keeps(void) { __local int *a = local_malloc(8); }\n"
+            "__kernel void k(int n) {\n"
+            "  for (int i = 0; i < n; i++) keeps(); }\n", 0,
+            (const char *[]){"t.cl:3: keeps, called inside a loop, leaves 8 "
+                             "bytes live each time", NULL});
+}
+END_TEST
+
+/* A block a function returns with stays until the kernel ends: its caller
+ * cannot free it. */
+START_TEST(refuses_frees_of_blocks_left_live)
+{
+    refused("void keeps(void) { __local int *a = local_malloc(8); }\n"
+            "__kernel void k(int n) { keeps();\n"
+            "  local_free(8); }\n", 0,
+            (const char *[]){"t.cl:3: local_free(8) after the 8 bytes keeps "
+                             "left live (called at t.cl:2)", NULL});
+}
+END_TEST
+
+/* A declaration of the source's own must take one size, and a definition
+ * would be dead code beside the rewrite. */
+START_TEST(refuses_declarations_that_do_not_fit)
+{
+    static const char *kernel =
+        "__kernel void k(__global int *g) { __local int *a = "
+        "local_malloc(8); local_free(8); }\n";
+    char src[512];
+    snprintf(src, sizeof src, "void local_free(size_t a, int b);\n%s",
+             kernel);
+    refused(src, 0, (const char *[]){"t.cl:1: local_free is declared with "
+                                     "other than one parameter", NULL});
+    snprintf(src, sizeof src, "\n__local void *local_malloc(float n);\n%s",
+             kernel);
+    refused(src, 0, (const char *[]){"t.cl:2: local_malloc is declared "
+                                     "with a parameter that is not an "
+                                     "integer", NULL});
+    snprintf(src, sizeof src, "void local_free(size_t n) { }\n%s", kernel);
+    refused(src, 0, (const char *[]){"t.cl:1: local_free is defined here",
+                                     NULL});
 }
 END_TEST
 
@@ -406,7 +729,7 @@ START_TEST(a_source_that_crashes_libclang_is_an_error)
     ck_assert(!s.failed);
     char *out = NULL, *error = NULL;
     ck_assert_int_eq(clf_local_malloc_rewrite(s.data, "t.cl", NULL, 0, &out,
-                                              NULL, &error),
+                                              NULL, NULL, &error),
                      CLFRAME_ERR_BUILD);
     ck_assert_msg(error && (strstr(error, "libclang") ||
                             strstr(error, "t.cl:3: statements or expressions "
@@ -479,6 +802,77 @@ START_TEST(the_tool_rewrites_reports_and_refuses)
     ck_assert_int_eq(test_run("%s -o 2>/dev/null", tool), 2);
     ck_assert_int_eq(test_run("%s a.cl b.cl 2>/dev/null", tool), 2);
     ck_assert_int_eq(test_run("%s --help > /dev/null", tool), 0);
+}
+END_TEST
+
+/* The tool's errors, refusals and warnings name the file and line the
+ * user wrote, in included headers too. */
+START_TEST(the_tool_names_the_users_file_and_line)
+{
+    const char *tool = test_program("clframe-local-malloc");
+    const char *said = test_tmp_path("lm", "tool-said.txt");
+    test_write_file("lm/tl/sizes.h", "#define SIZE 16\n/* two */\n"
+                    "/* three */\n");
+    const char *in = test_write_file("lm/tl/broken.cl",
+        "/* a kernel with a mistake on line 7 */\n"
+        "#include \"sizes.h\"\n"
+        "__kernel void k(__global int *g)\n"
+        "{\n"
+        "    __local int *a = local_malloc(SIZE);\n"
+        "    a[0] = 1;\n"
+        "    g[0] = a[0] + undeclared_name;\n"
+        "    local_free(SIZE);\n"
+        "}\n");
+    ck_assert_int_eq(test_run("%s %s > /dev/null 2> %s", tool, in, said), 1);
+    char *text = read_text(said);
+    ck_assert_msg(strstr(text, "lm/tl/broken.cl:7:19: error: use of "
+                         "undeclared identifier 'undeclared_name'"), "%s",
+                  text);
+    free(text);
+    /* A compiler error, a refusal and a warning in a header. */
+    const char *headers[][3] = {
+        {"/* a header with a mistake on line 3 */\n"
+         "int helper(int x)\n"
+         "{ return 2 * x + not_declared; }\n",
+         "lm/tl/helper.h:3:18: error: use of undeclared identifier "
+         "'not_declared'", ""},
+        {"/* a size that is not constant, on line 4 */\n"
+         "int helper(int x)\n"
+         "{\n"
+         "    __local int *t = local_malloc(x);\n"
+         "    local_free(4);\n"
+         "    return 0;\n"
+         "}\n",
+         "lm/tl/helper.h:4: the size of local_malloc is not a compile-time "
+         "constant: `x`", ""},
+        {"/* a block left live, made on line 4 */\n"
+         "int helper(int x)\n"
+         "{\n"
+         "    __local int *t = local_malloc(8);\n"
+         "    return x;\n"
+         "}\n",
+         "lm/tl/helper.h:5: warning: helper returns with local_malloc(8) at ",
+         "lm/tl/helper.h:4 still live: it stays allocated until the kernel "
+         "ends"},
+    };
+    in = test_write_file("lm/tl/includer.cl",
+        "#include \"helper.h\"\n"
+        "__kernel void k(__global int *g)\n"
+        "{\n"
+        "    g[0] = helper(g[1]);\n"
+        "}\n");
+    char in_path[512];
+    snprintf(in_path, sizeof in_path, "%s", in);
+    for (int i = 0; i < 3; i++) {
+        test_write_file("lm/tl/helper.h", headers[i][0]);
+        ck_assert_int_eq(test_run("%s %s > /dev/null 2> %s", tool, in_path,
+                                  said), i == 2 ? 0 : 1);
+        text = read_text(said);
+        ck_assert_msg(strstr(text, headers[i][1]), "%s", text);
+        ck_assert_msg(strstr(text, headers[i][2]), "%s", text);
+        ck_assert_msg(!strstr(text, "includer.cl:"), "%s", text);
+        free(text);
+    }
 }
 END_TEST
 
@@ -569,6 +963,9 @@ Suite *localmalloc_suite(void)
     tcase_add_test(tc, live_blocks_never_overlap_and_are_aligned);
     tcase_add_test(tc, clfunction_calls_a_function_that_allocates);
     tcase_add_test(tc, a_refusal_fails_the_build_with_its_line);
+    tcase_add_test(tc, a_block_a_function_returns_stays_its_own);
+    tcase_add_test(tc, the_seeds_test0_builds_with_its_declarations);
+    tcase_add_test(tc, rewrite_errors_name_the_users_file_and_line);
     suite_add_tcase(s, tc);
     tc = test_case("cache");
     tcase_add_test(tc, a_cached_build_does_not_load_libclang);
@@ -582,12 +979,17 @@ Suite *localmalloc_suite(void)
     tcase_add_test(tc, one_function_two_kernels);
     tcase_add_test(tc, prototypes_and_parameter_lists);
     tcase_add_test(tc, the_rewrite_keeps_every_line);
+    tcase_add_test(tc, blocks_left_live_stay_until_the_kernel_ends);
+    tcase_add_test(tc, an_early_return_ends_its_path);
+    tcase_add_test(tc, the_sources_own_declarations_are_accepted);
+    tcase_add_test(tc, the_seeds_kernels_go_through);
     suite_add_tcase(s, tc);
     tc = test_case("refusals");
     tcase_add_test(tc, refuses_sizes_not_constant);
     tcase_add_test(tc, refuses_recursion);
     tcase_add_test(tc, refuses_frees_that_do_not_match);
-    tcase_add_test(tc, refuses_allocations_live_at_return);
+    tcase_add_test(tc, refuses_frees_of_blocks_left_live);
+    tcase_add_test(tc, refuses_declarations_that_do_not_fit);
     tcase_add_test(tc, refuses_loops_that_keep_blocks);
     tcase_add_test(tc, refuses_branches_and_conditions_that_differ);
     tcase_add_test(tc, refuses_calls_through_macros);
@@ -598,6 +1000,7 @@ Suite *localmalloc_suite(void)
     suite_add_tcase(s, tc);
     tc = test_case("tool");
     tcase_add_test(tc, the_tool_rewrites_reports_and_refuses);
+    tcase_add_test(tc, the_tool_names_the_users_file_and_line);
     tcase_add_test(tc, without_libclang_the_message_names_the_package);
     suite_add_tcase(s, tc);
     return s;

@@ -9,12 +9,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *options;
     char *source = fuzz_text(data, size, &options);
-    char *out = NULL, *report = NULL, *error = NULL;
+    char *out = NULL, *report = NULL, *warnings = NULL, *error = NULL;
     if (source)
         clf_local_malloc_in_process(source, "fuzz.cl", options, 65536,
-                                    &out, &report, &error);
+                                    &out, &report, &warnings, &error);
     free(out);
     free(report);
+    free(warnings);
     free(error);
     free(source);
     return 0;

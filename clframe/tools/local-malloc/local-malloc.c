@@ -3,7 +3,8 @@
  * source that calls local_malloc and local_free (clframe/localmalloc.c),
  * for people who build their kernels elsewhere. Includes are expanded as
  * clkernel_file expands them, so the output builds on its own, and its
- * #line markers keep the compiler's messages on the user's files.
+ * #line markers keep the compiler's messages on the user's files, as they
+ * keep the rewrite's own errors and warnings.
  */
 #include "internal.h"
 
@@ -26,6 +27,8 @@ static void usage(FILE *out)
         "                           of calls that reaches its peak\n"
         "  --local-mem BYTES        refuse a kernel that needs more local\n"
         "                           memory than this\n"
+        "Warnings (a block still live when a function returns: it stays\n"
+        "allocated until the kernel ends) go to standard error.\n"
         "Exit status: 0 done, 1 source refused or unreadable, 2 bad usage.\n");
 }
 
@@ -100,16 +103,22 @@ int main(int argc, char **argv)
     }
 
     char *resolved = NULL, *text = NULL, *result = NULL, *lines = NULL;
-    char *error = NULL;
+    char *warnings = NULL, *error = NULL;
     int status = 1;
     int embedded;
     text = clf_source_load(in, options.data, &resolved, &embedded);
     if (!text)
         fprintf(stderr, "clframe-local-malloc: %s\n", clframe_last_error());
     else if (clf_local_malloc_rewrite(text, in, options.data, limit, &result,
-                                      report ? &lines : NULL, &error))
+                                      report ? &lines : NULL, &warnings,
+                                      &error))
         fprintf(stderr, "clframe-local-malloc: %s\n", error);
     else {
+        for (const char *w = warnings; w && *w;) {
+            size_t n = strcspn(w, "\n");
+            fprintf(stderr, "clframe-local-malloc: %.*s\n", (int)n, w);
+            w += n + (w[n] == '\n');
+        }
         clf_span span = {result, strlen(result)};
         if (out ? clf_write_atomic(out, &span, 1) != 0
                 : fwrite(result, 1, span.len, stdout) != span.len ||
@@ -126,6 +135,7 @@ int main(int argc, char **argv)
     free(text);
     free(result);
     free(lines);
+    free(warnings);
     free(error);
     return status;
 }
