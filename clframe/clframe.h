@@ -580,8 +580,9 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
  * waits, so results are in host memory on return. 0 or a negative code,
  * with a message naming the function called, kernel, argument and both
  * types. An array of 0 elements is passed as a buffer the kernel must not
- * touch (it learns the length from another argument); CLARG_LOCAL(0) is
- * refused.
+ * touch (it learns the length from another argument); CLARG_LOCAL(0), and
+ * an array larger than the device allocates at once, are refused before
+ * anything is enqueued.
  * clkernel_enqueue does the same without waiting: host arrays must then stay
  * untouched until clctx_finish (or a blocking call) on the same context. */
 #define clkernel_call(...) \

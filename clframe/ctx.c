@@ -428,6 +428,8 @@ static clctx *new_context(const char *selector, unsigned nth, int by_index)
                     sizeof ctx->max_item, ctx->max_item, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
                     sizeof ctx->local_mem, &ctx->local_mem, NULL);
+    clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                    sizeof ctx->max_alloc, &ctx->max_alloc, NULL);
     cl_uint bits = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits,
                     NULL);

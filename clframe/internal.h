@@ -95,6 +95,7 @@ struct clctx {
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE */
+    cl_ulong max_alloc;         /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t global_limit;        /* the first global size refused: half the
                                    range of the device's size_t (kernel.c) */
     int shares_memory;          /* a CPU device, or host unified memory:

@@ -597,6 +597,15 @@ static int check_arg(const clkernel *k, const char *who, unsigned i,
             return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
                             "%u: its device buffer was released (by "
                             "clarg_release on it or on a copy)", who, k->name, i + 1);
+        /* Drivers differ: PoCL refuses the buffer, NVIDIA's makes it and
+         * fails the launch. */
+        if (!a->buffer && k->ctx->max_alloc &&
+            clf_arg_bytes(a) > k->ctx->max_alloc)
+            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): argument %u: "
+                                "an array of %zu bytes is more than %s "
+                                "allocates at once (%llu)", who, k->name,
+                                i + 1, clf_arg_bytes(a), k->ctx->device_name,
+                                (unsigned long long)k->ctx->max_alloc);
         if (a->buffer && a->buffer->ctx != k->ctx)
             return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
                             "%u is persistent on another context", who, k->name,
