@@ -612,8 +612,9 @@ static int check_arg(const clkernel *k, const char *who, unsigned i,
                             i + 1);
     }
     const clf_param *p = &k->params[i];
-    char whom[200];
-    snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
+    char whom[200];                 /* for OpenCL objects' messages */
+    if (a->kind >= CLARG_KIND_MEM || clf_is_image_type(p->type))
+        snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
     if (clf_is_image_type(p->type)) {
         int sampler = strcmp(p->type, "sampler_t") == 0;
         if (a->kind != (sampler ? CLARG_KIND_SAMPLER : CLARG_KIND_IMAGE))
