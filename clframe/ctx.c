@@ -112,15 +112,20 @@ static int list_devices(clf_candidate **out)
     return n;
 }
 
-/* "0:0 pthread-skylake (CPU); 1:0 NVIDIA H200 (GPU)" for error messages. */
-static void describe_list(const clf_candidate *c, int n, char *buf,
-                          size_t size)
+/* "0:0 pthread-skylake (CPU); 1:0 NVIDIA H200 (GPU)" for error messages;
+ * numbered, "0 is 0:0 pthread-skylake (CPU); 1 is 1:0 ...", with the
+ * indices a bare number names. */
+static void describe_list(const clf_candidate *c, int n, int numbered,
+                          char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < n && used < size; i++) {
-        int w = snprintf(buf + used, size - used, "%s%u:%u %s (%s)",
-                         i ? "; " : "", c[i].pi, c[i].di, c[i].name,
+        char index[32] = "";
+        if (numbered)
+            snprintf(index, sizeof index, "%d is ", i);
+        int w = snprintf(buf + used, size - used, "%s%s%u:%u %s (%s)",
+                         i ? "; " : "", index, c[i].pi, c[i].di, c[i].name,
                          type_word(c[i].type));
         if (w < 0)
             break;
@@ -140,23 +145,6 @@ static int contains_nocase(const char *hay, const char *needle)
             return 1;
     }
     return n == 0;
-}
-
-/* "0 is 0:0 pthread-skylake (CPU); 1 is 1:0 NVIDIA H200 (GPU)": the list
- * with the indices a bare number names. */
-static void describe_numbered(const clf_candidate *c, int n, char *buf,
-                              size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && used < size; i++) {
-        int w = snprintf(buf + used, size - used, "%s%d is %u:%u %s (%s)",
-                         i ? "; " : "", i, c[i].pi, c[i].di, c[i].name,
-                         type_word(c[i].type));
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
 }
 
 /* A bare number, digits only, into *index (UINT_MAX when larger); 0 if
@@ -222,7 +210,7 @@ int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
                        const char *source, unsigned nth, int *matched)
 {
     char devices[2048];
-    describe_list(c, n, devices, sizeof devices);
+    describe_list(c, n, 0, devices, sizeof devices);
     unsigned p, d;
     int i;
     *matched = 0;
@@ -260,7 +248,7 @@ int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
             *matched = 1;
             return (int)p;
         }
-        describe_numbered(c, n, devices, sizeof devices);
+        describe_list(c, n, 1, devices, sizeof devices);
         return clframe_fail(CLFRAME_ERR_NO_DEVICE,
             "%s names device %s, which does not exist: there %s %d (%s); a "
             "bare number is a device's place in this list, as clframe-info "
@@ -643,6 +631,17 @@ void clf_release_event(clctx *ctx, cl_event ev)
     }
 }
 
+void clf_count_copy(clctx *ctx, int what, size_t bytes)
+{
+    if (what == CLF_EV_WRITE) {
+        ctx->stats.writes++;
+        ctx->stats.bytes_to_device += bytes;
+    } else {
+        ctx->stats.reads++;
+        ctx->stats.bytes_from_device += bytes;
+    }
+}
+
 int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc)
@@ -673,13 +672,7 @@ int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
         return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
                                                      : "clEnqueueReadBuffer",
                            "copying %zu bytes for %s", bytes, desc);
-    if (what == CLF_EV_WRITE) {
-        ctx->stats.writes++;
-        ctx->stats.bytes_to_device += bytes;
-    } else {
-        ctx->stats.reads++;
-        ctx->stats.bytes_from_device += bytes;
-    }
+    clf_count_copy(ctx, what, bytes);
     if (ev) {
         clf_track(ctx, 1);
         clf_keep_event(ctx, ev, what, bytes, NULL, NULL);

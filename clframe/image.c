@@ -318,13 +318,6 @@ int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
         return clf_fail_cl(err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
                                                          : "clEnqueueReadImage",
                            "%s", what);
-    size_t bytes = a->count * a->elem_size;
-    if (what_way == CLF_EV_WRITE) {
-        ctx->stats.writes++;
-        ctx->stats.bytes_to_device += bytes;
-    } else {
-        ctx->stats.reads++;
-        ctx->stats.bytes_from_device += bytes;
-    }
+    clf_count_copy(ctx, what_way, a->count * a->elem_size);
     return 0;
 }

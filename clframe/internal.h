@@ -154,6 +154,9 @@ void clf_track(clctx *ctx, int delta);
  * CLF_EV_READ) on any of the context's queues, at an offset into the
  * buffer, counting bytes and, when profiling, timing it. blocking as in
  * clEnqueueRead/WriteBuffer. */
+/* Counts a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) in ctx's
+ * statistics. */
+void clf_count_copy(clctx *ctx, int what, size_t bytes);
 int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc);
