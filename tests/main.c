@@ -25,6 +25,7 @@ Suite *localmalloc_suite(void);
 Suite *pinned_suite(void);
 Suite *stream_suite(void);
 Suite *image_suite(void);
+Suite *signature_suite(void);
 
 int main(void)
 {
@@ -32,5 +33,6 @@ int main(void)
         error_suite, ctx_suite, source_suite, arg_suite, kernel_suite,
         function_suite, layout_suite, group_minmax_suite, group_shim_suite,
         mwc64x_suite, group_choose_suite, pinned_suite, cache_suite,
-        preproc_suite, localmalloc_suite, stream_suite, image_suite, NULL});
+        preproc_suite, localmalloc_suite, stream_suite, image_suite,
+        signature_suite, NULL});
 }
