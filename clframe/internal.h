@@ -214,6 +214,11 @@ void clf_typedefs_free(clf_typedefs *td);
  * followed (td may be NULL) to a built-in type or a struct's tag. */
 void clf_typedefs_resolve(const clf_typedefs *td, const char *type,
                           char *out, size_t size);
+/* The same, counting the pointer typedefs passed on the way (`typedef
+ * __global float *gptr;` makes gptr a float and 1), the last one's address
+ * space into *space (if given). */
+int clf_typedefs_follow(const clf_typedefs *td, const char *type, char *out,
+                        size_t size, cl_kernel_arg_address_qualifier *space);
 
 /* ---- signatures (signature.c) -------------------------------------------- */
 

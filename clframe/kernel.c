@@ -44,14 +44,16 @@ struct clkernel {
 
 /* ---- signature ----------------------------------------------------------- */
 
-/* Keeps the spelling of parameter i's struct type ("struct Pair*" as
- * "struct Pair"), for sizeof. 0 or -1 when out of memory. */
-static int keep_struct_decl(clkernel *k, unsigned i, const char *raw)
+/* Keeps what sizeof of parameter i's struct type takes: the source's
+ * declaration, or the driver's spelling ("struct Pair*" as "struct Pair",
+ * when pointer). 0 or -1 when out of memory. */
+static int keep_struct_decl(clkernel *k, unsigned i, const char *raw,
+                            int pointer)
 {
     if (!k->struct_decl &&
         !(k->struct_decl = calloc(k->nparams, sizeof *k->struct_decl)))
         return -1;
-    size_t n = strcspn(raw, "*");
+    size_t n = pointer ? strcspn(raw, "*") : strlen(raw);
     while (n && raw[n - 1] == ' ')
         n--;
     if (!(k->struct_decl[i] = malloc(n + 1)))
@@ -219,7 +221,8 @@ static int read_params(clkernel *k)
             snprintf(p->name, sizeof p->name, "%s", src->params[i].name);
         p->size = p->pointer ? 0 : clf_builtin_size(p->type);
         if (measured(p) &&
-            keep_struct_decl(k, i, use_driver ? raw[i] : src->decl[i]))
+            keep_struct_decl(k, i, use_driver ? raw[i] : src->decl[i],
+                             use_driver))
             rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
     }
     free(src);

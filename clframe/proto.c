@@ -142,12 +142,41 @@ static cl_kernel_arg_access_qualifier access_word(const char *w)
                                       : 0;
 }
 
+/* From the "__attribute__" token at t[i]: the index of the last token of
+ * its parenthesized arguments. */
+static int past_attribute(const token *t, int n, int i)
+{
+    int depth = 0;
+    for (i++; i < n; i++) {
+        depth += !strcmp(t[i].text, "(") - !strcmp(t[i].text, ")");
+        if (depth == 0)
+            break;
+    }
+    return i;
+}
+
+/* How many of a parameter's words are its type: all but the last, which
+ * names it, unless that last is part of the type (`unsigned int`, an
+ * unnamed `struct Pair`). */
+static int param_type_words(const char *const *word, int words)
+{
+    if (words == 2 && (!strcmp(word[0], "struct") ||
+                       !strcmp(word[0], "union") || !strcmp(word[0], "enum")))
+        return 2;
+    if (words >= 2 && !(one_of(word[words - 1], builtin_words) &&
+                        one_of(word[words - 2], builtin_words) &&
+                        strcmp(word[words - 2], "struct")))
+        return words - 1;
+    return words;
+}
+
 static int parse_param(const char *fname, unsigned index, const char *s,
                        const char *end, const clf_typedefs *td, clf_param *p,
                        char *decl, size_t decl_size)
 {
     static const char *const skip[] = {"volatile", "restrict", "__restrict",
-                                       "__private", "private", NULL};
+                                       "__restrict__", "__private", "private",
+                                       NULL};
     token t[MAX_TOKENS];
     int n = tokenize(s, end, t, MAX_TOKENS);
     memset(p, 0, sizeof *p);
@@ -157,7 +186,9 @@ static int parse_param(const char *fname, unsigned index, const char *s,
     const char *word[MAX_TOKENS];
     for (int i = 0; i < n; i++) {
         const char *w = t[i].text;
-        if (strcmp(w, "*") == 0 || w[0] == '[') {
+        if (!strcmp(w, "__attribute__") || !strcmp(w, "__attribute")) {
+            i = past_attribute(t, n, i);
+        } else if (strcmp(w, "*") == 0 || w[0] == '[') {
             stars++;
         } else if (!strcmp(w, "__global") || !strcmp(w, "global")) {
             p->space = CL_KERNEL_ARG_ADDRESS_GLOBAL;
@@ -166,7 +197,7 @@ static int parse_param(const char *fname, unsigned index, const char *s,
         } else if (!strcmp(w, "__constant") || !strcmp(w, "constant")) {
             p->space = CL_KERNEL_ARG_ADDRESS_CONSTANT;
         } else if (!strcmp(w, "const")) {
-            is_const = 1;
+            is_const |= stars == 0;     /* `float *const p`: p is const */
         } else if (access_word(w)) {
             p->access = access_word(w);
         } else if (one_of(w, skip)) {
@@ -175,9 +206,31 @@ static int parse_param(const char *fname, unsigned index, const char *s,
             word[words++] = w;
         } else {
             return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u: cannot read "
-                            "\"%.*s\" (function pointers and the like are not "
-                            "supported)", fname, index + 1, (int)(end - s), s);
+                            "\"%.*s\" (a function pointer, or a macro clframe "
+                            "could not expand?)", fname, index + 1,
+                            (int)(end - s), s);
         }
+    }
+    /* The type's name, and what a pointer typedef makes of it (`typedef
+     * __global float *gptr;`: a gptr parameter is a __global float*). */
+    int type_words = param_type_words(word, words);
+    if (type_words == 0)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u has no type",
+                        fname, index + 1);
+    decl[0] = '\0';
+    for (int i = 0; i < type_words; i++)
+        append_word(decl, decl_size, word[i]);
+    int ptr;
+    clf_normalize_type(decl, p->written, sizeof p->written, &ptr);
+    cl_kernel_arg_address_qualifier typedef_space = p->space;
+    int via = clf_typedefs_follow(td, p->written, p->type, sizeof p->type,
+                                  &typedef_space);
+    if (via) {
+        stars += via;
+        if (p->space == CL_KERNEL_ARG_ADDRESS_PRIVATE)
+            p->space = typedef_space;
+        /* its sizeof, as the device compiles it: what it points to */
+        snprintf(decl, decl_size, "*(%s)0", p->written);
     }
     if (stars > 1)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u: pointers to "
@@ -185,28 +238,10 @@ static int parse_param(const char *fname, unsigned index, const char *s,
                         index + 1);
     p->pointer = stars == 1;
     p->is_const = is_const && p->pointer;   /* what the pointer points to */
-    /* The last word names the parameter unless it is part of the type. */
-    int type_words = words;
-    if (words >= 2 && !(one_of(word[words - 1], builtin_words) &&
-                        one_of(word[words - 2], builtin_words) &&
-                        strcmp(word[words - 2], "struct")))
-        type_words = words - 1;
-    if (words == 2 && (!strcmp(word[0], "struct") || !strcmp(word[0], "union") ||
-                       !strcmp(word[0], "enum")))
-        type_words = 2;
-    if (type_words == 0)
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u has no type",
-                        fname, index + 1);
     if (type_words < words)
         snprintf(p->name, sizeof p->name, "%s", word[words - 1]);
     else
         snprintf(p->name, sizeof p->name, "arg%u", index + 1);
-    decl[0] = '\0';
-    for (int i = 0; i < type_words; i++)
-        append_word(decl, decl_size, word[i]);
-    int ptr;
-    clf_normalize_type(decl, p->written, sizeof p->written, &ptr);
-    clf_typedefs_resolve(td, p->written, p->type, sizeof p->type);
     if (clf_builtin_size(p->type))          /* declared as what it is */
         snprintf(decl, decl_size, "%s", p->type);
     if (image_type(p->type) || !strcmp(p->type, "sampler_t")) {
@@ -293,12 +328,7 @@ static int return_type(const char *s, const char *end, char *out, size_t size,
     for (int i = 0; i < n; i++) {
         const char *w = t[i].text;
         if (!strcmp(w, "__attribute__") || !strcmp(w, "__attribute")) {
-            int depth = 0;
-            for (i++; i < n; i++) {
-                depth += !strcmp(t[i].text, "(") - !strcmp(t[i].text, ")");
-                if (depth == 0)
-                    break;
-            }
+            i = past_attribute(t, n, i);
             continue;
         }
         if (!strcmp(w, "__kernel") || !strcmp(w, "kernel")) {
@@ -353,11 +383,13 @@ static void make_text(clf_proto *pr)
         snprintf(pr->text + n, sizeof pr->text - (size_t)n, ")");
 }
 
-/* Reads the prototype at name (whose '(' is open) from clean text. 1 when
- * it is one, 0 when this occurrence is not a prototype, or an error code. */
+/* Reads the prototype at name (whose '(' is open) from clean text, of a
+ * kernel or not as want_kernel says, and only a definition's if
+ * definition. 1 when it is one, 0 when this occurrence is not a prototype
+ * asked for, or an error code. */
 static int read_at(const char *clean, const char *name_at, const char *open,
-                   const char *fname, int want_kernel, const clf_typedefs *td,
-                   clf_proto *out)
+                   const char *fname, int want_kernel, int definition,
+                   const clf_typedefs *td, clf_proto *out)
 {
     const char *close = matching_paren(open);
     if (!close)
@@ -366,6 +398,8 @@ static int read_at(const char *clean, const char *name_at, const char *open,
     while (isspace((unsigned char)*after))
         after++;
     if (*after != '{' && *after != ';')
+        return 0;
+    if (definition && *after != '{')
         return 0;
     const char *start = name_at;
     while (start > clean && start[-1] != ';' && start[-1] != '}' &&
@@ -447,7 +481,7 @@ static void list_functions(const char *clean, const clf_typedefs *td,
             continue;                   /* a call, a declaration, or full */
         memcpy(name, p, len);
         name[len] = '\0';
-        if (read_at(clean, p, open, name, 0, td, scratch) == 1)
+        if (read_at(clean, p, open, name, 0, 1, td, scratch) == 1)
             used += (size_t)snprintf(out + used, size - used, "%s%s",
                                      used ? ", " : "", name);
     }
@@ -474,23 +508,27 @@ static void list_unread_headers(const char *source, char *out, size_t size)
     }
 }
 
-/* Finds fname's prototype in clean text: 1 found, 0 not, or an error. */
+/* Finds fname's prototype in clean text, its definition first (whose
+ * parameter names are the ones used), else a declaration: 1 found, 0
+ * not, or an error. */
 static int find_in(const char *clean, const char *fname, int want_kernel,
                    const clf_typedefs *td, clf_proto *out)
 {
     size_t len = strlen(fname);
-    for (const char *p = clean; (p = strstr(p, fname)); p += len) {
-        if ((p > clean && is_ident_char(p[-1])) || is_ident_char(p[len]))
-            continue;
-        const char *open = p + len;
-        while (isspace((unsigned char)*open))
-            open++;
-        if (*open != '(')
-            continue;
-        int rc = read_at(clean, p, open, fname, want_kernel, td, out);
-        if (rc)
-            return rc;
-    }
+    for (int definitions = 1; definitions >= 0; definitions--)
+        for (const char *p = clean; (p = strstr(p, fname)); p += len) {
+            if ((p > clean && is_ident_char(p[-1])) || is_ident_char(p[len]))
+                continue;
+            const char *open = p + len;
+            while (isspace((unsigned char)*open))
+                open++;
+            if (*open != '(')
+                continue;
+            int rc = read_at(clean, p, open, fname, want_kernel,
+                             definitions, td, out);
+            if (rc)
+                return rc;
+        }
     return 0;
 }
 

@@ -33,14 +33,42 @@ size_t clf_builtin_size(const char *type)
     return 0;
 }
 
-/* Drivers spell type names in slightly different ways; bring them to one:
- * no "struct ", no qualifiers, no '*', "unsigned int" as "uint". */
+/* C's spellings of an integer type ("unsigned long int", "signed char",
+ * "short int", "unsigned") as OpenCL C's one word ("ulong", "char",
+ * "short", "uint") into out; 0 if s is not made of those words alone. */
+static int integer_words(const char *s, char *out, size_t size)
+{
+    int is_unsigned = 0, words = 0;
+    const char *base = "int";
+    while (*s) {
+        size_t n = strcspn(s, " ");
+        if (n == 6 && !strncmp(s, "signed", 6))
+            ;
+        else if (n == 8 && !strncmp(s, "unsigned", 8))
+            is_unsigned = 1;
+        else if (n == 3 && !strncmp(s, "int", 3))
+            ;
+        else if ((n == 4 && !strncmp(s, "char", 4)) ||
+                 (n == 5 && !strncmp(s, "short", 5)) ||
+                 (n == 4 && !strncmp(s, "long", 4)))
+            base = n == 5 ? "short" : s[0] == 'c' ? "char" : "long";
+        else
+            return 0;
+        words++;
+        s += n;
+        s += strspn(s, " ");
+    }
+    if (words == 0)
+        return 0;
+    snprintf(out, size, "%s%s", is_unsigned ? "u" : "", base);
+    return 1;
+}
+
+/* Drivers and sources spell type names in different ways; bring them to
+ * one: no "struct ", no qualifiers, no '*', "unsigned long int" as
+ * "ulong". */
 void clf_normalize_type(const char *raw, char *out, size_t size, int *ptr)
 {
-    static const struct { const char *from, *to; } words[] = {
-        {"unsigned char", "uchar"}, {"unsigned short", "ushort"},
-        {"unsigned int", "uint"},   {"unsigned long", "ulong"},
-        {"unsigned", "uint"}};
     char buf[512];
     size_t n = 0;
     *ptr = strchr(raw, '*') != NULL;
@@ -61,12 +89,8 @@ void clf_normalize_type(const char *raw, char *out, size_t size, int *ptr)
                 again = 1;
             }
     }
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(s, words[i].from) == 0) {
-            s = words[i].to;
-            break;
-        }
-    snprintf(out, size, "%s", s);
+    if (!integer_words(s, out, size))
+        snprintf(out, size, "%s", s);
 }
 
 const char *clf_space_word(cl_kernel_arg_address_qualifier q)

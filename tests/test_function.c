@@ -697,7 +697,9 @@ static const struct {
      "int g(int x) { int r = f(x); return r + f(x + 1); }\n"
      "int f(int y) { return y; }", "f", "int f(int y)"},
     {"int f(int, float);\nint f(int a, float b) { return a; }", "f",
-     "int f(int arg1, float arg2)"},
+     "int f(int a, float b)"},
+    {"int f(int x __attribute__((unused)), int y) { return y; }", "f",
+     "int f(int x, int y)"},
     {"int f(void) { return 1; }", "f", "int f()"},
     {"int f(int a[4]) { return a[0]; }", "f", "int f(int* a)"},
     {"int f(const __local int *x) { return x[0]; }", "f",
