@@ -103,7 +103,7 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
         !(f->typedefs = clf_typedefs_read(f->view ? f->view : source)))
         rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", fname);
     if (rc == 0)
-        rc = clf_proto_find(f->view, fname, &f->proto);
+        rc = clf_proto_find(f->view, f->typedefs, fname, &f->proto);
     if (rc && rc != CLFRAME_ERR_NO_MEMORY)
         rc = keep_missing(f, rc);
     if (rc) {
@@ -173,8 +173,8 @@ int clfunction_proto(clfunction *f, const char *prototype)
     if (!f || !prototype)
         return clframe_fail(CLFRAME_ERR_USAGE, "clfunction_proto: NULL argument");
     clf_proto parsed;
-    int rc = clf_proto_parse(f->view ? f->view : f->source, prototype,
-                             f->proto.name, &parsed);
+    int rc = clf_proto_parse(f->view ? f->view : f->source, f->typedefs,
+                             prototype, f->proto.name, &parsed);
     if (rc)
         return rc;
     f->proto = parsed;

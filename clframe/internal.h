@@ -237,6 +237,9 @@ typedef struct clf_param {
     size_t size;                 /* bytes of a built-in by-value type, or 0 */
     size_t struct_size;          /* a struct's (or what a pointer points to)
                                     bytes on the device, once measured */
+    clarg_kind object;           /* a kernel's image or sampler parameter:
+                                    CLARG_KIND_IMAGE, _SAMPLER (kernel.c);
+                                    else CLARG_KIND_NONE */
 } clf_param;
 
 /* Size of a built-in scalar or vector type by name ("float3" -> 16), or 0. */
@@ -246,6 +249,9 @@ size_t clf_builtin_size(const char *type);
  * when the spelling had a '*'. */
 void clf_normalize_type(const char *raw, char *out, size_t size, int *ptr);
 const char *clf_space_word(cl_kernel_arg_address_qualifier q);
+/* The address space a word names ("__global", "local", ...), else
+ * CL_KERNEL_ARG_ADDRESS_PRIVATE ("__private" too). */
+cl_kernel_arg_address_qualifier clf_space_of_word(const char *w);
 /* "__global const float*" and "an array of int" for messages. */
 void clf_describe_param(const clf_param *p, char *buf, size_t size);
 void clf_describe_arg(const clarg *a, char *buf, size_t size);
@@ -341,13 +347,14 @@ void clf_resolve_typedefs(const clf_typedefs *td, clf_param *params,
 int clf_proto_find_kernel(const char *source, const clf_typedefs *td,
                           const char *kname, clf_proto *out);
 /* Finds fname's prototype in source, which is a preprocessed view
- * (clf_preprocess) as are the sources of the two below; 0 or an error
- * naming what failed. */
-int clf_proto_find(const char *source, const char *fname, clf_proto *out);
+ * (clf_preprocess) as is clf_proto_parse's, whose typedefs are td (NULL:
+ * read here); 0 or an error naming what failed. */
+int clf_proto_find(const char *source, const clf_typedefs *td,
+                   const char *fname, clf_proto *out);
 /* Reads a prototype given as text ("int f(Board *b)"), with source's
- * typedefs of built-in types known. */
-int clf_proto_parse(const char *source, const char *prototype,
-                    const char *fname, clf_proto *out);
+ * typedefs (td, or NULL) known. */
+int clf_proto_parse(const char *source, const clf_typedefs *td,
+                    const char *prototype, const char *fname, clf_proto *out);
 
 /* ---- arguments (arg.c) --------------------------------------------------- */
 

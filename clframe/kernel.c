@@ -195,14 +195,15 @@ static int read_params(clkernel *k)
     for (unsigned i = 0; src && drv && i < n; i++)
         if (!same_param(&src->params[i], &drv[i])) {
             k->cross_check = -1;
+            use_driver = 1;
+            if (!k->ctx->debug)
+                continue;
             char a[300], b[300];
             clf_describe_param(&src->params[i], a, sizeof a);
             clf_describe_param(&drv[i], b, sizeof b);
-            if (k->ctx->debug)
-                fprintf(stderr, "clframe: kernel %s: parameter %u reads as "
-                        "%s in the source, %s by the driver: the driver's is "
-                        "used\n", k->name, i + 1, a, b);
-            use_driver = 1;
+            fprintf(stderr, "clframe: kernel %s: parameter %u reads as %s in "
+                    "the source, %s by the driver: the driver's is used\n",
+                    k->name, i + 1, a, b);
         }
     if (!src && !drv) {
         rc = clframe_fail(CLFRAME_ERR_USAGE, "kernel %s: its parameters "
@@ -220,6 +221,9 @@ static int read_params(clkernel *k)
         if (src)                        /* the names the user wrote */
             snprintf(p->name, sizeof p->name, "%s", src->params[i].name);
         p->size = p->pointer ? 0 : clf_builtin_size(p->type);
+        p->object = !clf_is_image_type(p->type) ? CLARG_KIND_NONE
+                    : strcmp(p->type, "sampler_t") == 0 ? CLARG_KIND_SAMPLER
+                                                         : CLARG_KIND_IMAGE;
         if (measured(p) &&
             keep_struct_decl(k, i, use_driver ? raw[i] : src->decl[i],
                              use_driver))
@@ -566,6 +570,31 @@ static int layout_mismatch(const clkernel *k, const char *who, unsigned i,
                         a->elem_size);
 }
 
+/* An OpenCL object given (CLARG_BUFFER, CLARG_IMAGE..., CLARG_SAMPLER),
+ * or a parameter that takes one (an image or a sampler). */
+static int check_object(const clkernel *k, const char *who, unsigned i,
+                        const clarg *a)
+{
+    const clf_param *p = &k->params[i];
+    char whom[200];
+    snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
+    if (p->object == CLARG_KIND_SAMPLER)
+        return a->kind != CLARG_KIND_SAMPLER
+                   ? mismatch(k, who, i, a, "pass CLARG_SAMPLER(s)")
+                   : clf_check_sampler(k->ctx, whom, i, a);
+    if (p->object == CLARG_KIND_IMAGE)
+        return a->kind != CLARG_KIND_IMAGE
+                   ? mismatch(k, who, i, a, "pass CLARG_IMAGE2D(p, w, h, "
+                              "order, type, flags), CLARG_IMAGE3D or "
+                              "CLARG_IMAGE(mem)")
+                   : clf_check_image(k->ctx, whom, i, p, a);
+    if (a->kind == CLARG_KIND_MEM &&
+        (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
+         p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT))
+        return clf_check_existing_buffer(k->ctx, whom, i, p, a);
+    return mismatch(k, who, i, a, NULL);
+}
+
 static int check_arg(const clkernel *k, const char *who, unsigned i,
                      const clarg *a)
 {
@@ -615,25 +644,11 @@ static int check_arg(const clkernel *k, const char *who, unsigned i,
                             i + 1);
     }
     const clf_param *p = &k->params[i];
-    char whom[200];                 /* for OpenCL objects' messages */
-    if (a->kind >= CLARG_KIND_MEM || clf_is_image_type(p->type))
-        snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
-    if (clf_is_image_type(p->type)) {
-        int sampler = strcmp(p->type, "sampler_t") == 0;
-        if (a->kind != (sampler ? CLARG_KIND_SAMPLER : CLARG_KIND_IMAGE))
-            return mismatch(k, who, i, a, sampler ? "pass CLARG_SAMPLER(s)"
-                            : "pass CLARG_IMAGE2D(p, w, h, order, type, "
-                              "flags), CLARG_IMAGE3D or CLARG_IMAGE(mem)");
-        return sampler ? clf_check_sampler(k->ctx, whom, i, a)
-                       : clf_check_image(k->ctx, whom, i, p, a);
-    }
-    if (a->kind == CLARG_KIND_IMAGE || a->kind == CLARG_KIND_SAMPLER)
-        return mismatch(k, who, i, a, NULL);
+    if (p->object || a->kind >= CLARG_KIND_MEM)
+        return check_object(k, who, i, a);
     switch (p->space) {
     case CL_KERNEL_ARG_ADDRESS_GLOBAL:
     case CL_KERNEL_ARG_ADDRESS_CONSTANT:
-        if (a->kind == CLARG_KIND_MEM)
-            return clf_check_existing_buffer(k->ctx, whom, i, p, a);
         if (a->kind != CLARG_KIND_BUFFER)
             return mismatch(k, who, i, a, "pass an array with CLARG_IN, CLARG_OUT, "
                             "CLARG_INOUT or CLARG_TYPED");

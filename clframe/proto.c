@@ -124,13 +124,6 @@ static const char *const builtin_words[] = {
 
 /* ---- parameters ---------------------------------------------------------- */
 
-/* image2d_t, image3d_t, image1d_buffer_t, ...: passed as image objects. */
-static int image_type(const char *w)
-{
-    size_t n = strlen(w);
-    return strncmp(w, "image", 5) == 0 && n > 7 && strcmp(w + n - 2, "_t") == 0;
-}
-
 /* An image parameter's access qualifier, or 0 if w is none. */
 static cl_kernel_arg_access_qualifier access_word(const char *w)
 {
@@ -190,12 +183,8 @@ static int parse_param(const char *fname, unsigned index, const char *s,
             i = past_attribute(t, n, i);
         } else if (strcmp(w, "*") == 0 || w[0] == '[') {
             stars++;
-        } else if (!strcmp(w, "__global") || !strcmp(w, "global")) {
-            p->space = CL_KERNEL_ARG_ADDRESS_GLOBAL;
-        } else if (!strcmp(w, "__local") || !strcmp(w, "local")) {
-            p->space = CL_KERNEL_ARG_ADDRESS_LOCAL;
-        } else if (!strcmp(w, "__constant") || !strcmp(w, "constant")) {
-            p->space = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+        } else if (clf_space_of_word(w) != CL_KERNEL_ARG_ADDRESS_PRIVATE) {
+            p->space = clf_space_of_word(w);
         } else if (!strcmp(w, "const")) {
             is_const |= stars == 0;     /* `float *const p`: p is const */
         } else if (access_word(w)) {
@@ -244,12 +233,12 @@ static int parse_param(const char *fname, unsigned index, const char *s,
         snprintf(p->name, sizeof p->name, "arg%u", index + 1);
     if (clf_builtin_size(p->type))          /* declared as what it is */
         snprintf(decl, decl_size, "%s", p->type);
-    if (image_type(p->type) || !strcmp(p->type, "sampler_t")) {
+    if (clf_is_image_type(p->type)) {          /* an image or a sampler */
         if (p->pointer || p->space == CL_KERNEL_ARG_ADDRESS_LOCAL)
             return clframe_fail(CLFRAME_ERR_USAGE, "%s: parameter %u (%s): "
                                 "an image or sampler is passed by value",
                                 fname, index + 1, p->name);
-        if (image_type(p->type)) {          /* images are __global objects */
+        if (strcmp(p->type, "sampler_t") != 0) {    /* images are __global */
             p->space = CL_KERNEL_ARG_ADDRESS_GLOBAL;
             if (p->access == CL_KERNEL_ARG_ACCESS_NONE)
                 p->access = CL_KERNEL_ARG_ACCESS_READ_ONLY;
@@ -558,18 +547,21 @@ int clf_proto_find_kernel(const char *source, const clf_typedefs *td,
     return rc == 1 ? 0 : rc;
 }
 
-int clf_proto_find(const char *source, const char *fname, clf_proto *out)
+int clf_proto_find(const char *source, const clf_typedefs *td,
+                   const char *fname, clf_proto *out)
 {
-    return clf_proto_parse(source, NULL, fname, out);
+    return clf_proto_parse(source, td, NULL, fname, out);
 }
 
-int clf_proto_parse(const char *source, const char *prototype,
-                    const char *fname, clf_proto *out)
+int clf_proto_parse(const char *source, const clf_typedefs *td,
+                    const char *prototype, const char *fname, clf_proto *out)
 {
     char *clean = clf_blank_comments(source, 1);
     char *clean_proto = NULL;
-    clf_typedefs *td = clf_typedefs_read(source);
+    clf_typedefs *read = td ? NULL : clf_typedefs_read(source);
     int rc;
+    if (!td)
+        td = read;
     if (!clean || !td) {
         rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading %s", fname);
         goto done;
@@ -602,6 +594,6 @@ int clf_proto_parse(const char *source, const char *prototype,
 done:
     free(clean);
     free(clean_proto);
-    clf_typedefs_free(td);
+    clf_typedefs_free(read);
     return rc;
 }

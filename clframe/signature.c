@@ -93,6 +93,16 @@ void clf_normalize_type(const char *raw, char *out, size_t size, int *ptr)
         snprintf(out, size, "%s", s);
 }
 
+cl_kernel_arg_address_qualifier clf_space_of_word(const char *w)
+{
+    if (*w == '_' && w[1] == '_')
+        w += 2;
+    return !strcmp(w, "global")     ? CL_KERNEL_ARG_ADDRESS_GLOBAL
+           : !strcmp(w, "local")    ? CL_KERNEL_ARG_ADDRESS_LOCAL
+           : !strcmp(w, "constant") ? CL_KERNEL_ARG_ADDRESS_CONSTANT
+                                    : CL_KERNEL_ARG_ADDRESS_PRIVATE;
+}
+
 const char *clf_space_word(cl_kernel_arg_address_qualifier q)
 {
     switch (q) {

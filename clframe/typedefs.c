@@ -109,17 +109,6 @@ static int qualifier(const char *w)
     return 0;
 }
 
-/* An address space's word ("__global", "global", ...), or PRIVATE. */
-static cl_kernel_arg_address_qualifier space_word(const char *w)
-{
-    if (*w == '_' && w[1] == '_')
-        w += 2;
-    return !strcmp(w, "global")     ? CL_KERNEL_ARG_ADDRESS_GLOBAL
-           : !strcmp(w, "local")    ? CL_KERNEL_ARG_ADDRESS_LOCAL
-           : !strcmp(w, "constant") ? CL_KERNEL_ARG_ADDRESS_CONSTANT
-                                    : CL_KERNEL_ARG_ADDRESS_PRIVATE;
-}
-
 /* The type that `words` name (n of them): a struct's tag ("struct tag"),
  * a built-in type in one word, or one name; "" if not understood. */
 static void base_type(char words[][NAME_MAX_], int n, int aggregate,
@@ -171,8 +160,8 @@ static const char *read_one(clf_typedefs *t, const char *p)
         take_ident(&p, w, sizeof w);
         if (qualifier(w))
             continue;
-        if (space_word(w) != CL_KERNEL_ARG_ADDRESS_PRIVATE) {
-            space = space_word(w);
+        if (clf_space_of_word(w) != CL_KERNEL_ARG_ADDRESS_PRIVATE) {
+            space = clf_space_of_word(w);
             continue;
         }
         if (n == 8)

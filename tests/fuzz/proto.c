@@ -10,8 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!source)
         return 0;
     clf_proto proto;
-    clf_proto_find(source, "f", &proto);
-    clf_proto_parse(source, given, "f", &proto);
+    clf_proto_find(source, NULL, "f", &proto);
+    clf_proto_parse(source, NULL, given, "f", &proto);
     free(source);
     return 0;
 }
