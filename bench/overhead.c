@@ -32,8 +32,8 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L     /* clock_gettime, localtime_r */
 #endif
+#include "abba.h"
 #include "clframe.h"
-#include "common/median.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,18 +54,11 @@ typedef struct bench {
     cl_int n;                   /* outside the global range: never writes */
 } bench;
 
-/* One side's loop of `calls` launches; 0 or an OpenCL / clframe code. */
-typedef int (*loop_fn)(const bench *b, long calls);
-
-typedef struct summary {
-    double median, min, max;    /* ns per call over the runs */
-} summary;
-
 /* One comparison: side[0] raw, side[1] clframe, and the median of the
  * differences within each ABBA pair of runs, which drift between pairs
  * does not reach (a cross-check of median clframe - median raw). */
 typedef struct result {
-    summary side[2];
+    abba_summary side[2];
     double paired;
 } result;
 
@@ -83,8 +76,9 @@ static int raw_launch(const bench *b)
     return err;
 }
 
-static int raw_enqueue_loop(const bench *b, long calls)
+static int raw_enqueue_loop(void *state, long calls)
 {
+    const bench *b = state;
     for (long i = 0; i < calls; i++) {
         int err = raw_launch(b);
         if (err)
@@ -93,8 +87,9 @@ static int raw_enqueue_loop(const bench *b, long calls)
     return 0;
 }
 
-static int raw_call_loop(const bench *b, long calls)
+static int raw_call_loop(void *state, long calls)
 {
+    const bench *b = state;
     for (long i = 0; i < calls; i++) {
         int err = raw_launch(b);
         if (err == CL_SUCCESS)
@@ -137,18 +132,21 @@ static int raw_event_loop(const bench *b, long calls, int query)
     return 0;
 }
 
-static int raw_event_only_loop(const bench *b, long calls)
+static int raw_event_only_loop(void *state, long calls)
 {
+    const bench *b = state;
     return raw_event_loop(b, calls, 0);
 }
 
-static int raw_event_query_loop(const bench *b, long calls)
+static int raw_event_query_loop(void *state, long calls)
 {
+    const bench *b = state;
     return raw_event_loop(b, calls, 1);
 }
 
-static int clframe_enqueue_loop(const bench *b, long calls)
+static int clframe_enqueue_loop(void *state, long calls)
 {
+    const bench *b = state;
     for (long i = 0; i < calls; i++) {
         int rc = clkernel_enqueue(b->k, b->buf, CLARG(b->n));
         if (rc)
@@ -157,8 +155,9 @@ static int clframe_enqueue_loop(const bench *b, long calls)
     return 0;
 }
 
-static int clframe_call_loop(const bench *b, long calls)
+static int clframe_call_loop(void *state, long calls)
 {
+    const bench *b = state;
     for (long i = 0; i < calls; i++) {
         int rc = clkernel_call(b->k, b->buf, CLARG(b->n));
         if (rc)
@@ -169,59 +168,23 @@ static int clframe_call_loop(const bench *b, long calls)
 
 /* ---- timing -------------------------------------------------------------- */
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* ns per call of one run of loop; the queue drains after the clock stops. */
-static int time_run(const bench *b, loop_fn loop, long calls, double *ns)
-{
-    double t0 = now_ns();
-    int rc = loop(b, calls);
-    double t1 = now_ns();
-    int done = clctx_finish(NULL);
-    *ns = (t1 - t0) / (double)calls;
-    return rc ? rc : done;
-}
-
-/* ns[0..runs) raw, ns[runs..2 runs) clframe, ns[2 runs..3 runs) scratch. */
-static result summarize(double *ns, int runs)
-{
-    result out;
-    double *diff = ns + 2 * runs;
-    for (int r = 0; r < runs; r++)
-        diff[r] = ns[runs + r] - ns[r];
-    out.paired = median_of(diff, runs);
-    for (int s = 0; s < 2; s++) {
-        double *x = ns + s * runs;
-        out.side[s].median = median_of(x, runs);
-        out.side[s].min = x[0];
-        out.side[s].max = x[runs - 1];
-    }
-    return out;
-}
-
 /* One warm-up run of each side, then `runs` of each in ABBA order. */
-static int compare(const bench *b, loop_fn raw, loop_fn cf, long calls,
+static int compare(const bench *b, abba_loop raw, abba_loop cf, long calls,
                    int runs, result *out)
 {
-    double *ns = malloc(3 * (size_t)runs * sizeof *ns), warm;
+    double *ns = malloc(2 * (size_t)runs * sizeof *ns);
     if (!ns)
         return CLFRAME_ERR_NO_MEMORY;
-    int rc = time_run(b, raw, calls, &warm);
-    if (rc == 0)
-        rc = time_run(b, cf, calls, &warm);
-    for (int r = 0; r < runs && rc == 0; r++) {
-        int first = r % 2;      /* 0: raw first, 1: clframe first */
-        loop_fn order[2] = {first ? cf : raw, first ? raw : cf};
-        for (int s = 0; s < 2 && rc == 0; s++)
-            rc = time_run(b, order[s], calls, &ns[(s ^ first) * runs + r]);
+    abba_loop sides[2] = {raw, cf};
+    int rc = abba_time((void *)b, sides, 2, calls, runs, ns);
+    if (rc == 0) {
+        double diff[1024];
+        for (int r = 0; r < runs; r++)
+            diff[r] = ns[runs + r] - ns[r];
+        out->paired = median_of(diff, runs);
+        for (int s = 0; s < 2; s++)
+            out->side[s] = abba_summarize(ns + s * runs, runs);
     }
-    if (rc == 0)
-        *out = summarize(ns, runs);
     free(ns);
     return rc;
 }
@@ -241,7 +204,7 @@ static void print_table(const char *title, const char *key,
                         const char *const names[2], long calls, int runs,
                         const result *res, int with_goal)
 {
-    const summary *s = res->side;
+    const abba_summary *s = res->side;
     double added = s[1].median - s[0].median;
     double ratio = s[0].median > 0 ? s[1].median / s[0].median : 0;
     printf("\n%s\n", title);
@@ -330,7 +293,7 @@ static int fail(const char *what, int rc)
 int main(int argc, char **argv)
 {
     long calls = count_arg(argc, argv, 1, 20000, 100000000);
-    long runs = count_arg(argc, argv, 2, 15, 10000);
+    long runs = count_arg(argc, argv, 2, 15, 1024);
     if (calls < 10 || runs < 1 || argc > 3) {
         fprintf(stderr, "usage: %s [calls >= 10] [runs >= 1]\n", argv[0]);
         return 2;
