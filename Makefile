@@ -89,7 +89,7 @@ $(B)/libclframe.a: $(LIB_OBJ)
 # The shared library carries its ABI version in its name and SONAME, so a
 # program linked against it finds the version it was built for:
 # libclframe.so.$(SOVERSION), and libclframe.so (a link) to link with.
-SOVERSION = 1
+SOVERSION = 2
 $(B)/libclframe.so.$(SOVERSION): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libclframe.so.$(SOVERSION) -o $@ $^ $(LDLIBS)
 

@@ -165,12 +165,37 @@ typedef struct clctx_stats {
     uint64_t writes, reads;      /* host->device and device->host copies */
     uint64_t bytes_to_device, bytes_from_device;
     long live_objects;           /* buffers, events, programs, kernels alive
-                                    (a kept program no kernel uses is not) */
+                                    (a kept program no kernel uses is not,
+                                    nor a buffer the pool holds) */
     uint64_t cache_hits;         /* programs loaded from the binary cache */
     uint64_t cache_misses;       /* programs compiled (and then cached) */
     uint64_t compiles;           /* compiler runs, failed ones included */
+    uint64_t pool_hits;          /* call arrays given a pooled buffer */
+    uint64_t pool_misses;        /* ... and given a new one */
+    size_t pool_bytes;           /* bytes the pool holds now */
 } clctx_stats;
 clctx_stats clctx_get_stats(clctx *ctx);
+
+/* The buffer pool. A call's arrays that are not persistent (CLARG_IN,
+ * CLARG_OUT, CLARG_INOUT, CLARG_TYPED) borrow their device buffers from
+ * their context's pool and give them back when the call's work is
+ * enqueued, so that calls of the same sizes make no buffers after the
+ * first. Buffers are kept by size class (an array gets a buffer up to 25%
+ * longer; exactly as long on Oclgrind, which checks a kernel's accesses
+ * against it), and one given back by a call still in flight goes only to
+ * later work on the same queue or stream until that is known finished
+ * (a blocking call, clstream_wait, clctx_finish). The pool holds at most
+ * its limit in bytes, dropping the buffers given back longest ago first:
+ * CLFRAME_POOL_BYTES (a number, K, M or G after it for KiB, MiB or GiB;
+ * 0 turns the pool off) when a context is made, else an eighth of the
+ * device's memory, at most 1 GiB. When the device runs out of memory, the
+ * pool is emptied and the allocation or command tried once more.
+ * clctx_pool_limit sets the limit of ctx (NULL: the default), dropping
+ * what is held past it; clctx_pool_trim drops the oldest buffers until at
+ * most keep bytes are held (0: all); clctx_free releases them all. A
+ * context and its pool are used by one thread at a time. 0 or a code. */
+int clctx_pool_limit(clctx *ctx, size_t bytes);
+int clctx_pool_trim(clctx *ctx, size_t keep);
 
 /* Times every kernel launch on ctx (NULL: the default) from now on, as
  * clkernel_set_timing does for one kernel, until turned off; 0 or a

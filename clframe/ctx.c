@@ -424,6 +424,10 @@ static clctx *new_context(const char *selector, unsigned nth, int by_index)
     ctx->global_limit = bits >= 8 && bits < 64 ? (size_t)1 << (bits - 1)
                                                : (size_t)1 << 63;
     read_memory_model(ctx);
+    if (clf_pool_open(ctx)) {
+        free(ctx);
+        return NULL;
+    }
 
     cl_int err;
     cl_context_properties props[] = {
@@ -496,6 +500,7 @@ void clctx_free(clctx *ctx)
     if (ctx->profile)
         print_profile(ctx);
     clf_collect_events(ctx);
+    clf_pool_close(ctx);
     clf_program_free_all(ctx);
     clReleaseCommandQueue(ctx->queue);
     for (int i = 0; i < 2; i++)
@@ -607,6 +612,11 @@ void clf_track(clctx *ctx, int delta)
 
 cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err)
 {
+    if (ctx->fail_allocs) {
+        ctx->fail_allocs--;
+        *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return NULL;
+    }
     /* A zero-sized array still needs a valid buffer to pass. */
     cl_mem mem = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE,
                                 bytes ? bytes : 1, NULL, err);
@@ -642,12 +652,12 @@ void clf_count_copy(clctx *ctx, int what, size_t bytes)
     }
 }
 
-int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
-             size_t offset, size_t bytes, void *host, cl_bool blocking,
-             const char *desc)
+cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
+                        cl_mem mem, size_t offset, size_t bytes, void *host,
+                        cl_bool blocking)
 {
     if (bytes == 0)
-        return 0;
+        return CL_SUCCESS;
     /* Profiled by the clock when the host waits: NVIDIA's events of a
      * copy of pageable memory span more than the copy (four 256 MB reads
      * of bin/matmul added up to 349 ms in calls that took 130 ms each in
@@ -662,16 +672,18 @@ int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
         start = clf_now_ms();
     }
     cl_int err;
-    if (what == CLF_EV_WRITE)
-        err = clEnqueueWriteBuffer(queue, mem, blocking, offset, bytes, host,
-                                   0, NULL, evp);
-    else
-        err = clEnqueueReadBuffer(queue, mem, blocking, offset, bytes, host, 0,
-                                  NULL, evp);
+    for (int tries = 0; tries < 2; tries++) {
+        if (what == CLF_EV_WRITE)
+            err = clEnqueueWriteBuffer(queue, mem, blocking, offset, bytes,
+                                       host, 0, NULL, evp);
+        else
+            err = clEnqueueReadBuffer(queue, mem, blocking, offset, bytes,
+                                      host, 0, NULL, evp);
+        if (err == CL_SUCCESS || tries || !clf_pool_retry(ctx, err))
+            break;
+    }
     if (err != CL_SUCCESS)
-        return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
-                                                     : "clEnqueueReadBuffer",
-                           "copying %zu bytes for %s", bytes, desc);
+        return err;
     clf_count_copy(ctx, what, bytes);
     if (ev) {
         clf_track(ctx, 1);
@@ -681,7 +693,23 @@ int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
         ctx->transfer_ms[d] += clf_now_ms() - start;
         ctx->transfer_bytes[d] += bytes;
     }
-    return 0;
+    return CL_SUCCESS;
+}
+
+int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc)
+{
+    return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
+                                                 : "clEnqueueReadBuffer",
+                       "copying %zu bytes for %s", bytes, desc);
+}
+
+int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
+             size_t offset, size_t bytes, void *host, cl_bool blocking,
+             const char *desc)
+{
+    cl_int err = clf_enqueue_copy(ctx, queue, what, mem, offset, bytes, host,
+                                  blocking);
+    return err == CL_SUCCESS ? 0 : clf_copy_failed(err, what, bytes, desc);
 }
 
 /* ---- profiling records --------------------------------------------------- */

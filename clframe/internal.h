@@ -74,6 +74,23 @@ enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ };
 
 typedef struct clf_program clf_program;   /* program.c: built programs */
 
+/* pool.c: device buffers that calls gave back, for the next calls. */
+enum { CLF_POOL_MOST = 256 };   /* buffers held at once */
+typedef struct clf_pooled {
+    cl_mem mem;
+    size_t bytes;               /* its size class */
+    cl_command_queue queue;     /* the queue that may still use it; NULL
+                                   once that one is known finished */
+    uint64_t given;             /* when given back, for dropping the oldest */
+} clf_pooled;
+typedef struct clf_pool {
+    clf_pooled held[CLF_POOL_MOST];
+    size_t count, bytes;        /* buffers and bytes held */
+    size_t limit;               /* the most bytes held */
+    uint64_t clock;
+    int exact;                  /* buffers exactly as long as their arrays */
+} clf_pool;
+
 struct clctx {
     cl_platform_id platform;
     cl_device_id device;
@@ -106,6 +123,9 @@ struct clctx {
                                    -cl-std, measured when first needed
                                    (preproc.c); 0 before */
     clctx_stats stats;
+    clf_pool pool;
+    int fail_allocs;            /* tests: the next buffers made fail as a
+                                   device out of memory would */
     unsigned local_malloc_rewrites; /* sources rewritten (program.c), and */
     double local_malloc_ms;         /* the time it took */
     clf_program *programs;      /* built programs, reused by source+options */
@@ -150,16 +170,39 @@ void clf_release_mem(clctx *ctx, cl_mem mem);
 void clf_release_event(clctx *ctx, cl_event ev);
 void clf_track(clctx *ctx, int delta);
 
-/* Copies between a host array and a buffer either way (CLF_EV_WRITE or
- * CLF_EV_READ) on any of the context's queues, at an offset into the
- * buffer, counting bytes and, when profiling, timing it. blocking as in
- * clEnqueueRead/WriteBuffer. */
 /* Counts a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) in ctx's
  * statistics. */
 void clf_count_copy(clctx *ctx, int what, size_t bytes);
+
+/* Copies between a host array and a buffer either way (CLF_EV_WRITE or
+ * CLF_EV_READ) on any of the context's queues, at an offset into the
+ * buffer, counting bytes and, when profiling, timing it. blocking as in
+ * clEnqueueRead/WriteBuffer. clf_enqueue_copy returns the driver's code
+ * for the caller to word; clf_copy words it, naming desc. */
+cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
+                        cl_mem mem, size_t offset, size_t bytes, void *host,
+                        cl_bool blocking);
 int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc);
+int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc);
+
+/* pool.c: a call's arrays borrow their device buffers from the context's
+ * pool (clf_pool_take, a buffer of at least `bytes`, or NULL with *err)
+ * and give them back after enqueueing their work on `queue` (NULL when
+ * that work is known finished); clf_pool_idle marks what queue's work
+ * (NULL: every queue's) finished. After a driver's err, clf_pool_retry
+ * empties the pool and returns 1 when that may let the same command
+ * succeed on a second try. clf_pool_open reads CLFRAME_POOL_BYTES; 0 or a
+ * code with a message. */
+int clf_pool_open(clctx *ctx);
+cl_mem clf_pool_take(clctx *ctx, cl_command_queue queue, size_t bytes,
+                     cl_int *err);
+void clf_pool_give(clctx *ctx, cl_command_queue queue, cl_mem mem,
+                   size_t bytes);
+void clf_pool_idle(clctx *ctx, cl_command_queue queue);
+int clf_pool_retry(clctx *ctx, cl_int err);
+void clf_pool_close(clctx *ctx);
 
 /* Profiling records: the named kernel's totals; a pending event to read at
  * the next clf_collect_events (called by finish, blocking calls, free),

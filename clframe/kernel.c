@@ -401,8 +401,10 @@ size_t clframe_round_up(size_t n, size_t m)
     return m ? (n + m - 1) / m * m : n;
 }
 
+/* Sets one of k's sizes (global, local, offset) and its dimensions; the
+ * sizes are checked again before the next call only if they changed. */
 static int set_sizes(clkernel *k, unsigned dims, const size_t *sizes,
-                     size_t *dst, const char *what)
+                     size_t *dst, unsigned *dst_dims, const char *what)
 {
     if (!k) {
         char who[32];
@@ -412,38 +414,37 @@ static int set_sizes(clkernel *k, unsigned dims, const size_t *sizes,
     if (dims < 1 || dims > 3)
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_%s(%s): %u sizes "
                         "given, 1 to 3 expected", what, k->name, dims);
-    memset(dst, 0, 3 * sizeof *dst);
-    memcpy(dst, sizes, dims * sizeof *sizes);
-    k->sizes_checked = 0;
+    size_t v[3] = {0, 0, 0};
+    memcpy(v, sizes, dims * sizeof *sizes);
+    if (*dst_dims != dims || memcmp(v, dst, sizeof v) != 0) {
+        memcpy(dst, v, sizeof v);
+        *dst_dims = dims;
+        k->sizes_checked = 0;
+    }
     return 0;
 }
 
 int clkernel_set_global(clkernel *k, unsigned dims, const size_t *sizes)
 {
-    int rc = set_sizes(k, dims, sizes, k ? k->global : NULL, "global");
-    if (rc == 0)
-        k->dims = dims;
-    return rc;
+    return set_sizes(k, dims, sizes, k ? k->global : NULL,
+                     k ? &k->dims : NULL, "global");
 }
 
 int clkernel_set_local(clkernel *k, unsigned dims, const size_t *sizes)
 {
-    int rc = set_sizes(k, dims, sizes, k ? k->local : NULL, "local");
-    if (rc == 0) {
-        k->local_dims = dims;
-        k->has_local = sizes[0] != 0 || (dims > 1 && sizes[1]) ||
-                       (dims > 2 && sizes[2]);
-    }
+    int rc = set_sizes(k, dims, sizes, k ? k->local : NULL,
+                       k ? &k->local_dims : NULL, "local");
+    if (rc == 0)
+        k->has_local = k->local[0] || k->local[1] || k->local[2];
     return rc;
 }
 
 int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes)
 {
-    int rc = set_sizes(k, dims, sizes, k ? k->offset : NULL, "offset");
-    if (rc == 0) {
-        k->offset_dims = dims;
+    int rc = set_sizes(k, dims, sizes, k ? k->offset : NULL,
+                       k ? &k->offset_dims : NULL, "offset");
+    if (rc == 0)
         k->has_offset = 1;
-    }
     return rc;
 }
 
@@ -717,21 +718,26 @@ typedef struct call_plan {
     size_t items, chunk;
 } call_plan;
 
-/* Device buffers of one call: persistent ones borrowed, others made here,
- * and some of either the host array itself (pinned memory used in place,
- * host.c), which is never copied. */
-enum { BUF_MADE = 1, BUF_IN_PLACE = 2 };
+/* Device buffers of one call: persistent ones borrowed, others taken from
+ * the pool or made here (images), and some of either the host array itself
+ * (pinned memory used in place, host.c), which is never copied. */
+enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
 typedef struct call_buffers {
     cl_mem mem[32];
-    unsigned char made[32];      /* BUF_MADE | BUF_IN_PLACE */
+    unsigned char made[32];      /* BUF_MADE | BUF_IN_PLACE, or BUF_POOLED */
     cl_mem *mems;
     unsigned char *mades;
 } call_buffers;
 
-static void release_made(clctx *ctx, call_buffers *b, unsigned n)
+/* Gives back what the call made or took: to the pool, for later work on
+ * queue (NULL once the call's work is known finished). */
+static void release_made(clctx *ctx, call_buffers *b, unsigned n,
+                         const clarg *args, cl_command_queue queue)
 {
     for (unsigned i = 0; i < n; i++)
-        if (b->mades[i] & BUF_MADE)
+        if (b->mades[i] & BUF_POOLED)
+            clf_pool_give(ctx, queue, b->mems[i], clf_arg_bytes(&args[i]));
+        else if (b->mades[i] & BUF_MADE)
             clf_release_mem(ctx, b->mems[i]);
     if (b->mems != b->mem) {
         free(b->mems);
@@ -739,14 +745,14 @@ static void release_made(clctx *ctx, call_buffers *b, unsigned n)
     }
 }
 
-/* Whether a call's whole-array copies wait. A call that waits anyway
- * makes them blocking: on NVIDIA's driver a blocking copy of pageable
- * memory measured up to 3 times faster than the same copy enqueued and
- * then waited for (bench-transfer; 14.6 against 10.9 GB/s reading 1 GiB
- * back). */
-static cl_bool copy_blocking(const call_plan *p)
+/* "argument 2 of vadd", for the message of a copy that failed: written
+ * only then. */
+static int copy_failed(const clkernel *k, unsigned i, cl_int err, int what,
+                       size_t bytes)
 {
-    return p->blocking ? CL_TRUE : CL_FALSE;
+    char what_for[160];
+    snprintf(what_for, sizeof what_for, "argument %u of %s", i + 1, k->name);
+    return clf_copy_failed(err, what, bytes, what_for);
 }
 
 /* An array a chunked call copies in parts rather than whole. */
@@ -771,22 +777,19 @@ static int set_arg(clkernel *k, const call_plan *p, unsigned i,
                    (b->mems[i] = clf_host_in_place(ctx, a->host, bytes))) {
             b->mades[i] = BUF_MADE | BUF_IN_PLACE;
         } else {
-            b->mems[i] = clf_create_buffer(ctx, bytes, &err);
+            b->mems[i] = clf_pool_take(ctx, p->queue, bytes, &err);
             if (err != CL_SUCCESS)
                 return clf_fail_cl(err, "clCreateBuffer", "%s(%s): argument "
                                    "%u, %zu bytes", p->who, k->name, i + 1,
                                    bytes);
-            b->mades[i] = BUF_MADE;
+            b->mades[i] = BUF_POOLED;
         }
+        /* Enqueued without waiting: the call waits once, at its end. */
         if ((a->flags & CLARG_TO_DEVICE) && !(b->mades[i] & BUF_IN_PLACE) &&
-            !split(p, a)) {
-            char what[160];
-            snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-            int rc = clf_copy(ctx, p->queue, CLF_EV_WRITE, b->mems[i], 0,
-                              bytes, a->host, copy_blocking(p), what);
-            if (rc)
-                return rc;
-        }
+            !split(p, a) &&
+            (err = clf_enqueue_copy(ctx, p->queue, CLF_EV_WRITE, b->mems[i], 0,
+                                    bytes, a->host, CL_FALSE)) != CL_SUCCESS)
+            return copy_failed(k, i, err, CLF_EV_WRITE, bytes);
         err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), &b->mems[i]);
     } else if (a->kind == CLARG_KIND_LOCAL) {
         err = clSetKernelArg(k->kernel, i, a->count, NULL);
@@ -797,7 +800,7 @@ static int set_arg(clkernel *k, const call_plan *p, unsigned i,
     } else if (a->kind == CLARG_KIND_IMAGE) {
         char what[160];
         snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-        int rc = clf_image_make(ctx, p->queue, what, a, copy_blocking(p),
+        int rc = clf_image_make(ctx, p->queue, what, a, CL_FALSE,
                                 &b->mems[i]);
         if (rc)
             return rc;
@@ -821,29 +824,49 @@ static int set_arg(clkernel *k, const call_plan *p, unsigned i,
     return 0;
 }
 
-/* Copies the arrays that come back after the last kernel: in a chunked
- * call, those that are not split. */
-static int copy_back(clkernel *k, const call_plan *p, unsigned nargs,
-                     const clarg *args, call_buffers *b)
+/* Whether argument a is copied back whole after the kernel. */
+static int copied_back(const call_plan *p, const clarg *a, unsigned char made)
 {
+    if (a->kind == CLARG_KIND_IMAGE)
+        return (a->flags & CLARG_FROM_DEVICE) != 0;
+    return a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_FROM_DEVICE) &&
+           !(made & BUF_IN_PLACE) && !split(p, a);
+}
+
+/* Copies the arrays that come back after the last kernel (in a chunked
+ * call, those that are not split), without waiting but for the last of a
+ * blocking call's on its only queue: that one waits for the call's work,
+ * as hand-written OpenCL's last blocking read does. *waited says whether
+ * it did. */
+static int copy_back(clkernel *k, const call_plan *p, unsigned nargs,
+                     const clarg *args, call_buffers *b, int *waited)
+{
+    unsigned last = nargs;
+    for (unsigned i = 0; i < nargs; i++)
+        if (copied_back(p, &args[i], b->mades[i]))
+            last = i;
     for (unsigned i = 0; i < nargs; i++) {
         const clarg *a = &args[i];
-        char what[160];
-        snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-        if (a->kind == CLARG_KIND_IMAGE && (a->flags & CLARG_FROM_DEVICE)) {
+        if (!copied_back(p, a, b->mades[i]))
+            continue;
+        cl_bool blocking = p->blocking && !p->chunk && i == last;
+        if (a->kind == CLARG_KIND_IMAGE) {
+            char what[160];
+            snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
             int rc = clf_image_copy(k->ctx, p->queue, CLF_EV_READ, b->mems[i],
-                                    a, copy_blocking(p), what);
+                                    a, blocking, what);
             if (rc)
                 return rc;
-            continue;
+        } else {
+            size_t bytes = clf_arg_bytes(a);
+            cl_int err = clf_enqueue_copy(k->ctx, p->queue, CLF_EV_READ,
+                                          b->mems[i], 0, bytes, a->host,
+                                          blocking);
+            if (err != CL_SUCCESS)
+                return copy_failed(k, i, err, CLF_EV_READ, bytes);
         }
-        if (a->kind != CLARG_KIND_BUFFER || !(a->flags & CLARG_FROM_DEVICE) ||
-            (b->mades[i] & BUF_IN_PLACE) || split(p, a))
-            continue;
-        int rc = clf_copy(k->ctx, p->queue, CLF_EV_READ, b->mems[i], 0,
-                          clf_arg_bytes(a), a->host, copy_blocking(p), what);
-        if (rc)
-            return rc;
+        *waited = blocking && (a->kind == CLARG_KIND_IMAGE ||
+                               clf_arg_bytes(a) != 0);
     }
     return 0;
 }
@@ -857,9 +880,14 @@ static int launch(clkernel *k, cl_command_queue queue, const size_t *offset,
     clctx *ctx = k->ctx;
     cl_event ev = NULL;
     int want_event = k->timing || ctx->timing || ctx->profile;
-    cl_int err = clEnqueueNDRangeKernel(
-        queue, k->kernel, k->dims, offset, global,
-        k->has_local ? k->local : NULL, 0, NULL, want_event ? &ev : NULL);
+    cl_int err;
+    for (int tries = 0; tries < 2; tries++) {
+        err = clEnqueueNDRangeKernel(queue, k->kernel, k->dims, offset, global,
+                                     k->has_local ? k->local : NULL, 0, NULL,
+                                     want_event ? &ev : NULL);
+        if (err == CL_SUCCESS || tries || !clf_pool_retry(ctx, err))
+            break;
+    }
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, "clEnqueueNDRangeKernel", "kernel %s, global "
                            "%zux%zux%zu, local %zux%zux%zu on %s", k->name,
@@ -966,15 +994,20 @@ static int run_chunks(clkernel *k, const call_plan *p, unsigned nargs,
 }
 
 /* Waits for every queue the call used: on success if blocking (or
- * debugging), and always after a failure of a blocking call, so that no
- * copy lands after it returns. */
-static int wait_call(clkernel *k, const call_plan *p, int rc)
+ * debugging) and not waited for already, and always after a failure of a
+ * blocking call, so that no copy lands after it returns. *waited is then
+ * set. */
+static int wait_call(clkernel *k, const call_plan *p, int rc, int *waited)
 {
     clctx *ctx = k->ctx;
     if (rc == 0 && !p->blocking && !ctx->debug)
         return 0;
     if (rc && !p->blocking)
         return rc;
+    if (rc == 0 && *waited) {
+        clf_collect_events(ctx);
+        return 0;
+    }
     cl_int err = clFinish(p->queue);
     for (int q = 0; p->chunk && q < 2; q++)
         if (err == CL_SUCCESS)
@@ -984,6 +1017,7 @@ static int wait_call(clkernel *k, const call_plan *p, int rc)
     if (rc == 0 && err != CL_SUCCESS)
         rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", k->name,
                          ctx->device_name);
+    *waited = err == CL_SUCCESS;
     if (rc == 0 && p->blocking)
         clf_collect_events(ctx);
     return rc;
@@ -1033,10 +1067,11 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
         rc = run_chunks(k, p, nargs, args, &b);
     else if (rc == 0)
         rc = launch(k, p->queue, k->has_offset ? k->offset : NULL, k->global);
+    int waited = 0;
     if (rc == 0 && from_device)
-        rc = copy_back(k, p, nargs, args, &b);
-    rc = wait_call(k, p, rc);
-    release_made(k->ctx, &b, nargs);
+        rc = copy_back(k, p, nargs, args, &b, &waited);
+    rc = wait_call(k, p, rc, &waited);
+    release_made(k->ctx, &b, nargs, args, waited ? NULL : p->queue);
     return rc;
 }
 

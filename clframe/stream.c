@@ -71,6 +71,7 @@ void clstream_free(clstream *s)
     if (*link)
         *link = s->next;
     clFinish(s->queue);
+    clf_pool_idle(s->ctx, s->queue);    /* the handle may be reused */
     clReleaseCommandQueue(s->queue);
     clf_track(s->ctx, -1);
     free(s);
@@ -84,6 +85,7 @@ int clstream_wait(clstream *s)
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, "clFinish", "waiting for a stream on %s",
                            s->ctx->device_name);
+    clf_pool_idle(s->ctx, s->queue);
     return 0;
 }
 
@@ -117,5 +119,7 @@ cl_int clf_finish_all(clctx *ctx)
         cl_int err = clFinish(s->queue);
         first = first != CL_SUCCESS ? first : err;
     }
+    if (first == CL_SUCCESS)
+        clf_pool_idle(ctx, NULL);
     return first;
 }

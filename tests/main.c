@@ -26,6 +26,7 @@ Suite *pinned_suite(void);
 Suite *stream_suite(void);
 Suite *image_suite(void);
 Suite *signature_suite(void);
+Suite *pool_suite(void);
 
 int main(void)
 {
@@ -34,5 +35,5 @@ int main(void)
         function_suite, layout_suite, group_minmax_suite, group_shim_suite,
         mwc64x_suite, group_choose_suite, pinned_suite, cache_suite,
         preproc_suite, localmalloc_suite, stream_suite, image_suite,
-        signature_suite, NULL});
+        signature_suite, pool_suite, NULL});
 }

@@ -1,0 +1,305 @@
+/*
+ * test_pool.c: the buffer pool that a call's arrays borrow from. Calls of
+ * one size class reuse buffers and give right answers; a buffer given back
+ * by work in flight goes only to later work on the same queue; the limit
+ * (set by a call or CLFRAME_POOL_BYTES) is never passed; trim and 0 empty
+ * the pool; a device out of memory empties it and retries once.
+ */
+#include "support.h"
+#include "copy_kernels.h"
+#include "internal.h"           /* clctx's fail_allocs */
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct arrays {
+    int n;
+    float *in, *out, *io;
+} arrays;
+
+static arrays make_arrays(int n, float base)
+{
+    arrays a = {n, malloc((size_t)n * sizeof(float)),
+                malloc((size_t)n * sizeof(float)),
+                malloc((size_t)n * sizeof(float))};
+    ck_assert(a.in && a.out && a.io);
+    for (int i = 0; i < n; i++) {
+        a.in[i] = base + (float)(i % 100);
+        a.out[i] = -1;
+        a.io[i] = (float)i;
+    }
+    return a;
+}
+
+/* What kernel twice left: out = 2 in, io = i + in + 1. */
+static void check_arrays(const arrays *a)
+{
+    for (int i = 0; i < a->n; i++) {
+        ck_assert_quietly(a->out[i] == 2 * a->in[i], "out[%d] = %g, not %g", i,
+                          a->out[i], 2 * a->in[i]);
+        ck_assert_quietly(a->io[i] == (float)i + a->in[i] + 1,
+                          "io[%d] = %g, not %g", i, a->io[i],
+                          (float)i + a->in[i] + 1);
+    }
+}
+
+static void free_arrays(arrays *a)
+{
+    free(a->in);
+    free(a->out);
+    free(a->io);
+}
+
+static clkernel *twice_on(clctx *ctx, int n)
+{
+    clkernel *k = clkernel_source(ctx, copy_kernels, "twice", NULL);
+    ck_assert_made(k);
+    ck_assert_cl(clkernel_global(k, (size_t)n));
+    return k;
+}
+
+/* A blocking call of twice on a new set of arrays, checked. */
+static void call_twice(clkernel *k, int n, float base)
+{
+    arrays a = make_arrays(n, base);
+    ck_assert_cl(clkernel_global(k, (size_t)n));
+    ck_assert_cl(clkernel_call(k, CLARG_IN(a.in, n), CLARG_OUT(a.out, n),
+                               CLARG_INOUT(a.io, n), CLARG(n)));
+    check_arrays(&a);
+    free_arrays(&a);
+}
+
+START_TEST(calls_of_one_size_class_reuse_buffers)
+{
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, 1000);
+    long live = clctx_get_stats(ctx).live_objects;
+    call_twice(k, 1000, 1);
+    clctx_stats st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.pool_misses, 3);
+    ck_assert_uint_eq(st.pool_hits, 0);
+    ck_assert_uint_eq(st.pool_bytes, 3 * 4096);     /* 4000 bytes' class */
+    ck_assert_int_eq(st.live_objects, live);        /* held, not live */
+    call_twice(k, 1000, 7);
+    call_twice(k, 900, 3);                          /* 3600: the same class */
+    st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.pool_misses, 3);
+    ck_assert_uint_eq(st.pool_hits, 6);
+    call_twice(k, 1200, 5);                         /* 4800: another */
+    st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.pool_misses, 6);
+    ck_assert_uint_eq(st.pool_bytes, 3 * 4096 + 3 * 5120);
+    ck_assert_int_eq(st.live_objects, live);
+    call_twice(k, 1, 2);                            /* tiny and odd sizes */
+    call_twice(k, 257, 2);
+    call_twice(k, 4099, 2);
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+/* Enqueued calls on one queue take each other's buffers (the queue runs
+ * them in order), and each still gets its own answer. */
+START_TEST(enqueued_calls_on_one_queue_share_buffers_in_order)
+{
+    enum { N = 5000, CALLS = 4 };
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, N);
+    arrays a[CALLS];
+    for (int c = 0; c < CALLS; c++) {
+        a[c] = make_arrays(N, (float)(10 * c));
+        ck_assert_cl(clkernel_enqueue(k, CLARG_IN(a[c].in, N),
+                                      CLARG_OUT(a[c].out, N),
+                                      CLARG_INOUT(a[c].io, N), CLARG(N)));
+    }
+    ck_assert_cl(clctx_finish(ctx));
+    clctx_stats st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.pool_misses, 3);
+    ck_assert_uint_eq(st.pool_hits, 3 * (CALLS - 1));
+    for (int c = 0; c < CALLS; c++) {
+        check_arrays(&a[c]);
+        free_arrays(&a[c]);
+    }
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+/* Work in flight on one stream keeps its buffers from the others until
+ * that stream is known finished. */
+START_TEST(streams_in_flight_never_share_a_buffer)
+{
+    enum { N = 3000 };
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, N);
+    clstream *s1 = clstream_new(ctx), *s2 = clstream_new(ctx);
+    ck_assert(s1 && s2);
+    arrays a = make_arrays(N, 1), b = make_arrays(N, 2), c = make_arrays(N, 3);
+    ck_assert_cl(clkernel_enqueue_on(k, s1, CLARG_IN(a.in, N),
+                                     CLARG_OUT(a.out, N),
+                                     CLARG_INOUT(a.io, N), CLARG(N)));
+    ck_assert_cl(clkernel_enqueue_on(k, s2, CLARG_IN(b.in, N),
+                                     CLARG_OUT(b.out, N),
+                                     CLARG_INOUT(b.io, N), CLARG(N)));
+    clctx_stats st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.pool_hits, 0);
+    ck_assert_uint_eq(st.pool_misses, 6);
+    ck_assert_cl(clstream_wait(s1));    /* s1's buffers are free for all */
+    ck_assert_cl(clkernel_enqueue(k, CLARG_IN(c.in, N), CLARG_OUT(c.out, N),
+                                  CLARG_INOUT(c.io, N), CLARG(N)));
+    st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.pool_hits, 3);         /* s1's, not s2's */
+    ck_assert_cl(clctx_finish(ctx));
+    check_arrays(&a);
+    check_arrays(&b);
+    check_arrays(&c);
+    free_arrays(&a);
+    free_arrays(&b);
+    free_arrays(&c);
+    clstream_free(s1);
+    clstream_free(s2);
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+START_TEST(the_limit_is_never_passed)
+{
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, 1000);
+    ck_assert_cl(clctx_pool_limit(ctx, 10000));     /* two 4096s fit */
+    call_twice(k, 1000, 1);
+    clctx_stats st = clctx_get_stats(ctx);
+    ck_assert_uint_le(st.pool_bytes, 10000);
+    ck_assert_uint_eq(st.pool_bytes, 2 * 4096);
+    call_twice(k, 1000, 2);                 /* two hits, one miss */
+    st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.pool_hits, 2);
+    ck_assert_uint_eq(st.pool_misses, 4);
+    ck_assert_uint_le(st.pool_bytes, 10000);
+    call_twice(k, 3000, 3);                 /* 12000 bytes: never kept */
+    ck_assert_uint_le(clctx_get_stats(ctx).pool_bytes, 10000);
+    ck_assert_cl(clctx_pool_limit(ctx, 4096));      /* drops the oldest */
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 4096);
+    ck_assert_cl(clctx_pool_limit(ctx, 0));         /* the pool off */
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 0);
+    uint64_t misses = clctx_get_stats(ctx).pool_misses;
+    call_twice(k, 1000, 4);
+    call_twice(k, 1000, 5);
+    st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.pool_misses, misses + 6);
+    ck_assert_uint_eq(st.pool_bytes, 0);
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+START_TEST(trim_keeps_at_most_what_it_is_asked)
+{
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, 1000);
+    call_twice(k, 1000, 1);
+    call_twice(k, 2000, 1);                 /* 8000 bytes' class: 8192 */
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 3 * 4096 + 3 * 8192);
+    ck_assert_cl(clctx_pool_trim(ctx, 3 * 8192));   /* the 4096s go first */
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 3 * 8192);
+    uint64_t hits = clctx_get_stats(ctx).pool_hits;
+    call_twice(k, 2000, 2);
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_hits, hits + 3);
+    ck_assert_cl(clctx_pool_trim(ctx, 0));
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 0);
+    ck_assert_int_eq(clctx_pool_trim(NULL, 0), 0);  /* the default's */
+    clkernel_free(k);
+    clctx_free(ctx);                        /* releases what is held */
+}
+END_TEST
+
+START_TEST(the_limit_comes_from_the_environment)
+{
+    setenv("CLFRAME_POOL_BYTES", "8K", 1);
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, 1000);
+    call_twice(k, 1000, 1);
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 8192);
+    clkernel_free(k);
+    clctx_free(ctx);
+
+    setenv("CLFRAME_POOL_BYTES", "0", 1);
+    ck_assert_made(ctx = clctx_new(NULL));
+    k = twice_on(ctx, 1000);
+    call_twice(k, 1000, 1);
+    call_twice(k, 1000, 2);
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_hits, 0);
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 0);
+    clkernel_free(k);
+    clctx_free(ctx);
+
+    static const char *const bad[] = {"lots", "12Q", "-1", "8 K", "1e9",
+                                      "99999999999999999999", "99999999999G"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("CLFRAME_POOL_BYTES", bad[i], 1);
+        ck_assert_msg(clctx_new(NULL) == NULL, "CLFRAME_POOL_BYTES=%s taken",
+                      bad[i]);
+        ck_assert_error_has("CLFRAME_POOL_BYTES");
+        ck_assert_error_has(bad[i]);
+    }
+    unsetenv("CLFRAME_POOL_BYTES");
+}
+END_TEST
+
+START_TEST(out_of_memory_empties_the_pool_and_retries_once)
+{
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, 1000);
+    call_twice(k, 1000, 1);
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 3 * 4096);
+    ctx->fail_allocs = 1;           /* the next buffer made fails */
+    call_twice(k, 2000, 2);         /* retried after emptying the pool */
+    ck_assert_int_eq(ctx->fail_allocs, 0);
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 3 * 8192);
+
+    ctx->fail_allocs = 2;           /* fails again after the retry */
+    arrays a = make_arrays(3000, 1);
+    ck_assert_cl(clkernel_global(k, 3000));
+    ck_assert_fails(clkernel_call(k, CLARG_IN(a.in, 3000),
+                                  CLARG_OUT(a.out, 3000),
+                                  CLARG_INOUT(a.io, 3000), CLARG(3000)),
+                    CL_MEM_OBJECT_ALLOCATION_FAILURE, "argument 1, 12000 bytes");
+    ck_assert_uint_eq(clctx_get_stats(ctx).pool_bytes, 0);
+    ctx->fail_allocs = 1;           /* an empty pool: no retry */
+    ck_assert_fails(clkernel_call(k, CLARG_IN(a.in, 3000),
+                                  CLARG_OUT(a.out, 3000),
+                                  CLARG_INOUT(a.io, 3000), CLARG(3000)),
+                    CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer");
+    ck_assert_int_eq(ctx->fail_allocs, 0);
+    ck_assert_cl(clkernel_call(k, CLARG_IN(a.in, 3000), CLARG_OUT(a.out, 3000),
+                               CLARG_INOUT(a.io, 3000), CLARG(3000)));
+    check_arrays(&a);
+    free_arrays(&a);
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
+Suite *pool_suite(void)
+{
+    Suite *s = suite_create("pool");
+    TCase *t = tcase_create("pool");
+    tcase_add_test(t, calls_of_one_size_class_reuse_buffers);
+    tcase_add_test(t, enqueued_calls_on_one_queue_share_buffers_in_order);
+    tcase_add_test(t, streams_in_flight_never_share_a_buffer);
+    tcase_add_test(t, the_limit_is_never_passed);
+    tcase_add_test(t, trim_keeps_at_most_what_it_is_asked);
+    tcase_add_test(t, the_limit_comes_from_the_environment);
+    tcase_add_test(t, out_of_memory_empties_the_pool_and_retries_once);
+    tcase_set_timeout(t, 120);
+    suite_add_tcase(s, t);
+    return s;
+}
