@@ -395,6 +395,7 @@ bench: all
 	@mkdir -p bench/out
 	$(BIN)/bench-defaults $(DEFAULTS_BENCH)
 	$(BIN)/bench-overhead
+	$(BIN)/bench-call
 	$(BIN)/bench-cache
 	$(BIN)/bench-localmalloc
 	$(BIN)/bench-transfer $(TRANSFER_BENCH)

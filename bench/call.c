@@ -57,7 +57,7 @@ typedef struct state {
     float ret, x, y, t;
 } state;
 
-/* ---- the headline call ---------------------------------------------------- */
+/* ---- the headline call -------------------------------------------------- */
 
 static int clframe_call(void *p, long calls)
 {
@@ -182,7 +182,7 @@ static int hand_per_call_async(void *p, long calls)
     return clFinish(s->queue);
 }
 
-/* ---- clfunction_call ------------------------------------------------------ */
+/* ---- clfunction_call ---------------------------------------------------- */
 
 static int clframe_function(void *p, long calls)
 {
@@ -217,7 +217,7 @@ static int hand_shim(void *p, long calls)
     return 0;
 }
 
-/* ---- checking ------------------------------------------------------------- */
+/* ---- checking ----------------------------------------------------------- */
 
 static int fail(const char *what, int rc)
 {
@@ -260,7 +260,7 @@ static int check_mix(state *s, abba_loop loop, const char *name)
     return 0;
 }
 
-/* ---- report --------------------------------------------------------------- */
+/* ---- report ------------------------------------------------------------- */
 
 static const char *device_word(void)
 {
@@ -330,14 +330,16 @@ static void print_header(int argc, char **argv)
                "keeps events on every call, so its times include that\n");
 }
 
-static void print_columns(const char *title, const char *third)
+static void print_columns(const char *title, const char *second,
+                          const char *third)
 {
     printf("\n%s\n", title);
     printf("  %8s %6s %10s %10s %10s %7s %9s\n", "n", "calls", "clframe",
-           "kept", third, "/kept", third[0] ? "/per call" : "");
+           second, third, third[0] ? "/kept" : "/hand",
+           third[0] ? "/per call" : "");
 }
 
-/* ---- setup ---------------------------------------------------------------- */
+/* ---- setup -------------------------------------------------------------- */
 
 static int open_state(state *s)
 {
@@ -388,37 +390,41 @@ static void close_state(state *s)
     free(s->c);
 }
 
-/* Both tables at one size. */
-static int run_size(state *s, int n, long calls, int runs)
+/* One table: the three sides of a mode at every size. */
+static int run_mode(state *s, const char *key, const char *title,
+                    const abba_loop *loops, long calls, int runs)
 {
-    s->n = n;
-    int rc = clkernel_global(s->vadd, (size_t)n);
-    if (rc)
-        return fail("clkernel_global", rc);
-    release_buffers(s->kept);
-    if ((rc = make_buffers(s, s->kept)))
-        return fail("clCreateBuffer", rc);
-    static const abba_loop blocking[3] = {clframe_call, hand_kept,
-                                          hand_per_call};
-    static const abba_loop queued[3] = {clframe_enqueue, hand_kept_async,
-                                        hand_per_call_async};
-    static const char *const names[3] = {"clkernel_call", "by hand, kept",
+    static const char *const names[3] = {"clframe", "by hand, kept",
                                          "by hand, per call"};
-    for (int i = 0; i < 3; i++)
-        if (check_vadd(s, blocking[i], names[i]) ||
-            check_vadd(s, queued[i], names[i]))
-            return 1;
-    long scaled = n > 50000 ? calls * 50000 / n : calls;
-    scaled = scaled < 10 ? 10 : scaled;
-    print_columns("blocking: clkernel_call against the same by hand, us per "
-                  "call", "per call");
-    rc = compare(s, "call_blocking", blocking, 3, scaled, runs);
-    if (rc == 0) {
-        print_columns("a loop of clkernel_enqueue, one wait at the end, us per "
-                      "call", "per call");
-        rc = compare(s, "call_enqueue", queued, 3, scaled, runs);
+    print_columns(title, "kept", "per call");
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof SIZES / sizeof *SIZES; i++) {
+        int n = SIZES[i];
+        s->n = n;
+        if ((rc = clkernel_global(s->vadd, (size_t)n)))
+            return fail("clkernel_global", rc);
+        release_buffers(s->kept);
+        if ((rc = make_buffers(s, s->kept)))
+            return fail("clCreateBuffer", rc);
+        for (int j = 0; j < 3; j++)
+            if (check_vadd(s, loops[j], names[j]))
+                return 1;
+        long scaled = n > 50000 ? calls * 50000 / n : calls;
+        rc = compare(s, key, loops, 3, scaled < 10 ? 10 : scaled, runs);
     }
     return rc;
+}
+
+static void print_pool(void)
+{
+    clctx_stats st = clctx_get_stats(NULL);
+    printf("\nthe pool: %llu hits, %llu misses, %zu bytes held; kernels run "
+           "%llu\n", (unsigned long long)st.pool_hits,
+           (unsigned long long)st.pool_misses, st.pool_bytes,
+           (unsigned long long)st.kernel_runs);
+    printf("RESULT call_pool device=%s hits=%llu misses=%llu bytes=%zu\n",
+           device_word(), (unsigned long long)st.pool_hits,
+           (unsigned long long)st.pool_misses, st.pool_bytes);
 }
 
 static long count_arg(int argc, char **argv, int i, long def, long max)
@@ -445,21 +451,28 @@ int main(int argc, char **argv)
     print_header(argc, argv);
     state s = {0};
     int rc = open_state(&s);
-    for (size_t i = 0; rc == 0 && i < sizeof SIZES / sizeof *SIZES; i++)
-        rc = run_size(&s, SIZES[i], calls, (int)runs);
-    if (rc == 0 && (rc = check_mix(&s, clframe_function, "clfunction_call")) == 0 &&
-        (rc = check_mix(&s, hand_shim, "the hand-written shim")) == 0) {
+    static const abba_loop blocking[3] = {clframe_call, hand_kept,
+                                          hand_per_call};
+    static const abba_loop queued[3] = {clframe_enqueue, hand_kept_async,
+                                        hand_per_call_async};
+    if (rc == 0)
+        rc = run_mode(&s, "call_blocking", "blocking: clkernel_call against "
+                      "the same by hand, us per call", blocking, calls,
+                      (int)runs);
+    if (rc == 0)
+        rc = run_mode(&s, "call_enqueue", "a loop of clkernel_enqueue, one "
+                      "wait at the end, us per call", queued, calls,
+                      (int)runs);
+    if (rc == 0 && !(rc = check_mix(&s, clframe_function, "clfunction_call")) &&
+        !(rc = check_mix(&s, hand_shim, "the hand-written shim"))) {
         static const abba_loop sides[2] = {clframe_function, hand_shim};
         print_columns("clfunction_call(lerp, &ret, x, y, t) against its shim "
-                      "by hand, us per call", "");
+                      "by hand, us per call", "by hand", "");
+        s.n = 1;
         rc = compare(&s, "call_function", sides, 2, calls, (int)runs);
     }
-    if (rc == 0) {
-        clctx_stats st = clctx_get_stats(NULL);
-        printf("\nkernels run %llu, copies in %llu, out %llu\n",
-               (unsigned long long)st.kernel_runs,
-               (unsigned long long)st.writes, (unsigned long long)st.reads);
-    }
+    if (rc == 0)
+        print_pool();
     close_state(&s);
     return rc ? 1 : 0;
 }

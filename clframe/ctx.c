@@ -671,8 +671,8 @@ cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
         clFinish(queue);
         start = clf_now_ms();
     }
-    cl_int err;
-    for (int tries = 0; tries < 2; tries++) {
+    cl_int err = clf_before_copy(ctx, what, host, bytes);
+    for (int tries = 0; err == CL_SUCCESS && tries < 2; tries++) {
         if (what == CLF_EV_WRITE)
             err = clEnqueueWriteBuffer(queue, mem, blocking, offset, bytes,
                                        host, 0, NULL, evp);
@@ -684,6 +684,7 @@ cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
     }
     if (err != CL_SUCCESS)
         return err;
+    clf_after_copy(ctx, queue, what, host, bytes, blocking);
     clf_count_copy(ctx, what, bytes);
     if (ev) {
         clf_track(ctx, 1);
@@ -694,6 +695,50 @@ cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
         ctx->transfer_bytes[d] += bytes;
     }
     return CL_SUCCESS;
+}
+
+static int overlap(const char *a, size_t an, const char *b, size_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes)
+{
+    for (size_t i = 0; what == CLF_EV_WRITE && i < ctx->nreads; i++)
+        if (overlap(host, bytes, ctx->reads[i].host, ctx->reads[i].bytes)) {
+            cl_command_queue queue = ctx->reads[i].queue;
+            cl_int err = clFinish(queue);
+            if (err != CL_SUCCESS)
+                return err;
+            clf_queue_done(ctx, queue);
+            i = (size_t)-1;         /* the list changed: from the start */
+        }
+    return CL_SUCCESS;
+}
+
+void clf_after_copy(clctx *ctx, cl_command_queue queue, int what,
+                    const void *host, size_t bytes, cl_bool blocking)
+{
+    if (what != CLF_EV_READ || blocking || bytes == 0)
+        return;
+    for (size_t i = 0; i < ctx->nreads; i++)    /* waiting covers both */
+        if (ctx->reads[i].host == host && ctx->reads[i].bytes == bytes &&
+            ctx->reads[i].queue == queue)
+            return;
+    if (ctx->nreads == CLF_READS_MOST && clf_finish_all(ctx) != CL_SUCCESS)
+        ctx->nreads = 0;            /* the queues failed: nothing lands */
+    ctx->reads[ctx->nreads++] =
+        (clf_read_pending){.host = host, .bytes = bytes, .queue = queue};
+}
+
+void clf_queue_done(clctx *ctx, cl_command_queue queue)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < ctx->nreads; i++)
+        if (queue && ctx->reads[i].queue != queue)
+            ctx->reads[kept++] = ctx->reads[i];
+    ctx->nreads = kept;
+    clf_pool_idle(ctx, queue);
 }
 
 int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc)

@@ -571,6 +571,18 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
  * function must return something, an OpenCL type named must be the one
  * returned and a built-in type's size must be ret_size. A struct's size is
  * the device's, known after the build (check_sizes). */
+/* ret_type is known when ret points to an OpenCL scalar or vector; the
+ * returned type's own name needs no closer look. */
+static int ret_type_differs(const clfunction *f, const char *ret_type)
+{
+    const clf_proto *pr = &f->proto;
+    if (!ret_type || !ret_type[0] || strcmp(ret_type, pr->ret_type) == 0)
+        return 0;
+    clf_param returned = {.pointer = 1};
+    snprintf(returned.type, sizeof returned.type, "%s", pr->ret_type);
+    return !clf_types_match(&returned, ret_type, f->typedefs);
+}
+
 static int check_ret(const clfunction *f, const void *ret, const char *ret_type,
                      size_t ret_size)
 {
@@ -586,10 +598,7 @@ static int check_ret(const clfunction *f, const void *ret, const char *ret_type,
                         "void pointer, so the size of what it points to is "
                         "unknown: pass a pointer to the return type, %s (or "
                         "NULL to drop the value)", pr->name, pr->ret_type);
-    /* ret_type is known when ret points to an OpenCL scalar or vector. */
-    clf_param returned = {.pointer = 1};
-    snprintf(returned.type, sizeof returned.type, "%s", pr->ret_type);
-    if (ret_type && ret_type[0] && !clf_types_match(&returned, ret_type, f->typedefs)) {
+    if (ret_type_differs(f, ret_type)) {
         char size[40] = "";
         if (pr->ret_size)
             snprintf(size, sizeof size, " (%zu bytes)", pr->ret_size);
@@ -715,15 +724,23 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
     if (rc)
         return rc;
 
+    /* On the stack unless many: the return value(s) and the shim's args. */
     size_t results = f->all_results ? group_items(f) : 1;
+    size_t result_bytes = results * (f->device_size[0] ? f->device_size[0] : 1);
+    size_t nkargs = 3 * (size_t)nargs + 2;
+    _Alignas(16) unsigned char small_result[256];
+    clarg small_kargs[32];
     void *result = NULL;
-    if (f->proto.ret_type[0] &&
-        !(result = calloc(results, f->device_size[0] ? f->device_size[0] : 1)))
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction_call(%s)",
-                        f->proto.name);
-    clarg *kargs = malloc(sizeof *kargs * (3 * (size_t)nargs + 2));
-    if (!kargs) {
-        free(result);
+    if (f->proto.ret_type[0])
+        result = result_bytes <= sizeof small_result
+                     ? memset(small_result, 0, result_bytes)
+                     : calloc(1, result_bytes);
+    clarg *kargs = nkargs <= 32 ? small_kargs : malloc(sizeof *kargs * nkargs);
+    if ((f->proto.ret_type[0] && !result) || !kargs) {
+        if (result != small_result)
+            free(result);
+        if (kargs != small_kargs)
+            free(kargs);
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction_call(%s)",
                         f->proto.name);
     }
@@ -735,7 +752,9 @@ int clfunction_call_args(clfunction *f, void *ret, const char *ret_type,
         rc = clkernel_call_args(f->kernel, n, kargs);
     if (rc == 0 && ret && result)
         memcpy(ret, result, results * f->device_size[0]);
-    free(kargs);
-    free(result);
+    if (kargs != small_kargs)
+        free(kargs);
+    if (result != small_result)
+        free(result);
     return rc;
 }

@@ -308,16 +308,19 @@ int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
                    const char *what)
 {
     const image_desc *d = desc_of(a);
-    size_t origin[3] = {0, 0, 0};
-    cl_int err = what_way == CLF_EV_WRITE
-        ? clEnqueueWriteImage(queue, image, blocking, origin, d->size, 0, 0,
-                              a->host, 0, NULL, NULL)
-        : clEnqueueReadImage(queue, image, blocking, origin, d->size, 0, 0,
-                             a->host, 0, NULL, NULL);
+    size_t origin[3] = {0, 0, 0}, bytes = a->count * a->elem_size;
+    cl_int err = clf_before_copy(ctx, what_way, a->host, bytes);
+    if (err == CL_SUCCESS)
+        err = what_way == CLF_EV_WRITE
+            ? clEnqueueWriteImage(queue, image, blocking, origin, d->size, 0,
+                                  0, a->host, 0, NULL, NULL)
+            : clEnqueueReadImage(queue, image, blocking, origin, d->size, 0, 0,
+                                 a->host, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
                                                          : "clEnqueueReadImage",
                            "%s", what);
-    clf_count_copy(ctx, what_way, a->count * a->elem_size);
+    clf_after_copy(ctx, queue, what_way, a->host, bytes, blocking);
+    clf_count_copy(ctx, what_way, bytes);
     return 0;
 }

@@ -83,6 +83,16 @@ typedef struct clf_pooled {
                                    once that one is known finished */
     uint64_t given;             /* when given back, for dropping the oldest */
 } clf_pooled;
+/* A copy into a host array enqueued without waiting (ctx.c): a later copy
+ * out of the same bytes waits for it, as NVIDIA's driver takes a write's
+ * host data when it is enqueued rather than when its turn comes. */
+enum { CLF_READS_MOST = 64 };
+typedef struct clf_read_pending {
+    const char *host;
+    size_t bytes;
+    cl_command_queue queue;
+} clf_read_pending;
+
 typedef struct clf_pool {
     clf_pooled held[CLF_POOL_MOST];
     size_t count, bytes;        /* buffers and bytes held */
@@ -124,6 +134,9 @@ struct clctx {
                                    (preproc.c); 0 before */
     clctx_stats stats;
     clf_pool pool;
+    clf_read_pending reads[CLF_READS_MOST]; /* reads into host arrays not
+                                               known landed (ctx.c) */
+    size_t nreads;
     int fail_allocs;            /* tests: the next buffers made fail as a
                                    device out of memory would */
     unsigned local_malloc_rewrites; /* sources rewritten (program.c), and */
@@ -186,6 +199,17 @@ int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc);
 int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc);
+
+/* Around every copy between a host array and the device: clf_before_copy
+ * waits, when `what` is CLF_EV_WRITE, for the reads still in flight into
+ * any of its bytes (0 or the driver's code); clf_after_copy notes a read
+ * enqueued without waiting. clf_queue_done says that queue's work (NULL:
+ * every queue's) has finished: its reads have landed, its pooled buffers
+ * are free for any queue. */
+cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes);
+void clf_after_copy(clctx *ctx, cl_command_queue queue, int what,
+                    const void *host, size_t bytes, cl_bool blocking);
+void clf_queue_done(clctx *ctx, cl_command_queue queue);
 
 /* pool.c: a call's arrays borrow their device buffers from the context's
  * pool (clf_pool_take, a buffer of at least `bytes`, or NULL with *err)

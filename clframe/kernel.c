@@ -1072,6 +1072,8 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
         rc = copy_back(k, p, nargs, args, &b, &waited);
     rc = wait_call(k, p, rc, &waited);
     release_made(k->ctx, &b, nargs, args, waited ? NULL : p->queue);
+    for (int q = -1; waited && q < (p->chunk ? 2 : 0); q++)
+        clf_queue_done(k->ctx, q < 0 ? p->queue : k->ctx->copy_queue[q]);
     return rc;
 }
 

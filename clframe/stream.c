@@ -71,7 +71,7 @@ void clstream_free(clstream *s)
     if (*link)
         *link = s->next;
     clFinish(s->queue);
-    clf_pool_idle(s->ctx, s->queue);    /* the handle may be reused */
+    clf_queue_done(s->ctx, s->queue);    /* the handle may be reused */
     clReleaseCommandQueue(s->queue);
     clf_track(s->ctx, -1);
     free(s);
@@ -85,7 +85,7 @@ int clstream_wait(clstream *s)
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, "clFinish", "waiting for a stream on %s",
                            s->ctx->device_name);
-    clf_pool_idle(s->ctx, s->queue);
+    clf_queue_done(s->ctx, s->queue);
     return 0;
 }
 
@@ -120,6 +120,6 @@ cl_int clf_finish_all(clctx *ctx)
         first = first != CL_SUCCESS ? first : err;
     }
     if (first == CL_SUCCESS)
-        clf_pool_idle(ctx, NULL);
+        clf_queue_done(ctx, NULL);
     return first;
 }

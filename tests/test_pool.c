@@ -1,9 +1,11 @@
 /*
- * test_pool.c: the buffer pool that a call's arrays borrow from. Calls of
- * one size class reuse buffers and give right answers; a buffer given back
- * by work in flight goes only to later work on the same queue; the limit
- * (set by a call or CLFRAME_POOL_BYTES) is never passed; trim and 0 empty
- * the pool; a device out of memory empties it and retries once.
+ * test_pool.c: what a call borrows and when it waits. Calls of one size
+ * class reuse the pool's buffers and give right answers; a buffer given
+ * back by work in flight goes only to later work on the same queue; the
+ * limit (set by a call or CLFRAME_POOL_BYTES) is never passed; trim and 0
+ * empty the pool; a device out of memory empties it and retries once. A
+ * call's copies go without waiting, and a copy out of an array waits for
+ * the reads still in flight into it.
  */
 #include "support.h"
 #include "copy_kernels.h"
@@ -288,6 +290,40 @@ START_TEST(out_of_memory_empties_the_pool_and_retries_once)
 }
 END_TEST
 
+/* An enqueued call's results feed the next call: its copy in must wait for
+ * them to land (NVIDIA's driver takes a copy's host data when it is
+ * enqueued, so without the wait it would send what was there before). */
+START_TEST(a_copy_in_waits_for_the_reads_into_its_array)
+{
+    enum { N = 2000 };
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, N);
+    arrays a = make_arrays(N, 1), b = make_arrays(N, 2), c = make_arrays(N, 3);
+    ck_assert_cl(clkernel_enqueue(k, CLARG_IN(a.in, N), CLARG_OUT(a.out, N),
+                                  CLARG_INOUT(a.io, N), CLARG(N)));
+    ck_assert_uint_eq(ctx->nreads, 2);          /* out and io */
+    ck_assert_cl(clkernel_enqueue(k, CLARG_IN(b.in, N), CLARG_OUT(b.out, N),
+                                  CLARG_INOUT(b.io, N), CLARG(N)));
+    ck_assert_uint_eq(ctx->nreads, 4);          /* no bytes in common */
+    free(c.in);
+    c.in = a.out;                               /* a's results, in flight */
+    ck_assert_cl(clkernel_call(k, CLARG_IN(c.in, N), CLARG_OUT(c.out, N),
+                               CLARG_INOUT(c.io, N), CLARG(N)));
+    ck_assert_uint_eq(ctx->nreads, 0);
+    check_arrays(&a);
+    check_arrays(&b);
+    check_arrays(&c);                           /* c.out = 2 a.out */
+    ck_assert(c.out[N - 1] == 4 * a.in[N - 1]);
+    c.in = NULL;
+    free_arrays(&a);
+    free_arrays(&b);
+    free_arrays(&c);
+    clkernel_free(k);
+    clctx_free(ctx);
+}
+END_TEST
+
 Suite *pool_suite(void)
 {
     Suite *s = suite_create("pool");
@@ -299,6 +335,7 @@ Suite *pool_suite(void)
     tcase_add_test(t, trim_keeps_at_most_what_it_is_asked);
     tcase_add_test(t, the_limit_comes_from_the_environment);
     tcase_add_test(t, out_of_memory_empties_the_pool_and_retries_once);
+    tcase_add_test(t, a_copy_in_waits_for_the_reads_into_its_array);
     tcase_set_timeout(t, 120);
     suite_add_tcase(s, t);
     return s;
