@@ -12,8 +12,9 @@
  * Blocking (the hand-written read blocks; clframe's call returns with c
  * filled), and as a loop of clkernel_enqueue (nothing blocks; one wait at
  * the end, inside the timed part). Then clfunction_call of a small device
- * function against the shim kernel a user would write for it, its result
- * kept in one buffer and read back blocking. Every side's results are
+ * function against the shim kernel a user would write for it, one
+ * work-item in a group of one, its result kept in one buffer and read
+ * back blocking. Every side's results are
  * checked before it is timed.
  *
  * Sides alternate in ABBA order (abba.h); each reports the median of its
@@ -21,8 +22,14 @@
  * per-run ratios. The goals: clframe within 1.10x of "kept" and below
  * "per call". The pool's counters (clctx_get_stats) close the report.
  *
- * usage: bench-call [calls] [runs]   (default 2000 7; sizes past 50000
- * floats run fewer calls: calls * 50000 / n, at least 10)
+ * usage: bench-call [calls] [runs] [n ...]   (default 2000 7, and n of
+ * 16 1000 100000 1000000 floats; sizes past 50000 floats run fewer calls:
+ * calls * 50000 / n, at least 10)
+ *        bench-call --profile calls    (the headline call at n = 16, then
+ * clfunction_call, `calls` times each after a warm-up, in
+ * profile_kernel_calls and profile_function_calls, for a profiler:
+ *   valgrind --tool=callgrind --toggle-collect=profile_kernel_calls \
+ *            bin/bench-call --profile 300)
  * CLFRAME_DEVICE=cpu or gpu chooses the device, as for every program.
  */
 #ifndef _POSIX_C_SOURCE
@@ -40,8 +47,8 @@
 extern const clframe_source bench_kernel_sources[];
 
 static const double GOAL_RATIO = 1.10;
-enum { MAX_N = 1000000, MAX_RUNS = 1024 };
-static const int SIZES[] = {16, 1000, 100000, 1000000};
+enum { MAX_RUNS = 1024, MAX_SIZES = 16 };
+static const int DEFAULT_SIZES[] = {16, 1000, 100000, 1000000};
 
 typedef struct state {
     clkernel *vadd;
@@ -50,6 +57,7 @@ typedef struct state {
     cl_command_queue queue;
     float *a, *b, *c;
     cl_int n;
+    int sizes[MAX_SIZES], nsizes;   /* the n of each row */
     cl_mem kept[3];             /* the hand-written side's kept buffers */
     clfunction *lerp;
     cl_kernel shim;             /* lerp_shim, by hand */
@@ -207,7 +215,7 @@ static int hand_shim(void *p, long calls)
         err |= clSetKernelArg(s->shim, 3, sizeof s->t, &s->t);
         if (err == CL_SUCCESS)
             err = clEnqueueNDRangeKernel(s->queue, s->shim, 1, NULL, &one,
-                                         NULL, 0, NULL, NULL);
+                                         &one, 0, NULL, NULL);
         if (err == CL_SUCCESS)
             err = clEnqueueReadBuffer(s->queue, s->ret_mem, CL_TRUE, 0,
                                       sizeof s->ret, &s->ret, 0, NULL, NULL);
@@ -361,12 +369,15 @@ static int open_state(state *s)
     if (err == CL_SUCCESS)
         s->ret_mem = clCreateBuffer(s->context, CL_MEM_READ_WRITE,
                                     sizeof(float), NULL, &err);
-    s->a = malloc(MAX_N * sizeof(float));
-    s->b = malloc(MAX_N * sizeof(float));
-    s->c = malloc(MAX_N * sizeof(float));
+    int most = 1;
+    for (int i = 0; i < s->nsizes; i++)
+        most = s->sizes[i] > most ? s->sizes[i] : most;
+    s->a = malloc((size_t)most * sizeof(float));
+    s->b = malloc((size_t)most * sizeof(float));
+    s->c = malloc((size_t)most * sizeof(float));
     if (err != CL_SUCCESS || !s->a || !s->b || !s->c)
         return fail("preparing the hand-written side", CLFRAME_ERR_NO_MEMORY);
-    for (int i = 0; i < MAX_N; i++) {
+    for (int i = 0; i < most; i++) {
         s->a[i] = (float)(i % 1000) * 0.5f;
         s->b[i] = (float)(i % 7) - 3.0f;
     }
@@ -398,8 +409,8 @@ static int run_mode(state *s, const char *key, const char *title,
                                          "by hand, per call"};
     print_columns(title, "kept", "per call");
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < sizeof SIZES / sizeof *SIZES; i++) {
-        int n = SIZES[i];
+    for (int i = 0; rc == 0 && i < s->nsizes; i++) {
+        int n = s->sizes[i];
         s->n = n;
         if ((rc = clkernel_global(s->vadd, (size_t)n)))
             return fail("clkernel_global", rc);
@@ -427,6 +438,41 @@ static void print_pool(void)
            (unsigned long long)st.pool_misses, st.pool_bytes);
 }
 
+/* The calls a profiler looks at, nothing else (noinline: a profiler
+ * finds them by name). */
+__attribute__((noinline)) static int profile_kernel_calls(state *s,
+                                                          long calls)
+{
+    return clframe_call(s, calls);
+}
+
+__attribute__((noinline)) static int profile_function_calls(state *s,
+                                                            long calls)
+{
+    return clframe_function(s, calls);
+}
+
+static int profile(long calls)
+{
+    state s = {.sizes = {16}, .nsizes = 1};
+    int rc = open_state(&s);
+    s.n = 16;
+    if (rc == 0)
+        rc = clkernel_global(s.vadd, (size_t)s.n);
+    if (rc == 0)                                /* first launches: outside */
+        rc = clframe_call(&s, 1);
+    if (rc == 0)
+        rc = clframe_function(&s, 1);
+    if (rc == 0)
+        rc = profile_kernel_calls(&s, calls);
+    if (rc == 0)
+        rc = profile_function_calls(&s, calls);
+    if (rc)
+        fail("profiling", rc);
+    close_state(&s);
+    return rc ? 1 : 0;
+}
+
 static long count_arg(int argc, char **argv, int i, long def, long max)
 {
     if (i >= argc)
@@ -438,18 +484,33 @@ static long count_arg(int argc, char **argv, int i, long def, long max)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--profile") == 0) {
+        long calls = count_arg(argc, argv, 2, 300, 100000000);
+        if (calls < 1) {
+            fprintf(stderr, "usage: %s --profile calls\n", argv[0]);
+            return 2;
+        }
+        return profile(calls);
+    }
     long calls = count_arg(argc, argv, 1, 2000, 100000000);
     long runs = count_arg(argc, argv, 2, 7, MAX_RUNS);
-    if (calls < 1 || runs < 1 || argc > 3) {
-        fprintf(stderr, "usage: %s [calls >= 1] [runs 1 to %d]\n", argv[0],
-                MAX_RUNS);
+    state s = {.nsizes = argc > 3 ? argc - 3 : 4};
+    for (int i = 0; i < s.nsizes && i < MAX_SIZES; i++)
+        s.sizes[i] = argc > 3 ? (int)count_arg(argc, argv, 3 + i, 0, 1 << 28)
+                              : DEFAULT_SIZES[i];
+    int sized = s.nsizes <= MAX_SIZES;
+    for (int i = 0; sized && i < s.nsizes; i++)
+        sized = s.sizes[i] > 0;
+    if (calls < 1 || runs < 1 || !sized) {
+        fprintf(stderr, "usage: %s [calls >= 1] [runs 1 to %d] [n ...] "
+                "(up to %d sizes, default 16 1000 100000 1000000)\n", argv[0],
+                MAX_RUNS, MAX_SIZES);
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);   /* in order with clframe's stderr */
     if (!clctx_default())
         return fail("opening the device", CLFRAME_ERR_NO_DEVICE);
     print_header(argc, argv);
-    state s = {0};
     int rc = open_state(&s);
     static const abba_loop blocking[3] = {clframe_call, hand_kept,
                                           hand_per_call};

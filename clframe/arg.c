@@ -104,11 +104,13 @@ clarg clarg_local(size_t bytes)
                    .count = bytes};
 }
 
+/* count * elem_size, or SIZE_MAX when that overflows: asked several times
+ * a call, so without a division. */
 size_t clf_arg_bytes(const clarg *a)
 {
-    if (a->elem_size && a->count > (size_t)-1 / a->elem_size)
-        return (size_t)-1;
-    return a->count * a->elem_size;
+    size_t bytes;
+    return __builtin_mul_overflow(a->count, a->elem_size, &bytes) ? (size_t)-1
+                                                                   : bytes;
 }
 
 int clarg_persist(clarg *a, clctx *ctx)

@@ -602,7 +602,12 @@ int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes);
 
 /* Calls the kernel: checks the arguments against its signature, sets them,
  * copies in what must go in, runs it, copies back what must come back and
- * waits, so results are in host memory on return. 0 or a negative code,
+ * waits, so results are in host memory on return. The copies and the
+ * kernel are enqueued without waiting and the call waits once, as its last
+ * copy back ends (clFinish when nothing comes back); arrays that are not
+ * persistent borrow device buffers from the context's pool (clctx_pool_limit
+ * above); a copy in from an array that an enqueued call is still copying
+ * back into waits for that copy first. 0 or a negative code,
  * with a message naming the function called, kernel, argument and both
  * types. An array of 0 elements is passed as a buffer the kernel must not
  * touch (it learns the length from another argument); CLARG_LOCAL(0), and
