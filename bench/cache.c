@@ -30,6 +30,7 @@
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700           /* nftw */
 #endif
+#include "bench.h"
 #include "clframe.h"
 #include "common/median.h"
 #include "common/clock.h"
@@ -173,15 +174,8 @@ static summary summarize(const timing *t, int runs, double *scratch)
 
 static void print_header(int argc, char **argv, clctx *ctx, int runs)
 {
-    char date[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z",
-             localtime_r(&now, &tm));
-    printf("device: %s | %s | command:", clctx_describe(ctx), date);
-    for (int i = 0; i < argc; i++)
-        printf(" %s", argv[i]);
-    printf("\nworkload: %s, %d kernels built as one program, %d runs of "
+    bench_print_header(ctx, argc, argv);
+    printf("workload: %s, %d kernels built as one program, %d runs of "
            "each kind on a new context; POCL_KERNEL_CACHE=0\n", WORKLOAD,
            NKERNELS, runs);
 }

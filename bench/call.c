@@ -17,7 +17,7 @@
  * back blocking. Every side's results are
  * checked before it is timed.
  *
- * Sides alternate in ABBA order (abba.h); each reports the median of its
+ * Sides alternate in ABBA order (bench.h); each reports the median of its
  * runs in us per call, the ratio of the medians and the median of the
  * per-run ratios. The goals: clframe within 1.10x of "kept" and below
  * "per call". The pool's counters (clctx_get_stats) close the report.
@@ -35,7 +35,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L     /* localtime_r */
 #endif
-#include "abba.h"
+#include "bench.h"
 #include "clframe.h"
 
 #include <math.h>
@@ -270,13 +270,6 @@ static int check_mix(state *s, abba_loop loop, const char *name)
 
 /* ---- report ------------------------------------------------------------- */
 
-static const char *device_word(void)
-{
-    cl_device_type t = clctx_device_type(NULL);
-    return t & CL_DEVICE_TYPE_GPU ? "gpu" : t & CL_DEVICE_TYPE_CPU ? "cpu"
-                                                                   : "other";
-}
-
 /* The median over runs of side s's time over side 0's, run by run. */
 static double paired_ratio(const double *ns, int runs, int s)
 {
@@ -310,7 +303,7 @@ static int compare(state *s, const char *key, const abba_loop *loops,
     printf("\n");
     int met = kept <= GOAL_RATIO && (sides < 3 || m[0].median < m[2].median);
     printf("RESULT %s device=%s n=%d calls=%ld runs=%d clframe_us=%.2f "
-           "hand_us=%.2f", key, device_word(), (int)s->n, calls, runs,
+           "hand_us=%.2f", key, bench_device_word(), (int)s->n, calls, runs,
            m[0].median / 1e3, m[1].median / 1e3);
     if (sides == 3)
         printf(" per_call_us=%.2f ratio_per_call=%.3f", m[2].median / 1e3,
@@ -324,15 +317,7 @@ static int compare(state *s, const char *key, const abba_loop *loops,
 
 static void print_header(int argc, char **argv)
 {
-    char date[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z",
-             localtime_r(&now, &tm));
-    printf("device: %s | %s | command:", clctx_describe(NULL), date);
-    for (int i = 0; i < argc; i++)
-        printf(" %s", argv[i]);
-    printf("\n");
+    bench_print_header(NULL, argc, argv);
     if (clctx_debug(NULL) || getenv("CLFRAME_PROFILE"))
         printf("note: CL_DEBUG or CLFRAME_PROFILE is set: clframe waits or "
                "keeps events on every call, so its times include that\n");
@@ -434,7 +419,7 @@ static void print_pool(void)
            (unsigned long long)st.pool_misses, st.pool_bytes,
            (unsigned long long)st.kernel_runs);
     printf("RESULT call_pool device=%s hits=%llu misses=%llu bytes=%zu\n",
-           device_word(), (unsigned long long)st.pool_hits,
+           bench_device_word(), (unsigned long long)st.pool_hits,
            (unsigned long long)st.pool_misses, st.pool_bytes);
 }
 
@@ -473,30 +458,21 @@ static int profile(long calls)
     return rc ? 1 : 0;
 }
 
-static long count_arg(int argc, char **argv, int i, long def, long max)
-{
-    if (i >= argc)
-        return def;
-    char *end;
-    long v = strtol(argv[i], &end, 10);
-    return *end || end == argv[i] || v < 1 || v > max ? -1 : v;
-}
-
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--profile") == 0) {
-        long calls = count_arg(argc, argv, 2, 300, 100000000);
+        long calls = bench_count_arg(argc, argv, 2, 300, 100000000);
         if (calls < 1) {
             fprintf(stderr, "usage: %s --profile calls\n", argv[0]);
             return 2;
         }
         return profile(calls);
     }
-    long calls = count_arg(argc, argv, 1, 2000, 100000000);
-    long runs = count_arg(argc, argv, 2, 7, MAX_RUNS);
+    long calls = bench_count_arg(argc, argv, 1, 2000, 100000000);
+    long runs = bench_count_arg(argc, argv, 2, 7, MAX_RUNS);
     state s = {.nsizes = argc > 3 ? argc - 3 : 4};
     for (int i = 0; i < s.nsizes && i < MAX_SIZES; i++)
-        s.sizes[i] = argc > 3 ? (int)count_arg(argc, argv, 3 + i, 0, 1 << 28)
+        s.sizes[i] = argc > 3 ? (int)bench_count_arg(argc, argv, 3 + i, 0, 1 << 28)
                               : DEFAULT_SIZES[i];
     int sized = s.nsizes <= MAX_SIZES;
     for (int i = 0; sized && i < s.nsizes; i++)

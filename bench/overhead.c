@@ -32,7 +32,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L     /* clock_gettime, localtime_r */
 #endif
-#include "abba.h"
+#include "bench.h"
 #include "clframe.h"
 
 #include <stdio.h>
@@ -191,13 +191,6 @@ static int compare(const bench *b, abba_loop raw, abba_loop cf, long calls,
 
 /* ---- report -------------------------------------------------------------- */
 
-static const char *device_word(void)
-{
-    cl_device_type t = clctx_device_type(NULL);
-    return t & CL_DEVICE_TYPE_GPU ? "gpu" : t & CL_DEVICE_TYPE_CPU ? "cpu"
-                                                                   : "other";
-}
-
 /* One comparison's table and RESULT line. names label the two sides; the
  * 1 us goal applies only to clframe against raw OpenCL (with_goal). */
 static void print_table(const char *title, const char *key,
@@ -223,7 +216,7 @@ static void print_table(const char *title, const char *key,
                added <= GOAL_NS ? "met" : "NOT met");
     printf("RESULT %s device=%s calls=%ld runs=%d %s=%.1f %s=%.1f "
            "added=%.1f ratio=%.3f paired=%.1f min=%.1f/%.1f max=%.1f/%.1f "
-           "goal=%s\n", key, device_word(), calls, runs,
+           "goal=%s\n", key, bench_device_word(), calls, runs,
            with_goal ? "raw" : "without", s[0].median,
            with_goal ? "clframe" : "with", s[1].median, added, ratio,
            res->paired, s[0].min, s[1].min, s[0].max, s[1].max, goal);
@@ -231,15 +224,8 @@ static void print_table(const char *title, const char *key,
 
 static void print_header(const bench *b, int argc, char **argv)
 {
-    char date[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z",
-             localtime_r(&now, &tm));
-    printf("device: %s | %s | command:", clctx_describe(NULL), date);
-    for (int i = 0; i < argc; i++)
-        printf(" %s", argv[i]);
-    printf("\nkernel: %s, global %d, persistent %d-float buffer, no copies\n",
+    bench_print_header(NULL, argc, argv);
+    printf("kernel: %s, global %d, persistent %d-float buffer, no copies\n",
            clkernel_signature(b->k), GLOBAL_SIZE, BUFFER_FLOATS);
     if (clctx_debug(NULL) || getenv("CLFRAME_PROFILE"))
         printf("note: CL_DEBUG or CLFRAME_PROFILE is set: clframe waits or "
@@ -273,16 +259,6 @@ static void bench_close(bench *b)
     clkernel_free(b->k);
 }
 
-/* A positive count from argv[i], or def when absent; -1 when unreadable. */
-static long count_arg(int argc, char **argv, int i, long def, long max)
-{
-    if (i >= argc)
-        return def;
-    char *end;
-    long v = strtol(argv[i], &end, 10);
-    return *end || end == argv[i] || v < 1 || v > max ? -1 : v;
-}
-
 static int fail(const char *what, int rc)
 {
     fprintf(stderr, "bench-overhead: %s failed (%s): %s\n", what,
@@ -292,8 +268,8 @@ static int fail(const char *what, int rc)
 
 int main(int argc, char **argv)
 {
-    long calls = count_arg(argc, argv, 1, 20000, 100000000);
-    long runs = count_arg(argc, argv, 2, 15, 1024);
+    long calls = bench_count_arg(argc, argv, 1, 20000, 100000000);
+    long runs = bench_count_arg(argc, argv, 2, 15, 1024);
     if (calls < 10 || runs < 1 || argc > 3) {
         fprintf(stderr, "usage: %s [calls >= 10] [runs >= 1]\n", argv[0]);
         return 2;

@@ -1,19 +1,21 @@
 /*
- * abba.h: timing several ways of doing the same work against each other,
- * for the benchmarks in bench/. Each side is a loop of `calls` repetitions;
- * after one warm-up run of each, every run times each side once, in turn,
- * the order reversed on every other run (ABBA), so that drift in the clock,
- * the driver or other load falls on all sides alike. Header-only.
+ * bench.h: what the library's benchmarks (bench/) share. Timing several
+ * ways of doing the same work against each other: each side is a loop of
+ * `calls` repetitions; after one warm-up run of each, every run times each
+ * side once, in turn, the order reversed on every other run (ABBA), so
+ * that drift in the clock, the driver or other load falls on all sides
+ * alike. And the report's first line and command-line counts. Header-only.
  */
-#ifndef CLFRAME_BENCH_ABBA_H
-#define CLFRAME_BENCH_ABBA_H
+#ifndef CLFRAME_BENCH_H
+#define CLFRAME_BENCH_H
 
 #ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L     /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L     /* clock_gettime, localtime_r */
 #endif
 #include "clframe.h"
 #include "common/median.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -71,6 +73,40 @@ static inline abba_summary abba_summarize(const double *x, int n)
     s.min = sorted[0];
     s.max = sorted[n - 1];
     return s;
+}
+
+/* "device: <how ctx's device was chosen> | <date> | command: <argv>". */
+static inline void bench_print_header(clctx *ctx, int argc, char **argv)
+{
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z",
+             localtime_r(&now, &tm));
+    printf("device: %s | %s | command:", clctx_describe(ctx), date);
+    for (int i = 0; i < argc; i++)
+        printf(" %s", argv[i]);
+    printf("\n");
+}
+
+/* "gpu", "cpu" or "other": the default device, for RESULT lines. */
+static inline const char *bench_device_word(void)
+{
+    cl_device_type t = clctx_device_type(NULL);
+    return t & CL_DEVICE_TYPE_GPU ? "gpu" : t & CL_DEVICE_TYPE_CPU ? "cpu"
+                                                                   : "other";
+}
+
+/* A count from argv[i], 1 to max, or def when there is no argv[i]; -1
+ * when it is not such a number. */
+static inline long bench_count_arg(int argc, char **argv, int i, long def,
+                                   long max)
+{
+    if (i >= argc)
+        return def;
+    char *end;
+    long v = strtol(argv[i], &end, 10);
+    return *end || end == argv[i] || v < 1 || v > max ? -1 : v;
 }
 
 #endif
