@@ -2,8 +2,8 @@
  * test_pool.c: what a call borrows and when it waits. Calls of one size
  * class reuse the pool's buffers and give right answers; a buffer given
  * back by work in flight goes only to later work on the same queue; the
- * limit (set by a call or CLFRAME_POOL_BYTES) is never passed; trim and 0
- * empty the pool; a device out of memory empties it and retries once. A
+ * limit (set by a call or CLFRAME_POOL_BYTES) is never passed; trim, 0 and
+ * clctx_free empty the pool, releasing its buffers; a device out of memory empties it and retries once. A
  * call's copies go without waiting, and a copy out of an array waits for
  * the reads still in flight into it.
  */
@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct arrays {
     int n;
@@ -235,6 +236,61 @@ START_TEST(trim_keeps_at_most_what_it_is_asked)
 }
 END_TEST
 
+/* The buffers the pool holds are released by trim and by clctx_free, as
+ * the driver's own destructor callbacks show. */
+static int released;
+
+static void CL_CALLBACK count_release(cl_mem mem, void *data)
+{
+    (void)mem;
+    (void)data;
+    __atomic_add_fetch(&released, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Asks to hear of each held buffer's release; how many there are. */
+static int watch_held(clctx *ctx)
+{
+    __atomic_store_n(&released, 0, __ATOMIC_SEQ_CST);
+    for (size_t i = 0; i < ctx->pool.count; i++)
+        ck_assert_int_eq(clSetMemObjectDestructorCallback(
+                             ctx->pool.held[i].mem, count_release, NULL),
+                         CL_SUCCESS);
+    return (int)ctx->pool.count;
+}
+
+/* The count of releases heard, once it reaches want or a second passed
+ * (a driver may call back from a thread of its own). */
+static int releases_heard(int want)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        int n = __atomic_load_n(&released, __ATOMIC_SEQ_CST);
+        if (n >= want)
+            return n;
+        struct timespec ten_ms = {0, 10000000};
+        nanosleep(&ten_ms, NULL);
+    }
+    return __atomic_load_n(&released, __ATOMIC_SEQ_CST);
+}
+
+START_TEST(trim_and_free_release_the_buffers_held)
+{
+    clctx *ctx = clctx_new(NULL);
+    ck_assert_made(ctx);
+    clkernel *k = twice_on(ctx, 1000);
+    call_twice(k, 1000, 1);
+    call_twice(k, 2000, 1);
+    int held_now = watch_held(ctx);
+    ck_assert_int_eq(held_now, 6);
+    ck_assert_cl(clctx_pool_trim(ctx, 0));
+    ck_assert_int_eq(releases_heard(6), 6);
+    call_twice(k, 1000, 2);
+    ck_assert_int_eq(watch_held(ctx), 3);
+    clkernel_free(k);
+    clctx_free(ctx);
+    ck_assert_int_eq(releases_heard(3), 3);
+}
+END_TEST
+
 START_TEST(the_limit_comes_from_the_environment)
 {
     setenv("CLFRAME_POOL_BYTES", "8K", 1);
@@ -350,6 +406,7 @@ Suite *pool_suite(void)
     tcase_add_test(t, streams_in_flight_never_share_a_buffer);
     tcase_add_test(t, the_limit_is_never_passed);
     tcase_add_test(t, trim_keeps_at_most_what_it_is_asked);
+    tcase_add_test(t, trim_and_free_release_the_buffers_held);
     tcase_add_test(t, the_limit_comes_from_the_environment);
     tcase_add_test(t, out_of_memory_empties_the_pool_and_retries_once);
     tcase_add_test(t, a_copy_in_waits_for_the_reads_into_its_array);
