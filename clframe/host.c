@@ -34,6 +34,9 @@ typedef struct host_block {
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
 static host_block *blocks;
 static size_t nblocks, capblocks;
+/* nblocks, also written atomically: a call's arrays check it without the
+ * lock, as most programs have no pinned memory at all. */
+static size_t nblocks_seen;
 
 /* The starts of the latest allocations freed, so that a second free can be
  * named as such; a start given out again is live, and found first. */
@@ -54,6 +57,7 @@ static int add_block(host_block b)
         capblocks = cap;
     }
     blocks[nblocks++] = b;
+    __atomic_store_n(&nblocks_seen, nblocks, __ATOMIC_RELEASE);
     return 0;
 }
 
@@ -74,6 +78,7 @@ static host_block take_block(size_t i)
 {
     host_block b = blocks[i];
     blocks[i] = blocks[--nblocks];
+    __atomic_store_n(&nblocks_seen, nblocks, __ATOMIC_RELEASE);
     recent_frees[next_recent++ % RECENT_FREES] = b.start;
     return b;
 }
@@ -226,7 +231,8 @@ static cl_mem buffer_of(const host_block *b, size_t offset, size_t bytes)
 
 cl_mem clf_host_in_place(clctx *ctx, const void *p, size_t bytes)
 {
-    if (!ctx->shares_memory || !p || bytes == 0)
+    if (!ctx->shares_memory || !p || bytes == 0 ||
+        __atomic_load_n(&nblocks_seen, __ATOMIC_ACQUIRE) == 0)
         return NULL;
     cl_mem mem = NULL;
     pthread_mutex_lock(&host_lock);

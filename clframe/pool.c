@@ -116,23 +116,29 @@ static void trim_to(clctx *ctx, size_t keep)
     }
 }
 
+/* The buffer given back longest ago that fits, so that a call repeated
+ * with the same arrays gives each the buffer it had last time (as buffers
+ * kept by hand are), rather than, say, the last output's to an input. */
 cl_mem clf_pool_take(clctx *ctx, cl_command_queue queue, size_t bytes,
                      cl_int *err)
 {
     clf_pool *p = &ctx->pool;
-    size_t want = size_class(ctx, bytes);
-    for (size_t i = p->count; i-- > 0;) {   /* the latest given back first */
-        clf_pooled *h = &p->held[i];
-        if (h->bytes == want && (h->queue == queue || !h->queue)) {
-            cl_mem mem = h->mem;
-            p->bytes -= h->bytes;
-            *h = p->held[--p->count];
-            ctx->stats.pool_hits++;
-            ctx->stats.pool_bytes = p->bytes;
-            clf_track(ctx, 1);
-            *err = CL_SUCCESS;
-            return mem;
-        }
+    size_t want = size_class(ctx, bytes), found = p->count;
+    for (size_t i = 0; i < p->count; i++) {
+        const clf_pooled *h = &p->held[i];
+        if (h->bytes == want && (h->queue == queue || !h->queue) &&
+            (found == p->count || h->given < p->held[found].given))
+            found = i;
+    }
+    if (found < p->count) {
+        cl_mem mem = p->held[found].mem;
+        p->bytes -= want;
+        p->held[found] = p->held[--p->count];
+        ctx->stats.pool_hits++;
+        ctx->stats.pool_bytes = p->bytes;
+        clf_track(ctx, 1);
+        *err = CL_SUCCESS;
+        return mem;
     }
     ctx->stats.pool_misses++;
     cl_mem mem = clf_create_buffer(ctx, want, err);
