@@ -15,6 +15,7 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,8 +74,12 @@ static const char *file_value(const char *file, size_t size, const char *key,
         return NULL;
     const char *rest = file + key_len;
     size_t left = size - key_len;
-    if (sscanf(rest, "value %zu %*16[0-9a-f]\n%n", &len, &header) != 1 ||
-        header == 0 || (size_t)header > left || len == 0 ||
+    /* The value and its '\n' follow the header: a length read as
+     * anything but what is left (a "-1", a huge number) is damage. */
+    if (left < 8 || strncmp(rest, "value ", 6) != 0 ||
+        !isdigit((unsigned char)rest[6]) ||
+        sscanf(rest, "value %zu %*16[0-9a-f]\n%n", &len, &header) != 1 ||
+        header == 0 || (size_t)header >= left || len == 0 ||
         len != left - header - 1 || rest[header + len] != '\n')
         return NULL;
     clf_str expected = {0};

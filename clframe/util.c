@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 void clf_str_append(clf_str *s, const char *text, size_t n)
 {
@@ -84,17 +86,36 @@ int clf_is_identifier(const char *s)
     return *s == '\0';
 }
 
-char *clf_read_file(const char *path, size_t *len)
+/* A stream reading path, which must be a regular file: opened without
+ * blocking, so that a FIFO with no writer cannot hang the open, and its
+ * kind tested on what was opened, so that nothing can swap it in between.
+ * NULL with errno (EINVAL: /dev/zero, a FIFO, a folder, which never end). */
+static FILE *open_regular(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return NULL;
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        errno = EINVAL;         /* /dev/zero, a FIFO, a folder: no end */
-        return NULL;
+    int flags = -1;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        errno = EINVAL;
+    else if ((flags = fcntl(fd, F_GETFL)) >= 0 &&
+             fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
+        f = fdopen(fd, "rb");
+    if (!f) {
+        int why = errno;
+        close(fd);
+        errno = why;
     }
+    return f;
+}
+
+char *clf_read_file(const char *path, size_t *len)
+{
+    FILE *f = open_regular(path);
+    if (!f)
+        return NULL;
     clf_str s = {0};
     char chunk[8192];
     size_t n;

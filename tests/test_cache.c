@@ -485,7 +485,62 @@ START_TEST(a_damaged_setting_is_no_value_and_is_removed)
     ck_assert_int_eq(truncate(path, size - 3), 0);
     ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, sizeof value),
                      0);
+    /* Lengths that wrap the arithmetic, with or without what follows. */
+    static const char *const tails[] = {
+        "value 18446744073709551615", "value -1",
+        "value 18446744073709551615 0123456789abcdef\n",
+        "value -1 0123456789abcdef\n", "value 0 0123456789abcdef\n",
+        "value 18446744073709551615 0123456789abcdef\n8x8x16x16x16x4\n",
+        "value +14 0123456789abcdef\n8x8x16x16x16x4\n"};
+    for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+        ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
+        FILE *f = fopen(path, "r+b");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(fseek(f, size - 41, SEEK_SET), 0);  /* "value " */
+        ck_assert_int_eq(fputs(tails[i], f) >= 0, 1);
+        long end = ftell(f);
+        ck_assert_int_eq(fclose(f), 0);
+        ck_assert_int_eq(truncate(path, end), 0);
+        ck_assert_msg(clctx_setting_get(ctx, "test-tile", value,
+                                        sizeof value) == 0,
+                      "\"%s\" read as a value", tails[i]);
+        ck_assert_int_eq(access(path, F_OK), -1);
+    }
     clctx_free(ctx);
+}
+END_TEST
+
+/* A FIFO or a folder where an entry or a setting should be is a miss,
+ * never a reader waiting for a writer: it is removed and the program
+ * built (or the setting stored) again. */
+START_TEST(a_fifo_in_the_cache_is_a_miss)
+{
+    clctx *ctx = new_ctx();
+    char value[32];
+    ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
+    char setting[600];
+    snprintf(setting, sizeof setting, "%s", only_file("setting"));
+    ck_assert_int_eq(unlink(setting), 0);
+    ck_assert_int_eq(mkfifo(setting, 0600), 0);
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, sizeof value),
+                     0);
+    ck_assert_cl(clctx_setting_put(ctx, "test-tile", "8x8x16x16x16x4"));
+    ck_assert_int_eq(clctx_setting_get(ctx, "test-tile", value, sizeof value),
+                     1);
+    ck_assert_int_eq(unlink(setting), 0);
+
+    clctx_free(ctx);
+
+    build_counting(scale_source, NULL, 2, 0, 1);
+    char entry[600];
+    snprintf(entry, sizeof entry, "%s", only_entry());
+    ck_assert_int_eq(unlink(entry), 0);
+    ck_assert_int_eq(mkfifo(entry, 0600), 0);
+    build_counting(scale_source, NULL, 2, 0, 1);        /* a miss */
+    struct stat st;
+    ck_assert_int_eq(stat(entry, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));                     /* stored again */
+    build_counting(scale_source, NULL, 2, 1, 0);
 }
 END_TEST
 
@@ -530,6 +585,7 @@ Suite *cache_suite(void)
     tcase_add_test(tc, an_unwritable_cache_is_a_silent_miss);
     tcase_add_test(tc, a_setting_is_stored_read_back_and_replaced);
     tcase_add_test(tc, a_damaged_setting_is_no_value_and_is_removed);
+    tcase_add_test(tc, a_fifo_in_the_cache_is_a_miss);
     tcase_add_test(tc, setting_errors_say_what_and_where);
     suite_add_tcase(s, tc);
     /* A process that has opened no device yet (test_run_apart); not

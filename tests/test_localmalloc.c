@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -792,6 +793,13 @@ START_TEST(the_tool_rewrites_reports_and_refuses)
     ck_assert_int_eq(test_run("%s /dev/zero > %s 2>&1", tool, report), 1);
     text = read_text(report);
     ck_assert_msg(strstr(text, "/dev/zero"), "%s", text);
+    free(text);
+    char fifo[600];                 /* no writer: refused, not waited on */
+    snprintf(fifo, sizeof fifo, "%s/pipe.cl", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(test_run("%s %s > %s 2>&1", tool, fifo, report), 1);
+    text = read_text(report);
+    ck_assert_msg(strstr(text, "pipe.cl"), "%s", text);
     free(text);
     /* 2: bad usage. */
     ck_assert_int_eq(test_run("%s 2>/dev/null", tool), 2);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *adder =
@@ -272,6 +273,18 @@ START_TEST(sources_that_are_not_regular_files_are_errors)
     ck_assert_error_has("main.cl:2: #include "
                       "\"/dev/zero\": /dev/zero is not a regular file");
     ck_assert_ptr_null(clkernel_source(NULL, "#include <.>\n", "k", NULL));
+    ck_assert_error_has("is not a regular file");
+    /* A FIFO with no writer: refused at once, never waited on. */
+    char fifo[600];
+    snprintf(fifo, sizeof fifo, "%s/dev/pipe.cl", test_tmpdir());
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_ptr_null(clkernel_file(NULL, fifo, "k", NULL));
+    ck_assert_error_has("pipe.cl\" is not a regular file");
+    test_write_file("dev/main.cl", "int a;\n#include \"pipe.cl\"\n");
+    ck_assert_ptr_null(clkernel_file(NULL, path, "k", NULL));
+    ck_assert_error_has("main.cl:2: #include \"pipe.cl\"");
+    ck_assert_error_has("is not a regular file");
+    ck_assert_ptr_null(clfunction_file(NULL, fifo, "f", NULL));
     ck_assert_error_has("is not a regular file");
 }
 END_TEST
