@@ -43,6 +43,7 @@ static void buffer_give_back(clarg_buffer *b)
     b->generation++;
     b->mem = NULL;
     b->alias = NULL;
+    b->pinned_host = NULL;
     pthread_mutex_lock(&free_lock);
     b->next_free = free_buffers;
     free_buffers = b;
@@ -149,6 +150,7 @@ int clarg_persist(clarg *a, clctx *ctx)
                            "of %s on %s", bytes, a->type ? a->type : "data",
                            ctx->device_name);
     }
+    b->pinned_host = clf_host_use(a->host, bytes, +1) ? a->host : NULL;
     a->buffer = b;
     a->generation = b->generation;
     return 0;
@@ -348,6 +350,8 @@ void clarg_release(clarg *a)
     if (!a || !a->buffer)
         return;
     if (!clf_arg_released(a)) {                     /* else done by a copy */
+        if (a->buffer->pinned_host)
+            clf_host_use(a->buffer->pinned_host, a->buffer->bytes, -1);
         clf_release_mem(a->buffer->ctx, a->buffer->mem);
         buffer_give_back(a->buffer);
     }

@@ -237,9 +237,11 @@ void *clframe_host_alloc(clctx *ctx, size_t bytes);
  * its context (streams too): kernels and copies in flight that use it
  * complete first. NULL is a no-op. 0, or CLFRAME_ERR_USAGE with a message
  * (nothing freed) for memory freed already, a pointer into an allocation
- * but not its start, and one clframe_host_alloc never returned. clctx_free frees the
- * context's remaining allocations; release persistent arguments whose
- * host arrays lie in one before freeing it. */
+ * but not its start, one clframe_host_alloc never returned, and an
+ * allocation in which a persistent argument's host array starts (release
+ * the argument first). clctx_free frees the context's remaining
+ * allocations; release persistent arguments whose host arrays lie in one
+ * before freeing it. */
 int clframe_host_free(void *p);
 
 /* 1 when ctx's device uses arrays in pinned memory in place (it shares the

@@ -29,6 +29,7 @@ typedef struct host_block {
     char *start;                 /* the mapping: what the user got */
     size_t bytes;
     cl_mem mem;
+    unsigned users;              /* persistent arguments with arrays in it */
 } host_block;
 
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -164,12 +165,19 @@ int clframe_host_free(void *p)
     size_t into = i >= 0 ? (size_t)((char *)p - blocks[i].start) : 0;
     size_t of = i >= 0 ? blocks[i].bytes : 0;
     int again = i < 0 && freed_recently(p);
+    unsigned users = i >= 0 ? blocks[i].users : 0;
     host_block b = {0};
-    if (i >= 0 && into == 0)
+    if (i >= 0 && into == 0 && users == 0)
         b = take_block((size_t)i);
     pthread_mutex_unlock(&host_lock);
     if (b.mem)
         return release_block(&b);
+    if (users)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clframe_host_free: %p holds "
+                            "the host array%s of %u persistent argument%s: "
+                            "clarg_release %s first (nothing freed)", p,
+                            users == 1 ? "" : "s", users,
+                            users == 1 ? "" : "s", users == 1 ? "it" : "them");
     if (i >= 0)
         return clframe_fail(CLFRAME_ERR_USAGE, "clframe_host_free: %p points "
                             "%zu bytes into an allocation of %zu bytes: free "
@@ -201,6 +209,19 @@ void clf_host_free_all(clctx *ctx)
             return;
         release_block(&b);
     }
+}
+
+int clf_host_use(const void *p, size_t bytes, int delta)
+{
+    if (!p || __atomic_load_n(&nblocks_seen, __ATOMIC_ACQUIRE) == 0)
+        return 0;
+    (void)bytes;                 /* its first byte is enough to depend on it */
+    pthread_mutex_lock(&host_lock);
+    long i = block_holding(p);
+    if (i >= 0 && (delta > 0 || blocks[i].users > 0))
+        blocks[i].users += (unsigned)delta;
+    pthread_mutex_unlock(&host_lock);
+    return i >= 0;
 }
 
 /* ---- arrays in pinned memory --------------------------------------------- */

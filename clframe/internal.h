@@ -268,6 +268,11 @@ cl_int clf_finish_all(clctx *ctx);
 cl_mem clf_host_in_place(clctx *ctx, const void *p, size_t bytes);
 /* Frees the pinned allocations ctx still has (clctx_free). */
 void clf_host_free_all(clctx *ctx);
+/* A persistent argument whose host array starts at p starts (+1) or stops
+ * (-1) using the pinned allocation that holds p, which clframe_host_free
+ * then refuses to free while used; 1 if there is one, 0 if p lies in
+ * none. */
+int clf_host_use(const void *p, size_t bytes, int delta);
 
 /* ---- typedefs (typedefs.c) ------------------------------------------------ */
 
@@ -438,6 +443,8 @@ struct clarg_buffer {
                                    used in place, host.c), or NULL; never
                                    moved by clarg_swap (arg.c) */
     unsigned generation;        /* bumped by each release (arg.c) */
+    const void *pinned_host;    /* its host array, when in pinned memory
+                                   (clf_host_use), else NULL */
     clarg_buffer *next_free;    /* in the list of released ones */
 };
 

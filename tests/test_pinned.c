@@ -475,6 +475,39 @@ START_TEST(bad_frees_are_errors_with_messages)
 }
 END_TEST
 
+/* An allocation that holds a persistent argument's host array is not
+ * freed while the argument lives (its reads and writes would go to memory
+ * no longer mapped); once every such argument, or a copy of it, is
+ * released, it is. */
+START_TEST(a_free_waits_for_the_persistent_arguments_in_it)
+{
+    clctx *ctx = test_run_context();
+    float *p = clframe_host_alloc(ctx, 4096);
+    ck_assert_made(p);
+    clarg a = CLARG_INOUT(p, 1024), b = CLARG_IN(p + 512, 256);
+    ck_assert_cl(clarg_persist(&a, ctx));
+    ck_assert_cl(clarg_persist(&b, ctx));
+    ck_assert_fails(clframe_host_free(p), CLFRAME_ERR_USAGE,
+                    "host arrays of 2 persistent arguments");
+    clarg copy = b;
+    clarg_release(&copy);                   /* a copy releases b's buffer */
+    clarg_release(&b);                      /* and this is a no-op */
+    ck_assert_fails(clframe_host_free(p), CLFRAME_ERR_USAGE,
+                    "host array of 1 persistent argument: clarg_release it");
+    ck_assert_cl(clarg_write(&a));          /* still mapped: usable */
+    ck_assert_cl(clarg_read(&a));
+    clarg_release(&a);
+    ck_assert_cl(clframe_host_free(p));
+    float *q = malloc(64 * sizeof *q);      /* not pinned: nothing held */
+    ck_assert_ptr_nonnull(q);
+    clarg c = CLARG_IN(q, 64);
+    ck_assert_cl(clarg_persist(&c, ctx));
+    clarg_release(&c);
+    free(q);
+    clctx_free(ctx);
+}
+END_TEST
+
 /* A kernel long enough to be running when the free comes: the free waits
  * for it, so the pageable result it enqueued is complete when free
  * returns, with no clctx_finish. */
@@ -531,6 +564,7 @@ Suite *pinned_suite(void)
     suite_add_tcase(s, swaps);
     TCase *frees = test_case("frees");
     tcase_add_test(frees, bad_frees_are_errors_with_messages);
+    tcase_add_test(frees, a_free_waits_for_the_persistent_arguments_in_it);
     tcase_add_test(frees, free_with_work_in_flight_finishes_the_queue);
     tcase_add_test(frees, freeing_the_context_frees_its_allocations);
     suite_add_tcase(s, frees);
