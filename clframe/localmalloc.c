@@ -59,6 +59,7 @@ enum {
     X(getRangeStart) X(getRangeEnd) X(getFileLocation)                        \
     X(getPresumedLocation) X(isCursorDefinition) X(getCursorReferenced)       \
     X(Cursor_Evaluate) X(EvalResult_getKind) X(EvalResult_getAsLongLong)      \
+    X(EvalResult_isUnsignedInt) X(EvalResult_getAsUnsigned)                    \
     X(EvalResult_dispose) X(tokenize) X(getTokenSpelling) X(getTokenExtent)   \
     X(disposeTokens) X(getCursorType) X(Type_getSizeOf) X(getTypeSpelling)    \
     X(Location_isFromMainFile) X(Cursor_getNumArguments)                      \
@@ -386,17 +387,28 @@ static int size_arg(walk *w, CXCursor call, const char *what, size_t *bytes)
     CXCursor arg = lc.Cursor_getArgument(call, 0);
     CXEvalResult r = lc.Cursor_Evaluate(arg);
     int constant = r && lc.EvalResult_getKind(r) == CXEval_Int;
-    long long v = constant ? lc.EvalResult_getAsLongLong(r) : 0;
+    /* An unsigned value read as signed would be negative: 2^64 - 8 is
+     * not "-8 bytes". */
+    int is_unsigned = constant && lc.EvalResult_isUnsignedInt(r);
+    unsigned long long u = is_unsigned ? lc.EvalResult_getAsUnsigned(r) : 0;
+    long long v = constant && !is_unsigned ? lc.EvalResult_getAsLongLong(r)
+                                           : 0;
     if (r)
         lc.EvalResult_dispose(r);
     if (!constant)
         return refuse(w->j, arg, "the size of %s is not a compile-time "
                       "constant: `%s`", what,
                       text_of(w->j, arg, text, sizeof text));
-    if (v <= 0 || v > MAX_BLOCK)
-        return refuse(w->j, arg, "the size of %s is %lld bytes: `%s`", what,
-                      v, text_of(w->j, arg, text, sizeof text));
-    *bytes = (size_t)v;
+    if (is_unsigned ? u == 0 || u > MAX_BLOCK : v <= 0 || v > MAX_BLOCK) {
+        char size[32];
+        if (is_unsigned)
+            snprintf(size, sizeof size, "%llu", u);
+        else
+            snprintf(size, sizeof size, "%lld", v);
+        return refuse(w->j, arg, "the size of %s is %s bytes: `%s`", what,
+                      size, text_of(w->j, arg, text, sizeof text));
+    }
+    *bytes = is_unsigned ? (size_t)u : (size_t)v;
     return 0;
 }
 

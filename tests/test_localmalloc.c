@@ -581,6 +581,25 @@ START_TEST(refuses_sizes_not_constant)
 }
 END_TEST
 
+/* Sizes out of range, named as the source wrote them: an unsigned one
+ * past 2^63 is not a negative number of bytes. */
+START_TEST(refuses_sizes_out_of_range)
+{
+    refused("__kernel void k(void) {\n"
+            "  __local int *a = local_malloc(0xfffffffffffffff8UL);\n"
+            "  local_free(8); }\n",
+            0, (const char *[]){"t.cl:2:", "is 18446744073709551608 bytes",
+                                NULL});
+    refused("__kernel void k(void) {\n"
+            "  __local int *a = local_malloc(-8);\n  local_free(8); }\n",
+            0, (const char *[]){"t.cl:2:",    /* -8 as the size_t it becomes */
+                                "is 18446744073709551608 bytes: `-8`", NULL});
+    refused("__kernel void k(void) {\n"
+            "  __local int *a = local_malloc(0u);\n  local_free(8); }\n",
+            0, (const char *[]){"t.cl:2:", "is 0 bytes", NULL});
+}
+END_TEST
+
 START_TEST(refuses_recursion)
 {
     refused("void g(int n);\n"
@@ -994,6 +1013,7 @@ Suite *localmalloc_suite(void)
     suite_add_tcase(s, tc);
     tc = test_case("refusals");
     tcase_add_test(tc, refuses_sizes_not_constant);
+    tcase_add_test(tc, refuses_sizes_out_of_range);
     tcase_add_test(tc, refuses_recursion);
     tcase_add_test(tc, refuses_frees_that_do_not_match);
     tcase_add_test(tc, refuses_frees_of_blocks_left_live);
