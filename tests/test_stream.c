@@ -335,7 +335,10 @@ START_TEST(stream_and_async_copy_errors)
 END_TEST
 
 /* A free of pinned memory that an asynchronous copy on a stream is still
- * reading waits for the copy: what reached the device is whole. */
+ * reading waits for the copy: what reached the device is whole. The
+ * argument is released first (the free refuses memory a persistent
+ * argument's array is in), its buffer kept alive by a reference of the
+ * test's own to read the device's copy through. */
 START_TEST(freeing_pinned_memory_under_an_async_copy)
 {
     clctx *ctx = test_run_context();
@@ -348,6 +351,11 @@ START_TEST(freeing_pinned_memory_under_an_async_copy)
     clstream *s = clstream_new(ctx);
     ck_assert_made(s);
     ck_assert_cl(clarg_write_async(&a, 0, (size_t)n, s));
+    cl_mem mem = clarg_mem(&a);
+    ck_assert_int_eq(clRetainMemObject(mem), CL_SUCCESS);
+    ck_assert_fails(clframe_host_free(pinned), CLFRAME_ERR_USAGE,
+                    "persistent argument");
+    clarg_release(&a);
     ck_assert_cl(clframe_host_free(pinned));
     ck_assert_fails(clframe_host_free(pinned), CLFRAME_ERR_USAGE,
                     "freed already");
@@ -356,7 +364,7 @@ START_TEST(freeing_pinned_memory_under_an_async_copy)
      * the array, and reading it now is not defined; there, only the
      * frees are checked. */
     if (!clctx_pinned_in_place(ctx)) {
-        ck_assert_cl(clEnqueueReadBuffer(clctx_queue(ctx), clarg_mem(&a),
+        ck_assert_cl(clEnqueueReadBuffer(clctx_queue(ctx), mem,
                                          CL_TRUE, 0, (size_t)n * sizeof *back,
                                          back, 0, NULL, NULL));
         for (int i = 0; i < n; i++)
@@ -364,7 +372,7 @@ START_TEST(freeing_pinned_memory_under_an_async_copy)
                               "%g", i, back[i]);
     }
     clstream_free(s);
-    clarg_release(&a);
+    clReleaseMemObject(mem);
     free(back);
     clctx_free(ctx);
 }
