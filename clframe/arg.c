@@ -150,7 +150,7 @@ int clarg_persist(clarg *a, clctx *ctx)
                            "of %s on %s", bytes, a->type ? a->type : "data",
                            ctx->device_name);
     }
-    b->pinned_host = clf_host_use(a->host, bytes, +1) ? a->host : NULL;
+    b->pinned_host = clf_host_use(a->host, +1) ? a->host : NULL;
     a->buffer = b;
     a->generation = b->generation;
     return 0;
@@ -351,7 +351,7 @@ void clarg_release(clarg *a)
         return;
     if (!clf_arg_released(a)) {                     /* else done by a copy */
         if (a->buffer->pinned_host)
-            clf_host_use(a->buffer->pinned_host, a->buffer->bytes, -1);
+            clf_host_use(a->buffer->pinned_host, -1);
         clf_release_mem(a->buffer->ctx, a->buffer->mem);
         buffer_give_back(a->buffer);
     }

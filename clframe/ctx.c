@@ -575,7 +575,9 @@ clctx_stats clctx_get_stats(clctx *ctx)
 {
     clctx_stats none = {0};
     CTX_OR(ctx, none);
-    return ctx->stats;
+    clctx_stats st = ctx->stats;
+    st.pool_bytes = ctx->pool.bytes;
+    return st;
 }
 
 int clctx_set_timing(clctx *ctx, int on)
@@ -702,17 +704,25 @@ static int overlap(const char *a, size_t an, const char *b, size_t bn)
     return a < b + bn && b < a + an;
 }
 
+/* The queue of a read in flight into some of the bytes at host, or NULL. */
+static cl_command_queue reading_into(const clctx *ctx, const void *host,
+                                     size_t bytes)
+{
+    for (size_t i = 0; i < ctx->nreads; i++)
+        if (overlap(host, bytes, ctx->reads[i].host, ctx->reads[i].bytes))
+            return ctx->reads[i].queue;
+    return NULL;
+}
+
 cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes)
 {
-    for (size_t i = 0; what == CLF_EV_WRITE && i < ctx->nreads; i++)
-        if (overlap(host, bytes, ctx->reads[i].host, ctx->reads[i].bytes)) {
-            cl_command_queue queue = ctx->reads[i].queue;
-            cl_int err = clFinish(queue);
-            if (err != CL_SUCCESS)
-                return err;
-            clf_queue_done(ctx, queue);
-            i = (size_t)-1;         /* the list changed: from the start */
-        }
+    cl_command_queue queue;
+    while (what == CLF_EV_WRITE && (queue = reading_into(ctx, host, bytes))) {
+        cl_int err = clFinish(queue);
+        if (err != CL_SUCCESS)
+            return err;
+        clf_queue_done(ctx, queue);     /* drops that queue's reads */
+    }
     return CL_SUCCESS;
 }
 

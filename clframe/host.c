@@ -211,11 +211,10 @@ void clf_host_free_all(clctx *ctx)
     }
 }
 
-int clf_host_use(const void *p, size_t bytes, int delta)
+int clf_host_use(const void *p, int delta)
 {
     if (!p || __atomic_load_n(&nblocks_seen, __ATOMIC_ACQUIRE) == 0)
         return 0;
-    (void)bytes;                 /* its first byte is enough to depend on it */
     pthread_mutex_lock(&host_lock);
     long i = block_holding(p);
     if (i >= 0 && (delta > 0 || blocks[i].users > 0))

@@ -272,7 +272,7 @@ void clf_host_free_all(clctx *ctx);
  * (-1) using the pinned allocation that holds p, which clframe_host_free
  * then refuses to free while used; 1 if there is one, 0 if p lies in
  * none. */
-int clf_host_use(const void *p, size_t bytes, int delta);
+int clf_host_use(const void *p, int delta);
 
 /* ---- typedefs (typedefs.c) ------------------------------------------------ */
 

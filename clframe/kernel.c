@@ -730,7 +730,7 @@ typedef struct call_buffers {
 } call_buffers;
 
 /* Gives back what the call made or took: to the pool, for later work on
- * queue (NULL once the call's work is known finished). */
+ * the queue the call ran on. */
 static void release_made(clctx *ctx, call_buffers *b, unsigned n,
                          const clarg *args, cl_command_queue queue)
 {
@@ -1071,9 +1071,12 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
     if (rc == 0 && from_device)
         rc = copy_back(k, p, nargs, args, &b, &waited);
     rc = wait_call(k, p, rc, &waited);
-    release_made(k->ctx, &b, nargs, args, waited ? NULL : p->queue);
-    for (int q = -1; waited && q < (p->chunk ? 2 : 0); q++)
-        clf_queue_done(k->ctx, q < 0 ? p->queue : k->ctx->copy_queue[q]);
+    release_made(k->ctx, &b, nargs, args, p->queue);
+    if (waited) {               /* every queue the call used has finished */
+        clf_queue_done(k->ctx, p->queue);
+        for (int q = 0; p->chunk && q < 2; q++)
+            clf_queue_done(k->ctx, k->ctx->copy_queue[q]);
+    }
     return rc;
 }
 

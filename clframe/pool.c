@@ -135,7 +135,6 @@ cl_mem clf_pool_take(clctx *ctx, cl_command_queue queue, size_t bytes,
         p->bytes -= want;
         p->held[found] = p->held[--p->count];
         ctx->stats.pool_hits++;
-        ctx->stats.pool_bytes = p->bytes;
         clf_track(ctx, 1);
         *err = CL_SUCCESS;
         return mem;
@@ -163,7 +162,6 @@ void clf_pool_give(clctx *ctx, cl_command_queue queue, cl_mem mem,
     p->held[p->count++] = (clf_pooled){.mem = mem, .bytes = have,
                                        .queue = queue, .given = ++p->clock};
     p->bytes += have;
-    ctx->stats.pool_bytes = p->bytes;
 }
 
 void clf_pool_idle(clctx *ctx, cl_command_queue queue)
@@ -184,14 +182,12 @@ int clf_pool_retry(clctx *ctx, cl_int err)
                 "buffers (%zu bytes) are released and the allocation tried "
                 "again\n", ctx->device_name, ctx->pool.count, ctx->pool.bytes);
     trim_to(ctx, 0);
-    ctx->stats.pool_bytes = 0;
     return 1;
 }
 
 void clf_pool_close(clctx *ctx)
 {
     trim_to(ctx, 0);
-    ctx->stats.pool_bytes = 0;
 }
 
 int clctx_pool_limit(clctx *ctx, size_t bytes)
@@ -200,7 +196,6 @@ int clctx_pool_limit(clctx *ctx, size_t bytes)
         return CLFRAME_ERR_NO_DEVICE;
     ctx->pool.limit = bytes;
     trim_to(ctx, bytes);
-    ctx->stats.pool_bytes = ctx->pool.bytes;
     return 0;
 }
 
@@ -209,6 +204,5 @@ int clctx_pool_trim(clctx *ctx, size_t keep)
     if (!(ctx = clf_ctx(ctx)))
         return CLFRAME_ERR_NO_DEVICE;
     trim_to(ctx, keep);
-    ctx->stats.pool_bytes = ctx->pool.bytes;
     return 0;
 }
