@@ -136,8 +136,9 @@ suite-$(1): $(BIN)/test-$(1)
 endef
 
 $(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
-# Its tests run clframe-local-malloc from beside it (every tree builds it).
-$(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c))),,$(BIN)/clframe-local-malloc))
+# Its tests run clframe-local-malloc and clframe-info from beside it (every
+# tree builds them).
+$(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c))),,$(BIN)/clframe-local-malloc $(BIN)/clframe-info))
 $(eval $(call link,planted-oob,$(B)/tests/oclgrind/planted_oob.o))
 
 # libFuzzer harnesses: tests/fuzz/NAME.c (the library's parsers) and

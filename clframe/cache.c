@@ -41,9 +41,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { ENTRY_FORMAT = 1 };
@@ -183,8 +185,22 @@ static char *make_key(clctx *ctx, const char *source, const char *options,
 
 /* ---- where entries live -------------------------------------------------- */
 
+/* Whether a folder may hold what is loaded from it: one owned by this user
+ * that nobody else can write to (as ssh asks of ~/.ssh). One that cannot
+ * be seen is judged by whoever makes it (0700) or fails to. */
+static int folder_trusted(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 1;
+    return S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+           (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
 /* $XDG_CACHE_HOME/clframe, or $HOME/.cache/clframe; NULL when neither is
- * usable. The XDG specification says to ignore a relative XDG_CACHE_HOME. */
+ * usable, or when the folder is one another user could write to (then the
+ * cache is off: its entries would be another's code). The XDG
+ * specification says to ignore a relative XDG_CACHE_HOME. */
 char *clf_cache_dir(void)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -195,11 +211,40 @@ char *clf_cache_dir(void)
         clf_str_printf(&dir, "%s/.cache/clframe", home);
     else
         return NULL;
-    if (dir.failed) {
+    if (dir.failed || !folder_trusted(dir.data)) {
         free(dir.data);
         return NULL;
     }
     return dir.data;
+}
+
+/* PoCL keeps the kernels it compiles in a cache of its own and runs what
+ * it finds there unchecked (a swapped .so runs as another kernel). Unless
+ * the user has said where it goes (POCL_CACHE_DIR) or turned it off
+ * (POCL_KERNEL_CACHE), it goes into clframe's folder, as pocl/, under the
+ * same rule of ownership. Without such a folder PoCL caches nothing: it
+ * builds each program in a new temporary folder. */
+static void point_pocl_cache(void)
+{
+    if (getenv("POCL_CACHE_DIR") || getenv("POCL_KERNEL_CACHE"))
+        return;
+    char *dir = clf_cache_dir();
+    clf_str pocl = {0};
+    if (dir)
+        clf_str_printf(&pocl, "%s/pocl", dir);
+    if (dir && !pocl.failed && clf_make_dirs(pocl.data, 0700) == 0 &&
+        folder_trusted(dir) && folder_trusted(pocl.data))
+        setenv("POCL_CACHE_DIR", pocl.data, 0);
+    else
+        setenv("POCL_KERNEL_CACHE", "0", 0);
+    free(pocl.data);
+    free(dir);
+}
+
+void clf_cache_point_pocl(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, point_pocl_cache);
 }
 
 char *clf_cache_path(const char *dir, const char *key, size_t key_len,

@@ -40,6 +40,7 @@ static const char *type_word(cl_device_type t)
 static cl_int get_platforms(cl_uint max, cl_platform_id *platforms,
                             cl_uint *n)
 {
+    clf_cache_point_pocl();
     const char *value = getenv("OCL_ICD_FILENAMES");
     char *before = value ? clf_strdup(value) : NULL;
     cl_int err = clGetPlatformIDs(max, platforms, n);

@@ -498,8 +498,12 @@ void clf_cache_store(clctx *ctx, cl_program program, const char *source,
  * kept beside it. */
 int clf_cache_switched_off(void);
 /* The cache's folder ($XDG_CACHE_HOME/clframe, else ~/.cache/clframe);
- * NULL when neither is usable. Free it. */
+ * NULL when neither is usable, or when it is not this user's alone to
+ * write. Free it. */
 char *clf_cache_dir(void);
+/* Points PoCL's own kernel cache into clframe's folder (cache.c says why);
+ * once per process, before the first driver is loaded. */
+void clf_cache_point_pocl(void);
 /* dir/<16 hex digits of key's hash>.suffix; NULL if out of memory. */
 char *clf_cache_path(const char *dir, const char *key, size_t key_len,
                      const char *suffix);

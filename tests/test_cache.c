@@ -11,9 +11,11 @@
  *
  * Each test gets a cache folder of its own (XDG_CACHE_HOME), and leaves the
  * environment as it found it (under CK_FORK=no later suites share it). PoCL
- * keeps its own kernel cache under XDG_CACHE_HOME too, and fails to open its
- * device when it cannot make it there: it gets one folder of its own for the
- * whole run, POCL_CACHE_DIR, set before the test's first OpenCL call.
+ * keeps its own kernel cache under XDG_CACHE_HOME too (clframe puts it in its
+ * folder), and fails to open its device when it cannot make it there: it
+ * gets one folder for the whole run, POCL_CACHE_DIR, set before the test's
+ * first OpenCL call. A folder others can write to is no cache, clframe's or
+ * PoCL's.
  */
 #include "support.h"
 
@@ -43,18 +45,18 @@ static char *saved[sizeof cache_vars / sizeof *cache_vars];
 static char cache_home[256];      /* XDG_CACHE_HOME of the running test */
 static char entry_dir[300];       /* cache_home/clframe */
 
-/* PoCL keeps its compiled kernels under XDG_CACHE_HOME too: point it at
- * the folder it used before the test moved XDG_CACHE_HOME (PoCL's default,
- * pocl/kcache under the cache home), so that it finds what earlier runs
- * compiled. Under valgrind, compiling is most of this suite's time. */
+/* clframe points PoCL's own kernel cache into its folder, pocl/ (cache.c):
+ * keep PoCL at the folder it used before the test moved XDG_CACHE_HOME, so
+ * that it finds what earlier runs compiled. Under valgrind, compiling is
+ * most of this suite's time. */
 static void keep_pocl_cache(void)
 {
     char pocl[4096];
     const char *xdg = saved[0], *home = saved[1];
     if (xdg && xdg[0] == '/')
-        snprintf(pocl, sizeof pocl, "%s/pocl/kcache", xdg);
+        snprintf(pocl, sizeof pocl, "%s/clframe/pocl", xdg);
     else if (home && home[0] == '/')
-        snprintf(pocl, sizeof pocl, "%s/.cache/pocl/kcache", home);
+        snprintf(pocl, sizeof pocl, "%s/.cache/clframe/pocl", home);
     else
         snprintf(pocl, sizeof pocl, "%s/pocl-cache", test_tmpdir());
     setenv("POCL_CACHE_DIR", pocl, 1);
@@ -369,6 +371,59 @@ START_TEST(an_unwritable_cache_is_a_silent_miss)
 }
 END_TEST
 
+/* A cache folder that others can write to holds what anyone put there:
+ * it is no cache (built every time, nothing loaded) until it is private. */
+START_TEST(a_folder_others_can_write_is_no_cache)
+{
+    build_counting(scale_source, NULL, 2, 0, 1);
+    only_entry();
+    ck_assert_int_eq(chmod(entry_dir, 0777), 0);
+    build_counting(scale_source, NULL, 2, 0, 1);
+    ck_assert_int_eq(chmod(entry_dir, 0700), 0);
+    build_counting(scale_source, NULL, 2, 1, 0);
+}
+END_TEST
+
+/* clframe-info with the test's cache home: a process that loads the
+ * drivers afresh, with PoCL's cache where nobody has said. */
+static void run_info_in_own_cache(void)
+{
+    ck_assert_int_eq(test_run("env -u POCL_CACHE_DIR -u POCL_KERNEL_CACHE "
+                              "XDG_CACHE_HOME='%s' %s > /dev/null", cache_home,
+                              test_program("clframe-info")), 0);
+}
+
+/* PoCL's kernel cache goes into clframe's folder, private (0700), not
+ * into a pocl/ folder of its own beside it. */
+START_TEST(pocl_caches_in_clframes_folder)
+{
+    char pocl[400], beside[400];
+    snprintf(pocl, sizeof pocl, "%s/pocl", entry_dir);
+    snprintf(beside, sizeof beside, "%s/pocl", cache_home);
+    run_info_in_own_cache();
+    struct stat st;
+    ck_assert_int_eq(stat(pocl, &st), 0);
+    ck_assert(S_ISDIR(st.st_mode));
+    ck_assert_int_eq(st.st_mode & 0777, 0700);
+    ck_assert_int_eq(access(beside, F_OK), -1);
+}
+END_TEST
+
+/* Under a clframe folder that others can write to, PoCL keeps no cache
+ * (it builds in temporary folders of its own, pocl/uncached/). */
+START_TEST(pocl_caches_nothing_under_a_folder_others_can_write)
+{
+    char pocl[400], beside[400];
+    snprintf(pocl, sizeof pocl, "%s/pocl", entry_dir);
+    snprintf(beside, sizeof beside, "%s/pocl/kcache", cache_home);
+    ck_assert_int_eq(mkdir(entry_dir, 0700), 0);
+    ck_assert_int_eq(chmod(entry_dir, 0777), 0);
+    run_info_in_own_cache();
+    ck_assert_int_eq(access(pocl, F_OK), -1);
+    ck_assert_int_eq(access(beside, F_OK), -1);
+}
+END_TEST
+
 /* A child of concurrent_writers: waits for the start signal, builds, runs,
  * and exits 0 when the kernel worked. POCL_KERNEL_CACHE=0 keeps PoCL's own
  * cache from making the builds too quick to overlap. */
@@ -586,6 +641,9 @@ Suite *cache_suite(void)
     tcase_add_test(tc, a_setting_is_stored_read_back_and_replaced);
     tcase_add_test(tc, a_damaged_setting_is_no_value_and_is_removed);
     tcase_add_test(tc, a_fifo_in_the_cache_is_a_miss);
+    tcase_add_test(tc, a_folder_others_can_write_is_no_cache);
+    tcase_add_test(tc, pocl_caches_in_clframes_folder);
+    tcase_add_test(tc, pocl_caches_nothing_under_a_folder_others_can_write);
     tcase_add_test(tc, setting_errors_say_what_and_where);
     suite_add_tcase(s, tc);
     /* A process that has opened no device yet (test_run_apart); not

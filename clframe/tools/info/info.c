@@ -249,14 +249,14 @@ static int list_platforms(int *oclgrind)
 
 /* ---- the default device and Oclgrind ------------------------------------ */
 
-/* Prints clctx_default()'s choice; 0, or -1 if it cannot open a device. */
-static int print_default(void)
+/* Prints clctx_default()'s choice, ctx (NULL: it failed, with why); 0, or
+ * -1 if it could not open a device. */
+static int print_default(clctx *ctx, const char *why)
 {
-    clctx *ctx = clctx_default();
     printf("\nclctx_default() chooses:\n");
     if (!ctx) {
         printf("  nothing: see the error below\n");
-        fprintf(stderr, "clframe-info: %s\n", clframe_last_error());
+        fprintf(stderr, "clframe-info: %s\n", why);
         return -1;
     }
     printf("  %s\n", clctx_describe(ctx));
@@ -314,10 +314,15 @@ int main(int argc, char **argv)
         usage(help ? stdout : stderr);
         return help ? 0 : 2;
     }
+    /* The choice first, so that the drivers are loaded as clframe loads
+     * them for every program (PoCL's cache in clframe's folder). */
+    clctx *chosen = clctx_default();
+    char why[512];
+    snprintf(why, sizeof why, "%s", chosen ? "" : clframe_last_error());
     int oclgrind_platform = 0;
     if (list_platforms(&oclgrind_platform) < 0)
         return 1;
-    int rc = print_default();
+    int rc = print_default(chosen, why);
     print_oclgrind(oclgrind_platform);
     return rc < 0 ? 1 : 0;
 }
