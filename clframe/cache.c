@@ -30,7 +30,8 @@
  * every build must print its log. Nothing is evicted (remove the folder to
  * reclaim the space), and a writer killed before its rename leaves a
  * <hash>.bin.XXXXXX file that nothing reads. The folder also keeps the
- * small per-device values of settings.c.
+ * small per-device values of settings.c, and PoCL's own kernel cache. It
+ * must be the user's alone: one that others can write to is no cache.
  *
  * What storing costs depends on the driver: NVIDIA hands over the PTX it
  * already has, PoCL compiles every kernel's work-group code to put it in the
