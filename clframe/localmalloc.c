@@ -1578,6 +1578,39 @@ static int take_text(const char *buf, size_t len, size_t *at, char **text)
     return 0;
 }
 
+int clf_local_malloc_answer(const char *buf, size_t len, int *code,
+                            char **out, char **report, char **warnings,
+                            char **error)
+{
+    char *texts[5] = {NULL};
+    size_t at = 0;
+    int whole = 1;
+    for (int i = 0; i < 5 && whole; i++)
+        whole = take_text(buf, len, &at, &texts[i]) == 0;
+    /* The code clf_local_malloc_in_process returned in the child: 0 with
+     * no error, or a failure with an error and nothing else; then nothing
+     * after the texts. */
+    char *end;
+    long v = strtol(texts[0] ? texts[0] : "", &end, 10);
+    int known = texts[0] && *end == '\0' &&
+                (v == 0 || v == CLFRAME_ERR_BUILD ||
+                 v == CLFRAME_ERR_NOT_FOUND);
+    *code = known ? (int)v : CLFRAME_ERR_BUILD;
+    whole = whole && known && at == len &&
+            (v == 0 ? !texts[4]
+                    : texts[4] && !texts[1] && !texts[2] && !texts[3]);
+    char **into[5] = {NULL, out, report, warnings, error};
+    for (int i = 0; i < 5; i++) {
+        if (whole && into[i])
+            *into[i] = texts[i];
+        else
+            free(texts[i]);
+        if (!whole && into[i])
+            *into[i] = NULL;
+    }
+    return whole ? 0 : -1;
+}
+
 int clf_local_malloc_rewrite(const char *source, const char *name,
                              const char *options,
                              unsigned long long local_limit, char **out,
@@ -1630,22 +1663,11 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    size_t at = 0;
-    char *code = NULL, *unasked = NULL, *unasked_warnings = NULL;
-    int rc = CLFRAME_ERR_BUILD;
     /* A whole answer counts whatever the exit status (under valgrind or a
      * sanitizer the child's exit reports on its own memory). */
-    if (!got.failed && take_text(got.data, got.len, &at, &code) == 0 &&
-        take_text(got.data, got.len, &at, out) == 0 &&
-        take_text(got.data, got.len, &at, report ? report : &unasked) == 0 &&
-        take_text(got.data, got.len, &at,
-                  warnings ? warnings : &unasked_warnings) == 0 &&
-        take_text(got.data, got.len, &at, error) == 0 && code)
-        rc = atoi(code);
-    else {
-        free(*out);
-        free(*error);
-        *out = NULL;
+    int rc;
+    if (got.failed || clf_local_malloc_answer(got.data, got.len, &rc, out,
+                                              report, warnings, error)) {
         clf_str why = {0};
         if (WIFSIGNALED(status))
             clf_str_printf(&why, "libclang stopped on signal %d (%s) while "
@@ -1656,6 +1678,7 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
                            "without an answer while reading the source",
                            WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         *error = why.data;
+        rc = CLFRAME_ERR_BUILD;
     }
     if (rc == 0 && !*out) {       /* an empty source rewrites to itself */
         *out = clf_strdup(source);
@@ -1669,9 +1692,6 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
         free(*warnings);
         *warnings = NULL;
     }
-    free(code);
-    free(unasked);
-    free(unasked_warnings);
     free(got.data);
     return rc;
 }

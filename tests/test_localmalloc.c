@@ -1032,6 +1032,83 @@ START_TEST(a_source_that_crashes_libclang_is_an_error)
 }
 END_TEST
 
+/* What the rewrite's child sends: each text as its length and bytes. */
+static void answer_text(clf_str *buf, const char *text)
+{
+    size_t n = text ? strlen(text) : 0;
+    clf_str_append(buf, (const char *)&n, sizeof n);
+    clf_str_append(buf, text ? text : "", n);
+}
+
+static int read_answer(const char *code, const char *out, const char *error,
+                       const char *after, char **got_out, char **got_error)
+{
+    clf_str buf = {0};
+    answer_text(&buf, code);
+    answer_text(&buf, out);
+    answer_text(&buf, "k: 16 bytes\n");
+    answer_text(&buf, NULL);
+    answer_text(&buf, error);
+    clf_str_append(&buf, after, strlen(after));
+    ck_assert(!buf.failed);
+    int got = 0;
+    char *report = NULL;
+    int rc = clf_local_malloc_answer(buf.data, buf.len, &got, got_out,
+                                     &report, NULL, got_error);
+    ck_assert_int_eq(rc == 0, report != NULL);
+    free(report);
+    free(buf.data);
+    return rc == 0 ? got : 1;
+}
+
+/* The parent takes the child's answer whole or not at all: a known code,
+ * an error exactly with a failure, nothing after it, none of it cut. */
+START_TEST(the_childs_answer_is_read_whole_or_not_at_all)
+{
+    char *out = NULL, *error = NULL;
+    ck_assert_int_eq(read_answer("0", "kernel text", NULL, "", &out, &error),
+                     0);
+    ck_assert_str_eq(out, "kernel text");
+    ck_assert_ptr_null(error);
+    free(out);
+    const char *bad[][3] = {
+        {"0", "kernel text", "an error with success"},
+        {"7", NULL, "an unknown code"},
+        {"-9005x", NULL, "a code with more after it"},
+        {"", NULL, "no code"},
+    };
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(read_answer(bad[i][0], bad[i][1], bad[i][2], "",
+                                     &out, &error), 1);
+        ck_assert_ptr_null(out);
+        ck_assert_ptr_null(error);
+    }
+    ck_assert_int_eq(read_answer("0", "text", NULL, "x", &out, &error), 1);
+    /* A failure with its error, and no answer in any part of it. */
+    clf_str buf = {0};
+    answer_text(&buf, "-9005");
+    answer_text(&buf, NULL);
+    answer_text(&buf, NULL);
+    answer_text(&buf, NULL);
+    answer_text(&buf, "t.cl:1: refused");
+    ck_assert(!buf.failed);
+    for (size_t len = 0; len <= buf.len; len++) {
+        int code = 0;
+        int rc = clf_local_malloc_answer(buf.data, len, &code, &out, NULL,
+                                         NULL, &error);
+        ck_assert_int_eq(rc, len == buf.len ? 0 : -1);
+        ck_assert_int_eq(error != NULL, len == buf.len);
+        ck_assert_ptr_null(out);
+        if (rc == 0) {
+            ck_assert_int_eq(code, CLFRAME_ERR_BUILD);
+            ck_assert_str_eq(error, "t.cl:1: refused");
+        }
+        free(error);
+    }
+    free(buf.data);
+}
+END_TEST
+
 START_TEST(sources_without_local_malloc_are_left_alone)
 {
     ck_assert(!clf_local_malloc_used("__kernel void k(void) {}\n"));
@@ -1305,6 +1382,7 @@ Suite *localmalloc_suite(void)
     tcase_add_test(tc, refuses_sources_that_do_not_parse);
     tcase_add_test(tc, a_source_that_crashes_libclang_is_an_error);
     tcase_add_test(tc, sources_without_local_malloc_are_left_alone);
+    tcase_add_test(tc, the_childs_answer_is_read_whole_or_not_at_all);
     suite_add_tcase(s, tc);
     tc = test_case("tool");
     tcase_add_test(tc, the_tool_rewrites_reports_and_refuses);
