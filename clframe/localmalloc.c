@@ -7,7 +7,9 @@
  * constants freed last in first out, every block's place is known before
  * the build. This file parses the source with libclang (loaded at run time:
  * programs that never allocate never need it), finds each function's peak
- * of live bytes, and rewrites the text: each kernel that allocates declares
+ * of live bytes (a callee is found by its declaration, as the compiler
+ * finds it: overloads share a name), checks the layout again by another
+ * route, and rewrites the text: each kernel that allocates declares
  * one __local arena of its peak, each function that allocates (itself or
  * through a call) takes a pointer to its frame in it as one more parameter,
  * local_malloc becomes that pointer plus a constant offset and local_free
@@ -1183,9 +1185,14 @@ static char *apply_edits(job *j)
  * walk compared: no block or frame starts below the blocks live at it, and
  * each function's peak (a kernel's arena) is the largest end of a block or
  * of a callee's frame on any path of calls below it. A difference is
- * clframe's own error, said as such (the fuzzer stops on it). */
+ * clframe's own error, said as such (in the fuzzing build, an abort). */
 static int layout_error(job *j, CXCursor at, const fn *f, const char *what)
 {
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    fprintf(stderr, "local_malloc's layout check failed in %s: %s\n",
+            f->name, what);
+    abort();                     /* the fuzzer's finding */
+#endif
     return refuse(j, at, "local_malloc's layout check failed in %s (%s): "
                   "clframe's own error, please report it", f->name, what);
 }
