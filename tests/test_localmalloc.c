@@ -972,7 +972,8 @@ START_TEST(refuses_allocations_that_are_not_evaluated)
 END_TEST
 
 /* Only the functions local_malloc and local_free are clframe's: a
- * variable of that name is the source's own, left as it is. */
+ * variable of that name, or a macro of it that calls another function, is
+ * the source's own, left as it is. */
 START_TEST(a_variable_of_the_name_is_the_sources_own)
 {
     static const char *src =
@@ -982,6 +983,14 @@ START_TEST(a_variable_of_the_name_is_the_sources_own)
     char *out = rewrite(src, NULL, NULL);
     ck_assert_msg(strstr(out, "{ int local_free = 3; g[0] = local_free; }"),
                   "%s", out);
+    free(out);
+    static const char *own_macro =
+        "#define local_malloc(n) my_alloc(n)\n"
+        "__local void *my_alloc(size_t n);\n"
+        "__kernel void k(__global int *g) {\n"
+        "  __local int *a = local_malloc(16); a[0] = 1; }\n";
+    out = rewrite(own_macro, NULL, NULL);
+    ck_assert_str_eq(out, own_macro);
     free(out);
 }
 END_TEST
