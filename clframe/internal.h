@@ -587,5 +587,13 @@ int clf_local_malloc_in_process(const char *source, const char *name,
                                 const char *options,
                                 unsigned long long local_limit, char **out,
                                 char **report, char **warnings, char **error);
+/* The child's answer, len bytes of buf: its code and its texts, each as
+ * its length (a size_t) and bytes, NULL for an empty one (report and
+ * warnings may be NULL: not wanted). 0 for a whole answer: 0 with no
+ * error, or CLFRAME_ERR_BUILD or CLFRAME_ERR_NOT_FOUND with one and no
+ * other text, and nothing after it. Else -1, with every text NULL. */
+int clf_local_malloc_answer(const char *buf, size_t len, int *code,
+                            char **out, char **report, char **warnings,
+                            char **error);
 
 #endif /* CLFRAME_INTERNAL_H */

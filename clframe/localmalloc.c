@@ -7,7 +7,9 @@
  * constants freed last in first out, every block's place is known before
  * the build. This file parses the source with libclang (loaded at run time:
  * programs that never allocate never need it), finds each function's peak
- * of live bytes, and rewrites the text: each kernel that allocates declares
+ * of live bytes (a callee is found by its declaration, as the compiler
+ * finds it: overloads share a name), checks the layout again by another
+ * route, and rewrites the text: each kernel that allocates declares
  * one __local arena of its peak, each function that allocates (itself or
  * through a call) takes a pointer to its frame in it as one more parameter,
  * local_malloc becomes that pointer plus a constant offset and local_free
@@ -62,10 +64,10 @@ enum {
     X(EvalResult_isUnsignedInt) X(EvalResult_getAsUnsigned)                    \
     X(EvalResult_dispose) X(tokenize) X(getTokenSpelling) X(getTokenExtent)   \
     X(disposeTokens) X(getCursorType) X(Type_getSizeOf) X(getTypeSpelling)    \
-    X(Location_isFromMainFile) X(Cursor_getNumArguments)                      \
-    X(Cursor_getArgument) X(getCursorLocation) X(getPointeeType)             \
-    X(Type_getAlignOf) X(equalCursors) X(isExpression)                      \
-    X(getDiagnosticLocation) X(getDiagnosticSpelling) X(getCanonicalType)
+    X(Cursor_getNumArguments) X(Cursor_getArgument) X(getCursorLocation)      \
+    X(getPointeeType) X(Type_getAlignOf) X(equalCursors) X(isExpression)      \
+    X(getDiagnosticLocation) X(getDiagnosticSpelling) X(getCanonicalType)     \
+    X(getCanonicalCursor) X(getCursorUSR) X(getFile)
 
 static struct {
 #define CLANG_FIELD(f) __typeof__(clang_##f) *f;
@@ -127,6 +129,8 @@ static int clang_ready(void)
 typedef struct fn {
     char *name;
     CXCursor def;                /* the definition */
+    CXCursor canonical;          /* its first declaration: calls name it */
+    char *usr;                   /* libclang's unique name, for the check */
     int kernel;
     int state;                   /* 0 not analysed, 1 under way, 2 done */
     size_t peak;                 /* bytes from the frame's start */
@@ -137,21 +141,36 @@ typedef struct fn {
     size_t peak_bytes;           /* that block's size */
     size_t left;                 /* bytes from the frame's start still taken
                                     when it returns: blocks left live */
+    int checked;                 /* its layout checked (check_layout) */
 } fn;
 
 typedef struct edit {
     unsigned start, end;         /* bytes of the source replaced */
+    CXCursor at;                 /* what made it, for a refusal */
     char text[96];
 } edit;
+
+/* A block, or a call's frame, as the walk of function `in` placed it:
+ * from byte `at` of its frame, above the blocks live there, which end at
+ * `below`; a block's bytes. made_at: the local_malloc call, or the call. */
+typedef struct placement {
+    const struct fn *in;
+    size_t at, below, bytes;
+    CXCursor made_at;
+    int is_call;
+} placement;
 
 typedef struct job {
     const char *source;
     size_t len;
     CXTranslationUnit tu;
+    CXFile main;                 /* the source's file in tu */
     fn *fns;
     int nfns;
     edit *edits;
     int nedits, cap;
+    placement *placed;
+    int nplaced, placed_cap;
     clf_str error;               /* the first refusal */
     clf_str warnings;            /* one line each */
     int nwarnings;
@@ -234,25 +253,37 @@ static const char *text_of(job *j, CXCursor c, char *buf, size_t size)
     return buf;
 }
 
-static int add_edit(job *j, unsigned start, unsigned end, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int add_edit(job *j, unsigned start, unsigned end, const char *fmt, ...)
+/* Room for one more of n items of size bytes in *array (cap of them): 0,
+ * or -1 with the rewrite failed (a lost edit would be a wrong program). */
+static int grow(job *j, void **array, int n, int *cap, size_t size)
 {
-    if (j->nedits == j->cap) {
-        int cap = j->cap ? 2 * j->cap : 32;
-        edit *grown = realloc(j->edits, sizeof *grown * (size_t)cap);
-        if (!grown) {           /* a lost edit would be a wrong program */
-            if (!j->failed)
-                clf_str_printf(&j->error, "out of memory");
-            j->failed = 1;
-            return -1;
-        }
-        j->edits = grown;
-        j->cap = cap;
+    if (n < *cap)
+        return 0;
+    int more = *cap ? 2 * *cap : 32;
+    void *grown = realloc(*array, size * (size_t)more);
+    if (!grown) {
+        if (!j->failed)
+            clf_str_printf(&j->error, "out of memory");
+        j->failed = 1;
+        return -1;
     }
+    *array = grown;
+    *cap = more;
+    return 0;
+}
+
+static int add_edit(job *j, CXCursor at, unsigned start, unsigned end,
+                    const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int add_edit(job *j, CXCursor at, unsigned start, unsigned end,
+                    const char *fmt, ...)
+{
+    if (grow(j, (void **)&j->edits, j->nedits, &j->cap, sizeof *j->edits))
+        return -1;
     edit *e = &j->edits[j->nedits++];
     e->start = start;
     e->end = end;
+    e->at = at;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(e->text, sizeof e->text, fmt, ap);
@@ -260,12 +291,45 @@ static int add_edit(job *j, unsigned start, unsigned end, const char *fmt, ...)
     return 0;
 }
 
-static fn *find_fn(job *j, const char *name)
+/* The function of the source that decl (a call's referenced cursor)
+ * declares, or NULL: functions are told apart by their declarations, as
+ * the compiler tells them apart (overloads share a name). */
+static fn *fn_of(job *j, CXCursor decl)
 {
+    if (lc.getCursorKind(decl) != CXCursor_FunctionDecl)
+        return NULL;
+    CXCursor canonical = lc.getCanonicalCursor(decl);
     for (int i = 0; i < j->nfns; i++)
-        if (strcmp(j->fns[i].name, name) == 0)
+        if (lc.equalCursors(j->fns[i].canonical, canonical))
             return &j->fns[i];
     return NULL;
+}
+
+/* DECLARES_MALLOC or DECLARES_FREE when c declares local_malloc or
+ * local_free (a function of that name: the source may declare it, never
+ * define it), else 0. */
+enum { DECLARES_MALLOC = 1, DECLARES_FREE = 2 };
+static int reserved(CXCursor c)
+{
+    if (lc.getCursorKind(c) != CXCursor_FunctionDecl)
+        return 0;
+    CXString s = lc.getCursorSpelling(c);
+    const char *name = lc.getCString(s);
+    int which = strcmp(name, "local_malloc") == 0 ? DECLARES_MALLOC
+              : strcmp(name, "local_free") == 0 ? DECLARES_FREE : 0;
+    lc.disposeString(s);
+    return which;
+}
+
+/* 1 if c is written in the source, not in a header or clframe's
+ * declarations: directly or by a macro expanded there. (One file, one
+ * handle: clang_File_isEqual takes every file held in memory, the source
+ * and the declarations, for the same.) */
+static int in_source(job *j, CXCursor c)
+{
+    CXFile file;
+    lc.getFileLocation(lc.getCursorLocation(c), &file, NULL, NULL, NULL);
+    return file && file == j->main;
 }
 
 /* ---- walking a function's body ------------------------------------------ */
@@ -321,6 +385,7 @@ typedef struct walk {
     int nloops, nbreakables;
     int dead;
     int conditional;             /* inside ?:, && or || operands */
+    int unevaluated;             /* inside sizeof, alignof or vec_step */
     int nesting;                 /* walk_cursor calls under way */
     CXCursor hinted;             /* a local_malloc call whose pointer type */
     size_t hint;                 /* says its alignment (note_target) */
@@ -350,17 +415,27 @@ static size_t block_align(size_t n)
     return a;
 }
 
-static void reach(walk *w, size_t bytes, CXCursor at, fn *callee,
-                  size_t block, size_t align)
+/* Places a block (callee NULL) or a call's frame at byte at of w's frame,
+ * bytes long, aligned to align: the function's peak and alignment grow to
+ * hold it, and check_layout sees it. */
+static int place(walk *w, CXCursor at_cursor, size_t at, size_t bytes,
+                 fn *callee, size_t align)
 {
+    job *j = w->j;
+    if (grow(j, (void **)&j->placed, j->nplaced, &j->placed_cap,
+             sizeof *j->placed))
+        return -1;
+    j->placed[j->nplaced++] = (placement){w->f, at, top(w), bytes,
+                                          at_cursor, callee != NULL};
     if (align > w->f->align)
         w->f->align = align;
-    if (bytes > w->f->peak) {
-        w->f->peak = bytes;
-        w->f->peak_at = at;
+    if (at + bytes > w->f->peak) {
+        w->f->peak = at + bytes;
+        w->f->peak_at = at_cursor;
         w->f->peak_callee = callee;
-        w->f->peak_bytes = block;
+        w->f->peak_bytes = callee ? 0 : bytes;
     }
+    return 0;
 }
 
 static int analyse(job *j, fn *f);
@@ -445,13 +520,14 @@ static int walk_malloc(walk *w, CXCursor call)
         align = w->hint < MIN_ALIGN ? MIN_ALIGN
               : w->hint > MAX_ALIGN ? MAX_ALIGN : w->hint;
     size_t at = align_up(top(w), align);
+    if (place(w, call, at, bytes, NULL, align))
+        return -1;
     w->live.offset[w->live.n] = at;
     w->live.bytes[w->live.n] = bytes;
     w->live.kept[w->live.n] = NULL;
     w->live.made_at[w->live.n++] = call;
-    reach(w, at + bytes, call, NULL, bytes, align);
-    return add_edit(w->j, start, end, "((__local void *)(clf_local + %zu))",
-                    at);
+    return add_edit(w->j, call, start, end,
+                    "((__local void *)(clf_local + %zu))", at);
 }
 
 /* "local_malloc(8) at a.cl:3", or "the 8 bytes f left live (called at
@@ -490,24 +566,25 @@ static int walk_free(walk *w, CXCursor call)
                       block_name(&w->live, w->live.n - 1, name,
                                  sizeof name));
     w->live.n--;
-    return add_edit(w->j, start, end, "((void)0)");
+    return add_edit(w->j, call, start, end, "((void)0)");
 }
 
+/* A call: of local_malloc or local_free, of a function of the source
+ * that allocates (given its frame, above the blocks live), or of another
+ * (a builtin, or a function without local_malloc below it). */
 static int walk_call(walk *w, CXCursor call)
 {
     unsigned nargs = (unsigned)lc.Cursor_getNumArguments(call);
     for (unsigned i = 0; i < nargs; i++)
         if (walk_cursor(w, lc.Cursor_getArgument(call, i)))
             return -1;
-    CXString s = lc.getCursorSpelling(call);
-    char name[256];
-    snprintf(name, sizeof name, "%s", lc.getCString(s));
-    lc.disposeString(s);
-    int is_malloc = strcmp(name, "local_malloc") == 0;
-    int is_free = strcmp(name, "local_free") == 0;
-    fn *callee = is_malloc || is_free ? NULL : find_fn(w->j, name);
-    if (!is_malloc && !is_free && !callee)
+    CXCursor decl = lc.getCursorReferenced(call);
+    int ours = reserved(decl);
+    fn *callee = ours ? NULL : fn_of(w->j, decl);
+    if (!ours && !callee)
         return 0;                /* a builtin or a function defined elsewhere */
+    const char *name = ours == DECLARES_MALLOC ? "local_malloc"
+                     : ours == DECLARES_FREE ? "local_free" : callee->name;
     if (callee) {
         if (callee->state == 1)
             return refuse(w->j, call, "%s calls %s, which calls back: "
@@ -521,18 +598,23 @@ static int walk_call(walk *w, CXCursor call)
             return refuse(w->j, call, "%s calls kernel %s, which allocates",
                           w->f->name, name);
     }
+    if (w->unevaluated)
+        return refuse(w->j, call, "%s in the operand of sizeof, alignof or "
+                      "vec_step, which is not evaluated: it would allocate "
+                      "nothing", name);
     if (w->conditional)
         return refuse(w->j, call, "%s in a conditional expression (?:, && or"
                       " ||): its allocation would depend on the branch", name);
-    if (is_malloc)
+    if (ours == DECLARES_MALLOC)
         return walk_malloc(w, call);
-    if (is_free)
+    if (ours == DECLARES_FREE)
         return walk_free(w, call);
     unsigned start, end;
     if (written_out(w, call, name, &start, &end))
         return -1;
     size_t base = align_up(top(w), callee->align);
-    reach(w, base + callee->peak, call, callee, 0, callee->align);
+    if (place(w, call, base, callee->peak, callee, callee->align))
+        return -1;
     if (callee->left) {          /* what it left live stays, to the end */
         if (w->live.n == MAX_DEPTH)
             return refuse(w->j, call, "more than %d blocks live at once",
@@ -542,7 +624,7 @@ static int walk_call(walk *w, CXCursor call)
         w->live.kept[w->live.n] = callee;
         w->live.made_at[w->live.n++] = call;
     }
-    return add_edit(w->j, end - 1, end - 1, "%sclf_local + %zu",
+    return add_edit(w->j, call, end - 1, end - 1, "%sclf_local + %zu",
                     nargs ? ", " : "", base);
 }
 
@@ -730,13 +812,11 @@ static void note_target(walk *w, CXType t, CXCursor value)
     if (t.kind != CXType_Pointer)
         return;
     CXCursor call = bare(value);
-    if (lc.getCursorKind(call) != CXCursor_CallExpr)
+    if (lc.getCursorKind(call) != CXCursor_CallExpr ||
+        reserved(lc.getCursorReferenced(call)) != DECLARES_MALLOC)
         return;
-    CXString s = lc.getCursorSpelling(call);
-    int ours = strcmp(lc.getCString(s), "local_malloc") == 0;
-    lc.disposeString(s);
     long long align = lc.Type_getAlignOf(lc.getPointeeType(t));
-    if (ours && align > 0) {
+    if (align > 0) {
         w->hinted = call;
         w->hint = (size_t)align;
     }
@@ -830,16 +910,16 @@ static int walk_kind(walk *w, CXCursor c)
         free(list.c);
         return rc;
     }
-    case CXCursor_DeclRefExpr: {
-        CXString s = lc.getCursorSpelling(c);
-        const char *name = lc.getCString(s);
-        int ours = strcmp(name, "local_malloc") == 0 ||
-                   strcmp(name, "local_free") == 0;
-        lc.disposeString(s);
-        if (ours)
+    case CXCursor_DeclRefExpr:
+        if (reserved(lc.getCursorReferenced(c)))
             return refuse(w->j, c, "local_malloc and local_free can only be "
                           "called");
         return 0;
+    case CXCursor_UnaryExpr: {   /* sizeof, alignof, vec_step */
+        w->unevaluated++;
+        int rc = walk_children(w, c);
+        w->unevaluated--;
+        return rc;
     }
     case CXCursor_CStyleCastExpr: {
         CXCursor value;
@@ -923,8 +1003,7 @@ static enum CXChildVisitResult list_fn(CXCursor c, CXCursor parent,
     (void)parent;
     job *j = data;
     if (lc.getCursorKind(c) != CXCursor_FunctionDecl ||
-        !lc.isCursorDefinition(c) ||
-        !lc.Location_isFromMainFile(lc.getCursorLocation(c)))
+        !lc.isCursorDefinition(c) || !in_source(j, c))
         return CXChildVisit_Continue;
     fn *grown = realloc(j->fns, sizeof *grown * (size_t)(j->nfns + 1));
     if (!grown) {
@@ -937,11 +1016,15 @@ static enum CXChildVisitResult list_fn(CXCursor c, CXCursor parent,
     CXString s = lc.getCursorSpelling(c);
     f->name = clf_strdup(lc.getCString(s));
     lc.disposeString(s);
+    s = lc.getCursorUSR(c);
+    f->usr = clf_strdup(lc.getCString(s));
+    lc.disposeString(s);
     f->def = c;
+    f->canonical = lc.getCanonicalCursor(c);
     f->kernel = f->name && is_kernel(j, c, f->name);
-    if (!f->name)
+    if (!f->name || !f->usr)
         j->failed = 1;
-    return f->name ? CXChildVisit_Continue : CXChildVisit_Break;
+    return j->failed ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
 /* Gives a declaration of f (a prototype or the definition) the frame
@@ -960,8 +1043,15 @@ static int add_parameter(job *j, CXCursor decl, const fn *f)
         if (nesting == 0)
             close = i;
     }
+    /* A declaration a macro writes is tokenized from the macro's text:
+     * what is found there must be in the declaration's own. */
+    unsigned from, to, open_at = 0;
+    span(decl, &from, &to);
+    if (close)
+        lc.getFileLocation(lc.getRangeStart(lc.getTokenExtent(j->tu,
+                           tokens[open])), NULL, NULL, NULL, &open_at);
     int rc;
-    if (!close)
+    if (!close || open_at < from || open_at >= to)
         rc = refuse(j, decl, "the parameters of %s are written by a macro: "
                     "they cannot be given the local_malloc frame", f->name);
     else if (close == open + 2 && token_is(j, tokens[open + 1], "void")) {
@@ -969,12 +1059,12 @@ static int add_parameter(job *j, CXCursor decl, const fn *f)
         CXSourceRange r = lc.getTokenExtent(j->tu, tokens[open + 1]);
         lc.getFileLocation(lc.getRangeStart(r), NULL, NULL, NULL, &start);
         lc.getFileLocation(lc.getRangeEnd(r), NULL, NULL, NULL, &end);
-        rc = add_edit(j, start, end, "__local uchar *clf_local");
+        rc = add_edit(j, decl, start, end, "__local uchar *clf_local");
     } else {
         unsigned at;
         CXSourceRange r = lc.getTokenExtent(j->tu, tokens[close]);
         lc.getFileLocation(lc.getRangeStart(r), NULL, NULL, NULL, &at);
-        rc = add_edit(j, at, at, "%s__local uchar *clf_local",
+        rc = add_edit(j, decl, at, at, "%s__local uchar *clf_local",
                       close == open + 1 ? "" : ", ");
     }
     lc.disposeTokens(j->tu, tokens, n);
@@ -986,12 +1076,9 @@ static enum CXChildVisitResult edit_prototypes(CXCursor c, CXCursor parent,
 {
     (void)parent;
     job *j = data;
-    if (j->failed || lc.getCursorKind(c) != CXCursor_FunctionDecl ||
-        !lc.Location_isFromMainFile(lc.getCursorLocation(c)))
+    if (j->failed || !in_source(j, c))
         return CXChildVisit_Continue;
-    CXString s = lc.getCursorSpelling(c);
-    fn *f = find_fn(j, lc.getCString(s));
-    lc.disposeString(s);
+    fn *f = fn_of(j, c);
     if (f && f->peak && !f->kernel && add_parameter(j, c, f))
         j->failed = 1;
     return CXChildVisit_Continue;
@@ -1010,7 +1097,8 @@ static int add_arena(job *j, const fn *f)
         return refuse(j, f->def, "the body of kernel %s is written by a "
                       "macro: its local_malloc arena cannot be added",
                       f->name);
-    return add_edit(j, start + 1, start + 1, " __local uchar clf_local[%zu] "
+    return add_edit(j, f->def, start + 1, start + 1,
+                    " __local uchar clf_local[%zu] "
                     "__attribute__((aligned(%zu)));", f->peak, f->align);
 }
 
@@ -1032,17 +1120,47 @@ static void chain(const fn *f, clf_str *out)
     }
 }
 
-static int by_start(const void *a, const void *b)
+/* By place; an insertion before a replacement that starts where it is. */
+static int by_place(const void *a, const void *b)
 {
     const edit *x = a, *y = b;
-    return x->start < y->start ? -1 : x->start > y->start;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
 }
 
-/* The source with the edits made; NULL if out of memory. */
-static char *apply_edits(job *j)
+/* Sorts the edits, each copy of one dropped. A macro that uses its
+ * argument twice makes each call written there twice, at one place of
+ * the text: the same edit twice is one (the same offset each time), but
+ * two that differ, or overlap, cannot both be written, and are refused. */
+static int settle_edits(job *j)
 {
     if (j->nedits)
-        qsort(j->edits, (size_t)j->nedits, sizeof *j->edits, by_start);
+        qsort(j->edits, (size_t)j->nedits, sizeof *j->edits, by_place);
+    int kept = 0;
+    for (int i = 0; i < j->nedits; i++) {
+        const edit *e = &j->edits[i], *last = kept ? &j->edits[kept - 1]
+                                                   : NULL;
+        int same_place = last && e->start == last->start &&
+                         e->end == last->end;
+        if (same_place && strcmp(e->text, last->text) == 0)
+            continue;
+        char text[200];
+        if (same_place || (last && e->start < last->end) || e->end > j->len)
+            return refuse(j, e->at, "`%s` is written once but used more than"
+                          " once by a macro, and each use needs another "
+                          "rewrite: write it outside the macro",
+                          text_of(j, e->at, text, sizeof text));
+        j->edits[kept++] = *e;
+    }
+    j->nedits = kept;
+    return 0;
+}
+
+/* The source with the edits made (settled: in order, none overlapping);
+ * NULL if out of memory. */
+static char *apply_edits(job *j)
+{
     clf_str out = {0};
     unsigned at = 0;
     for (int i = 0; i < j->nedits; i++) {
@@ -1057,6 +1175,71 @@ static char *apply_edits(job *j)
         return NULL;
     }
     return out.data;
+}
+
+/* ---- the layout, checked again ------------------------------------------ */
+
+/* The walk placed each block and call above the blocks live where it
+ * was, and grew each function's peak to hold it. This goes over those
+ * placements again, each callee found by its USR, not by the cursors the
+ * walk compared: no block or frame starts below the blocks live at it, and
+ * each function's peak (a kernel's arena) is the largest end of a block or
+ * of a callee's frame on any path of calls below it. A difference is
+ * clframe's own error, said as such (in the fuzzing build, an abort). */
+static int layout_error(job *j, CXCursor at, const fn *f, const char *what)
+{
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    fprintf(stderr, "local_malloc's layout check failed in %s: %s\n",
+            f->name, what);
+    abort();                     /* the fuzzer's finding */
+#endif
+    return refuse(j, at, "local_malloc's layout check failed in %s (%s): "
+                  "clframe's own error, please report it", f->name, what);
+}
+
+static fn *fn_by_usr(job *j, CXCursor call)
+{
+    CXString s = lc.getCursorUSR(lc.getCursorReferenced(call));
+    fn *found = NULL;
+    for (int i = 0; i < j->nfns && !found; i++)
+        if (strcmp(j->fns[i].usr, lc.getCString(s)) == 0)
+            found = &j->fns[i];
+    lc.disposeString(s);
+    return found;
+}
+
+static int check_layout(job *j, fn *f)
+{
+    if (f->checked)
+        return 0;
+    f->checked = 1;              /* the walk refused recursion */
+    size_t peak = 0;
+    char what[160];
+    for (int i = 0; i < j->nplaced; i++) {
+        const placement *p = &j->placed[i];
+        if (p->in != f)
+            continue;
+        size_t end = p->at + p->bytes;
+        if (p->is_call) {
+            fn *callee = fn_by_usr(j, p->made_at);
+            if (!callee)
+                return layout_error(j, p->made_at, f, "a call of a function"
+                                    " it does not find");
+            if (check_layout(j, callee))
+                return -1;
+            end = p->at + callee->peak;
+        }
+        if (p->at < p->below) {
+            snprintf(what, sizeof what, "placed at %zu, below the blocks "
+                     "live, which end at %zu", p->at, p->below);
+            return layout_error(j, p->made_at, f, what);
+        }
+        if (end > peak)
+            peak = end;
+    }
+    snprintf(what, sizeof what, "a peak of %zu bytes, where its blocks and "
+             "calls reach %zu", f->peak, peak);
+    return peak == f->peak ? 0 : layout_error(j, f->def, f, what);
 }
 
 /* ---- parsing ------------------------------------------------------------ */
@@ -1076,8 +1259,6 @@ static const char declarations[] =
     "#ifndef " OWN_FREE "\n"
     "void local_free(size_t bytes);\n"
     "#endif\n";
-
-enum { DECLARES_MALLOC = 1, DECLARES_FREE = 2 };
 
 /* The build options libclang needs: -D, -U, -I (with their values) and
  * -cl-std; the rest (-cl-fast-relaxed-math, ...) do not change the text.
@@ -1111,25 +1292,24 @@ static int parse_args(const char *options, int own, char *words,
 }
 
 /* DECLARES_MALLOC for local_malloc and DECLARES_FREE for local_free, when
- * c declares it in the source (not in DECLARATIONS); else 0. */
-static int declares(CXCursor c)
+ * c declares it in the source (not in DECLARATIONS; written by a macro
+ * there too); else 0. */
+static int declares(job *j, CXCursor c)
 {
-    if (lc.getCursorKind(c) != CXCursor_FunctionDecl ||
-        !lc.Location_isFromMainFile(lc.getCursorLocation(c)))
-        return 0;
-    CXString s = lc.getCursorSpelling(c);
-    const char *name = lc.getCString(s);
-    int which = strcmp(name, "local_malloc") == 0 ? DECLARES_MALLOC
-              : strcmp(name, "local_free") == 0 ? DECLARES_FREE : 0;
-    lc.disposeString(s);
-    return which;
+    return in_source(j, c) ? reserved(c) : 0;
 }
+
+typedef struct own {
+    job *j;
+    int declares;                /* DECLARES_* */
+} own;
 
 static enum CXChildVisitResult own_declarations(CXCursor c, CXCursor parent,
                                                 CXClientData data)
 {
     (void)parent;
-    *(int *)data |= declares(c);
+    own *o = data;
+    o->declares |= declares(o->j, c);
     return CXChildVisit_Continue;
 }
 
@@ -1141,7 +1321,7 @@ static enum CXChildVisitResult check_declaration(CXCursor c, CXCursor parent,
 {
     (void)parent;
     job *j = data;
-    int which = declares(c);
+    int which = declares(j, c);
     if (!which || j->failed)
         return CXChildVisit_Continue;
     const char *name = which == DECLARES_MALLOC ? "local_malloc"
@@ -1204,6 +1384,8 @@ static int parse_with(job *j, const char *name, const char *options,
         index, name, argv, argc, files, 2, CXTranslationUnit_None,
         &j->tu);
     free(words);
+    if (err == CXError_Success)
+        j->main = lc.getFile(j->tu, name);
     if (err != CXError_Success) {
         j->tu = NULL;
         clf_str_printf(&j->error, "libclang could not parse the source "
@@ -1233,16 +1415,16 @@ static int parse(job *j, const char *name, const char *options,
                  CXIndex index)
 {
     int rc = parse_with(j, name, options, 0, index);
-    int own = 0;
+    own o = {j, 0};
     if (rc && j->tu)
         lc.visitChildren(lc.getTranslationUnitCursor(j->tu),
-                         own_declarations, &own);
-    if (own) {
+                         own_declarations, &o);
+    if (o.declares) {
         lc.disposeTranslationUnit(j->tu);
         j->tu = NULL;
         free(j->error.data);
         memset(&j->error, 0, sizeof j->error);
-        rc = parse_with(j, name, options, own, index);
+        rc = parse_with(j, name, options, o.declares, index);
     }
     if (!j->tu)
         return -1;
@@ -1296,6 +1478,8 @@ int clf_local_malloc_in_process(const char *source, const char *name,
         lc.visitChildren(lc.getTranslationUnitCursor(j.tu), list_fn, &j);
         for (int i = 0; i < j.nfns && !j.failed; i++)
             analyse(&j, &j.fns[i]);
+        for (int i = 0; i < j.nfns && !j.failed; i++)
+            check_layout(&j, &j.fns[i]);
         if (!j.failed)
             lc.visitChildren(lc.getTranslationUnitCursor(j.tu),
                              edit_prototypes, &j);
@@ -1319,6 +1503,8 @@ int clf_local_malloc_in_process(const char *source, const char *name,
                            f->peak ? ": " : "", f->peak ? path.data : "");
             free(path.data);
         }
+        if (!j.failed)
+            settle_edits(&j);
         rc = j.failed ? -1 : 0;
         if (rc == 0 && !(*out = apply_edits(&j)))
             rc = -1;
@@ -1335,10 +1521,13 @@ int clf_local_malloc_in_process(const char *source, const char *name,
         *warnings = j.warnings.data;
     else
         free(j.warnings.data);
-    for (int i = 0; i < j.nfns; i++)
+    for (int i = 0; i < j.nfns; i++) {
         free(j.fns[i].name);
+        free(j.fns[i].usr);
+    }
     free(j.fns);
     free(j.edits);
+    free(j.placed);
     if (j.tu)
         lc.disposeTranslationUnit(j.tu);
     lc.disposeIndex(index);
@@ -1396,6 +1585,39 @@ static int take_text(const char *buf, size_t len, size_t *at, char **text)
     return 0;
 }
 
+int clf_local_malloc_answer(const char *buf, size_t len, int *code,
+                            char **out, char **report, char **warnings,
+                            char **error)
+{
+    char *texts[5] = {NULL};
+    size_t at = 0;
+    int whole = 1;
+    for (int i = 0; i < 5 && whole; i++)
+        whole = take_text(buf, len, &at, &texts[i]) == 0;
+    /* The code clf_local_malloc_in_process returned in the child: 0 with
+     * no error, or a failure with an error and nothing else; then nothing
+     * after the texts. */
+    char *end;
+    long v = strtol(texts[0] ? texts[0] : "", &end, 10);
+    int known = texts[0] && *end == '\0' &&
+                (v == 0 || v == CLFRAME_ERR_BUILD ||
+                 v == CLFRAME_ERR_NOT_FOUND);
+    *code = known ? (int)v : CLFRAME_ERR_BUILD;
+    whole = whole && known && at == len &&
+            (v == 0 ? !texts[4]
+                    : texts[4] && !texts[1] && !texts[2] && !texts[3]);
+    char **into[5] = {NULL, out, report, warnings, error};
+    for (int i = 0; i < 5; i++) {
+        if (whole && into[i])
+            *into[i] = texts[i];
+        else
+            free(texts[i]);
+        if (!whole && into[i])
+            *into[i] = NULL;
+    }
+    return whole ? 0 : -1;
+}
+
 int clf_local_malloc_rewrite(const char *source, const char *name,
                              const char *options,
                              unsigned long long local_limit, char **out,
@@ -1448,22 +1670,11 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    size_t at = 0;
-    char *code = NULL, *unasked = NULL, *unasked_warnings = NULL;
-    int rc = CLFRAME_ERR_BUILD;
     /* A whole answer counts whatever the exit status (under valgrind or a
      * sanitizer the child's exit reports on its own memory). */
-    if (!got.failed && take_text(got.data, got.len, &at, &code) == 0 &&
-        take_text(got.data, got.len, &at, out) == 0 &&
-        take_text(got.data, got.len, &at, report ? report : &unasked) == 0 &&
-        take_text(got.data, got.len, &at,
-                  warnings ? warnings : &unasked_warnings) == 0 &&
-        take_text(got.data, got.len, &at, error) == 0 && code)
-        rc = atoi(code);
-    else {
-        free(*out);
-        free(*error);
-        *out = NULL;
+    int rc;
+    if (got.failed || clf_local_malloc_answer(got.data, got.len, &rc, out,
+                                              report, warnings, error)) {
         clf_str why = {0};
         if (WIFSIGNALED(status))
             clf_str_printf(&why, "libclang stopped on signal %d (%s) while "
@@ -1474,6 +1685,7 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
                            "without an answer while reading the source",
                            WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         *error = why.data;
+        rc = CLFRAME_ERR_BUILD;
     }
     if (rc == 0 && !*out) {       /* an empty source rewrites to itself */
         *out = clf_strdup(source);
@@ -1487,9 +1699,6 @@ int clf_local_malloc_rewrite(const char *source, const char *name,
         free(*warnings);
         *warnings = NULL;
     }
-    free(code);
-    free(unasked);
-    free(unasked_warnings);
     free(got.data);
     return rc;
 }

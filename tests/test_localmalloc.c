@@ -422,6 +422,193 @@ START_TEST(live_blocks_never_overlap_and_are_aligned)
 }
 END_TEST
 
+/* Guard words around the arena: the rewritten source's arena is declared
+ * again, GUARD_BEFORE bytes below it and GUARD_AFTER above it, all words
+ * of 0x5a5a5a5a set by the kernel first and checked by every work-item
+ * last (GUARDS_SET and GUARDS_BAD, empty for the rewrite's own parse, as
+ * -DGUARDED is given to the device's build only). Each function fills its
+ * block whole with its own pattern and checks it after the calls it
+ * makes: a block placed over another, or past the arena's end, shows. */
+enum { GUARD_BEFORE = 128, GUARD_AFTER = 8192 };
+static const char *guard_code =
+    "#ifdef GUARDED\n"
+    "#define GUARDS_SET guards_set(clf_guards, clf_words)\n"
+    "#define GUARDS_BAD guards_bad(clf_guards, clf_words)\n"
+    "#else\n"
+    "#define GUARDS_SET\n"
+    "#define GUARDS_BAD 0\n"
+    "#endif\n"
+    "#define BEFORE (128 / 4)\n"
+    "#define AFTER (8192 / 4)\n"
+    "void guards_set(__local uint *g, uint words) {\n"
+    "  for (uint i = get_local_id(0); i < BEFORE + words + AFTER;\n"
+    "       i += get_local_size(0))\n"
+    "    if (i < BEFORE || i >= BEFORE + words) g[i] = 0x5a5a5a5au;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "int guards_bad(__local uint *g, uint words) {\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int bad = 0;\n"
+    "  for (uint i = 0; i < BEFORE + words + AFTER; i++)\n"
+    "    bad |= (i < BEFORE || i >= BEFORE + words) && g[i] != 0x5a5a5a5au;\n"
+    "  return bad; }\n"
+    "void fill(__local uint *p, uint n, uint tag) {\n"
+    "  for (uint i = get_local_id(0); i < n; i += get_local_size(0))\n"
+    "    p[i] = tag + i;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "int check(__local uint *p, uint n, uint tag) {\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int bad = 0;\n"
+    "  for (uint i = 0; i < n; i++) bad |= p[i] != tag + i;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  return bad; }\n";
+
+/* The rewrite of guard_code and body, its arena guarded: the declaration
+ * `__local uchar clf_local[N] ...;` becomes a larger array of words and
+ * a pointer into it, on the same line. */
+static char *guarded(const char *body, long *arena)
+{
+    clf_str src = {0};
+    clf_str_printf(&src, "%s%s", guard_code, body);
+    ck_assert(!src.failed);
+    char *report = NULL;
+    char *out = rewrite(src.data, NULL, &report);
+    free(src.data);
+    const char *decl = strstr(out, "__local uchar clf_local[");
+    ck_assert_msg(decl && !strstr(decl + 1, "__local uchar clf_local["),
+                  "one arena: %s", out);
+    *arena = strtol(decl + strlen("__local uchar clf_local["), NULL, 10);
+    ck_assert_int_eq(*arena, arena_in(report, "k"));
+    free(report);
+    const char *end = strchr(decl, ';');
+    ck_assert_ptr_nonnull(end);
+    clf_str g = {0};
+    long words = (*arena + 3) / 4;
+    clf_str_printf(&g, "%.*s__local uint clf_guards[%ld] __attribute__(("
+                   "aligned(128))); __local uchar *clf_local = (__local uchar"
+                   " *)(clf_guards + %d); const uint clf_words = %ld;%s",
+                   (int)(decl - out), out,
+                   (GUARD_BEFORE + GUARD_AFTER) / 4 + words, GUARD_BEFORE / 4,
+                   words, end + 1);
+    ck_assert(!g.failed);
+    free(out);
+    return g.data;
+}
+
+/* Runs kernel k of guard_code and body, rewritten and guarded, over two
+ * groups of 8: each work-item writes what its checks found, 0 for none. */
+static void run_guarded(const char *body, long expected_arena)
+{
+    long arena;
+    char *text = guarded(body, &arena);
+    ck_assert_int_eq(arena, expected_arena);
+    clctx *ctx = test_run_context();
+    clkernel *k = clkernel_source(ctx, text, "k", "-DGUARDED");
+    ck_assert_msg(k != NULL, "%s\n%s", clframe_last_error(), text);
+    enum { N = 16 };
+    int bad[N];
+    memset(bad, 0x7f, sizeof bad);
+    ck_assert_cl(clkernel_global(k, N));
+    ck_assert_cl(clkernel_local(k, 8));
+    ck_assert_cl(clkernel_call(k, CLARG_OUT(bad, N)));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(bad[i] == 0, "work-item %d: %d", i, bad[i]);
+    clkernel_free(k);
+    clctx_free(ctx);
+    free(text);
+}
+
+/* Overloads share a name, not a frame: g(float) takes 16 bytes, g(int)
+ * 4096, each called with the kernel's 64 live, so the arena is 64 +
+ * 4096. (Told apart by name, both calls went to the first g: an arena of
+ * 80, with g(int) writing 4016 bytes past it.) */
+START_TEST(overloads_get_each_their_own_frame)
+{
+    run_guarded(
+        "__attribute__((overloadable)) int g(float x) {\n"
+        "  __local uint *p = local_malloc(16);\n"
+        "  fill(p, 4, 1000);\n"
+        "  int bad = check(p, 4, 1000);\n"
+        "  local_free(16);\n"
+        "  return bad; }\n"
+        "__attribute__((overloadable)) int g(int x) {\n"
+        "  __local uint *p = local_malloc(4096);\n"
+        "  fill(p, 1024, 2000);\n"
+        "  int bad = check(p, 1024, 2000);\n"
+        "  local_free(4096);\n"
+        "  return bad; }\n"
+        "__kernel void k(__global int *bad) {\n"
+        "  __local uint own[64];\n"
+        "  GUARDS_SET;\n"
+        "  fill(own, 64, 7000);\n"
+        "  __local uint *a = local_malloc(64);\n"
+        "  fill(a, 16, 3000);\n"
+        "  int b = g(1.0f) | g(1) << 1;\n"
+        "  b |= check(a, 16, 3000) << 2 | check(own, 64, 7000) << 3;\n"
+        "  local_free(64);\n"
+        "  bad[get_global_id(0)] = b | GUARDS_BAD << 4; }\n", 64 + 4096);
+}
+END_TEST
+
+/* Names longer than 255 characters are told apart in full: N (255 n's)
+ * takes 16 bytes, Nx 4096. (Cut at 255, the call of Nx went to N: an
+ * arena of 16.) */
+START_TEST(long_names_are_told_apart)
+{
+    char name[256];
+    memset(name, 'n', 255);
+    name[255] = '\0';
+    clf_str body = {0};
+    clf_str_printf(&body,
+        "int %s(void) {\n"
+        "  __local uint *p = local_malloc(16);\n"
+        "  fill(p, 4, 1000);\n"
+        "  int bad = check(p, 4, 1000);\n"
+        "  local_free(16);\n"
+        "  return bad; }\n"
+        "int %sx(void) {\n"
+        "  __local uint *p = local_malloc(4096);\n"
+        "  fill(p, 1024, 2000);\n"
+        "  int bad = check(p, 1024, 2000);\n"
+        "  local_free(4096);\n"
+        "  return bad; }\n"
+        "__kernel void k(__global int *bad) {\n"
+        "  GUARDS_SET;\n"
+        "  int b = %sx() | %s() << 1;\n"
+        "  bad[get_global_id(0)] = b | GUARDS_BAD << 4; }\n",
+        name, name, name, name);
+    ck_assert(!body.failed);
+    run_guarded(body.data, 4096);
+    free(body.data);
+}
+END_TEST
+
+/* The guards catch what they guard: an arena declared 16 bytes short
+ * (the rewrite's output altered) is written past. */
+START_TEST(the_guards_see_a_block_past_the_arena)
+{
+    long arena;
+    char *text = guarded("__kernel void k(__global int *bad) {\n"
+                         "  GUARDS_SET;\n"
+                         "  __local uint *p = local_malloc(64);\n"
+                         "  fill(p, 16, 100);\n"
+                         "  local_free(64);\n"
+                         "  bad[get_global_id(0)] = GUARDS_BAD; }\n", &arena);
+    ck_assert_int_eq(arena, 64);
+    char *at = strstr(text, "const uint clf_words = 16;");
+    ck_assert_ptr_nonnull(at);
+    at[strlen("const uint clf_words = ") + 1] = '2';     /* 16 -> 12 */
+    clkernel *k = clkernel_source(NULL, text, "k", "-DGUARDED");
+    ck_assert_msg(k != NULL, "%s", clframe_last_error());
+    int bad[8] = {0};
+    ck_assert_cl(clkernel_global(k, 8));
+    ck_assert_cl(clkernel_call(k, CLARG_OUT(bad, 8)));
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(bad[i], 1);
+    clkernel_free(k);
+    free(text);
+}
+END_TEST
+
 START_TEST(clfunction_calls_a_function_that_allocates)
 {
     clfunction *f = clfunction_source(NULL,
@@ -682,6 +869,11 @@ START_TEST(refuses_declarations_that_do_not_fit)
     snprintf(src, sizeof src, "void local_free(size_t n) { }\n%s", kernel);
     refused(src, 0, (const char *[]){"t.cl:1: local_free is defined here",
                                      NULL});
+    /* Defined by a macro: as defined here (once taken over silently). */
+    snprintf(src, sizeof src, "#define DEFINE(name) __local void *name("
+             "size_t n) { return 0; }\nDEFINE(local_malloc)\n%s", kernel);
+    refused(src, 0, (const char *[]){"t.cl:2: local_malloc is defined here",
+                                     NULL});
 }
 END_TEST
 
@@ -710,6 +902,96 @@ START_TEST(refuses_calls_through_macros)
             "#define CALL(x) f(x)\n"
             "__kernel void k(int n) { CALL(n); }\n", 0,
             (const char *[]){"t.cl:4:", "a call of f through a macro", NULL});
+    /* A function a macro writes, local_malloc in its body. */
+    refused("#define DEFINE(name) void name(void) { \\\n"
+            "  __local int *a = local_malloc(16); local_free(16); }\n"
+            "\n"
+            "DEFINE(h)\n"
+            "__kernel void k(__global int *g) { h(); }\n", 0,
+            (const char *[]){"t.cl:4: a call of local_malloc through a macro",
+                             NULL});
+}
+END_TEST
+
+/* A macro that uses its argument twice makes a call written there twice,
+ * at one place of the text: a call of f at the same offset both times is
+ * one edit; two blocks cannot both be written there, and are refused
+ * with the macro's line. (Both once read past the source's end.) */
+START_TEST(macros_that_use_an_argument_twice)
+{
+    static const char *src =
+        "#define TWICE(x) (x) + (x)\n"
+        "int f(void) { __local int *a = local_malloc(16); local_free(16);\n"
+        "  return 1; }\n"
+        "__kernel void k(__global int *g) {\n"
+        "  __local int *b = local_malloc(32);\n"
+        "  g[0] = TWICE(f());\n"
+        "  local_free(32); }\n";
+    char *report = NULL;
+    char *out = rewrite(src, NULL, &report);
+    ck_assert_msg(strstr(out, "g[0] = TWICE(f(clf_local + 32));"), "%s", out);
+    ck_assert_int_eq(arena_in(report, "k"), 48);
+    free(report);
+    free(out);
+    refused("#define TWICE(x) (x) + (x)\n"
+            "__kernel void k(__global ulong *g) {\n"
+            "  g[0] = TWICE((ulong)local_malloc(16));\n"
+            "  local_free(16); local_free(16); }\n", 0,
+            (const char *[]){"t.cl:3: `local_malloc(16)` is written once but "
+                             "used more than once by a macro", NULL});
+}
+END_TEST
+
+/* The arena goes in at the body's first byte, where a call may start. */
+START_TEST(a_call_at_the_bodys_first_byte)
+{
+    char *out = rewrite("__kernel void k(__global int *g) {local_malloc(16);"
+                        " local_free(16); }\n", NULL, NULL);
+    ck_assert_str_eq(out, "__kernel void k(__global int *g) { __local uchar "
+                     "clf_local[16] __attribute__((aligned(16)));((__local "
+                     "void *)(clf_local + 0)); ((void)0); }\n");
+    free(out);
+}
+END_TEST
+
+/* sizeof's operand (alignof's, vec_step's) is not evaluated: an
+ * allocation there would take bytes that nothing frees. */
+START_TEST(refuses_allocations_that_are_not_evaluated)
+{
+    refused("__kernel void k(__global int *g) {\n"
+            "  g[0] = sizeof(local_malloc(16));\n"
+            "  __local int *a = local_malloc(8); local_free(8); }\n", 0,
+            (const char *[]){"t.cl:2: local_malloc in the operand of sizeof,"
+                             " alignof or vec_step, which is not evaluated",
+                             NULL});
+    refused("__local int *f(void) { return local_malloc(8); }\n"
+            "__kernel void k(__global int *g) {\n"
+            "  g[0] = vec_step(*f()); }\n", 0,
+            (const char *[]){"t.cl:3: f in the operand of sizeof", NULL});
+}
+END_TEST
+
+/* Only the functions local_malloc and local_free are clframe's: a
+ * variable of that name, or a macro of it that calls another function, is
+ * the source's own, left as it is. */
+START_TEST(a_variable_of_the_name_is_the_sources_own)
+{
+    static const char *src =
+        "__kernel void k(__global int *g) {\n"
+        "  __local int *a = local_malloc(8); local_free(8);\n"
+        "  { int local_free = 3; g[0] = local_free; } }\n";
+    char *out = rewrite(src, NULL, NULL);
+    ck_assert_msg(strstr(out, "{ int local_free = 3; g[0] = local_free; }"),
+                  "%s", out);
+    free(out);
+    static const char *own_macro =
+        "#define local_malloc(n) my_alloc(n)\n"
+        "__local void *my_alloc(size_t n);\n"
+        "__kernel void k(__global int *g) {\n"
+        "  __local int *a = local_malloc(16); a[0] = 1; }\n";
+    out = rewrite(own_macro, NULL, NULL);
+    ck_assert_str_eq(out, own_macro);
+    free(out);
 }
 END_TEST
 
@@ -756,6 +1038,83 @@ START_TEST(a_source_that_crashes_libclang_is_an_error)
                                    "nested more than")), "%s", error);
     free(error);
     free(s.data);
+}
+END_TEST
+
+/* What the rewrite's child sends: each text as its length and bytes. */
+static void answer_text(clf_str *buf, const char *text)
+{
+    size_t n = text ? strlen(text) : 0;
+    clf_str_append(buf, (const char *)&n, sizeof n);
+    clf_str_append(buf, text ? text : "", n);
+}
+
+static int read_answer(const char *code, const char *out, const char *error,
+                       const char *after, char **got_out, char **got_error)
+{
+    clf_str buf = {0};
+    answer_text(&buf, code);
+    answer_text(&buf, out);
+    answer_text(&buf, "k: 16 bytes\n");
+    answer_text(&buf, NULL);
+    answer_text(&buf, error);
+    clf_str_append(&buf, after, strlen(after));
+    ck_assert(!buf.failed);
+    int got = 0;
+    char *report = NULL;
+    int rc = clf_local_malloc_answer(buf.data, buf.len, &got, got_out,
+                                     &report, NULL, got_error);
+    ck_assert_int_eq(rc == 0, report != NULL);
+    free(report);
+    free(buf.data);
+    return rc == 0 ? got : 1;
+}
+
+/* The parent takes the child's answer whole or not at all: a known code,
+ * an error exactly with a failure, nothing after it, none of it cut. */
+START_TEST(the_childs_answer_is_read_whole_or_not_at_all)
+{
+    char *out = NULL, *error = NULL;
+    ck_assert_int_eq(read_answer("0", "kernel text", NULL, "", &out, &error),
+                     0);
+    ck_assert_str_eq(out, "kernel text");
+    ck_assert_ptr_null(error);
+    free(out);
+    const char *bad[][3] = {
+        {"0", "kernel text", "an error with success"},
+        {"7", NULL, "an unknown code"},
+        {"-9005x", NULL, "a code with more after it"},
+        {"", NULL, "no code"},
+    };
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(read_answer(bad[i][0], bad[i][1], bad[i][2], "",
+                                     &out, &error), 1);
+        ck_assert_ptr_null(out);
+        ck_assert_ptr_null(error);
+    }
+    ck_assert_int_eq(read_answer("0", "text", NULL, "x", &out, &error), 1);
+    /* A failure with its error, and no answer in any part of it. */
+    clf_str buf = {0};
+    answer_text(&buf, "-9005");
+    answer_text(&buf, NULL);
+    answer_text(&buf, NULL);
+    answer_text(&buf, NULL);
+    answer_text(&buf, "t.cl:1: refused");
+    ck_assert(!buf.failed);
+    for (size_t len = 0; len <= buf.len; len++) {
+        int code = 0;
+        int rc = clf_local_malloc_answer(buf.data, len, &code, &out, NULL,
+                                         NULL, &error);
+        ck_assert_int_eq(rc, len == buf.len ? 0 : -1);
+        ck_assert_int_eq(error != NULL, len == buf.len);
+        ck_assert_ptr_null(out);
+        if (rc == 0) {
+            ck_assert_int_eq(code, CLFRAME_ERR_BUILD);
+            ck_assert_str_eq(error, "t.cl:1: refused");
+        }
+        free(error);
+    }
+    free(buf.data);
 }
 END_TEST
 
@@ -988,6 +1347,9 @@ Suite *localmalloc_suite(void)
     Suite *s = suite_create("localmalloc");
     TCase *tc = test_case("run");
     tcase_add_test(tc, live_blocks_never_overlap_and_are_aligned);
+    tcase_add_test(tc, overloads_get_each_their_own_frame);
+    tcase_add_test(tc, long_names_are_told_apart);
+    tcase_add_test(tc, the_guards_see_a_block_past_the_arena);
     tcase_add_test(tc, clfunction_calls_a_function_that_allocates);
     tcase_add_test(tc, a_refusal_fails_the_build_with_its_line);
     tcase_add_test(tc, a_block_a_function_returns_stays_its_own);
@@ -1021,10 +1383,15 @@ Suite *localmalloc_suite(void)
     tcase_add_test(tc, refuses_loops_that_keep_blocks);
     tcase_add_test(tc, refuses_branches_and_conditions_that_differ);
     tcase_add_test(tc, refuses_calls_through_macros);
+    tcase_add_test(tc, macros_that_use_an_argument_twice);
+    tcase_add_test(tc, a_call_at_the_bodys_first_byte);
+    tcase_add_test(tc, refuses_allocations_that_are_not_evaluated);
+    tcase_add_test(tc, a_variable_of_the_name_is_the_sources_own);
     tcase_add_test(tc, refuses_arenas_larger_than_the_device);
     tcase_add_test(tc, refuses_sources_that_do_not_parse);
     tcase_add_test(tc, a_source_that_crashes_libclang_is_an_error);
     tcase_add_test(tc, sources_without_local_malloc_are_left_alone);
+    tcase_add_test(tc, the_childs_answer_is_read_whole_or_not_at_all);
     suite_add_tcase(s, tc);
     tc = test_case("tool");
     tcase_add_test(tc, the_tool_rewrites_reports_and_refuses);
