@@ -637,6 +637,18 @@ START_TEST(the_plot_runs_no_name_and_takes_only_a_whole_png)
 }
 END_TEST
 
+/* What the program writes to standard output is its result: lost there
+ * ("> /dev/full"), it is a failure with a message, not exit status 0. */
+START_TEST(the_program_fails_when_its_output_is_lost)
+{
+    static const char *const societies_args[] = {
+        "--days 2 --agents 20 --device reference",
+        "--help",
+        NULL};
+    test_assert_lost_output_fails("societies", societies_args);
+}
+END_TEST
+
 Suite *societies_device_suite(void)
 {
     Suite *s = suite_create("societies_device");
@@ -653,6 +665,7 @@ Suite *societies_device_suite(void)
     tcase_add_test(program, the_program_writes_days_and_refuses_bad_input);
     tcase_add_test(program, the_program_refuses_dev_zero_at_once);
     tcase_add_test(program, the_plot_runs_no_name_and_takes_only_a_whole_png);
+    tcase_add_test(program, the_program_fails_when_its_output_is_lost);
     suite_add_tcase(s, program);
     return s;
 }
