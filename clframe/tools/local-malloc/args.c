@@ -24,10 +24,11 @@ static int refuse(char *error, size_t size, const char *fmt, ...)
 }
 
 /* -I and -D as build options, one word each (a value cannot hold blanks,
- * as in clkernel_file's options). */
+ * as in clkernel_file's options, nor any other white space, which a
+ * compiler would take for a blank between two options). */
 static int add_option(clf_str *options, const char *flag, const char *value)
 {
-    if (!value || !*value || strpbrk(value, " \t\n"))
+    if (!value || !*value || strpbrk(value, " \t\n\v\f\r"))
         return -1;
     clf_str_printf(options, " %s%s", flag, value);
     return 0;
