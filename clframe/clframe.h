@@ -907,18 +907,18 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
  * followed (every level, as open does): a link stays a link, and the file
  * it names gets the content, created if missing.
  *
- *   - A regular file, or nothing yet: the content goes to a hidden
- *     temporary ".NAME.XXXXXX" in the target's folder (so the rename
- *     cannot cross file systems), renamed over the target once closed
- *     without error. A failure removes the temporary, so the old file (or
- *     none) is left. A replaced file keeps its permissions; a new one gets
- *     0666 less the umask. A file the user may not write is refused (as
- *     '>' refuses it), though the folder would allow the rename.
- *   - Anything else that exists (/dev/null, a terminal, a FIFO): written
- *     in place, as '>' does, never replaced; a failure is reported, but
- *     what went out is gone (a FIFO's reader saw it). A FIFO waits for its
- *     reader.
- *   - A folder is refused.
+ * - A regular file, or nothing yet: the content goes to a hidden
+ *   temporary ".NAME.XXXXXX" in the target's folder (so the rename cannot
+ *   cross file systems), renamed over the target once closed without
+ *   error. A failure removes the temporary, so the old file (or none) is
+ *   left. A replaced file keeps its permissions; a new one gets 0666 less
+ *   the umask. A file the user may not write is refused (as '>' refuses
+ *   it), though the folder would allow the rename.
+ * - Anything else that exists (/dev/null, a terminal, a FIFO): written in
+ *   place, as '>' does, never replaced; a failure is reported, but what
+ *   went out is gone (a FIFO's reader saw it). A FIFO waits for its
+ *   reader.
+ * - A folder is refused.
  *
  * Errors are CLFRAME_ERR_IO (CLFRAME_ERR_NO_MEMORY) with a message that
  * starts with path: "out.cl: writing failed: No space left on device". */

@@ -31,13 +31,15 @@ static void usage(FILE *out)
         "Exit status: 0 done, 1 source refused or unreadable, 2 bad usage.\n");
 }
 
-/* Writes result to out, or to standard output when out is NULL: 0, or 1
- * after the message. */
+/* Writes result to out: 0, or 1 after the message. Without out, to
+ * standard output, which main checks at the end. */
 static int write_result(const char *out, const char *result)
 {
     size_t len = strlen(result);
-    if (!out)
-        return fwrite(result, 1, len, stdout) == len ? 0 : 1;
+    if (!out) {
+        fwrite(result, 1, len, stdout);
+        return 0;
+    }
     clframe_save *s;
     if (clframe_save_begin(out, &s) == 0) {
         fwrite(result, 1, len, clframe_save_stream(s));
