@@ -97,7 +97,10 @@ $(B)/libclframe.so: $(B)/libclframe.so.$(SOVERSION)
 	ln -sf libclframe.so.$(SOVERSION) $@
 
 $(eval $(call link,clframe-info,$(B)/clframe/tools/info/info.o))
-$(eval $(call link,clframe-local-malloc,$(B)/clframe/tools/local-malloc/local-malloc.o))
+# clframe-local-malloc's command line is a file of its own, which its
+# fuzzing harness links too (FUZZ_OBJECTS_localmalloc-args).
+LOCAL_MALLOC_ARGS := $(B)/clframe/tools/local-malloc/args.o
+$(eval $(call link,clframe-local-malloc,$(B)/clframe/tools/local-malloc/local-malloc.o $(LOCAL_MALLOC_ARGS)))
 
 # The library's benchmarks: bench/NAME.c is bin/bench-NAME, its kernels
 # (bench/kernels) compiled in.
@@ -136,8 +139,7 @@ suite-$(1): $(BIN)/test-$(1)
 endef
 
 $(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
-# Its tests run clframe-local-malloc and clframe-info from beside it (every
-# tree builds them).
+# Its tests run the library's tools from beside it (every tree builds them).
 $(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c))),,$(BIN)/clframe-local-malloc $(BIN)/clframe-info))
 $(eval $(call link,planted-oob,$(B)/tests/oclgrind/planted_oob.o))
 
@@ -155,8 +157,10 @@ $(B)/fuzz/fuzz-$(1): $(2) $(B)/libclframe.a
 FUZZ_TARGETS += $(1)
 FUZZ_CORPUS_$(1) := $(4)
 endef
+# FUZZ_OBJECTS_NAME: what harness NAME links beside itself and the library.
+FUZZ_OBJECTS_localmalloc-args := $(LOCAL_MALLOC_ARGS)
 $(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
-  $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o,,tests/fuzz/$(p))))
+  $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o $(FUZZ_OBJECTS_$(p)),,tests/fuzz/$(p))))
 
 # The installed library used as a user would: their own kernels/demo/vadd.cl
 # must not be shadowed by anything of clframe's (tests/install/check).

@@ -27,6 +27,7 @@
 #include <CL/cl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -893,6 +894,58 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
     CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_14_(T, __VA_ARGS__)
 #define CLFRAME_FIELDS_16_(T, m, ...) \
     CLFRAME_FIELD_(T, m) CLFRAME_FIELDS_15_(T, __VA_ARGS__)
+
+/* ------------------------------------------------------------------------ */
+/* Files written whole (save.c)                                               */
+/* ------------------------------------------------------------------------ */
+
+/* How a program writes a file its user names as an output (clframe-local-
+ * malloc's -o, and every file of the apps), so that nothing half-written
+ * is ever left where the file should be, nothing that is not a regular
+ * file is replaced, and the user's permissions are kept as a shell's '>'
+ * keeps them. The target is the file path names once symbolic links are
+ * followed (every level, as open does): a link stays a link, and the file
+ * it names gets the content, created if missing.
+ *
+ * - A regular file, or nothing yet: the content goes to a hidden
+ *   temporary ".NAME.XXXXXX" in the target's folder (so the rename cannot
+ *   cross file systems), renamed over the target once closed without
+ *   error. A failure removes the temporary, so the old file (or none) is
+ *   left. A replaced file keeps its permissions; a new one gets 0666 less
+ *   the umask. A file the user may not write is refused (as '>' refuses
+ *   it), though the folder would allow the rename.
+ * - Anything else that exists (/dev/null, a terminal, a FIFO): written in
+ *   place, as '>' does, never replaced; a failure is reported, but what
+ *   went out is gone (a FIFO's reader saw it). A FIFO waits for its
+ *   reader.
+ * - A folder is refused.
+ *
+ * Errors are CLFRAME_ERR_IO (CLFRAME_ERR_NO_MEMORY) with a message that
+ * starts with path: "out.cl: writing failed: No space left on device". */
+typedef struct clframe_save clframe_save;
+
+/* Opens path for writing as the rules above say, into *s: 0, or an error
+ * (*s NULL). Write to clframe_save_stream(*s), then end with
+ * clframe_save_end. */
+int clframe_save_begin(const char *path, clframe_save **s);
+
+/* The stream to write to. Owned by s: clframe_save_end closes it. */
+FILE *clframe_save_stream(clframe_save *s);
+
+/* Closes the stream and frees s. When commit is non-zero and every write
+ * succeeded, the file is put in place: 0, or CLFRAME_ERR_IO saying what
+ * failed (a full disk, a file size limit). commit 0 (the caller's own
+ * failure) removes the temporary and returns 0, leaving the caller's
+ * message as it is. */
+int clframe_save_end(clframe_save *s, int commit);
+
+/* For the end of a program that writes its results to standard output:
+ * flushes and closes it, and returns 0, or CLFRAME_ERR_IO with the message
+ * "standard output: writing failed: ..." when anything written to it was
+ * lost (a full disk, "prog > /dev/full"), for the program to exit with a
+ * failure. An output closed from the start and never written to is no
+ * failure. Nothing may be written to stdout afterwards. */
+int clframe_save_close_stdout(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1191,6 +1193,64 @@ START_TEST(the_tool_rewrites_reports_and_refuses)
 }
 END_TEST
 
+/* -o is written as every output a user names (clframe_save_*): a link
+ * stays a link and its file gets the output, a FIFO and a device are
+ * written in place and never replaced (a FIFO became a regular file, and
+ * as root -o /dev/null replaced the device), a file the user may not
+ * write is refused; and a result lost on standard output is a failure. */
+START_TEST(the_tool_writes_its_output_as_every_output)
+{
+    const char *tool = test_program("clframe-local-malloc");
+    const char *in = test_tmp_path("lm", "plain.cl");
+    FILE *f = fopen(in, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("__kernel void plain(__global int *g) { g[0] = 1; }\n", f);
+    fclose(f);
+    char dir[512], target[600], link[600], fifo[600], node[600];
+    snprintf(dir, sizeof dir, "%s", test_tmp_path("lm", "outputs"));
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(target, sizeof target, "%s/target.cl", dir);
+    snprintf(link, sizeof link, "%s/link.cl", dir);
+    ck_assert_int_eq(symlink("target.cl", link), 0);
+    ck_assert_int_eq(test_run("%s -o %s %s", tool, link, in), 0);
+    struct stat st;
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert_msg(S_ISLNK(st.st_mode), "the link became a file");
+    char *text = read_text(target);
+    ck_assert_msg(strstr(text, "__kernel void plain"), "%s", text);
+    free(text);
+
+    snprintf(fifo, sizeof fifo, "%s/pipe.cl", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    int reader = open(fifo, O_RDONLY | O_NONBLOCK);
+    ck_assert_int_ge(reader, 0);
+    ck_assert_int_eq(test_run("%s -o %s %s", tool, fifo, in), 0);
+    char got[4096] = "";
+    ck_assert_int_gt(read(reader, got, sizeof got - 1), 0);
+    close(reader);
+    ck_assert_msg(strstr(got, "__kernel void plain"), "%s", got);
+    ck_assert_int_eq(lstat(fifo, &st), 0);
+    ck_assert_msg(S_ISFIFO(st.st_mode), "the FIFO was replaced");
+
+    /* A device node of the tool's own (root alone may make one): /dev/null
+     * itself was replaced by the old writer. */
+    snprintf(node, sizeof node, "%s/null", dir);
+    if (mknod(node, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+        ck_assert_int_eq(test_run("%s -o %s %s", tool, node, in), 0);
+        ck_assert_int_eq(lstat(node, &st), 0);
+        ck_assert_msg(S_ISCHR(st.st_mode), "the device was replaced");
+    }
+
+    /* Standard output full: the result is lost, and the tool says so. */
+    const char *said = test_tmp_path("lm", "full.txt");
+    ck_assert_int_eq(test_run("%s %s > /dev/full 2> %s", tool, in, said), 1);
+    text = read_text(said);
+    ck_assert_msg(strstr(text, "clframe-local-malloc: standard output: "
+                               "writing failed: No space left"), "%s", text);
+    free(text);
+}
+END_TEST
+
 /* The tool's errors, refusals and warnings name the file and line the
  * user wrote, in included headers too. */
 START_TEST(the_tool_names_the_users_file_and_line)
@@ -1395,6 +1455,7 @@ Suite *localmalloc_suite(void)
     suite_add_tcase(s, tc);
     tc = test_case("tool");
     tcase_add_test(tc, the_tool_rewrites_reports_and_refuses);
+    tcase_add_test(tc, the_tool_writes_its_output_as_every_output);
     tcase_add_test(tc, the_tool_names_the_users_file_and_line);
     tcase_add_test(tc, without_libclang_the_message_names_the_package);
     suite_add_tcase(s, tc);

@@ -5,6 +5,7 @@
 #include "program.h"
 
 #include "error.h"
+#include "save.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -44,6 +45,7 @@ int app_version_option(const app_program *p, const char *text, int *v)
 int app_start(const app_program *p, int parsed)
 {
     app_follow_clframe_errors();
+    save_check_stdout_at_exit(p->name);
     if (parsed == -1) {
         app_usage(p, stdout);
         return 0;

@@ -1,22 +1,15 @@
 /*
  * save.h: how every app writes a file, whatever it holds (an image, a
- * scene, a CSV, a chart): nothing half-written is ever left where the
- * file should be, and nothing that is not a regular file is replaced.
- *
- * The target is the file that path names once symbolic links are
- * followed (every level, as open does): a link stays a link, and the file
- * it names gets the content, created if missing.
- *
- *   - A regular file, or nothing yet: the content goes to a hidden
- *     temporary in the target's folder (so the rename cannot cross file
- *     systems), renamed over the target once closed without error. A
- *     failure removes the temporary, so the old file (or none) is left.
- *     A replaced file keeps its permissions; a new one gets 0644.
- *   - Anything else that exists (/dev/null, a terminal, a FIFO): written
- *     in place, as a shell's '>' does, never replaced; a failure is
- *     reported, but what went out is gone (a FIFO's reader saw it). A
- *     FIFO waits for its reader.
- *   - A folder is refused.
+ * scene, a CSV, a chart), and checks its standard output: clframe's
+ * writer (clframe.h, "Files written whole"), the one copy the library's
+ * tools use too, with the apps' error codes. In short: nothing
+ * half-written is ever left where the file should be (a regular file is
+ * written beside its target and renamed over it once complete), links are
+ * followed and stay links, anything else that exists (/dev/null, a FIFO)
+ * is written in place and never replaced, a folder is refused, and
+ * permissions are as a shell's '>' leaves them (a file the user may not
+ * write is refused, a new one gets 0666 less the umask, a replaced one
+ * keeps its mode).
  *
  * Functions return 0 or a negative code (APP_ERR_IO, APP_ERR_NO_MEMORY)
  * with a message in app_last_error() that names path.
@@ -30,8 +23,7 @@
 typedef struct save_target {
     FILE *f;                      /* where to write */
     const char *path;             /* as given, for messages */
-    char *target;                 /* path with its links followed */
-    char *tmp;                    /* the temporary, or NULL: in place */
+    struct clframe_save *save;    /* clframe's writer */
 } save_target;
 
 /* Opens path for writing into t->f, as the rules above say. */
@@ -42,16 +34,20 @@ int save_begin(save_target *t, const char *path);
  * failure, whose message is left as it is). */
 int save_end(save_target *t, int commit);
 
-/* The file being written, for another program to write to by name
- * (gnuplot): the temporary, or the target itself. */
-static inline const char *save_file_being_written(const save_target *t)
-{
-    return t->tmp ? t->tmp : t->target;
-}
-
 /* save_begin, write(f, ctx), save_end: the whole file from one function,
  * whose failure message is kept with path in front. */
 typedef int save_write_fn(FILE *f, void *ctx);
 int save_file(const char *path, save_write_fn *write, void *ctx);
+
+/* Flushes and closes standard output, where programs write their results
+ * (a CSV, a table, a world): 0, or 1 (an exit status) after "PROGRAM:
+ * standard output: writing failed: ..." on stderr when anything written
+ * there was lost (a full disk, "prog > /dev/full"). */
+int save_close_stdout(const char *program);
+
+/* Makes the program's exit run save_close_stdout, whichever way main
+ * ended, and exit with status 1 when it fails. app_start calls it; call
+ * it once early in a main that does not. */
+void save_check_stdout_at_exit(const char *program);
 
 #endif /* APPS_SAVE_H */

@@ -201,18 +201,17 @@ int societies_simulate(const societies_config *c, int v, const char *where,
 
 int societies_plot(const char *csv, const char *png)
 {
-    return plot_csv_png(csv, png, 960, 540,
+    static const plot_chart chart = {960, 540,
+        "Societies: the holdings of agents (quantiles) and total utility",
         "set key autotitle columnhead left top\n"
         "set xlabel 'day'\n"
         "set ylabel 'units an agent holds'\n"
         "set y2label 'total utility'\n"
         "set ytics nomirror\n"
         "set y2tics\n"
-        "set title 'Societies: the holdings of agents (quantiles) and "
-        "total utility'\n"
-        "plot '%s' using 1:4:6 with filledcurves lc rgb '#c0d0f0' "
+        "plot $data using 1:4:6 with filledcurves lc rgb '#c0d0f0' "
         "title 'units, middle half', "
-        "'' using 1:5 with lines lw 2 title 'units, median', "
-        "'' using 1:2 axes x1y2 with lines lw 2 title 'total utility'\n",
-        csv);
+        "$data using 1:5 with lines lw 2 title 'units, median', "
+        "$data using 1:2 axes x1y2 with lines lw 2 title 'total utility'\n"};
+    return plot_csv_png(csv, png, &chart);
 }

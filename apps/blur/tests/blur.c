@@ -545,6 +545,17 @@ START_TEST(program_refuses_bad_arguments)
 }
 END_TEST
 
+/* What the program writes to standard output is its result: lost there
+ * ("> /dev/full"), it is a failure with a message, not exit status 0. */
+START_TEST(the_program_fails_when_its_output_is_lost)
+{
+    static const char *const blur_args[] = {
+        "--help",
+        NULL};
+    test_assert_lost_output_fails("blur", blur_args);
+}
+END_TEST
+
 Suite *blur_suite(void)
 {
     Suite *s = suite_create("blur");
@@ -565,6 +576,7 @@ Suite *blur_suite(void)
     tcase_add_test(programs, png_reader_keeps_trns_and_skips_text);
     tcase_add_test(programs, program_refuses_a_huge_chunk_in_little_memory);
     tcase_add_test(programs, program_refuses_bad_arguments);
+    tcase_add_test(programs, the_program_fails_when_its_output_is_lost);
     suite_add_tcase(s, programs);
     return s;
 }

@@ -5,6 +5,7 @@
 
 Suite *error_suite(void);
 Suite *parse_suite(void);
+Suite *plot_suite(void);
 Suite *program_suite(void);
 Suite *save_suite(void);
 Suite *timing_suite(void);
@@ -14,6 +15,7 @@ int main(void)
 {
     app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
-        error_suite, parse_suite, program_suite, save_suite, text_suite,
+        error_suite, parse_suite, plot_suite, program_suite, save_suite,
+        text_suite,
         timing_suite, NULL});
 }

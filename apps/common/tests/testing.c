@@ -111,3 +111,22 @@ test_exit test_spawn(const char *const argv[], const char *in,
     result.max_rss_kib = usage.ru_maxrss;
     return result;
 }
+
+void test_assert_lost_output_fails(const char *name,
+                                   const char *const args[])
+{
+    const char *err = test_tmp_path("testing", "lost-output");
+    char expect[128];
+    snprintf(expect, sizeof expect, "%s: standard output: writing failed",
+             name);
+    for (size_t i = 0; args[i]; i++) {
+        int status = test_run("%s %s > /dev/full 2> %s", test_program(name),
+                              args[i], err);
+        size_t size;
+        char *said = test_read_file(err, &size);
+        ck_assert_msg(status == 1 && strstr(said, expect),
+                      "%s %s > /dev/full: exit status %d, said: %s", name,
+                      args[i], status, said);
+        free(said);
+    }
+}

@@ -67,4 +67,12 @@ enum { TEST_SPAWN_MAX_OUTPUT = 16 << 20 };
 test_exit test_spawn(const char *const argv[], const char *in,
                      const char *out, unsigned seconds, unsigned limit_mib);
 
+/* Runs program `name` (test_program's) with each of the argument lines of
+ * args (NULL-ended; shell words, so "< FILE" may come too) and its
+ * standard output on /dev/full, asserting that each exits with status 1
+ * and says "NAME: standard output: writing failed" on stderr: a result
+ * that could not be written is never a success. */
+void test_assert_lost_output_fails(const char *name,
+                                   const char *const args[]);
+
 #endif

@@ -10,6 +10,7 @@
  */
 #include "demo/demo.h"
 #include "common/error.h"
+#include "common/save.h"
 
 #include "clframe.h"
 
@@ -46,6 +47,7 @@ static void print_row(const char *app, const demo_result *r)
 int main(void)
 {
     app_follow_clframe_errors();
+    save_check_stdout_at_exit("clframe-demo");
     clctx *ctx = clctx_default();
     if (!ctx) {
         fprintf(stderr, "clframe-demo: %s\n", app_last_error());

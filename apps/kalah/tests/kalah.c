@@ -632,6 +632,18 @@ START_TEST(program_plays_analyses_and_refuses_bad_input)
 }
 END_TEST
 
+/* What the program writes to standard output is its result: lost there
+ * ("> /dev/full"), it is a failure with a message, not exit status 0. */
+START_TEST(the_program_fails_when_its_output_is_lost)
+{
+    static const char *const kalah_args[] = {
+        "analyse --board '4 4 4 4 4 4 0 4 4 4 4 4 4 0' --to-move top --player minimax:2",
+        "--help",
+        NULL};
+    test_assert_lost_output_fails("kalah", kalah_args);
+}
+END_TEST
+
 Suite *kalah_suite(void)
 {
     Suite *s = suite_create("kalah");
@@ -657,6 +669,7 @@ Suite *kalah_suite(void)
 
     TCase *programs = test_case("programs");
     tcase_add_test(programs, program_plays_analyses_and_refuses_bad_input);
+    tcase_add_test(programs, the_program_fails_when_its_output_is_lost);
     tcase_set_tags(programs, "no-oclgrind");
     suite_add_tcase(s, programs);
     return s;

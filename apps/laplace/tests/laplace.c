@@ -621,6 +621,17 @@ START_TEST(program_refuses_bad_arguments)
 }
 END_TEST
 
+/* What the program writes to standard output is its result: lost there
+ * ("> /dev/full"), it is a failure with a message, not exit status 0. */
+START_TEST(the_program_fails_when_its_output_is_lost)
+{
+    static const char *const laplace_args[] = {
+        "--help",
+        NULL};
+    test_assert_lost_output_fails("laplace", laplace_args);
+}
+END_TEST
+
 Suite *laplace_suite(void)
 {
     Suite *s = suite_create("laplace");
@@ -649,6 +660,7 @@ Suite *laplace_suite(void)
     tcase_set_tags(programs, "no-oclgrind");
     tcase_add_test(programs, program_matches_the_library_and_writes_files);
     tcase_add_test(programs, program_refuses_bad_arguments);
+    tcase_add_test(programs, the_program_fails_when_its_output_is_lost);
     suite_add_tcase(s, programs);
     return s;
 }

@@ -386,6 +386,18 @@ START_TEST(program_checks_and_refuses_bad_arguments)
 }
 END_TEST
 
+/* What the program writes to standard output is its result: lost there
+ * ("> /dev/full"), it is a failure with a message, not exit status 0. */
+START_TEST(the_program_fails_when_its_output_is_lost)
+{
+    static const char *const matmul_args[] = {
+        "8 8 8 --version reference",
+        "--help",
+        NULL};
+    test_assert_lost_output_fails("matmul", matmul_args);
+}
+END_TEST
+
 Suite *matmul_suite(void)
 {
     Suite *s = suite_create("matmul");
@@ -409,6 +421,7 @@ Suite *matmul_suite(void)
 
     TCase *programs = test_case("programs");
     tcase_add_test(programs, program_checks_and_refuses_bad_arguments);
+    tcase_add_test(programs, the_program_fails_when_its_output_is_lost);
     tcase_set_tags(programs, "no-oclgrind");
     suite_add_tcase(s, programs);
     return s;

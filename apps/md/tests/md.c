@@ -520,6 +520,18 @@ START_TEST(csv_is_written_whole)
 }
 END_TEST
 
+/* What the program writes to standard output is its result: lost there
+ * ("> /dev/full"), it is a failure with a message, not exit status 0. */
+START_TEST(the_program_fails_when_its_output_is_lost)
+{
+    static const char *const md_args[] = {
+        "--particles 400 --steps 2 --version reference",
+        "--help",
+        NULL};
+    test_assert_lost_output_fails("md", md_args);
+}
+END_TEST
+
 Suite *md_suite(void)
 {
     Suite *s = suite_create("md");
@@ -535,6 +547,7 @@ Suite *md_suite(void)
     tcase_add_test(tc, reference_is_capped_where_it_would_take_hours);
     tcase_add_test(tc, program_exit_codes);
     tcase_add_test(tc, csv_is_written_whole);
+    tcase_add_test(tc, the_program_fails_when_its_output_is_lost);
     suite_add_tcase(s, tc);
     return s;
 }

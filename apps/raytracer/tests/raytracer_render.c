@@ -811,6 +811,18 @@ START_TEST(raytrace_refuses_bad_arguments_without_output)
 }
 END_TEST
 
+/* What the program writes to standard output is its result: lost there
+ * ("> /dev/full"), it is a failure with a message, not exit status 0. */
+START_TEST(the_program_fails_when_its_output_is_lost)
+{
+    static const char *const raytrace_args[] = {
+        "--generate 2 --size 8x8 --frames 1 --method reference",
+        "--help",
+        NULL};
+    test_assert_lost_output_fails("raytrace", raytrace_args);
+}
+END_TEST
+
 Suite *raytracer_render_suite(void)
 {
     Suite *s = suite_create("raytracer_render");
@@ -847,6 +859,7 @@ Suite *raytracer_render_suite(void)
     tcase_add_test(programs, raytrace_follows_links_and_writes_into_fifos);
     tcase_add_test(programs, raytrace_save_fails_whole);
     tcase_add_test(programs, raytrace_refuses_empty_and_endless_scenes);
+    tcase_add_test(programs, the_program_fails_when_its_output_is_lost);
     suite_add_tcase(s, programs);
     return s;
 }

@@ -10,10 +10,12 @@
  */
 #include "common/tests/testing.h"
 #include "societies/societies.h"
+#include "common/plot.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Closer calls than this may go either way on another device: the
@@ -575,6 +577,78 @@ START_TEST(local_malloc_needs_no_more_local_memory)
 }
 END_TEST
 
+/* --plot: the chart's name never goes into gnuplot's commands (a newline
+ * in it ended `set output '...'`, and the line after it ran); a gnuplot
+ * that exits with 0 after writing a truncated PNG fails the run, and the
+ * old chart is kept (it became a truncated or empty file, exit status 0). */
+START_TEST(the_plot_runs_no_name_and_takes_only_a_whole_png)
+{
+    const char *program = test_program("societies");
+    char dir[512], png[2048], pwned[1024], fake[1024];
+    snprintf(dir, sizeof dir, "%s", test_tmp_path("societies", "plot"));
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(pwned, sizeof pwned, "%s/PWNED", dir);
+    if (test_run("command -v gnuplot > /dev/null") == 0) {
+        /* In the chart's folder, where gnuplot would run the command. */
+        const char *name = "a\nsystem \"touch PWNED\"\nb.png";
+        const char *argv[] = {program, "--days", "2", "--agents", "20",
+                              "--device", "reference", "--plot", name, NULL};
+        const char *said = test_tmp_path("societies", "plot-said");
+        char *cwd = getcwd(NULL, 0);
+        ck_assert_int_eq(chdir(dir), 0);
+        test_exit e = test_spawn(argv, NULL, said, 60, 0);
+        ck_assert_int_eq(chdir(cwd), 0);
+        free(cwd);
+        ck_assert_msg(access(pwned, F_OK) != 0, "the chart's name ran as "
+                      "a command");
+        snprintf(png, sizeof png, "%s/%s", dir, name);
+        size_t size;
+        char *text = test_read_file(said, &size);
+        ck_assert_msg(e.status == 0, "exit status %d: %s", e.status, text);
+        free(text);
+        unsigned char *image = (unsigned char *)test_read_file(png, &size);
+        ck_assert(plot_png_is_whole(image, size));
+        free(image);
+    }
+
+    snprintf(fake, sizeof fake, "%s/gnuplot", dir);
+    FILE *f = fopen(fake, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("#!/bin/sh\nprintf '\\211PNG\\r\\n\\032\\n\\0\\0\\0\\rIHDR'\n", f);
+    fclose(f);
+    ck_assert_int_eq(chmod(fake, 0755), 0);
+    snprintf(png, sizeof png, "%s/chart.png", dir);
+    f = fopen(png, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("the old chart", f);
+    fclose(f);
+    const char *err = test_tmp_path("societies", "plot-stderr");
+    ck_assert_int_eq(test_run("PATH=%s:$PATH %s --days 2 --agents 20 "
+                              "--device reference --plot %s > /dev/null "
+                              "2> %s", dir, program, png, err), 1);
+    size_t size;
+    char *said = test_read_file(err, &size);
+    ck_assert_msg(strstr(said, "chart.png: gnuplot wrote no whole PNG"),
+                  "said: %s", said);
+    free(said);
+    char *old = test_read_file(png, &size);
+    ck_assert_str_eq(old, "the old chart");
+    free(old);
+}
+END_TEST
+
+/* What the program writes to standard output is its result: lost there
+ * ("> /dev/full"), it is a failure with a message, not exit status 0. */
+START_TEST(the_program_fails_when_its_output_is_lost)
+{
+    static const char *const societies_args[] = {
+        "--days 2 --agents 20 --device reference",
+        "--help",
+        NULL};
+    test_assert_lost_output_fails("societies", societies_args);
+}
+END_TEST
+
 Suite *societies_device_suite(void)
 {
     Suite *s = suite_create("societies_device");
@@ -590,6 +664,8 @@ Suite *societies_device_suite(void)
     TCase *program = test_case("program");
     tcase_add_test(program, the_program_writes_days_and_refuses_bad_input);
     tcase_add_test(program, the_program_refuses_dev_zero_at_once);
+    tcase_add_test(program, the_plot_runs_no_name_and_takes_only_a_whole_png);
+    tcase_add_test(program, the_program_fails_when_its_output_is_lost);
     suite_add_tcase(s, program);
     return s;
 }

@@ -305,7 +305,8 @@ static void print_oclgrind(int has_platform)
         printf("  install it with 'apt-get install oclgrind'\n");
 }
 
-int main(int argc, char **argv)
+/* The listing, or the usage: the exit status. */
+static int run(int argc, char **argv)
 {
     if (argc > 1) {
         int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
@@ -325,4 +326,15 @@ int main(int argc, char **argv)
     int rc = print_default(chosen, why);
     print_oclgrind(oclgrind_platform);
     return rc < 0 ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status = run(argc, argv);
+    /* The listing is the program's result: it must have been written. */
+    if (clframe_save_close_stdout() != 0) {
+        fprintf(stderr, "clframe-info: %s\n", clframe_last_error());
+        status = status ? status : 1;
+    }
+    return status;
 }

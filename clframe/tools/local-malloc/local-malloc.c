@@ -6,9 +6,8 @@
  * #line markers keep the compiler's messages on the user's files, as they
  * keep the rewrite's own errors and warnings.
  */
-#include "internal.h"
+#include "args.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,85 +31,39 @@ static void usage(FILE *out)
         "Exit status: 0 done, 1 source refused or unreadable, 2 bad usage.\n");
 }
 
-static int bad_usage(const char *fmt, const char *what)
+/* Writes result to out: 0, or 1 after the message. Without out, to
+ * standard output, which main checks at the end. */
+static int write_result(const char *out, const char *result)
 {
-    fprintf(stderr, "clframe-local-malloc: ");
-    fprintf(stderr, fmt, what);
-    fprintf(stderr, "\n");
-    usage(stderr);
-    return 2;
-}
-
-/* -I and -D as build options, one word each (a value cannot hold blanks,
- * as in clkernel_file's options). */
-static int add_option(clf_str *options, const char *flag, const char *value)
-{
-    if (!value || !*value)
-        return -1;
-    if (strpbrk(value, " \t\n"))
-        return -1;
-    clf_str_printf(options, " %s%s", flag, value);
-    return 0;
-}
-
-int main(int argc, char **argv)
-{
-    clf_str options = {0};
-    const char *in = NULL, *out = NULL;
-    int report = 0;
-    unsigned long long limit = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
+    size_t len = strlen(result);
+    if (!out) {
+        fwrite(result, 1, len, stdout);
+        return 0;
+    }
+    clframe_save *s;
+    if (clframe_save_begin(out, &s) == 0) {
+        fwrite(result, 1, len, clframe_save_stream(s));
+        if (clframe_save_end(s, 1) == 0)
             return 0;
-        } else if (strcmp(a, "--report") == 0)
-            report = 1;
-        else if (strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0) {
-            if (add_option(&options, a, next))
-                return bad_usage("%s needs a value without blanks", a);
-            i++;
-        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0) {
-            char flag[3] = {a[0], a[1], '\0'};
-            if (add_option(&options, flag, a + 2))
-                return bad_usage("%s needs a value without blanks", flag);
-        } else if (strcmp(a, "-o") == 0) {
-            if (!next || !*next)
-                return bad_usage("%s needs a file", a);
-            out = argv[++i];
-        } else if (strcmp(a, "--local-mem") == 0) {
-            char *end;
-            errno = 0;
-            limit = next ? strtoull(next, &end, 10) : 0;
-            if (!next || end == next || *end || errno || limit == 0 ||
-                next[0] == '-')
-                return bad_usage("--local-mem needs a positive number of "
-                                 "bytes, not \"%s\"", next ? next : "");
-            i++;
-        } else if (a[0] == '-' && a[1])
-            return bad_usage("unknown option %s", a);
-        else if (in)
-            return bad_usage("one input file only (%s is the second)", a);
-        else
-            in = a;
     }
-    if (!in)
-        return bad_usage("%s", "no input file");
-    if (options.failed) {
-        fprintf(stderr, "clframe-local-malloc: out of memory\n");
-        return 1;
-    }
+    fprintf(stderr, "clframe-local-malloc: %s\n", clframe_last_error());
+    return 1;
+}
 
+/* The rewrite of the source the arguments name, written out: 0, or 1
+ * after the messages. */
+static int rewrite(const lm_args *a)
+{
     char *resolved = NULL, *text = NULL, *result = NULL, *lines = NULL;
     char *warnings = NULL, *error = NULL;
     int status = 1;
     int embedded;
-    text = clf_source_load(in, options.data, &resolved, &embedded);
+    text = clf_source_load(a->in, a->options.data, &resolved, &embedded);
     if (!text)
         fprintf(stderr, "clframe-local-malloc: %s\n", clframe_last_error());
-    else if (clf_local_malloc_rewrite(text, in, options.data, limit, &result,
-                                      report ? &lines : NULL, &warnings,
+    else if (clf_local_malloc_rewrite(text, a->in, a->options.data,
+                                      a->limit, &result,
+                                      a->report ? &lines : NULL, &warnings,
                                       &error))
         fprintf(stderr, "clframe-local-malloc: %s\n", error);
     else {
@@ -119,23 +72,40 @@ int main(int argc, char **argv)
             fprintf(stderr, "clframe-local-malloc: %.*s\n", (int)n, w);
             w += n + (w[n] == '\n');
         }
-        clf_span span = {result, strlen(result)};
-        if (out ? clf_write_atomic(out, &span, 1) != 0
-                : fwrite(result, 1, span.len, stdout) != span.len ||
-                      fflush(stdout) != 0)
-            fprintf(stderr, "clframe-local-malloc: cannot write %s: %s\n",
-                    out ? out : "standard output", strerror(errno));
-        else
-            status = 0;
+        status = write_result(a->out, result);
         if (status == 0 && lines)
-            fputs(lines, out ? stdout : stderr);
+            fputs(lines, a->out ? stdout : stderr);
     }
-    free(options.data);
     free(resolved);
     free(text);
     free(result);
     free(lines);
     free(warnings);
     free(error);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    lm_args a;
+    char error[512];
+    int status = lm_args_parse(argc, argv, &a, error, sizeof error);
+    if (status == LM_HELP) {
+        usage(stdout);
+        status = 0;
+    } else if (status == LM_BAD_USAGE) {
+        fprintf(stderr, "clframe-local-malloc: %s\n", error);
+        usage(stderr);
+    } else if (status == LM_NO_MEMORY)
+        fprintf(stderr, "clframe-local-malloc: out of memory\n");
+    else
+        status = rewrite(&a);
+    lm_args_free(&a);
+    /* Whatever went to standard output (the result, the report, the
+     * usage) must have reached it. */
+    if (clframe_save_close_stdout() != 0) {
+        fprintf(stderr, "clframe-local-malloc: %s\n", clframe_last_error());
+        status = status ? status : 1;
+    }
     return status;
 }
