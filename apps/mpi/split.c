@@ -22,7 +22,22 @@ int slab_split_depth(uint32_t width, uint32_t height, int ranks,
         return app_fail(APP_ERR_USAGE, "a grid of %u rows cannot be split "
                         "over %d ranks: each needs a row at least", height,
                         ranks);
-    *depth = thinnest < max_depth ? thinnest : max_depth;
+    uint32_t d = thinnest < max_depth ? thinnest : max_depth;
+    /* Rank 0 sends every other rank its rows and halos as one message of
+     * rows, counted in an int: rank 1 holds the most of them (a row more
+     * than the thinnest where any has one, and halos on both sides where
+     * there are more than 2 ranks). */
+    if (ranks > 1) {
+        slab_rows one = slab_split_rows(height, ranks, d, 1);
+        uint64_t held = (uint64_t)one.above + one.rows + one.below;
+        if (held > INT_MAX)
+            return app_fail(APP_ERR_USAGE, "a grid of %u rows cannot be "
+                            "split over %d ranks with halos %u deep: rank 1 "
+                            "would hold %llu rows, more than MPI counts "
+                            "(%d)", height, ranks, d,
+                            (unsigned long long)held, INT_MAX);
+    }
+    *depth = d;
     return 0;
 }
 

@@ -18,7 +18,9 @@ typedef struct slab_rows {
 /* The halo depth of a width x height grid split over `ranks` ranks (at
  * least 1) with halos up to max_depth (at least 1) rows deep,
  * in *depth; 0, or APP_ERR_USAGE with a message when the grid cannot be
- * split: fewer rows than ranks, or a row wider than MPI can count. */
+ * split: fewer rows than ranks, a row wider than MPI can count, or a
+ * rank's rows and halos more than it can (a grid over 2^31 rows, or one
+ * of 2^31 rows with halos of 2^30). */
 int slab_split_depth(uint32_t width, uint32_t height, int ranks,
                      unsigned max_depth, uint32_t *depth);
 
