@@ -295,6 +295,8 @@ ifneq ($(MPI_LIBS),)
 $(B)/apps/mpi/%.o: ALL_CFLAGS += $(MPI_CFLAGS)
 $(eval $(call app,mpi,$(MPI_LIBS),heat laplace common))
 TEST_RUNNER_mpi = apps/mpi/tests/ranks
+# tests/ranks also gives bench-mpi bad arguments.
+$(BIN)/test-mpi: | $(BIN)/bench-mpi
 OCLGRIND_RANKS_mpi = --ranks 2
 # Checked: under ASan and Oclgrind with 2 ranks (ASan without leak
 # detection: Open MPI unloads its components at MPI_Finalize, so

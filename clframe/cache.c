@@ -263,11 +263,10 @@ char *clf_cache_path(const char *dir, const char *key, size_t key_len,
 
 /* ---- loading ------------------------------------------------------------- */
 
-/* The binary inside an entry when the entry is whole and is the one for key;
- * NULL otherwise (truncated, damaged, an older format, another key). */
-static const unsigned char *entry_binary(const unsigned char *file,
-                                         size_t size, const char *key,
-                                         size_t key_len, size_t *binary_len)
+const unsigned char *clf_cache_entry_binary(const unsigned char *file,
+                                            size_t size, const char *key,
+                                            size_t key_len,
+                                            size_t *binary_len)
 {
     entry_header h;
     if (!file || size < sizeof h)
@@ -322,7 +321,7 @@ cl_program clf_cache_load(clctx *ctx, const char *source, const char *options)
         path ? (unsigned char *)clf_read_file(path, &size) : NULL;
     found = file || (path && access(path, F_OK) == 0);
     const unsigned char *binary =
-        entry_binary(file, size, key, key_len, &binary_len);
+        clf_cache_entry_binary(file, size, key, key_len, &binary_len);
     cl_program program =
         binary ? program_from_binary(ctx, binary, binary_len, options) : NULL;
     if (program)

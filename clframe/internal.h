@@ -494,6 +494,23 @@ cl_program clf_cache_load(clctx *ctx, const char *source, const char *options);
 void clf_cache_store(clctx *ctx, cl_program program, const char *source,
                      const char *options);
 
+/* The binary inside a cache entry's bytes (size of them) when the entry
+ * is whole and is the one for key: a pointer into file and *binary_len,
+ * or NULL (truncated, damaged, an older format, another key). Nothing
+ * past file + size is read. */
+const unsigned char *clf_cache_entry_binary(const unsigned char *file,
+                                            size_t size, const char *key,
+                                            size_t key_len,
+                                            size_t *binary_len);
+/* A setting file's bytes (size of them; nothing past them is read) for
+ * key (settings.c): 1 with its value, NUL-terminated, in value (of
+ * value_size bytes) when the file is whole, is key's, and its value is a
+ * line of printable text shorter than value_size; else 0. *whole says
+ * whether the file was key's whole file (one that is not is damaged or
+ * foreign, and removed). */
+int clf_setting_parse(const char *file, size_t size, const char *key,
+                      size_t key_len, char *value, size_t value_size,
+                      int *whole);
 /* 1 under CLFRAME_CACHE=0, which turns off the cache and the settings
  * kept beside it. */
 int clf_cache_switched_off(void);

@@ -61,53 +61,70 @@ static void value_header(clf_str *out, const char *key, size_t key_len,
                                                           len));
 }
 
-/* The value inside a setting file's text when the file is whole and is
- * the one for key: a pointer into file and its length, or NULL. The file
- * must be byte for byte what clctx_setting_put writes for that value (so
- * even an upper-case hex digit in the checksum makes it damaged). */
-static const char *file_value(const char *file, size_t size, const char *key,
-                              size_t key_len, size_t *value_len)
+/* The length of the header "value <length> <checksum>\n" at the start of
+ * rest (left bytes, not read past), with the length it claims in *len;
+ * 0 if rest does not start with one in that form. A length of more
+ * digits than fit is no header. */
+static size_t header_length(const char *rest, size_t left, size_t *len)
 {
-    size_t len = 0;
-    int header = 0;
+    static const char word[] = "value ";
+    size_t at = sizeof word - 1, digits = 0;
+    if (left <= at || memcmp(rest, word, at) != 0)
+        return 0;
+    *len = 0;
+    while (at < left && isdigit((unsigned char)rest[at]) && digits < 19) {
+        *len = *len * 10 + (size_t)(rest[at] - '0');
+        at++, digits++;
+    }
+    /* Then a space, 16 hex digits and '\n', which value_header compares. */
+    at += 1 + 16 + 1;
+    return digits > 0 && at <= left ? at : 0;
+}
+
+int clf_setting_parse(const char *file, size_t size, const char *key,
+                      size_t key_len, char *value, size_t value_size,
+                      int *whole)
+{
+    size_t len = 0, header = 0;
+    *whole = 0;
     if (!file || size < key_len || memcmp(file, key, key_len) != 0)
-        return NULL;
+        return 0;
     const char *rest = file + key_len;
     size_t left = size - key_len;
     /* The value and its '\n' follow the header: a length read as
      * anything but what is left (a "-1", a huge number) is damage. */
-    if (left < 8 || strncmp(rest, "value ", 6) != 0 ||
-        !isdigit((unsigned char)rest[6]) ||
-        sscanf(rest, "value %zu %*16[0-9a-f]\n%n", &len, &header) != 1 ||
-        header == 0 || (size_t)header >= left || len == 0 ||
+    header = header_length(rest, left, &len);
+    if (header == 0 || header >= left || len == 0 ||
         len != left - header - 1 || rest[header + len] != '\n')
-        return NULL;
+        return 0;
+    /* The file must be byte for byte what clctx_setting_put writes for
+     * that value (so even an upper-case hex digit in the checksum, or a
+     * leading zero in the length, makes it damaged). */
     clf_str expected = {0};
     value_header(&expected, key, key_len, rest + header, len);
-    int same = !expected.failed && expected.len == (size_t)header &&
-               memcmp(expected.data, rest, expected.len) == 0;
+    *whole = !expected.failed && expected.len == header &&
+             memcmp(expected.data, rest, header) == 0;
     free(expected.data);
-    *value_len = len;
-    return same ? rest + header : NULL;
+    if (!*whole || len >= value_size || memchr(rest + header, '\0', len))
+        return 0;
+    memcpy(value, rest + header, len);
+    value[len] = '\0';
+    return value_ok(value, len + 1);
 }
 
 int clctx_setting_get(clctx *ctx, const char *name, char *value, size_t size)
 {
     if (!ctx || !name || !value || size == 0 || clf_cache_switched_off())
         return 0;
-    size_t key_len = 0, file_size = 0, len = 0;
+    size_t key_len = 0, file_size = 0;
     char *key = setting_key(ctx, name, &key_len);
     char *dir = key ? clf_cache_dir() : NULL;
     char *path = dir ? clf_cache_path(dir, key, key_len, "setting") : NULL;
     char *file = path ? clf_read_file(path, &file_size) : NULL;
-    const char *found = file_value(file, file_size, key, key_len, &len);
-    int got = 0;
-    if (found && len < size) {
-        memcpy(value, found, len);
-        value[len] = '\0';
-        got = value_ok(value, size);
-    }
-    if (file && !found)
+    int whole = 0;
+    int got = file && clf_setting_parse(file, file_size, key, key_len, value,
+                                        size, &whole);
+    if (file && !whole)
         unlink(path);           /* damaged or foreign: as good as none */
     free(file);
     free(path);

@@ -1,6 +1,7 @@
 /*
- * heat.c: the versions of the heat stepper by name, and heat_step, the one
- * entry point that checks its input once and hands it to a version.
+ * heat.c: the versions of the heat stepper by name, heat_step, the one
+ * entry point that checks its input once and hands it to a version, and
+ * the check of a step's size that every stepper shares (heat_check_dt).
  */
 #include "heat.h"
 #include "common/error.h"
@@ -20,6 +21,19 @@ static const app_version versions[HEAT_VERSION_COUNT] = {
 const app_versions heat_versions = {versions, HEAT_VERSION_COUNT,
                                     HEAT_V6_TILED, HEAT_V7_BLOCKED};
 
+int heat_check_dt(float alpha, float dt)
+{
+    float inner, outer;
+    heat_coefficients(alpha, dt, &inner, &outer);
+    /* outer >= 4 makes inner <= 0: a cell then takes more heat than it
+     * has, and a walled-in cell divides 0 by 0. */
+    if (!isfinite(dt) || !(outer >= 0 && outer < 4))
+        return app_fail(APP_ERR_BAD_INPUT, "heat: dt = %g with alpha "
+                        "= %g gives alpha*dt = %g; it must be in [0, 4)",
+                        dt, alpha, outer);
+    return 0;
+}
+
 int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
               clctx *ctx, app_timing *timing)
 {
@@ -29,14 +43,9 @@ int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
     int rc = heat_world_validate(world);
     if (rc)
         return rc;
-    float inner, outer;
-    heat_coefficients(world->alpha, dt, &inner, &outer);
-    /* outer >= 4 makes inner <= 0: a cell then takes more heat than it
-     * has, and a walled-in cell divides 0 by 0. */
-    if (!isfinite(dt) || !(outer >= 0 && outer < 4))
-        return app_fail(APP_ERR_BAD_INPUT, "heat: dt = %g with alpha "
-                        "= %g gives alpha*dt = %g; it must be in [0, 4)",
-                        dt, world->alpha, outer);
+    rc = heat_check_dt(world->alpha, dt);
+    if (rc)
+        return rc;
     if (timing) {
         timing->kernel_ms = 0;
         timing->launches = 0;

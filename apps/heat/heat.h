@@ -42,6 +42,13 @@ extern const app_versions heat_versions;
 int heat_step(heat_world *world, float dt, unsigned steps, heat_version v,
               clctx *ctx, app_timing *timing);
 
+/* Whether dt is a step heat_step takes for a world of diffusion constant
+ * alpha: finite, with alpha*dt in [0, 4) (at 4 and beyond a cell gives
+ * more heat than it has). 0, or APP_ERR_BAD_INPUT with a message naming
+ * dt, alpha and their product. Every stepper checks with it, heat_step
+ * and the MPI one (apps/mpi) alike. */
+int heat_check_dt(float alpha, float dt);
+
 /* The coefficients of one step: outer = alpha*dt, inner = 1 - outer/4. */
 void heat_coefficients(float alpha, float dt, float *inner, float *outer);
 

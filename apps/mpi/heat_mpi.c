@@ -35,7 +35,11 @@ int heat_part_open(heat_part *p, const heat_world *world, float dt,
     if (rank == 0)
         shape.w = world->w, shape.h = world->h, shape.alpha = world->alpha;
     MPI_Bcast(&shape, sizeof shape, MPI_BYTE, 0, comm);
-    int rc = slab_plan(&p->s, comm, shape.w, shape.h, o);
+    /* heat_step's own check of dt, on every rank alike: rank 0's message
+     * stands, the others fail as SLAB_ERR_ELSEWHERE. */
+    int rc = heat_check_dt(shape.alpha, dt);
+    if (rc == 0)
+        rc = slab_plan(&p->s, comm, shape.w, shape.h, o);
     if (rc == 0)
         rc = heat_world_alloc(&p->rows, shape.w, slab_local_rows(&p->s),
                               shape.alpha);

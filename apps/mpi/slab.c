@@ -1,8 +1,10 @@
 /*
  * slab.c: a grid in slabs of rows over MPI ranks, with halo exchange
- * overlapped with the interior's tiles (slab.h).
+ * overlapped with the interior's tiles (slab.h); the rule that splits the
+ * rows is split.c's.
  */
 #include "mpi/slab.h"
+#include "mpi/split.h"
 #include "common/clock.h"
 #include "common/error.h"
 
@@ -17,13 +19,11 @@ enum { TAG_UP = 1, TAG_DOWN = 2, TAG_SCATTER = 3, TAG_GATHER = 4 };
 static void rank_rows(const slab *s, int r, uint32_t *first, uint32_t *rows,
                       uint32_t *above, uint32_t *below)
 {
-    uint32_t base = s->height / (uint32_t)s->ranks;
-    uint32_t extra = s->height % (uint32_t)s->ranks;
-    uint32_t ur = (uint32_t)r;
-    *rows = base + (ur < extra);
-    *first = ur * base + (ur < extra ? ur : extra);
-    *above = r > 0 ? s->depth : 0;
-    *below = r < s->ranks - 1 ? s->depth : 0;
+    slab_rows mine = slab_split_rows(s->height, s->ranks, s->depth, r);
+    *first = mine.first;
+    *rows = mine.rows;
+    *above = mine.above;
+    *below = mine.below;
 }
 
 int slab_plan(slab *s, MPI_Comm comm, uint32_t width, uint32_t height,
@@ -36,18 +36,9 @@ int slab_plan(slab *s, MPI_Comm comm, uint32_t width, uint32_t height,
     MPI_Comm_size(comm, &s->ranks);
     s->width = width;
     s->height = height;
-    uint32_t thinnest = height / (uint32_t)s->ranks;
-    /* MPI counts a row's cells in an int (row_type): only a one-row
-     * world of 2^31 cells has more. */
-    if (width > INT_MAX)
-        return app_fail(APP_ERR_USAGE, "a grid %u cells wide cannot be "
-                        "split over ranks: a row is at most %d cells",
-                        width, INT_MAX);
-    if (thinnest == 0)
-        return app_fail(APP_ERR_USAGE, "a grid of %u rows cannot be split "
-                        "over %d ranks: each needs a row at least", height,
-                        s->ranks);
-    s->depth = thinnest < max_depth ? thinnest : max_depth;
+    int rc = slab_split_depth(width, height, s->ranks, max_depth, &s->depth);
+    if (rc)
+        return rc;
     s->times = o ? o->times : NULL;
     rank_rows(s, s->rank, &s->first, &s->rows, &s->above, &s->below);
     return 0;

@@ -79,14 +79,19 @@ typedef struct config_parser {
 /* The longest line, its end included. */
 enum { LINE_MAX_BYTES = 4096 };
 
-/* A list of 1 or up to SOCIETIES_MAX_RESOURCES numbers into out; their
- * count, or -1 if a word is not a finite number. */
-static int parse_list(char *text, float *out)
+/* The numbers of a list, the first SOCIETIES_MAX_RESOURCES into out: how
+ * many words it has (more than out holds, too, so that a message can say
+ * how many), or -1 with *bad the first word that is not a finite number. */
+static long parse_list(char *text, float *out, const char **bad)
 {
-    int n = 0;
+    long n = 0;
+    float ignored;
     for (char *word = strtok(text, " \t"); word; word = strtok(NULL, " \t")) {
-        if (n == SOCIETIES_MAX_RESOURCES || !parse_float(word, &out[n]))
+        if (!parse_float(word, n < SOCIETIES_MAX_RESOURCES ? &out[n]
+                                                           : &ignored)) {
+            *bad = word;
             return -1;
+        }
         n++;
     }
     return n;
@@ -123,13 +128,18 @@ static int set_value(config_parser *p, const config_key *k, char *value,
         return 0;
     case KEY_LIST: {
         float list[SOCIETIES_MAX_RESOURCES];
-        int n = parse_list(value, list);
-        if (n < 1)
-            return BAD(p->name, number, "%s: finite numbers are needed, at "
-                       "most %d", k->name, SOCIETIES_MAX_RESOURCES);
+        const char *bad = "";
+        long n = parse_list(value, list, &bad);
+        if (n < 0)
+            return BAD(p->name, number, "%s: '%.60s' is not a finite number",
+                       k->name, bad);
+        if (n < 1 || n > SOCIETIES_MAX_RESOURCES)
+            return BAD(p->name, number, "%s lists %ld values; give one for "
+                       "all, or one per resource (at most %d)", k->name, n,
+                       SOCIETIES_MAX_RESOURCES);
         for (int r = 0; r < SOCIETIES_MAX_RESOURCES; r++)
             ((float *)field)[r] = list[n == 1 ? 0 : r < n ? r : n - 1];
-        p->listed[k - keys] = n;
+        p->listed[k - keys] = (int)n;
         return 0;
     }
     }

@@ -46,8 +46,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_RUNS = 101, MAX_SIZES = 16, MAX_DEPTHS = 8, WARM_STEPS = 8,
-       KEY_SIZE = 320 };
+enum { MAX_RUNS = 101, MAX_STEPS = 1000000, MAX_SIZES = 16, MAX_SIDE = 65536,
+       MAX_DEPTHS = 8, WARM_STEPS = 8, KEY_SIZE = 320 };
 static const float ALPHA = 0.1f, DT = 0.1f;
 
 /* A rank's part of one app's grid on its device, ready to step: the
@@ -63,10 +63,11 @@ typedef struct session {
     int pinned;                 /* the state in pinned memory */
 } session;
 
-/* An app: rank 0 makes the whole grid; every rank opens and closes its
- * part of it (whole is NULL but on rank 0). */
+/* An app: rank 0 makes the whole grid of a side up to max_side; every
+ * rank opens and closes its part of it (whole is NULL but on rank 0). */
 typedef struct bench_app {
     const char *name;
+    unsigned long max_side;
     int (*make)(void **whole, unsigned n);
     void (*drop)(void *whole);
     int (*open)(session *x, void *whole, MPI_Comm comm, clctx *ctx);
@@ -137,9 +138,17 @@ static void laplace_close(session *x)
     laplace_part_close(&x->laplace);
 }
 
+/* The heat world's largest side: the largest square of at most
+ * HEAT_WORLD_MAX_CELLS cells. */
+#define HEAT_MAX_SIDE 46340UL
+_Static_assert(HEAT_MAX_SIDE * HEAT_MAX_SIDE <= HEAT_WORLD_MAX_CELLS &&
+               (HEAT_MAX_SIDE + 1) * (HEAT_MAX_SIDE + 1) >
+               HEAT_WORLD_MAX_CELLS, "HEAT_MAX_SIDE is the largest square");
+
 static const bench_app APPS[] = {
-    {"heat", heat_make, heat_drop, heat_open, heat_close},
-    {"laplace", laplace_make, laplace_drop, laplace_open, laplace_close},
+    {"heat", HEAT_MAX_SIDE, heat_make, heat_drop, heat_open, heat_close},
+    {"laplace", LAPLACE_MAX_SIDE, laplace_make, laplace_drop, laplace_open,
+     laplace_close},
 };
 enum { APP_COUNT = sizeof APPS / sizeof APPS[0] };
 
@@ -347,6 +356,17 @@ static int bench_configs(const bench_app *app, void *whole, unsigned side,
     return rc;
 }
 
+/* The grids of size n on `ranks` ranks: the whole one's side (n, or
+ * n sqrt(R) when weak) and the side of each rank's own when apart
+ * (n / sqrt(R), or n when weak). */
+static void grid_sides(unsigned long n, int ranks, int weak,
+                       unsigned long *side, unsigned long *each)
+{
+    double root = sqrt(ranks);
+    *side = weak ? (unsigned long)lround((double)n * root) : n;
+    *each = weak ? n : (unsigned long)lround((double)n / root);
+}
+
 /* One app at one size: its rows of the table. The agreed code. */
 static int bench_size(const bench_app *app, unsigned n, const options *opt,
                       MPI_Comm alone, clctx *ctx)
@@ -354,9 +374,9 @@ static int bench_size(const bench_app *app, unsigned n, const options *opt,
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    double root = sqrt(ranks);
-    unsigned side = opt->weak ? (unsigned)lround(n * root) : n;
-    unsigned each = opt->weak ? n : (unsigned)lround(n / root);
+    unsigned long side_l, each_l;
+    grid_sides(n, ranks, opt->weak, &side_l, &each_l);
+    unsigned side = (unsigned)side_l, each = (unsigned)each_l;
     slab_options base = {(unsigned)opt->depths[0], !opt->staging[0], NULL};
     size_t cells = (size_t)side * side;
     void *whole = NULL;
@@ -474,6 +494,18 @@ static int staging_field(const char *name, int number, void *staging)
     return ((int *)staging)[pageable] = 1;
 }
 
+/* 1 if text is a count from 1 to max, stored in *value; else 0 with a
+ * message naming what and text. */
+static int parse_count(const char *what, const char *text, unsigned long max,
+                       unsigned long *value)
+{
+    if (parse_uint(text, 1, max, value))
+        return 1;
+    app_fail(APP_ERR_USAGE, "%s \"%s\" is not a whole number from 1 to %lu",
+             what, text, max);
+    return 0;
+}
+
 /* One of the words after the apps: weak, depths=LIST, staging=LIST. */
 static int parse_word(const char *word, options *o)
 {
@@ -500,10 +532,12 @@ static int parse_options(int argc, char **argv, options *o)
     o->ndepths = 1;
     o->staging[0] = 1;
     o->nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "1000", 3,
-                                65536, o->sizes, MAX_SIZES);
+                                MAX_SIDE, o->sizes, MAX_SIZES);
     int ok = o->nsizes > 0 &&
-             parse_uint(argc > 2 ? argv[2] : "100", 1, 1000000, &o->steps) &&
-             parse_uint(argc > 3 ? argv[3] : "3", 1, MAX_RUNS, &o->runs) &&
+             parse_count("steps", argc > 2 ? argv[2] : "100", MAX_STEPS,
+                         &o->steps) &&
+             parse_count("runs", argc > 3 ? argv[3] : "3", MAX_RUNS,
+                         &o->runs) &&
              parse_comma_list("apps", argc > 4 ? argv[4] : "heat,laplace", 1,
                               APP_COUNT, "an app (heat, laplace)", app_field,
                               o->selected);
@@ -512,20 +546,83 @@ static int parse_options(int argc, char **argv, options *o)
     return ok;
 }
 
+/* Why app cannot be benched at size n on `ranks` ranks, into why; NULL if
+ * it can. Each grid it makes needs 3 x 3 cells, at most the app's side,
+ * and a row per rank. */
+static const char *size_problem(const bench_app *app, unsigned long n,
+                                int ranks, int weak, char *why, size_t size)
+{
+    unsigned long side, each;
+    grid_sides(n, ranks, weak, &side, &each);
+    if (side > app->max_side)
+        snprintf(why, size, "%s's grid would be %lu x %lu, and it takes "
+                 "%lu x %lu at most", app->name, side, side, app->max_side,
+                 app->max_side);
+    else if (ranks > 1 && each < 3)
+        snprintf(why, size, "each rank apart would step a %lu x %lu grid, "
+                 "and a grid needs 3 x 3 at least", each, each);
+    else if (side < (unsigned long)ranks)
+        snprintf(why, size, "its %lu rows cannot be split over %d ranks",
+                 side, ranks);
+    else
+        return NULL;
+    return why;
+}
+
+/* 1 if every size works for every app asked for on `ranks` ranks; else 0
+ * with a message naming the size, why, and the sizes that would work. */
+static int check_sizes(const options *o, int ranks)
+{
+    char why[160], scratch[160];
+    const char *problem = NULL;
+    unsigned long bad = 0;
+    for (int i = 0; i < o->nsizes && !problem; i++)
+        for (int a = 0; a < APP_COUNT && !problem; a++)
+            if (o->selected[a] && (problem = size_problem(&APPS[a],
+                    o->sizes[i], ranks, o->weak, why, sizeof why)))
+                bad = o->sizes[i];
+    if (!problem)
+        return 1;
+    /* The sizes that work form a range: each condition holds from some
+     * size up, or up to some size. */
+    unsigned long lo = 0, hi = 0;
+    for (unsigned long n = 3; n <= MAX_SIDE; n++) {
+        int works = 1;
+        for (int a = 0; a < APP_COUNT && works; a++)
+            works = !o->selected[a] || !size_problem(&APPS[a], n, ranks,
+                        o->weak, scratch, sizeof scratch);
+        if (works && !lo)
+            lo = n;
+        if (works)
+            hi = n;
+    }
+    const char *scaling = o->weak ? "weak" : "strong";
+    if (lo)
+        app_fail(APP_ERR_USAGE, "size %lu on %d rank(s), %s scaling: %s; "
+                 "sizes from %lu to %lu work", bad, ranks, scaling, why, lo,
+                 hi);
+    else
+        app_fail(APP_ERR_USAGE, "size %lu on %d rank(s), %s scaling: %s; "
+                 "no size works", bad, ranks, scaling, why);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     app_follow_clframe_errors();
-    int rank;
+    int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     options o;
-    if (!parse_options(argc, argv, &o)) {
+    if (!parse_options(argc, argv, &o) || !check_sizes(&o, ranks)) {
         if (rank == 0)
             fprintf(stderr, "bench-mpi: %s\nusage: mpirun -n R bench-mpi "
-                    "[sizes=1000 (each 3..65536)] [steps=100] [runs=3 "
-                    "(1..%d)] [apps=heat,laplace] [weak] [depths=%u] "
+                    "[sizes=1000 (each 3..%d, and 3 x 3 cells a rank)] "
+                    "[steps=100 (1..%d)] [runs=3 (1..%d)] "
+                    "[apps=heat,laplace] [weak] [depths=%u] "
                     "[staging=pinned (pinned,pageable)]\n", app_last_error(),
-                    MAX_RUNS, SLAB_DEPTH);
+                    MAX_SIDE, MAX_STEPS, MAX_RUNS, SLAB_DEPTH);
         MPI_Finalize();
         return 2;
     }

@@ -3,7 +3,8 @@
  * for byte: the standard world and random ones of odd sizes, steps 0 to 3
  * and counts that are not a multiple of the halo (5, 9); slabs thinner
  * than a halo (3 to 7 rows over 3 ranks); halos of 1 to 17 rows, deeper
- * and shallower than a launch's steps; a rank that fails. The
+ * and shallower than a launch's steps; steps too large or negative; a
+ * rank that fails. The
  * programs are checked by tests/ranks.
  */
 #include "common/tests/testing.h"
@@ -28,18 +29,19 @@ static int ranks(void)
     return n;
 }
 
-/* Steps world over the ranks (rank 0's copy counts), with halos `depth`
- * deep (0: the default), and with the reference and asserts, on rank 0,
- * that the states are the same bytes. */
-static void assert_matches_reference(const heat_world *world, unsigned steps,
-                                     unsigned depth, const char *what)
+/* Steps world by steps of dt over the ranks (rank 0's copy counts), with
+ * halos `depth` deep (0: the default), and with the reference and asserts,
+ * on rank 0, that the states are the same bytes. */
+static void assert_matches_reference(const heat_world *world, float dt,
+                                     unsigned steps, unsigned depth,
+                                     const char *what)
 {
     slab_options o = {.depth = depth};
     heat_world want, got;
     ck_assert_app(heat_world_copy(&want, world));
     ck_assert_app(heat_world_copy(&got, world));
     clctx *ctx = test_run_context();
-    int rc = heat_step_mpi(&got, 0.1f, steps, MPI_COMM_WORLD,
+    int rc = heat_step_mpi(&got, dt, steps, MPI_COMM_WORLD,
                            ctx ? ctx : clctx_default(), &o, NULL);
     clctx_free(ctx);
     ck_assert_msg(rc == 0, "%s, %u steps over %d ranks, depth %u: %s", what,
@@ -48,7 +50,7 @@ static void assert_matches_reference(const heat_world *world, unsigned steps,
      * the test at the same point. */
     size_t n = (size_t)world->w * world->h, i = 0;
     if (rank() == 0) {
-        ck_assert_app(heat_step_reference(&want, 0.1f, steps));
+        ck_assert_app(heat_step_reference(&want, dt, steps));
         while (i < n && !memcmp(&want.state[i], &got.state[i], sizeof(float)))
             i++;
     }
@@ -71,7 +73,7 @@ START_TEST(standard_world_matches_reference)
     heat_world world;
     ck_assert_app(heat_world_make_standard(&world, 37, 0.1f));
     for (int s = 0; s < STEP_COUNTS; s++)
-        assert_matches_reference(&world, step_counts[s], 0,
+        assert_matches_reference(&world, 0.1f, step_counts[s], 0,
                                  "standard world");
     heat_world_free(&world);
 }
@@ -94,7 +96,8 @@ START_TEST(random_worlds_match_reference)
     for (int s = 0; s < STEP_COUNTS; s++) {
         if (test_memory_run() && step_counts[s] > 5)
             continue;
-        assert_matches_reference(&world, step_counts[s], 0, "random world");
+        assert_matches_reference(&world, 0.1f, step_counts[s], 0,
+                                 "random world");
     }
     heat_world_free(&world);
 }
@@ -116,7 +119,7 @@ START_TEST(halo_depths_match_reference)
     for (size_t d = 0; d < sizeof depths / sizeof *depths; d++) {
         if (test_memory_run() && depths[d] != 9)
             continue;                   /* the plain run's arithmetic */
-        assert_matches_reference(&world, 23, depths[d], "random world");
+        assert_matches_reference(&world, 0.1f, 23, depths[d], "random world");
     }
     heat_world_free(&world);
 }
@@ -137,6 +140,42 @@ START_TEST(too_few_rows_are_refused)
     if (rank() == 0)
         ck_assert_ptr_nonnull(strstr(app_last_error(), "rows cannot be "
                                      "split over"));
+}
+END_TEST
+
+/* Steps heat_step refuses (alpha*dt outside [0, 4), or dt not finite)
+ * are refused over ranks too, by the same check and message, on every
+ * rank, before any step: the world is left as it was. At alpha*dt = 4 a
+ * walled-in cell would become 0/0. */
+START_TEST(bad_steps_are_refused)
+{
+    static const float bad[] = {-1.0f, 1e30f, 4.0f, NAN, INFINITY};
+    heat_world world, before;
+    ck_assert_app(heat_world_make_standard(&world, 10, 1.0f));
+    world.properties[3 * 10 + 3] = HEAT_CELL_NORMAL;
+    world.properties[2 * 10 + 3] = HEAT_CELL_INSULATOR;   /* walled in */
+    world.properties[4 * 10 + 3] = HEAT_CELL_INSULATOR;
+    world.properties[3 * 10 + 2] = HEAT_CELL_INSULATOR;
+    world.properties[3 * 10 + 4] = HEAT_CELL_INSULATOR;
+    ck_assert_app(heat_world_copy(&before, &world));
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int rc = heat_step_mpi(&world, bad[i], 2, MPI_COMM_WORLD,
+                               clctx_default(), NULL, NULL);
+        if (rank() != 0) {
+            ck_assert_int_eq(rc, SLAB_ERR_ELSEWHERE);
+            continue;
+        }
+        ck_assert_msg(rc == APP_ERR_BAD_INPUT, "dt = %g over %d ranks: "
+                      "returned %d; message: %s", bad[i], ranks(), rc,
+                      app_last_error());
+        ck_assert_ptr_nonnull(strstr(app_last_error(), "must be in [0, 4)"));
+        ck_assert_mem_eq(world.state, before.state,
+                         (size_t)world.w * world.h * sizeof *world.state);
+    }
+    /* Just inside the limit it steps, as the reference does. */
+    assert_matches_reference(&world, 3.5f, 3, 0, "alpha*dt = 3.5");
+    heat_world_free(&before);
+    heat_world_free(&world);
 }
 END_TEST
 
@@ -174,6 +213,7 @@ Suite *heat_mpi_suite(void)
     suite_add_tcase(s, tc);
     tc = test_case("failures");
     tcase_add_test(tc, too_few_rows_are_refused);
+    tcase_add_test(tc, bad_steps_are_refused);
     tcase_add_test(tc, a_failing_rank_fails_every_rank);
     suite_add_tcase(s, tc);
     return s;

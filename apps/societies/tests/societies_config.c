@@ -142,7 +142,8 @@ START_TEST(bad_lines_are_named_with_their_number)
         {"seed = -3\n", "t.conf:1: seed = -3"},
         {"resources = 4\nutility_level = 1 2 3\n",
          "t.conf:2: utility_level lists 3 values for 4 resources"},
-        {"utility_root = 2 x\n", "t.conf:1: utility_root: finite numbers"},
+        {"utility_root = 2 x\n", "t.conf:1: utility_root: 'x' is not a "
+                                  "finite number"},
         {"epsilon = 1.5\n", "epsilon must be at least 0 and below 1"},
         {"min_effort = 5\nmax_effort = 2\n", "max_effort at least min_effort"},
         {"min_effort = 0\n", "min_effort must be above 0"},
@@ -159,6 +160,38 @@ START_TEST(bad_lines_are_named_with_their_number)
         societies_config_default(&c);
         ck_assert_app_fails(societies_config_parse(bad[i].text, "t.conf", &c),
                             APP_ERR_BAD_INPUT, bad[i].says);
+    }
+}
+END_TEST
+
+/* A list one value too long for 256 resources was "finite numbers are
+ * needed" (its values all finite); it says how many it lists, and the
+ * most it may. 256 values for 256 resources are taken. */
+START_TEST(a_list_too_long_says_its_count)
+{
+    static const int counts[] = {256, 257, 300};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        char text[4096], says[160];
+        int at = snprintf(text, sizeof text, "resources = 256\n"
+                          "utility_level =");
+        for (int v = 0; v < counts[i]; v++)
+            at += snprintf(text + at, sizeof text - (size_t)at, " %d",
+                           v % 9 + 1);
+        snprintf(text + at, sizeof text - (size_t)at, "\n");
+        societies_config c;
+        societies_config_default(&c);
+        int rc = societies_config_parse(text, "t.conf", &c);
+        if (counts[i] <= SOCIETIES_MAX_RESOURCES) {
+            ck_assert_app(rc);
+            ck_assert(c.utility_level[255] == 255 % 9 + 1);
+            continue;
+        }
+        snprintf(says, sizeof says, "t.conf:2: utility_level lists %d "
+                 "values; give one for all, or one per resource (at most "
+                 "256)", counts[i]);
+        ck_assert_msg(rc == APP_ERR_BAD_INPUT, "%d values: %d, %s",
+                      counts[i], rc, app_last_error());
+        ck_assert_str_eq(app_last_error(), says);
     }
 }
 END_TEST
@@ -327,6 +360,7 @@ Suite *societies_config_suite(void)
     tcase_add_test(tc, the_readmes_example_is_read);
     tcase_add_test(tc, a_key_given_twice_is_refused);
     tcase_add_test(tc, bad_lines_are_named_with_their_number);
+    tcase_add_test(tc, a_list_too_long_says_its_count);
     tcase_add_test(tc, files_are_read_or_refused);
     tcase_add_test(tc, kernels_are_built_with_the_values);
     tcase_add_test(tc, formulas_match_hand_computed_values);
