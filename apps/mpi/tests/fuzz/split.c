@@ -3,8 +3,8 @@
  * single-device programs' readers (fuzz-heat-world has the world's,
  * fuzz-common-png and fuzz-common-numbers Laplace's mask and options).
  * The input is a shape as the header of a world gives it and a job's rank
- * count and halo depth: width and height (4 bytes each), ranks (2) and
- * the depth asked for (4), little-endian. A grid the
+ * count and halo depth: width and height (4 bytes each), ranks (2, taken
+ * modulo 4097) and the depth asked for (4), little-endian. A grid the
  * split takes must give every rank at least a row and at least as many as
  * the halos are deep, the ranks' rows in order covering the grid once,
  * halos inside the grid and inside the neighbours' rows, and counts of
@@ -15,6 +15,10 @@
 
 #include <limits.h>
 #include <stdio.h>
+
+/* Enough ranks for every case of the rule, few enough that checking each
+ * rank leaves time for many inputs a second. */
+enum { MAX_RANKS = 4096 };
 
 static uint32_t take(const uint8_t **p, int bytes)
 {
@@ -73,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 14)
         return 0;
     uint32_t w = take(&data, 4), h = take(&data, 4);
-    int ranks = (int)take(&data, 2);
+    int ranks = (int)(take(&data, 2) % (MAX_RANKS + 1));
     unsigned max_depth = take(&data, 4);
     if (ranks == 0 || max_depth == 0)
         return 0;               /* MPI has a rank; slab_plan asks 1 or more */
