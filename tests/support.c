@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -122,6 +123,26 @@ char *test_read_file(const char *path, size_t *size)
     fclose(f);
     *size = (size_t)n;
     return data;
+}
+
+void test_assert_file_holds(const char *path, const char *text)
+{
+    size_t size;
+    char *got = test_read_file(path, &size);
+    ck_assert_msg(size == strlen(text) && !memcmp(got, text, size),
+                  "%s holds \"%s\", expected \"%s\"", path, got, text);
+    free(got);
+}
+
+void test_assert_no_hidden_file(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d));)
+        ck_assert_msg(e->d_name[0] != '.' || !strcmp(e->d_name, ".") ||
+                      !strcmp(e->d_name, ".."), "%s/%s was left", dir,
+                      e->d_name);
+    closedir(d);
 }
 
 clkernel *test_kernel(const char *source, const char *name)

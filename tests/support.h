@@ -121,6 +121,12 @@ const char *test_tmp_path(const char *prefix, const char *name);
 /* The whole of a file (caller frees; a '\0' follows the data). */
 char *test_read_file(const char *path, size_t *size);
 
+/* Asserts that the file at path holds exactly text. */
+void test_assert_file_holds(const char *path, const char *text);
+
+/* Asserts that dir holds no hidden file (a writer's temporary left). */
+void test_assert_no_hidden_file(const char *dir);
+
 /* A test case with a timeout long enough for first builds on PoCL. */
 TCase *test_case(const char *name);
 

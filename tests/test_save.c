@@ -44,26 +44,7 @@ static const char *in(char path[512], const char *dir, const char *name)
     return path;
 }
 
-static void assert_content(const char *path, const char *text)
-{
-    size_t size;
-    char *got = test_read_file(path, &size);
-    ck_assert_msg(size == strlen(text) && !memcmp(got, text, size),
-                  "%s holds \"%s\", expected \"%s\"", path, got, text);
-    free(got);
-}
 
-/* No hidden temporary left in dir. */
-static void assert_no_temporary(const char *dir)
-{
-    DIR *d = opendir(dir);
-    ck_assert_ptr_nonnull(d);
-    for (struct dirent *e; (e = readdir(d));)
-        ck_assert_msg(e->d_name[0] != '.' || !strcmp(e->d_name, ".") ||
-                      !strcmp(e->d_name, ".."), "%s/%s was left", dir,
-                      e->d_name);
-    closedir(d);
-}
 
 static mode_t type_of(const char *path)
 {
@@ -85,7 +66,7 @@ START_TEST(a_file_appears_whole_or_keeps_its_old_content)
     char path[512];
     in(path, dir, "out.txt");
     ck_assert_cl(save_text(path, "one\n"));
-    assert_content(path, "one\n");
+    test_assert_file_holds(path, "one\n");
 
     /* A caller's own failure, in the middle of a file written in parts:
      * the old file is kept, and the call says nothing of its own. */
@@ -93,8 +74,8 @@ START_TEST(a_file_appears_whole_or_keeps_its_old_content)
     ck_assert_cl(clframe_save_begin(path, &s));
     fputs("half", clframe_save_stream(s));
     ck_assert_cl(clframe_save_end(s, 0));
-    assert_content(path, "one\n");
-    assert_no_temporary(dir);
+    test_assert_file_holds(path, "one\n");
+    test_assert_no_hidden_file(dir);
 
     ck_assert_fails(clframe_save_begin("", &s), CLFRAME_ERR_USAGE,
                     "an empty path");
@@ -126,9 +107,9 @@ START_TEST(permissions_follow_the_umask_and_the_old_file)
     umask(077);
     ck_assert_cl(save_text(path, "y"));
     ck_assert_int_eq(mode_of(path), 0640);
-    assert_content(path, "y");
+    test_assert_file_holds(path, "y");
     umask(before);
-    assert_no_temporary(dir);
+    test_assert_no_hidden_file(dir);
 }
 END_TEST
 
@@ -165,9 +146,9 @@ START_TEST(a_file_the_user_may_not_write_is_refused)
                   : WEXITSTATUS(status) == 2 ? "replaced the file"
                   : WEXITSTATUS(status) == 10 ? "could not become nobody"
                   : "failed with another message");
-    assert_content(path, "kept\n");
+    test_assert_file_holds(path, "kept\n");
     ck_assert_int_eq(mode_of(path), 0444);
-    assert_no_temporary(dir);
+    test_assert_no_hidden_file(dir);
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(rmdir(dir), 0);
 }
@@ -185,26 +166,26 @@ START_TEST(links_are_followed_and_stay_links)
     ck_assert_cl(save_text(chain, "new\n"));
     ck_assert_int_eq(type_of(chain), S_IFLNK);
     ck_assert_int_eq(type_of(link), S_IFLNK);
-    assert_content(real, "new\n");
+    test_assert_file_holds(real, "new\n");
 
     /* An absolute link into another folder: the file there gets it. */
     in(far, other, "far.txt");
     ck_assert_int_eq(symlink(far, in(abs_link, dir, "far")), 0);
     ck_assert_cl(save_text(abs_link, "far\n"));
     ck_assert_int_eq(type_of(abs_link), S_IFLNK);
-    assert_content(far, "far\n");
+    test_assert_file_holds(far, "far\n");
 
     /* A link to nothing yet: the file it names is made. */
     ck_assert_int_eq(symlink("made.txt", in(dangling, dir, "dangling")), 0);
     ck_assert_cl(save_text(dangling, "made\n"));
     ck_assert_int_eq(type_of(dangling), S_IFLNK);
-    assert_content(in(made, dir, "made.txt"), "made\n");
+    test_assert_file_holds(in(made, dir, "made.txt"), "made\n");
 
     ck_assert_int_eq(symlink("loop", in(loop, dir, "loop")), 0);
     ck_assert_fails(save_text(loop, "x"), CLFRAME_ERR_IO,
                     "loop: cannot follow the link");
-    assert_no_temporary(dir);
-    assert_no_temporary(other);
+    test_assert_no_hidden_file(dir);
+    test_assert_no_hidden_file(other);
 }
 END_TEST
 
@@ -231,7 +212,7 @@ START_TEST(other_files_are_written_in_place)
 
     ck_assert_fails(save_text(dir, "x"), CLFRAME_ERR_IO,
                     "in-place: is a folder");
-    assert_no_temporary(dir);
+    test_assert_no_hidden_file(dir);
 }
 END_TEST
 
@@ -243,7 +224,7 @@ START_TEST(a_missing_folder_is_named)
     ck_assert_fails(save_text(path, "x"), CLFRAME_ERR_IO,
                     "no/such/out.txt: cannot write: the folder ");
     ck_assert_error_has("/no/such does not exist");
-    assert_no_temporary(dir);
+    test_assert_no_hidden_file(dir);
 }
 END_TEST
 

@@ -167,14 +167,6 @@ static const char *data_csv(void)
     return test_write_file("plot-data.csv", "x,y\n0,1\n1,4\n2,9\n");
 }
 
-static void assert_content(const char *path, const char *text)
-{
-    size_t size;
-    char *got = test_read_file(path, &size);
-    ck_assert_msg(size == strlen(text) && !memcmp(got, text, size),
-                  "%s holds \"%s\", expected \"%s\"", path, got, text);
-    free(got);
-}
 
 /* No file in dir but those named (NULL-ended). */
 static void assert_only(const char *dir, const char *const names[])
@@ -248,7 +240,7 @@ START_TEST(a_broken_gnuplot_leaves_the_old_chart)
     ck_assert_ptr_nonnull(strstr(app_last_error(), "chart.png: gnuplot "
                                                    "wrote no whole PNG "
                                                    "(100 bytes)"));
-    assert_content(chart_path, "the old chart");
+    test_assert_file_holds(chart_path, "the old chart");
     assert_only(dir, only_chart);
 
     snprintf(body, sizeof body, "cat '%s'; exit 3", png_path);
@@ -257,7 +249,7 @@ START_TEST(a_broken_gnuplot_leaves_the_old_chart)
     path_end();
     ck_assert_app_fails(rc, APP_ERR_IO, "gnuplot failed (exit status 3) "
                                         "making ");
-    assert_content(chart_path, "the old chart");
+    test_assert_file_holds(chart_path, "the old chart");
 
     const char *none = test_tmp_path("plot", "no-gnuplot");
     ck_assert_int_eq(mkdir(none, 0755), 0);
@@ -265,7 +257,7 @@ START_TEST(a_broken_gnuplot_leaves_the_old_chart)
     rc = plot_csv_png(data_csv(), chart_path, &chart);
     path_end();
     ck_assert_app_fails(rc, APP_ERR_IO, "gnuplot is not installed");
-    assert_content(chart_path, "the old chart");
+    test_assert_file_holds(chart_path, "the old chart");
     assert_only(dir, only_chart);
 
     /* A whole PNG is put in place. */
@@ -317,7 +309,7 @@ START_TEST(a_full_disk_leaves_the_old_chart)
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
                   "status %d: %s", status, WEXITSTATUS(status) == 2
                   ? "the chart was written" : "another failure");
-    assert_content(chart_path, "the old chart");
+    test_assert_file_holds(chart_path, "the old chart");
 }
 END_TEST
 

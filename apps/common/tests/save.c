@@ -37,26 +37,7 @@ static const char *folder(const char *name)
     return dir;
 }
 
-static void assert_content(const char *path, const char *text)
-{
-    size_t size;
-    char *got = test_read_file(path, &size);
-    ck_assert_msg(size == strlen(text) && !memcmp(got, text, size),
-                  "%s holds \"%s\", expected \"%s\"", path, got, text);
-    free(got);
-}
 
-/* No hidden temporary left in dir. */
-static void assert_no_temporary(const char *dir)
-{
-    DIR *d = opendir(dir);
-    ck_assert_ptr_nonnull(d);
-    for (struct dirent *e; (e = readdir(d));)
-        ck_assert_msg(e->d_name[0] != '.' || !strcmp(e->d_name, ".") ||
-                      !strcmp(e->d_name, ".."), "%s/%s was left", dir,
-                      e->d_name);
-    closedir(d);
-}
 
 START_TEST(a_file_appears_whole_or_keeps_its_old_content)
 {
@@ -64,20 +45,20 @@ START_TEST(a_file_appears_whole_or_keeps_its_old_content)
     char path[512];
     snprintf(path, sizeof path, "%s/out.txt", dir);
     ck_assert_app(save_file(path, write_text, "one\n"));
-    assert_content(path, "one\n");
+    test_assert_file_holds(path, "one\n");
 
     /* A writer's failure: its message after the path, the old file kept. */
     ck_assert_app_fails(save_file(path, write_then_give_up, "two\n"),
                         APP_ERR_BAD_INPUT, "out.txt: the writer gave up");
-    assert_content(path, "one\n");
+    test_assert_file_holds(path, "one\n");
 
     /* A caller's own failure, in the middle of a file written in parts. */
     save_target t;
     ck_assert_app(save_begin(&t, path));
     fputs("half", t.f);
     ck_assert_app(save_end(&t, 0));
-    assert_content(path, "one\n");
-    assert_no_temporary(dir);
+    test_assert_file_holds(path, "one\n");
+    test_assert_no_hidden_file(dir);
 }
 END_TEST
 
@@ -94,7 +75,7 @@ START_TEST(failures_are_the_apps_own)
     save_target t;
     ck_assert_app_fails(save_begin(&t, path), APP_ERR_IO,
                         "no/such/out.txt: cannot write: the folder ");
-    assert_no_temporary(dir);
+    test_assert_no_hidden_file(dir);
 }
 END_TEST
 
