@@ -899,8 +899,8 @@ int clframe_check_layout(clctx *ctx, const char *include, const char *type,
 /* Files written whole (save.c)                                               */
 /* ------------------------------------------------------------------------ */
 
-/* How a program writes a file its user names as an output (clframe-local-
- * malloc's -o, and every file of the apps), so that nothing half-written
+/* How a program writes a file its user names as an output (as clframe-
+ * local-malloc writes its -o), so that nothing half-written
  * is ever left where the file should be, nothing that is not a regular
  * file is replaced, and the user's permissions are kept as a shell's '>'
  * keeps them. The target is the file path names once symbolic links are

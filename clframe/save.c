@@ -3,7 +3,7 @@
  * "Files written whole"): links followed, a regular file written beside
  * its target and renamed over it once complete, anything else written in
  * place and never replaced; and standard output checked at the end.
- * clframe-local-malloc writes -o through it, and the apps every file.
+ * clframe-local-malloc writes -o through it; any program may.
  */
 #include "internal.h"
 
