@@ -25,7 +25,7 @@ BIN     ?= bin
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -Wall -Wextra -Werror -fPIC -pthread \
              -D_XOPEN_SOURCE=700 -DCL_TARGET_OPENCL_VERSION=120 \
-             -Iclframe -Iclframe/kernels -Iapps -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
+             -Iclframe -Iclframe/kernels -Iapps -Ibench -MMD -MP $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lOpenCL -lm -pthread
 
 # `make test` and the checked runs run this many jobs at once.
@@ -172,7 +172,8 @@ test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
 	tests/install/check
 
 # Every example of README.md and clframe.h, taken from the text, built and
-# run (tests/docs/check).
+# run, and the example header of docs/sharing.md checked on both sides
+# (tests/docs/check).
 .PHONY: test-docs
 test-clframe: test-docs
 test-docs: export CLFRAME_DEVICE ?= cpu
@@ -243,8 +244,6 @@ PNG_LIBS   := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng)
 # What the apps share: parsing, clocks, versions, errors, PNG files.
 $(B)/apps/common/%.o: ALL_CFLAGS += $(PNG_CFLAGS)
 $(eval $(call app,common,$(PNG_LIBS)))
-# bench-transfer reads its sizes with apps/common's parser.
-$(BIN)/bench-transfer: $(B)/libcommon.a
 
 # The heat world. Its reference must not fuse a*b+c (clang does by default,
 # and with -march=native GCC could too): its output is compared with the

@@ -24,7 +24,7 @@
 #include "clframe.h"
 #include "blur/blur.h"
 #include "common/error.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 
 #include <stdio.h>

@@ -26,7 +26,7 @@
 #include "clframe.h"
 #include "laplace/laplace.h"
 #include "common/error.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "device.h"
 #include "laplace.h"

@@ -36,7 +36,7 @@
 #include "clframe.h"
 #include "common/error.h"
 #include "common/clock.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "matmul/matmul.h"
 #include "device.h"

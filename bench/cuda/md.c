@@ -23,7 +23,7 @@
  */
 #include "clframe.h"
 #include "common/error.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "device.h"
 #include "md.h"

@@ -1,10 +1,11 @@
 /*
- * median.h: the median every benchmark and timing reports (the programs in
- * bench/, bin/matmul, the matmul tuner); header-only, so that programs
- * that link nothing but clframe can use it.
+ * median.h: the median every benchmark and timing reports: the library's
+ * (bench/, through bench.h) and the apps' (their benchmarks, bin/matmul,
+ * the matmul tuner), who include it as "median.h"; header-only, so that
+ * programs that link nothing but clframe can use it.
  */
-#ifndef CLFRAME_COMMON_MEDIAN_H
-#define CLFRAME_COMMON_MEDIAN_H
+#ifndef CLFRAME_BENCH_MEDIAN_H
+#define CLFRAME_BENCH_MEDIAN_H
 
 #include <stdlib.h>
 
@@ -21,4 +22,4 @@ static inline double median_of(double *x, int n)
     return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-#endif
+#endif /* CLFRAME_BENCH_MEDIAN_H */
