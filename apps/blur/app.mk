@@ -11,8 +11,8 @@ BLUR_BENCH ?= 512x512,1024x1024 20 3 1048576
 BENCH_RUNS += blur
 BENCH_blur = $(BIN)/bench-blur $(BLUR_BENCH)
 
-# Its CUDA twins (bench/cuda, bench/cuda/cuda.mk) with the GPU
+# Its CUDA twins (apps/blur/cuda, bench/cuda/cuda.mk) with the GPU
 # machine's arguments, and its host programs for counting lines of code.
 CUDA_BENCH_blur ?= 512x512,1920x1080,3840x2160,7680x4320 100 5 2073600
-$(eval $(call cuda_bench,blur,bench/cuda,$(APP_LIBS_blur),$$(APP_LDLIBS_blur)))
-$(eval $(call effort_programs,blur,bench/cuda/effort,$(APP_LIBS_blur),$$(APP_LDLIBS_blur),$$(PNG_LIBS)))
+$(eval $(call cuda_bench,blur,apps/blur/cuda,$(APP_LIBS_blur),$$(APP_LDLIBS_blur)))
+$(eval $(call effort_programs,blur,apps/blur/cuda/effort,$(APP_LIBS_blur),$$(APP_LDLIBS_blur),$$(PNG_LIBS)))

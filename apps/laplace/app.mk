@@ -8,9 +8,9 @@ LAPLACE_BENCH ?= 200,1000 100 3
 BENCH_RUNS += laplace
 BENCH_laplace = $(BIN)/bench-laplace $(LAPLACE_BENCH)
 
-# Its CUDA twins (bench/cuda, bench/cuda/cuda.mk) with the GPU
+# Its CUDA twins (apps/laplace/cuda, bench/cuda/cuda.mk) with the GPU
 # machine's arguments, and its host programs for counting lines of code.
 CUDA_FLAGS_laplace := -fmad=false
 CUDA_BENCH_laplace ?= 200,1000,2000,4000,6000,8192 1000 5
-$(eval $(call cuda_bench,laplace,bench/cuda,$(APP_LIBS_laplace),$$(APP_LDLIBS_laplace)))
-$(eval $(call effort_programs,laplace,bench/cuda/effort,$(APP_LIBS_laplace),$$(APP_LDLIBS_laplace),$$(PNG_LIBS)))
+$(eval $(call cuda_bench,laplace,apps/laplace/cuda,$(APP_LIBS_laplace),$$(APP_LDLIBS_laplace)))
+$(eval $(call effort_programs,laplace,apps/laplace/cuda/effort,$(APP_LIBS_laplace),$$(APP_LDLIBS_laplace),$$(PNG_LIBS)))

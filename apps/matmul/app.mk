@@ -10,9 +10,9 @@ MATMUL_BENCH ?= 256,512 3
 BENCH_RUNS += matmul
 BENCH_matmul = $(BIN)/bench-matmul $(MATMUL_BENCH)
 
-# Its CUDA twins (bench/cuda, bench/cuda/cuda.mk; CLBlast against
+# Its CUDA twins (apps/matmul/cuda, bench/cuda/cuda.mk; CLBlast against
 # cuBLAS) with the GPU machine's arguments, and its host programs for
 # counting lines of code.
 CUDA_BENCH_matmul ?= 1000,2000,2048,4000,4096,8000,8192,10000 3
-$(eval $(call cuda_bench,matmul,bench/cuda,$(APP_LIBS_matmul),$$(APP_LDLIBS_matmul) -lclblast))
-$(eval $(call effort_programs,matmul,bench/cuda/effort,$(APP_LIBS_matmul),$$(APP_LDLIBS_matmul),$$(PNG_LIBS)))
+$(eval $(call cuda_bench,matmul,apps/matmul/cuda,$(APP_LIBS_matmul),$$(APP_LDLIBS_matmul) -lclblast))
+$(eval $(call effort_programs,matmul,apps/matmul/cuda/effort,$(APP_LIBS_matmul),$$(APP_LDLIBS_matmul),$$(PNG_LIBS)))

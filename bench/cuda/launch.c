@@ -16,7 +16,7 @@
  *
  * usage: bench-cuda-launch [launches=1000] [runs=7]
  *            [opencl_file=apps/matmul/kernels/matmul.cl]
- *            [cuda_file=bench/cuda/matmul_kernels.cuh] [kernel=matmul_tiled]
+ *            [cuda_file=apps/matmul/cuda/matmul_kernels.cuh] [kernel=matmul_tiled]
  * NVCC names nvcc (else nvcc on the PATH).
  */
 #ifndef _POSIX_C_SOURCE
@@ -201,7 +201,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->launches = (int)launches;
     o->runs = (int)runs;
     o->opencl_file = argc > 3 ? argv[3] : "apps/matmul/kernels/matmul.cl";
-    o->cuda_file = argc > 4 ? argv[4] : "bench/cuda/matmul_kernels.cuh";
+    o->cuda_file = argc > 4 ? argv[4] : "apps/matmul/cuda/matmul_kernels.cuh";
     o->kernel = argc > 5 ? argv[5] : "matmul_tiled";
     return 0;
 }

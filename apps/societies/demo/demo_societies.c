@@ -11,7 +11,7 @@
  * the kernel column is empty (two kernels a day, and the host's pairing).
  * The benchmark table runs 10000 agents.
  */
-#include "demo.h"
+#include "demo/demo.h"
 
 #include "societies/societies.h"
 

@@ -9,7 +9,7 @@
  * grid and the reference are apps/laplace's helpers, shared by the three
  * programs and not counted). From the repository's root, after make:
  *
- *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iapps -o bin/effort-laplace-clframe bench/cuda/effort/laplace_clframe.c build/liblaplace.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-laplace-clframe 200 200 100
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iapps -o bin/effort-laplace-clframe apps/laplace/cuda/effort/laplace_clframe.c build/liblaplace.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-laplace-clframe 200 200 100
  */
 #include "clframe.h"
 #include "common/error.h"

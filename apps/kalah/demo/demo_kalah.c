@@ -6,7 +6,7 @@
  * around several kernel launches, and the call is what a move costs. Depth
  * 9 in the benchmark table; the minimax has no OpenMP version.
  */
-#include "demo.h"
+#include "demo/demo.h"
 
 #include "kalah/kalah.h"
 

@@ -5,7 +5,7 @@
  * matmul_compare's k-scaled bound and timed against the C reference and
  * OpenMP; 512 x 512 times 512 x 512 in the benchmark table.
  */
-#include "demo.h"
+#include "demo/demo.h"
 
 #include "matmul/matmul.h"
 

@@ -6,7 +6,7 @@
  * (matmul_random_fill), by naive, tiled and blocked through the app's
  * plans on clframe's device (kernel time from its profiling event, each
  * call in one launch: matmul_plan_set_chunks(1), as the twin launches)
- * and by their twins (bench/cuda/matmul.cu, kernel time from a pair of
+ * and by their twins (apps/matmul/cuda/matmul.cu, kernel time from a pair of
  * CUDA events); blocked's twin runs the tile the OpenCL plan runs
  * (matmul_plan_tile). The SGEMM row times CLBlast as the app's benchmark
  * does (the wall time of the call to the queue's end on buffers already

@@ -1,6 +1,6 @@
 /*
  * matmul.h: the CUDA twins of apps/matmul's OpenCL versions, as C sees
- * them (bench/cuda/matmul.cu; the kernels are bench/cuda/matmul_kernels.cuh),
+ * them (apps/matmul/cuda/matmul.cu; the kernels are apps/matmul/cuda/matmul_kernels.cuh),
  * and cuBLAS's SGEMM, the twin of CLBlast's. Row-major floats, C = A x B,
  * A m x k, B k x n. Every entry point returns 0, or -1 after printing
  * what failed.

@@ -10,7 +10,7 @@
  * library holds the app's OpenCL versions too, hence clframe and OpenCL on
  * the link line). From the repository's root, after make:
  *
- *   nvcc -O3 -arch=sm_90 -Iapps -o bin/effort-blur-cuda bench/cuda/effort/blur_cuda.cu build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-blur-cuda 512 512 10
+ *   nvcc -O3 -arch=sm_90 -Iapps -o bin/effort-blur-cuda apps/blur/cuda/effort/blur_cuda.cu build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-blur-cuda 512 512 10
  */
 #include "../blur_kernels.cuh"
 

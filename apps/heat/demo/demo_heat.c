@@ -7,7 +7,7 @@
  * slalom track in that many steps to make a picture. The benchmark table
  * steps a 1000 x 1000 world 100 times.
  */
-#include "demo.h"
+#include "demo/demo.h"
 #include "common/error.h"
 
 #include "heat/heat.h"

@@ -13,7 +13,7 @@
  * the check, md_run's cells-host version, are apps/md's helpers, shared by the
  * three programs and not counted). From the repository's root, after make:
  *
- *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iclframe/kernels -Iapps -o bin/effort-md-clframe bench/cuda/effort/md_clframe.c build/libmd.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-md-clframe 4000 10
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iclframe/kernels -Iapps -o bin/effort-md-clframe apps/md/cuda/effort/md_clframe.c build/libmd.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-md-clframe 4000 10
  */
 #include "clframe.h"
 #include "common/error.h"

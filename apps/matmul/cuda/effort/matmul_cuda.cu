@@ -9,7 +9,7 @@
  * app's OpenCL versions too, hence clframe and OpenCL on the link line).
  * From the repository's root, after make:
  *
- *   nvcc -O3 -arch=sm_90 -Iapps -o bin/effort-matmul-cuda bench/cuda/effort/matmul_cuda.cu build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-matmul-cuda 512
+ *   nvcc -O3 -arch=sm_90 -Iapps -o bin/effort-matmul-cuda apps/matmul/cuda/effort/matmul_cuda.cu build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-matmul-cuda 512
  */
 #include "../matmul_kernels.cuh"
 

@@ -6,7 +6,7 @@
  * the C reference, timed against it and OpenMP, and drawn to a PNG. The
  * benchmark table iterates a 1000 x 1000 grid 100 times.
  */
-#include "demo.h"
+#include "demo/demo.h"
 #include "common/error.h"
 
 #include "laplace/laplace.h"

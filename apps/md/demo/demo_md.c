@@ -8,7 +8,7 @@
  * the energy drift. Its OpenMP column is cells-host, the host's cell list
  * in OpenMP threads. 4000 particles in the benchmark table.
  */
-#include "demo.h"
+#include "demo/demo.h"
 
 #include "md/md.h"
 

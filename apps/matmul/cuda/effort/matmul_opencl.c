@@ -9,7 +9,7 @@
  * by the three programs and not counted). From the repository's root,
  * after make:
  *
- *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-matmul-opencl bench/cuda/effort/matmul_opencl.c build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-matmul-opencl 512
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-matmul-opencl apps/matmul/cuda/effort/matmul_opencl.c build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-matmul-opencl 512
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>

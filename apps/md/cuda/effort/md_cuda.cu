@@ -5,7 +5,7 @@
  * block's md_cell_scan, or above 16 blocks of cells md_block_sums, md_cell_scan
  * of the sums and md_block_starts), md_cell_scatter and md_force_particle,
  * after the first forces (md_bin, the scan, the scatter, the forces), launched
- * as bench/cuda/md.cu launches them, through the CUDA runtime API: the CUDA one
+ * as apps/md/cuda/md.cu launches them, through the CUDA runtime API: the CUDA one
  * of issue 25's three host programs per workload, whose lines
  * bench/cuda/effort/count compares. It prints the last S steps' kernel time (a
  * pair of events around their loop) and checks, after the first 3, positions
@@ -16,7 +16,7 @@
  * on the link line). -prec-div=false for OpenCL's division, as md.cu is built.
  * From the repository's root, after make:
  *
- *   nvcc -O3 -arch=sm_90 -prec-div=false -Iapps -Iclframe/kernels -o bin/effort-md-cuda bench/cuda/effort/md_cuda.cu build/libmd.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-md-cuda 4000 10
+ *   nvcc -O3 -arch=sm_90 -prec-div=false -Iapps -Iclframe/kernels -o bin/effort-md-cuda apps/md/cuda/effort/md_cuda.cu build/libmd.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-md-cuda 4000 10
  */
 /* The twins' device helpers have the names of the host's in md.h's model
  * (apps/md/kernels/md_force.h), which defines the two macros too. */

@@ -4,7 +4,7 @@
  * with the plain C reference pixel by pixel and written to a PNG (480 x
  * 480 in the benchmark table). The raytracer has no OpenMP version.
  */
-#include "demo.h"
+#include "demo/demo.h"
 #include "common/error.h"
 
 #include "common/image.h"

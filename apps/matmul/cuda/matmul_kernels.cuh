@@ -14,7 +14,7 @@
  *                   compiled with nvcc can hold it for several tiles.
  *
  * Self-contained: NVRTC compiles this file alone, with or without -D of
- * the tile prepended; nvcc includes it (bench/cuda/matmul.cu).
+ * the tile prepended; nvcc includes it (apps/matmul/cuda/matmul.cu).
  *
  * Arithmetic. The OpenCL kernels write naive's and tiled's sums as
  * `sum += x * y` and blocked's as mad(); NVIDIA's OpenCL compiler fuses

@@ -8,7 +8,7 @@
  * shared by the three programs and not counted). From the repository's
  * root, after make:
  *
- *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iapps -o bin/effort-matmul-clframe bench/cuda/effort/matmul_clframe.c build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-matmul-clframe 512
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iapps -o bin/effort-matmul-clframe apps/matmul/cuda/effort/matmul_clframe.c build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-matmul-clframe 512
  */
 #include "clframe.h"
 #include "matmul/matmul.h"

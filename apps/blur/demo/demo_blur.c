@@ -5,7 +5,7 @@
  * byte for byte with the C reference, timed against it and OpenMP, and
  * written to a PNG. The benchmark table blurs 1024 x 1024 20 times.
  */
-#include "demo.h"
+#include "demo/demo.h"
 #include "common/error.h"
 
 #include "blur/blur.h"

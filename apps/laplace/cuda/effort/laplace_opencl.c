@@ -11,7 +11,7 @@
  * reference are apps/laplace's helpers, shared by the three programs and
  * not counted). From the repository's root, after make:
  *
- *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-laplace-opencl bench/cuda/effort/laplace_opencl.c build/liblaplace.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-laplace-opencl 200 200 100
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-laplace-opencl apps/laplace/cuda/effort/laplace_opencl.c build/liblaplace.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-laplace-opencl 200 200 100
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>

@@ -10,7 +10,7 @@
  * reference are apps/blur's helpers, shared by the three programs and not
  * counted). From the repository's root, after make:
  *
- *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-blur-opencl bench/cuda/effort/blur_opencl.c build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-blur-opencl 512 512 10
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-blur-opencl apps/blur/cuda/effort/blur_opencl.c build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-blur-opencl 512 512 10
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>

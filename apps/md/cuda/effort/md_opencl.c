@@ -15,7 +15,7 @@
  * version, are apps/md's helpers, shared by the three programs and not
  * counted). From the repository's root, after make:
  *
- *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe/kernels -Iapps -o bin/effort-md-opencl bench/cuda/effort/md_opencl.c build/libmd.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-md-opencl 4000 10
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe/kernels -Iapps -o bin/effort-md-opencl apps/md/cuda/effort/md_opencl.c build/libmd.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-md-opencl 4000 10
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>

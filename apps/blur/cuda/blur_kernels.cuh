@@ -1,7 +1,7 @@
 /*
  * blur_kernels.cuh: the CUDA twins of apps/blur/kernels/blur.cl, kernel for
  * kernel: the same rule, work per thread, block shape, tiles and integer
- * arithmetic, written the CUDA way (bench/cuda/blur.cu launches them).
+ * arithmetic, written the CUDA way (apps/blur/cuda/blur.cu launches them).
  *
  *   blur_seed, blur_seed_copy   three int planes (R, G, B): blur into new
  *                               planes with an if-statement per edge, then

@@ -12,7 +12,7 @@
  * OpenCL on the link line). -fmad=false as the OpenCL file's FP_CONTRACT
  * OFF. From the repository's root, after make:
  *
- *   nvcc -O3 -arch=sm_90 -fmad=false -Iapps -o bin/effort-laplace-cuda bench/cuda/effort/laplace_cuda.cu build/liblaplace.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-laplace-cuda 200 200 100
+ *   nvcc -O3 -arch=sm_90 -fmad=false -Iapps -o bin/effort-laplace-cuda apps/laplace/cuda/effort/laplace_cuda.cu build/liblaplace.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-laplace-cuda 200 200 100
  */
 #include "../laplace_kernels.cuh"
 

@@ -8,7 +8,7 @@
  * (the image and the reference are apps/blur's helpers, shared by the
  * three programs and not counted). From the repository's root, after make:
  *
- *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iapps -o bin/effort-blur-clframe bench/cuda/effort/blur_clframe.c build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-blur-clframe 512 512 10
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iapps -o bin/effort-blur-clframe apps/blur/cuda/effort/blur_clframe.c build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-blur-clframe 512 512 10
  */
 #include "blur/blur.h"
 #include "clframe.h"
