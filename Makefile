@@ -166,9 +166,11 @@ endef
 
 # The apps' files that use no OpenCL (those not including clframe.h) must
 # build without it: they compile in test-plain-c with clframe/ off the
-# include path. A fragment adds the flags they need (PLAIN_C_FLAGS) and
-# leaves out the files that need more than these (PLAIN_C_SKIP).
+# include path. A fragment adds the flags they need (PLAIN_C_FLAGS), files
+# of other folders (PLAIN_C_SOURCES), and leaves out the files that need
+# more than these (PLAIN_C_SKIP).
 PLAIN_C_FLAGS = $(APP_CFLAGS) $(OPENMP_FLAGS)
+PLAIN_C_SOURCES :=
 PLAIN_C_SKIP :=
 
 # `make bench` runs, in order, the command BENCH_R of each R that the
@@ -186,7 +188,7 @@ include tests/checked.mk
 all: $(B)/libclframe.a $(B)/libclframe.so $(PROGRAMS)
 
 PLAIN_C := $(shell grep -L '"clframe.h"' $(filter-out $(PLAIN_C_SKIP),\
-    $(wildcard apps/*/*.c apps/*/programs/*.c apps/*/demo/*.c)))
+    $(wildcard apps/*/*.c apps/*/programs/*.c) $(PLAIN_C_SOURCES)))
 .PHONY: test-plain-c
 test-plain-c:
 	@$(foreach f,$(PLAIN_C),$(CC) $(filter-out -Iclframe -MMD -MP,$(ALL_CFLAGS)) \

@@ -2,7 +2,9 @@
 # are each app's apps/NAME/demo/*.c, compiled into the demo alone; the
 # table, its helpers and its own vadd row are here. `make demo` installs
 # what is missing, builds, and runs it on the best device.
-APP_OBJECTS_demo := $(patsubst %.c,$(B)/%.o,$(wildcard apps/*/demo/*.c))
+DEMO_ROWS := $(wildcard apps/*/demo/*.c)
+APP_OBJECTS_demo := $(patsubst %.c,$(B)/%.o,$(DEMO_ROWS))
+PLAIN_C_SOURCES += $(DEMO_ROWS)
 $(eval $(call app,demo,,heat raytracer matmul laplace blur kalah societies md common))
 
 .PHONY: demo demo-run

@@ -1,10 +1,10 @@
-# mpi_model.awk: the scaling model of bench/RESULTS.md's MPI sections
+# model.awk: the scaling model of bench/RESULTS.md's MPI sections
 # (issues 23 and 26). It reads bin/bench-mpi's tables (its output, or those
 # rows of RESULTS.md), checks the model against every row of ranks on GPUs
 # of their own, fits the cost an exchange has beyond it, and predicts weak
 # and strong scaling for 2 to 1024 GPUs.
 #
-#   awk -f bench/mpi_model.awk bench-mpi-output.txt
+#   awk -f apps/mpi/bench/model.awk bench-mpi-output.txt
 #   awk -v measured_design=0 -f ...     rows measured at 82166f9
 #
 # A stretch of d steps (d = the halo's depth) on a rank with nb neighbours
@@ -109,7 +109,7 @@ $2 ~ /^ *(heat|laplace) *$/ && $6 + 0 > 0 {
 
 END {
     if (n_rows == 0 || b == "") {
-        print "mpi_model.awk: no rows of several ranks and their 1-rank " \
+        print "model.awk: no rows of several ranks and their 1-rank " \
               "rows in the input" > "/dev/stderr"
         exit 1
     }
