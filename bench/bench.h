@@ -4,7 +4,8 @@
  * `calls` repetitions; after one warm-up run of each, every run times each
  * side once, in turn, the order reversed on every other run (ABBA), so
  * that drift in the clock, the driver or other load falls on all sides
- * alike. And the report's first line and command-line counts. Header-only.
+ * alike. And the clock, the median, the report's first line and
+ * command-line counts. Header-only; nothing here comes from the apps.
  */
 #ifndef CLFRAME_BENCH_H
 #define CLFRAME_BENCH_H
@@ -13,8 +14,9 @@
 #define _POSIX_C_SOURCE 200809L     /* clock_gettime, localtime_r */
 #endif
 #include "clframe.h"
-#include "common/median.h"
+#include "median.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,22 +29,29 @@ typedef struct abba_summary {
     double median, min, max;    /* ns per call over the runs */
 } abba_summary;
 
-static inline double abba_now_ns(void)
+/* The monotonic clock every benchmark here reads (wall time, unaffected
+ * by changes to the date), in seconds and in milliseconds. */
+static inline double bench_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline double bench_ms(void)
+{
+    return bench_seconds() * 1e3;
 }
 
 /* ns per call of one run; the default context's queues drain after the
  * clock stops (a loop that must count its device work finishes itself). */
 static inline int abba_run(void *state, abba_loop loop, long calls, double *ns)
 {
-    double t0 = abba_now_ns();
+    double t0 = bench_seconds();
     int rc = loop(state, calls);
-    double t1 = abba_now_ns();
+    double t1 = bench_seconds();
     int done = clctx_finish(NULL);
-    *ns = (t1 - t0) / (double)calls;
+    *ns = (t1 - t0) * 1e9 / (double)calls;
     return rc ? rc : done;
 }
 
@@ -97,16 +106,24 @@ static inline const char *bench_device_word(void)
                                                                    : "other";
 }
 
+/* text as a count from 1 to max, a whole word of decimal digits (no sign,
+ * no space, nothing after it); -1 when it is not such a number. */
+static inline long bench_count(const char *text, long max)
+{
+    if (text[0] < '0' || text[0] > '9')
+        return -1;      /* strtol would take a sign or leading spaces */
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    return *end || errno || v < 1 || v > max ? -1 : v;
+}
+
 /* A count from argv[i], 1 to max, or def when there is no argv[i]; -1
  * when it is not such a number. */
 static inline long bench_count_arg(int argc, char **argv, int i, long def,
                                    long max)
 {
-    if (i >= argc)
-        return def;
-    char *end;
-    long v = strtol(argv[i], &end, 10);
-    return *end || end == argv[i] || v < 1 || v > max ? -1 : v;
+    return i < argc ? bench_count(argv[i], max) : def;
 }
 
 #endif

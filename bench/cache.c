@@ -32,8 +32,6 @@
 #endif
 #include "bench.h"
 #include "clframe.h"
-#include "common/median.h"
-#include "common/clock.h"
 
 #include <ftw.h>
 #include <math.h>
@@ -81,7 +79,7 @@ static int first_call(clkernel *k, double *ms)
     static float in[SUM_N], partial[GROUPS];
     for (int i = 0; i < SUM_N; i++)
         in[i] = (float)(i % 1000) / 1000.0f;
-    double t0 = clock_ms();
+    double t0 = bench_ms();
     int rc = clkernel_global(k, GROUP * GROUPS);
     if (rc == 0)
         rc = clkernel_local(k, GROUP);
@@ -89,7 +87,7 @@ static int first_call(clkernel *k, double *ms)
         rc = clkernel_call(k, CLARG_IN(in, SUM_N), CLARG_OUT(partial, GROUPS),
                            CLARG((cl_int)SUM_N),
                            CLARG_LOCAL(GROUP * sizeof(float)));
-    *ms = clock_ms() - t0;
+    *ms = bench_ms() - t0;
     double sum = 0, want = 0;
     for (int g = 0; g < GROUPS; g++)
         sum += partial[g];
@@ -111,12 +109,12 @@ static int run_once(timing *t)
         return -1;
     clkernel *k[NKERNELS] = {0};
     int rc = 0;
-    double t0 = clock_ms();
+    double t0 = bench_ms();
     for (int i = 0; i < NKERNELS && rc == 0; i++)
         if (clframe_add_sources(bench_kernel_sources) ||
             !(k[i] = clkernel_file(ctx, WORKLOAD, KERNELS[i], NULL)))
             rc = -1;
-    t->build_ms = clock_ms() - t0;
+    t->build_ms = bench_ms() - t0;
     if (rc == 0)
         rc = first_call(k[SUM_KERNEL], &t->call_ms);
     clctx_stats st = clctx_get_stats(ctx);

@@ -17,9 +17,8 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L     /* mkdtemp */
 #endif
+#include "bench.h"
 #include "clframe.h"
-#include "common/clock.h"
-#include "common/median.h"
 #include "internal.h"               /* the context's rewrite counters */
 
 #include <math.h>
@@ -47,10 +46,10 @@ static int run_once(timing *t)
     clctx *ctx = clctx_new(NULL);
     if (!ctx)
         return -1;
-    double t0 = clock_ms();
+    double t0 = bench_ms();
     clkernel *stats = clkernel_file(ctx, WORKLOAD, "stats", NULL);
     clkernel *scan = stats ? clkernel_file(ctx, WORKLOAD, "scan", NULL) : NULL;
-    t->build_ms = clock_ms() - t0;
+    t->build_ms = bench_ms() - t0;
     t->rewrite_ms = ctx->local_malloc_ms;
     t->rewrites = ctx->local_malloc_rewrites;
     t->hits = clctx_get_stats(ctx).cache_hits;

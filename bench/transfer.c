@@ -31,10 +31,8 @@
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE             /* MAP_ANONYMOUS */
 #endif
+#include "bench.h"
 #include "clframe.h"
-#include "common/clock.h"
-#include "common/median.h"
-#include "common/parse.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -189,7 +187,7 @@ static int timed_copy(bench *b, cl_mem mem, uint32_t *p, direction d,
 {
     if (prepare(b, mem, p, d, seed))
         return -1;
-    double t0 = clock_seconds();
+    double t0 = bench_seconds();
     cl_int err = d == TO_DEVICE
         ? clEnqueueWriteBuffer(b->queue, mem, blocking, 0, b->bytes, p, 0,
                                NULL, NULL)
@@ -197,7 +195,7 @@ static int timed_copy(bench *b, cl_mem mem, uint32_t *p, direction d,
                               NULL, NULL);
     if (err == CL_SUCCESS && !blocking)
         err = clFinish(b->queue);
-    *seconds = clock_seconds() - t0;
+    *seconds = bench_seconds() - t0;
     if (cl_fail(b, err, d == TO_DEVICE ? "clEnqueueWriteBuffer"
                                        : "clEnqueueReadBuffer"))
         return -1;
@@ -243,10 +241,10 @@ static int plain_fresh(bench *b, direction d, uint32_t seed, double *s)
                 b->label);
         return -1;
     }
-    double t0 = clock_seconds();
+    double t0 = bench_seconds();
     cl_int err = clEnqueueReadBuffer(b->queue, b->dev[FRESH], CL_TRUE, 0,
                                      b->bytes, p, 0, NULL, NULL);
-    *s = clock_seconds() - t0;
+    *s = bench_seconds() - t0;
     int rc = cl_fail(b, err, "clEnqueueReadBuffer");
     if (rc == 0)
         rc = expect(b, p, seed);
@@ -287,7 +285,7 @@ static int staged(bench *b, direction d, uint32_t seed, double *s)
     size_t chunks = (b->bytes + STAGE - 1) / STAGE, n;
     cl_event ev[2] = {NULL, NULL};
     cl_int err = CL_SUCCESS;
-    double t0 = clock_seconds();
+    double t0 = bench_seconds();
     for (size_t j = 0; j <= chunks && err == CL_SUCCESS; j++) {
         int k = (int)(j % 2);
         if (d == TO_DEVICE && j < chunks) {
@@ -313,7 +311,7 @@ static int staged(bench *b, direction d, uint32_t seed, double *s)
     }
     if (err == CL_SUCCESS)
         err = clFinish(b->queue);
-    *s = clock_seconds() - t0;
+    *s = bench_seconds() - t0;
     settle(&ev[0]);
     settle(&ev[1]);
     if (cl_fail(b, err, "a staged copy"))
@@ -351,16 +349,16 @@ static int clpeak_map(bench *b, direction d, uint32_t seed, double *s)
         if (!p)
             return -1;
         fill(p, b->n, seed);
-        double t0 = clock_seconds();
+        double t0 = bench_seconds();
         int rc = unmap_peak(b, p);
-        *s = clock_seconds() - t0;
+        *s = bench_seconds() - t0;
         return rc ? rc : expect_on_device(b, b->peak, seed);
     }
     if (put_on_device(b, b->peak, seed))
         return -1;
-    double t0 = clock_seconds();
+    double t0 = bench_seconds();
     uint32_t *p = map_peak(b, CL_MAP_READ);
-    *s = clock_seconds() - t0;
+    *s = bench_seconds() - t0;
     if (!p)
         return -1;
     int rc = expect(b, p, seed);
@@ -377,12 +375,12 @@ static int clpeak_memcpy(bench *b, direction d, uint32_t seed, double *s)
     uint32_t *p = map_peak(b, d == TO_DEVICE ? CL_MAP_WRITE : CL_MAP_READ);
     if (!p)
         return -1;
-    double t0 = clock_seconds();
+    double t0 = bench_seconds();
     if (d == TO_DEVICE)
         memcpy(p, b->host, b->bytes);
     else
         memcpy(b->host, p, b->bytes);
-    *s = clock_seconds() - t0;
+    *s = bench_seconds() - t0;
     if (unmap_peak(b, p))
         return -1;
     return verify(b, b->peak, b->host, d, seed);
@@ -397,9 +395,9 @@ static int clframe_copy(bench *b, clarg *a, direction d, uint64_t expected,
     if (prepare(b, mem, a->host, d, seed))
         return -1;
     clctx_stats before = clctx_get_stats(b->ctx);
-    double t0 = clock_seconds();
+    double t0 = bench_seconds();
     int rc = d == TO_DEVICE ? clarg_write(a) : clarg_read(a);
-    *seconds = clock_seconds() - t0;
+    *seconds = bench_seconds() - t0;
     clctx_stats after = clctx_get_stats(b->ctx);
     if (rc) {
         fprintf(stderr, "bench-transfer: %s: %s\n", b->label,
@@ -699,8 +697,8 @@ static int parse_bytes(const char *text, size_t *bytes)
         return 0;
     memcpy(digits, text, len);
     digits[len] = '\0';
-    unsigned long v;
-    if (!parse_uint(digits, 1, SIZES[NSIZES - 1] >> shift, &v))
+    long v = bench_count(digits, (long)(SIZES[NSIZES - 1] >> shift));
+    if (v < 0)
         return 0;
     *bytes = (size_t)v << shift;
     return *bytes >= SIZES[0];
@@ -765,14 +763,14 @@ static int run_all(bench *b, int runs, size_t max_bytes)
 
 int main(int argc, char **argv)
 {
-    unsigned long runs = DEFAULT_RUNS;
     size_t max_bytes;
     parse_bytes(DEFAULT_MAX, &max_bytes);
     if (argc > 3) {
         fprintf(stderr, "bench-transfer: at most two arguments\n");
         return usage();
     }
-    if (argc > 1 && !parse_uint(argv[1], 1, MAX_RUNS, &runs)) {
+    long runs = bench_count_arg(argc, argv, 1, DEFAULT_RUNS, MAX_RUNS);
+    if (runs < 0) {
         fprintf(stderr, "bench-transfer: runs must be a whole number from 1 "
                 "to %d, not \"%s\"\n", MAX_RUNS, argv[1]);
         return usage();

@@ -5,13 +5,13 @@
  * message naming the moved fields, and the shared versions pass; bad names,
  * unknown types and fields fail with the build log; the static asserts of
  * the shared header fail a device build; and one function written once in
- * docs/examples/sharing_example.h gives the same results from C and from
- * a kernel.
+ * a shared header (tests/kernels/layout/sample.h) gives the same results
+ * from C and from a kernel.
  */
 #include "support.h"
 
 #include "clframe/shared.h"
-#include "../docs/examples/sharing_example.h"
+#include "kernels/layout/sample.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,11 +150,11 @@ START_TEST(float3_written_once_with_clf_float3_passes)
     ck_assert_uint_eq(sizeof(GoodParticle), 32);
     const char *h = device_header("layout/good_particle.h", good_particle_h);
     ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, h, GoodParticle, pos, w));
-    /* The example header, by its path in the tree, both ways. */
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, "docs/examples/sharing_example.h",
-                                      ClfParticle, pos, mass, kind, pad_));
-    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, "./docs/examples/sharing_example.h",
-                                      ClfParticle, mass, pad_[1]));
+    /* A shared header, by its path in the tree, both ways. */
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, "tests/kernels/layout/sample.h",
+                                      Sample, tag, gain, unused_, at));
+    ck_assert_cl(CLFRAME_CHECK_LAYOUT(NULL, "./tests/kernels/layout/sample.h",
+                                      Sample, unused_[1], at));
 }
 END_TEST
 
@@ -290,13 +290,13 @@ END_TEST
 /* ---- one function, two compilers -------------------------------------------- */
 
 static const char *score_source =
-    "#include \"docs/examples/sharing_example.h\"\n"
-    "__kernel void score_all(__global const ClfParticle *ps, int n,\n"
+    "#include \"tests/kernels/layout/sample.h\"\n"
+    "__kernel void score_all(__global const Sample *ps, int n,\n"
     "                        float3 target, __global float *scores,\n"
     "                        __global int *best) {\n"
     "    int i = get_global_id(0);\n"
-    "    if (i < n) scores[i] = clf_example_score(ps[i], target);\n"
-    "    if (i == 0) *best = clf_example_best(ps, n, target);\n"
+    "    if (i < n) scores[i] = sample_weight(ps[i], target);\n"
+    "    if (i == 0) *best = sample_heaviest(ps, n, target);\n"
     "}\n";
 
 START_TEST(one_shared_function_gives_the_same_results_on_both_sides)
@@ -304,29 +304,29 @@ START_TEST(one_shared_function_gives_the_same_results_on_both_sides)
     enum { N = 37 };
     /* Small halves and integers: every product and sum is exact, so a
      * device that fuses multiply-adds must still agree to the bit. */
-    ClfParticle ps[N];
+    Sample ps[N];
     for (int i = 0; i < N; i++)
-        ps[i] = clf_example_particle((float)(i % 9 - 4), (float)(i % 5) * 0.5f,
-                                     (float)(i % 7 - 3), i % 3 ? 1.0f : 0.5f,
-                                     i % 4);
+        ps[i] = sample_make((unsigned)i % 5, i % 3 ? 1.0f : 0.5f,
+                            (float)(i % 9 - 4), (float)(i % 5) * 0.5f,
+                            (float)(i % 7 - 3));
     cl_float3 target = {.s = {1.0f, -2.0f, 0.5f, 0.0f}};
     float device[N], host[N];
     cl_int best = -2;
 
     clkernel *k = test_kernel(score_source, "score_all");
     ck_assert_cl(clkernel_global(k, clframe_round_up(N, 16)));
-    ck_assert_cl(clkernel_call(k, CLARG_TYPED("ClfParticle", ps, N,
+    ck_assert_cl(clkernel_call(k, CLARG_TYPED("Sample", ps, N,
                                               CLARG_TO_DEVICE),
                                CLARG((cl_int)N), CLARG(target),
                                CLARG_OUT(device, N), CLARG_OUT(&best, 1)));
     for (int i = 0; i < N; i++) {
-        host[i] = clf_example_score(ps[i], target);
-        ck_assert_msg(host[i] == device[i], "particle %d: %.9g on the host, "
+        host[i] = sample_weight(ps[i], target);
+        ck_assert_msg(host[i] == device[i], "sample %d: %.9g on the host, "
                       "%.9g on the device", i, host[i], device[i]);
     }
-    ck_assert_int_eq(best, clf_example_best(ps, N, target));
+    ck_assert_int_eq(best, sample_heaviest(ps, N, target));
     ck_assert_int_ge(best, 0);
-    ck_assert_int_eq(clf_example_best(ps, 0, target), -1);
+    ck_assert_int_eq(sample_heaviest(ps, 0, target), -1);
     clkernel_free(k);
 }
 END_TEST

@@ -1,5 +1,5 @@
 /*
- * blur.h: the image blur of docs/specs/blur.md: a PNG's pixels
+ * blur.h: the image blur of apps/blur/SPEC.md: a PNG's pixels
  * replaced, pass after pass, by the average of their four neighbours, by a
  * C reference and its OpenMP twin, the seed's two kernels per pass on
  * three int arrays, double buffering on packed RGBA8, and several passes

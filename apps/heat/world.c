@@ -1,7 +1,7 @@
 /*
  * world.c: the heat world outside of stepping it: allocation, the spec's
  * standard "slalom track" world, validation, and the HPCEHeatWorldV0 text
- * and binary file formats (docs/specs/heat.md), read and written
+ * and binary file formats (apps/heat/SPEC.md), read and written
  * byte-compatibly with the seed's C++ program.
  *
  * Reading goes through getc_unlocked on the caller's FILE, one character

@@ -1,7 +1,7 @@
 /*
  * world.h: the heat world (a grid of cells with a temperature and a
  * properties word) and everything that is not stepping it: the standard test
- * world, the text and binary file formats of docs/specs/heat.md (those
+ * world, the text and binary file formats of apps/heat/SPEC.md (those
  * of the seed's HPCEHeatWorldV0, so worlds move between implementations),
  * their validation, and rendering to BMP or PNG.
  *

@@ -1,6 +1,6 @@
 /*
  * laplace.h: the Laplace equation for the electric potential around a
- * conductor in a box, by Jacobi iteration (docs/specs/laplace.md):
+ * conductor in a box, by Jacobi iteration (apps/laplace/SPEC.md):
  * the grid and its mask (a centred rectangle, or a mask from a PNG), the
  * versions that iterate it (a C reference and its OpenMP twin, the seed's
  * two kernels per iteration, double buffering with a byte mask, several

@@ -11,7 +11,7 @@
  * (clctx_setting_put), where matmul_tile_choose finds it.
  */
 #include "matmul.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/error.h"
 #include "clframe.h"
 

@@ -1,6 +1,6 @@
 /*
  * md.h: molecular dynamics of Lennard-Jones particles in a periodic cube
- * (docs/specs/md.md, issue 9): the system (an FCC start at the
+ * (apps/md/SPEC.md, issue 9): the system (an FCC start at the
  * standard liquid state point; md_system.c), the versions that step it
  * with velocity-Verlet (a host all-pairs reference in double and a host
  * cell list, md_ref.c; all pairs, one work-item per particle over a cell

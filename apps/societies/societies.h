@@ -1,5 +1,5 @@
 /*
- * societies.h: the Societies simulation (docs/specs/societies.md):
+ * societies.h: the Societies simulation (apps/societies/SPEC.md):
  * its configuration (defaults, key = value files, the definitions kernels
  * are built with; config.c), the agents and the C references of phase 1
  * (extraction; phase1.c) and phase 2 (trading; phase2.c), with OpenMP

@@ -16,16 +16,14 @@
  *
  * usage: bench-cuda-launch [launches=1000] [runs=7]
  *            [opencl_file=apps/matmul/kernels/matmul.cl]
- *            [cuda_file=bench/cuda/matmul_kernels.cuh] [kernel=matmul_tiled]
+ *            [cuda_file=apps/matmul/cuda/matmul_kernels.cuh] [kernel=matmul_tiled]
  * NVCC names nvcc (else nvcc on the PATH).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include "../bench.h"
 #include "clframe.h"
-#include "common/clock.h"
-#include "common/median.h"
-#include "common/parse.h"
 #include "device.h"
 #include "launch.h"
 
@@ -66,15 +64,15 @@ static int empty_kernel_rows(clctx *ctx, const options *o, int cuda)
            wait[MAX_RUNS];
     int rc = clkernel_call(k);                  /* the warm-up */
     for (int r = 0; rc == 0 && r < o->runs; r++) {
-        double start = clock_seconds();
+        double start = bench_seconds();
         for (int i = 0; rc == 0 && i < o->launches; i++)
             rc = clkernel_enqueue(k);
-        enqueue[r] = (clock_seconds() - start) * 1e6 / o->launches;
+        enqueue[r] = (bench_seconds() - start) * 1e6 / o->launches;
         rc = rc ? rc : clctx_finish(ctx);
-        start = clock_seconds();
+        start = bench_seconds();
         for (int i = 0; rc == 0 && i < o->launches; i++)
             rc = clkernel_call(k);
-        call[r] = (clock_seconds() - start) * 1e6 / o->launches;
+        call[r] = (bench_seconds() - start) * 1e6 / o->launches;
         if (rc == 0 && cuda)
             rc = cuda_empty_launches(o->launches, &launch[r], &wait[r]);
     }
@@ -118,9 +116,9 @@ static int opencl_build_ms(const options *o, int cached, double *ms)
         return -1;
     if (!cached)
         setenv("CLFRAME_CACHE", "0", 1);
-    double start = clock_seconds();
+    double start = bench_seconds();
     clkernel *k = clkernel_file(ctx, o->opencl_file, o->kernel, NULL);
-    *ms = (clock_seconds() - start) * 1e3;
+    *ms = (bench_seconds() - start) * 1e3;
     unsetenv("CLFRAME_CACHE");
     clkernel_free(k);
     clctx_free(ctx);
@@ -137,7 +135,7 @@ static int nvcc_build_ms(const options *o, double *ms)
     if (fd < 0)
         return -1;
     close(fd);
-    double start = clock_seconds();
+    double start = bench_seconds();
     pid_t pid = fork();
     if (pid == 0) {
         execlp(nvcc, nvcc, "-cubin", "-O3", "-arch=sm_90", "-x", "cu",
@@ -147,7 +145,7 @@ static int nvcc_build_ms(const options *o, double *ms)
     int status = -1;
     if (pid > 0)
         waitpid(pid, &status, 0);
-    *ms = (clock_seconds() - start) * 1e3;
+    *ms = (bench_seconds() - start) * 1e3;
     unlink(out);
     if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(stderr, "bench-cuda-launch: %s -cubin %s failed\n", nvcc,
@@ -192,9 +190,9 @@ static int build_rows(const options *o, int cuda)
 
 static int parse_options(int argc, char **argv, options *o)
 {
-    unsigned long launches = 1000, runs = 7;
-    if (argc > 6 || (argc > 1 && !parse_uint(argv[1], 1, 1000000, &launches)) ||
-        (argc > 2 && !parse_uint(argv[2], 1, MAX_RUNS, &runs))) {
+    long launches = bench_count_arg(argc, argv, 1, 1000, 1000000);
+    long runs = bench_count_arg(argc, argv, 2, 7, MAX_RUNS);
+    if (argc > 6 || launches < 0 || runs < 0) {
         fprintf(stderr, "usage: bench-cuda-launch [launches=1000] [runs=7 "
                 "(at most %d)] [opencl_file] [cuda_file] [kernel]\n",
                 MAX_RUNS);
@@ -203,7 +201,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->launches = (int)launches;
     o->runs = (int)runs;
     o->opencl_file = argc > 3 ? argv[3] : "apps/matmul/kernels/matmul.cl";
-    o->cuda_file = argc > 4 ? argv[4] : "bench/cuda/matmul_kernels.cuh";
+    o->cuda_file = argc > 4 ? argv[4] : "apps/matmul/cuda/matmul_kernels.cuh";
     o->kernel = argc > 5 ? argv[5] : "matmul_tiled";
     return 0;
 }

@@ -28,7 +28,7 @@
 #include "blur/blur.h"
 #include "common/bandwidth.h"
 #include "common/clock.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "common/error.h"
 

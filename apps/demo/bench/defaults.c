@@ -10,7 +10,7 @@
  */
 #include "clframe.h"
 #include "common/error.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "demo/demo.h"
 

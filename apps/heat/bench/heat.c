@@ -31,7 +31,7 @@
 #include "clframe.h"
 #include "heat/heat.h"
 #include "common/bandwidth.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/parse.h"

@@ -12,7 +12,7 @@
  */
 #include "clframe.h"
 #include "common/clock.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "kalah/kalah.h"
 #include "common/error.h"

@@ -17,7 +17,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "clframe.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "kalah/kalah.h"
 #include "common/clock.h"

@@ -1,6 +1,6 @@
 /*
  * kalah/board.h: the rules of Mankalah, the CS212 variant of Kalah (6 pits
- * a side, 4 stones in each; docs/specs/kalah.md), as one source
+ * a side, 4 stones in each; apps/kalah/SPEC.md), as one source
  * that the host's C compiler and the device's OpenCL C compiler both read
  * (clframe/shared.h's idiom, docs/sharing.md): the board, a move, the end
  * of the game and the scores a search gives its leaves. Boards go in and

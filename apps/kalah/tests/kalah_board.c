@@ -1,6 +1,6 @@
 /*
  * kalah_board.c: the Mankalah rules of apps/kalah/kernels/board.h
- * (docs/specs/kalah.md), one source read by the host's C compiler
+ * (apps/kalah/SPEC.md), one source read by the host's C compiler
  * and the device's OpenCL C compiler. On the host: the opening position,
  * sowing, the extra turn, the skipped opposing store when a move wraps,
  * full laps, captures and the cases that must not capture, legality, the

@@ -24,7 +24,7 @@
 #include "clframe.h"
 #include "laplace/laplace.h"
 #include "common/bandwidth.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/clock.h"
 #include "common/parse.h"
 #include "common/error.h"

@@ -28,7 +28,7 @@
 #include "clframe.h"
 #include "common/parse.h"
 #include "matmul/matmul.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/clock.h"
 #include "common/error.h"
 

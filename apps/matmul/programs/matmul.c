@@ -9,7 +9,7 @@
 #include "matmul/matmul.h"
 #include "common/clock.h"
 #include "common/error.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "common/program.h"
 #include "clframe.h"

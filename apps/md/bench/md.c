@@ -26,7 +26,7 @@
  */
 #include "clframe.h"
 #include "common/clock.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "md/md.h"
 #include "common/error.h"

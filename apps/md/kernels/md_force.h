@@ -1,5 +1,5 @@
 /*
- * md/md_force.h: the molecular-dynamics model (docs/specs/md.md)
+ * md/md_force.h: the molecular-dynamics model (apps/md/SPEC.md)
  * as one source for the host's double reference and the float kernels
  * (clframe/shared.h's idiom): the state point, the Lennard-Jones pair force
  * and energy, periodic wrapping, the minimum image and a particle's cell.

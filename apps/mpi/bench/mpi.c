@@ -36,7 +36,7 @@
 #include "mpi/laplace_mpi.h"
 #include "common/clock.h"
 #include "common/error.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "common/stencil.h"
 

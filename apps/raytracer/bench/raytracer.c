@@ -29,7 +29,7 @@
 #include "clframe.h"
 #include "common/parse.h"
 #include "raytracer/raytracer.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/clock.h"
 #include "common/error.h"
 

@@ -8,7 +8,7 @@
 #include "common/image.h"
 #include "common/clock.h"
 #include "common/error.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/program.h"
 #include "common/save.h"
 #include "clframe.h"

@@ -18,7 +18,7 @@
  *                        [days=3] [runs=3] [ref_cap=2000] [omp_cap=20000]
  */
 #include "clframe.h"
-#include "common/median.h"
+#include "median.h"
 #include "common/parse.h"
 #include "societies/societies.h"
 #include "common/error.h"

@@ -1,6 +1,6 @@
 /*
  * societies/model.h: the Societies economics model (Ditta, Haarsma and
- * Haney; docs/specs/societies.md) as one source for host and device
+ * Haney; apps/societies/SPEC.md) as one source for host and device
  * (clframe/shared.h's idiom): the configuration both sides read, with the
  * same layout, and the formulas of a day: the utility of holding units of
  * a resource, its marginal utility, the effort an extraction costs at an
@@ -253,7 +253,7 @@ CLF_INLINE CLF_INT societies_lots_last_(societies_lots_ t, CLF_INT side_b,
 /* A's best trade with B that gives resource `give` (g) and receives
  * `receive` (h); a_g, a_h are A's units of g and h, b_g, b_h B's; level_*
  * and root_* are D and n of g and h. The rule (phase 2 of
- * docs/specs/societies.md leaves the exchange ratio and the
+ * apps/societies/SPEC.md leaves the exchange ratio and the
  * quantity to us):
  * - valuations are marginal utilities of the next unit: A would pay
  *   vA = MU(h, a_h + 1) / MU(g, a_g + 1) units of g for one of h, B

@@ -1,7 +1,7 @@
 /*
  * societies/phase1.cl: phase 1 of a Societies day (resource extraction) on
  * the device: a work-group per agent, a work-item per resource
- * (docs/specs/societies.md). It makes the C reference's choices
+ * (apps/societies/SPEC.md). It makes the C reference's choices
  * (apps/societies/phase1.c) draw for draw: the same formulas (model.h),
  * the agent's own MWC64X stream, the best gain per minute by group_argmax
  * and the choice among the candidates by group_choose, whose rule the

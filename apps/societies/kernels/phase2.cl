@@ -1,7 +1,7 @@
 /*
  * societies/phase2.cl: phase 2 of a Societies day (trading) on the
  * device: a work-group per pair of agents, a work-item per resource
- * (docs/specs/societies.md). It makes the C reference's trades
+ * (apps/societies/SPEC.md). It makes the C reference's trades
  * (apps/societies/phase2.c, societies_trade_pair): each round both menus
  * by group_smallest_k (the reference's order), every offer of the two
  * menus at once by model.h's societies_best_offer, and the offer with the
