@@ -38,6 +38,8 @@ void clf_str_printf(clf_str *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 char *clf_strdup(const char *s);
 double clf_now_ms(void);       /* monotonic clock */
+/* 1 if environment variable name is set to something other than "" or "0". */
+int clf_env_on(const char *name);
 /* 1 if s is a C identifier ("play", "_x1"), 0 for NULL, "" and the rest. */
 int clf_is_identifier(const char *s);
 /* A whole regular file of at most CLF_READ_MAX bytes, NUL-terminated (*len,
@@ -156,7 +158,7 @@ struct clctx {
 /* ctx NULL -> the default context (which may fail: then NULL). */
 clctx *clf_ctx(clctx *ctx);
 
-/* One device as the selection sees it (ctx.c). */
+/* One device as the selection sees it (select.c). */
 typedef struct clf_candidate {
     unsigned pi, di;             /* platform and device index */
     cl_platform_id platform;
@@ -175,6 +177,14 @@ typedef struct clf_candidate {
  * that its text can be tested without a device. */
 int clf_apply_selector(const clf_candidate *c, int n, const char *sel,
                        const char *source, unsigned nth, int *matched);
+
+/* select.c: the device the selection rules choose for clctx_new
+ * (selector, nth 0) or clctx_new_nth (by_index: nth): 0 with *chosen and
+ * why (the reason, for clctx_describe), or a negative code with a message. */
+int clf_select_device(const char *selector, unsigned nth, int by_index,
+                      clf_candidate *chosen, char *why, size_t why_size);
+/* "GPU", "CPU", "accelerator" or "other". */
+const char *clf_device_type_word(cl_device_type t);
 
 /* Every OpenCL object clframe creates passes through these so that
  * clctx_stats.live_objects counts them: a leak shows as a growing count. */
@@ -239,6 +249,8 @@ void clf_collect_events(clctx *ctx);
  * are still read into the others, and released, at the next collection. */
 void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals);
 double clf_event_ms(cl_event ev);   /* end - start, or -1 */
+/* The CLFRAME_PROFILE=1 table of ctx's kernels and copies, on stderr. */
+void clf_print_profile(clctx *ctx);
 
 /* ---- streams (stream.c) -------------------------------------------------- */
 

@@ -77,6 +77,12 @@ double clf_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+int clf_env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 int clf_is_identifier(const char *s)
 {
     if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
