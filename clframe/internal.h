@@ -85,7 +85,7 @@ typedef struct clf_pooled {
                                    once that one is known finished */
     uint64_t given;             /* when given back, for dropping the oldest */
 } clf_pooled;
-/* A copy into a host array enqueued without waiting (ctx.c): a later copy
+/* A copy into a host array enqueued without waiting (arg.c): a later copy
  * out of the same bytes waits for it, as NVIDIA's driver takes a write's
  * host data when it is enqueued rather than when its turn comes. */
 enum { CLF_READS_MOST = 64 };
@@ -137,7 +137,7 @@ struct clctx {
     clctx_stats stats;
     clf_pool pool;
     clf_read_pending reads[CLF_READS_MOST]; /* reads into host arrays not
-                                               known landed (ctx.c) */
+                                               known landed (arg.c) */
     size_t nreads;
     int fail_allocs;            /* tests: the next buffers made fail as a
                                    device out of memory would */
@@ -192,34 +192,6 @@ cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err);
 void clf_release_mem(clctx *ctx, cl_mem mem);
 void clf_release_event(clctx *ctx, cl_event ev);
 void clf_track(clctx *ctx, int delta);
-
-/* Counts a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) in ctx's
- * statistics. */
-void clf_count_copy(clctx *ctx, int what, size_t bytes);
-
-/* Copies between a host array and a buffer either way (CLF_EV_WRITE or
- * CLF_EV_READ) on any of the context's queues, at an offset into the
- * buffer, counting bytes and, when profiling, timing it. blocking as in
- * clEnqueueRead/WriteBuffer. clf_enqueue_copy returns the driver's code
- * for the caller to word; clf_copy words it, naming desc. */
-cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
-                        cl_mem mem, size_t offset, size_t bytes, void *host,
-                        cl_bool blocking);
-int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
-             size_t offset, size_t bytes, void *host, cl_bool blocking,
-             const char *desc);
-int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc);
-
-/* Around every copy between a host array and the device: clf_before_copy
- * waits, when `what` is CLF_EV_WRITE, for the reads still in flight into
- * any of its bytes (0 or the driver's code); clf_after_copy notes a read
- * enqueued without waiting. clf_queue_done says that queue's work (NULL:
- * every queue's) has finished: its reads have landed, its pooled buffers
- * are free for any queue. */
-cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes);
-void clf_after_copy(clctx *ctx, cl_command_queue queue, int what,
-                    const void *host, size_t bytes, cl_bool blocking);
-void clf_queue_done(clctx *ctx, cl_command_queue queue);
 
 /* pool.c: a call's arrays borrow their device buffers from the context's
  * pool (clf_pool_take, a buffer of at least `bytes`, or NULL with *err)
@@ -369,15 +341,19 @@ int clf_check_image(const clctx *ctx, const char *who, unsigned i,
                     const clf_param *p, const clarg *a);
 int clf_check_sampler(const clctx *ctx, const char *who, unsigned i,
                       const clarg *a);
-/* The image of an image argument for a call: the existing one, or one made
- * now (free it with clf_release_mem) and filled from the host array if
- * CLARG_TO_DEVICE. 0 or an error. */
-int clf_image_make(clctx *ctx, cl_command_queue queue, const char *what,
-                   const clarg *a, cl_bool blocking, cl_mem *out);
-/* Copies a's host array into image or back (CLF_EV_WRITE, CLF_EV_READ). */
-int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
-                   cl_mem image, const clarg *a, cl_bool blocking,
-                   const char *what);
+/* What an image argument carries in its clarg's value: made by
+ * clarg_image and clarg_existing_image (image.c), used by a call (arg.c). */
+typedef struct clf_image_desc {
+    int existing;                /* CLARG_IMAGE: mem is the caller's */
+    cl_mem mem;
+    cl_image_format format;
+    cl_uint dims;
+    size_t size[3];              /* pixels; 1 beyond dims */
+} clf_image_desc;
+static inline const clf_image_desc *clf_image_desc_of(const clarg *a)
+{
+    return (const clf_image_desc *)(const void *)a->value;
+}
 
 /* ---- the source as the device compiler sees it (preproc.c) -------------- */
 
@@ -440,7 +416,7 @@ int clf_proto_find(const char *source, const clf_typedefs *td,
 int clf_proto_parse(const char *source, const clf_typedefs *td,
                     const char *prototype, const char *fname, clf_proto *out);
 
-/* ---- arguments (arg.c) --------------------------------------------------- */
+/* ---- arguments: their buffers and copies (arg.c) ------------------------ */
 
 /* a's persistent buffer is its host array itself (pinned memory used in
  * place, host.c): nothing to copy. */
@@ -466,6 +442,75 @@ int clf_arg_released(const clarg *a);
 
 /* Bytes of an array argument, or (size_t)-1 if count * elem_size overflows. */
 size_t clf_arg_bytes(const clarg *a);
+
+/* Copies of a clarg's bytes (arg.c), for its own calls and for the
+ * modules below the call (probes, streams). */
+/* Counts a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) in ctx's
+ * statistics. */
+void clf_count_copy(clctx *ctx, int what, size_t bytes);
+
+/* Copies between a host array and a buffer either way (CLF_EV_WRITE or
+ * CLF_EV_READ) on any of the context's queues, at an offset into the
+ * buffer, counting bytes and, when profiling, timing it. blocking as in
+ * clEnqueueRead/WriteBuffer. clf_enqueue_copy returns the driver's code
+ * for the caller to word; clf_copy words it, naming desc. */
+cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
+                        cl_mem mem, size_t offset, size_t bytes, void *host,
+                        cl_bool blocking);
+int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
+             size_t offset, size_t bytes, void *host, cl_bool blocking,
+             const char *desc);
+int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc);
+
+/* Around every copy between a host array and the device: clf_before_copy
+ * waits, when `what` is CLF_EV_WRITE, for the reads still in flight into
+ * any of its bytes (0 or the driver's code); clf_after_copy notes a read
+ * enqueued without waiting. clf_queue_done says that queue's work (NULL:
+ * every queue's) has finished: its reads have landed, its pooled buffers
+ * are free for any queue. */
+cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes);
+void clf_after_copy(clctx *ctx, cl_command_queue queue, int what,
+                    const void *host, size_t bytes, cl_bool blocking);
+void clf_queue_done(clctx *ctx, cl_command_queue queue);
+
+/* One call's arguments bound to a kernel (arg.c): each array's device
+ * buffer (persistent, the host array itself, taken from the pool) or image
+ * for the call, its copies in and back, and what the call gives back. The
+ * caller (kernel.c) fills the fields above mems and checks the arguments
+ * first. */
+enum { CLF_CALL_ARGS_INLINE = 32 };
+typedef struct clf_call {
+    clctx *ctx;
+    cl_kernel kernel;
+    const char *who;             /* the function called, for messages */
+    const char *name;            /* the kernel's */
+    const clf_param *params;     /* its parameters, for messages */
+    cl_command_queue queue;
+    size_t items, chunk;         /* a chunked call's (chunk 0: whole) */
+    unsigned nargs;
+    const clarg *args;
+    /* Filled by clf_call_bind: */
+    cl_mem *mems;
+    unsigned char *mades;        /* how each buffer came (arg.c) */
+    unsigned from_device;        /* some argument is copied back */
+    cl_mem mem[CLF_CALL_ARGS_INLINE];
+    unsigned char made[CLF_CALL_ARGS_INLINE];
+} clf_call;
+/* An array a chunked call (chunk > 0) copies in parts rather than whole. */
+int clf_arg_split(size_t chunk, const clarg *a);
+/* Gives each argument its buffer, enqueues the copies in of those not
+ * split, and sets the kernel's arguments. 0 or an error; either way
+ * clf_call_release gives back what was taken. */
+int clf_call_bind(clf_call *c);
+/* Copies [w0, w1)'s parts of the split arrays one way on queue. */
+int clf_call_copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
+                        cl_command_queue queue);
+/* Enqueues the copies back of what is not split; with blocking, the last
+ * one waits, and *waited says that it did. */
+int clf_call_copy_back(clf_call *c, int blocking, int *waited);
+/* Gives the call's buffers back: to the pool, for later work on its
+ * queue; the images it made, released. */
+void clf_call_release(clf_call *c);
 
 /* ---- probes (probe.c) ----------------------------------------------------- */
 

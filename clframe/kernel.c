@@ -718,159 +718,6 @@ typedef struct call_plan {
     size_t items, chunk;
 } call_plan;
 
-/* Device buffers of one call: persistent ones borrowed, others taken from
- * the pool or made here (images), and some of either the host array itself
- * (pinned memory used in place, host.c), which is never copied. */
-enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
-typedef struct call_buffers {
-    cl_mem mem[32];
-    unsigned char made[32];      /* BUF_MADE | BUF_IN_PLACE, or BUF_POOLED */
-    cl_mem *mems;
-    unsigned char *mades;
-} call_buffers;
-
-/* Gives back what the call made or took: to the pool, for later work on
- * the queue the call ran on. */
-static void release_made(clctx *ctx, call_buffers *b, unsigned n,
-                         const clarg *args, cl_command_queue queue)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (b->mades[i] & BUF_POOLED)
-            clf_pool_give(ctx, queue, b->mems[i], clf_arg_bytes(&args[i]));
-        else if (b->mades[i] & BUF_MADE)
-            clf_release_mem(ctx, b->mems[i]);
-    if (b->mems != b->mem) {
-        free(b->mems);
-        free(b->mades);
-    }
-}
-
-/* "argument 2 of vadd", for the message of a copy that failed: written
- * only then. */
-static int copy_failed(const clkernel *k, unsigned i, cl_int err, int what,
-                       size_t bytes)
-{
-    char what_for[160];
-    snprintf(what_for, sizeof what_for, "argument %u of %s", i + 1, k->name);
-    return clf_copy_failed(err, what, bytes, what_for);
-}
-
-/* An array a chunked call copies in parts rather than whole. */
-static int split(const call_plan *p, const clarg *a)
-{
-    return p->chunk && a->kind == CLARG_KIND_BUFFER &&
-           (a->flags & CLARG_CHUNKED);
-}
-
-static int set_arg(clkernel *k, const call_plan *p, unsigned i,
-                   const clarg *a, call_buffers *b)
-{
-    clctx *ctx = k->ctx;
-    cl_int err;
-    if (a->kind == CLARG_KIND_BUFFER) {
-        size_t bytes = clf_arg_bytes(a);
-        if (a->buffer) {
-            b->mems[i] = a->buffer->mem;
-            if (clf_arg_in_place(a))
-                b->mades[i] = BUF_IN_PLACE;
-        } else if (a->flags &&      /* CLARG_NO_COPY asks for scratch */
-                   (b->mems[i] = clf_host_in_place(ctx, a->host, bytes))) {
-            b->mades[i] = BUF_MADE | BUF_IN_PLACE;
-        } else {
-            b->mems[i] = clf_pool_take(ctx, p->queue, bytes, &err);
-            if (err != CL_SUCCESS)
-                return clf_fail_cl(err, "clCreateBuffer", "%s(%s): argument "
-                                   "%u, %zu bytes", p->who, k->name, i + 1,
-                                   bytes);
-            b->mades[i] = BUF_POOLED;
-        }
-        /* Enqueued without waiting: the call waits once, at its end. */
-        if ((a->flags & CLARG_TO_DEVICE) && !(b->mades[i] & BUF_IN_PLACE) &&
-            !split(p, a) &&
-            (err = clf_enqueue_copy(ctx, p->queue, CLF_EV_WRITE, b->mems[i], 0,
-                                    bytes, a->host, CL_FALSE)) != CL_SUCCESS)
-            return copy_failed(k, i, err, CLF_EV_WRITE, bytes);
-        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), &b->mems[i]);
-    } else if (a->kind == CLARG_KIND_LOCAL) {
-        err = clSetKernelArg(k->kernel, i, a->count, NULL);
-    } else if (a->kind == CLARG_KIND_MEM) {
-        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), a->value);
-    } else if (a->kind == CLARG_KIND_SAMPLER) {
-        err = clSetKernelArg(k->kernel, i, sizeof(cl_sampler), a->value);
-    } else if (a->kind == CLARG_KIND_IMAGE) {
-        char what[160];
-        snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-        int rc = clf_image_make(ctx, p->queue, what, a, CL_FALSE,
-                                &b->mems[i]);
-        if (rc)
-            return rc;
-        if (a->host)                    /* made for the call */
-            b->mades[i] = BUF_MADE;
-        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), &b->mems[i]);
-    } else {
-        err = clSetKernelArg(k->kernel, i, a->elem_size,
-                             a->host ? a->host : a->value);
-    }
-    if (err == CL_INVALID_ARG_SIZE)
-        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
-                        "(%s): %zu bytes given, which is not the size the "
-                        "kernel's parameter has on %s: host and device layouts "
-                        "of %s differ", p->who, k->name, i + 1,
-                        k->params[i].name, a->elem_size,
-                        ctx->device_name, a->type ? a->type : "the type");
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clSetKernelArg", "%s(%s): argument %u",
-                           p->who, k->name, i + 1);
-    return 0;
-}
-
-/* Whether argument a is copied back whole after the kernel. */
-static int copied_back(const call_plan *p, const clarg *a, unsigned char made)
-{
-    if (a->kind == CLARG_KIND_IMAGE)
-        return (a->flags & CLARG_FROM_DEVICE) != 0;
-    return a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_FROM_DEVICE) &&
-           !(made & BUF_IN_PLACE) && !split(p, a);
-}
-
-/* Copies the arrays that come back after the last kernel (in a chunked
- * call, those that are not split), without waiting but for the last of a
- * blocking call's on its only queue: that one waits for the call's work,
- * as hand-written OpenCL's last blocking read does. *waited says whether
- * it did. */
-static int copy_back(clkernel *k, const call_plan *p, unsigned nargs,
-                     const clarg *args, call_buffers *b, int *waited)
-{
-    unsigned last = nargs;
-    for (unsigned i = 0; i < nargs; i++)
-        if (copied_back(p, &args[i], b->mades[i]))
-            last = i;
-    for (unsigned i = 0; i < nargs; i++) {
-        const clarg *a = &args[i];
-        if (!copied_back(p, a, b->mades[i]))
-            continue;
-        cl_bool blocking = p->blocking && !p->chunk && i == last;
-        if (a->kind == CLARG_KIND_IMAGE) {
-            char what[160];
-            snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-            int rc = clf_image_copy(k->ctx, p->queue, CLF_EV_READ, b->mems[i],
-                                    a, blocking, what);
-            if (rc)
-                return rc;
-        } else {
-            size_t bytes = clf_arg_bytes(a);
-            cl_int err = clf_enqueue_copy(k->ctx, p->queue, CLF_EV_READ,
-                                          b->mems[i], 0, bytes, a->host,
-                                          blocking);
-            if (err != CL_SUCCESS)
-                return copy_failed(k, i, err, CLF_EV_READ, bytes);
-        }
-        *waited = blocking && (a->kind == CLARG_KIND_IMAGE ||
-                               clf_arg_bytes(a) != 0);
-    }
-    return 0;
-}
-
 /* Launches k over global work-items from offset (NULL: none) on queue. A
  * timed launch's event joins the context's pending ones, read at the next
  * collection into the kernel's totals and, when profiling, its name's. */
@@ -921,7 +768,7 @@ static int check_chunks(clkernel *k, const call_plan *p, unsigned nargs,
                             "the local size %zu in dimension %u", k->name,
                             p->chunk, k->local[d], d);
     for (unsigned i = 0; i < nargs; i++)
-        if (split(p, &args[i]) && args[i].count % p->items)
+        if (clf_arg_split(p->chunk, &args[i]) && args[i].count % p->items)
             return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked"
                                 "(%s): argument %u, split in chunks, has %zu "
                                 "elements, which %zu work-items cannot own "
@@ -934,37 +781,10 @@ static int check_chunks(clkernel *k, const call_plan *p, unsigned nargs,
     return 0;
 }
 
-/* Copies, one way on queue, the parts of the split arrays that work-items
- * [w0, w1) of the last dimension own. */
-static int copy_chunk(clkernel *k, const call_plan *p, unsigned nargs,
-                      const clarg *args, const call_buffers *b, int what,
-                      size_t w0, size_t w1, cl_command_queue queue)
-{
-    unsigned dir = what == CLF_EV_WRITE ? CLARG_TO_DEVICE : CLARG_FROM_DEVICE;
-    size_t e0 = w0 < p->items ? w0 : p->items;
-    size_t e1 = w1 < p->items ? w1 : p->items;
-    for (unsigned i = 0; i < nargs; i++) {
-        const clarg *a = &args[i];
-        if (!split(p, a) || !(a->flags & dir) || (b->mades[i] & BUF_IN_PLACE))
-            continue;
-        size_t per = a->count / p->items * a->elem_size;  /* bytes */
-        char desc[256];
-        snprintf(desc, sizeof desc, "argument %u of %s, work-items %zu to %zu",
-                 i + 1, k->name, w0, w1);
-        int rc = clf_copy(k->ctx, queue, what, b->mems[i], e0 * per,
-                          (e1 - e0) * per, (char *)a->host + e0 * per,
-                          CL_FALSE, desc);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
 /* Runs the chunks: chunk i's copies in on one queue, its kernel on the
  * context's after them, its copies out on a third after the kernel, so
  * that each queue moves on to the next chunk while the others work. */
-static int run_chunks(clkernel *k, const call_plan *p, unsigned nargs,
-                      const clarg *args, const call_buffers *b)
+static int run_chunks(clkernel *k, const clf_call *c)
 {
     clctx *ctx = k->ctx;
     cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
@@ -977,10 +797,10 @@ static int run_chunks(clkernel *k, const call_plan *p, unsigned nargs,
     /* The buffers made and the whole arrays copied in come first. */
     int rc = clf_queue_after(ctx, in, ctx->queue);
     for (size_t w0 = 0, w1; rc == 0 && w0 < k->global[d]; w0 = w1) {
-        w1 = k->global[d] - w0 > p->chunk ? w0 + p->chunk : k->global[d];
+        w1 = k->global[d] - w0 > c->chunk ? w0 + c->chunk : k->global[d];
         offset[d] = start + w0;
         global[d] = w1 - w0;
-        rc = copy_chunk(k, p, nargs, args, b, CLF_EV_WRITE, w0, w1, in);
+        rc = clf_call_copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
         if (rc == 0)
             rc = clf_queue_after(ctx, ctx->queue, in);
         if (rc == 0)
@@ -988,7 +808,7 @@ static int run_chunks(clkernel *k, const call_plan *p, unsigned nargs,
         if (rc == 0)
             rc = clf_queue_after(ctx, out, ctx->queue);
         if (rc == 0)
-            rc = copy_chunk(k, p, nargs, args, b, CLF_EV_READ, w0, w1, out);
+            rc = clf_call_copy_chunk(c, CLF_EV_READ, w0, w1, out);
     }
     return rc;
 }
@@ -1043,35 +863,20 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
     if (plan.chunk >= k->global[k->dims - 1])  /* one chunk: a plain call */
         plan.chunk = 0;
 
-    call_buffers b;              /* not zeroed: only made[] must be, below */
-    b.mems = b.mem;
-    b.mades = b.made;
-    if (nargs > 32) {
-        b.mems = calloc(nargs, sizeof *b.mems);
-        b.mades = calloc(nargs, 1);
-        if (!b.mems || !b.mades) {
-            free(b.mems);
-            free(b.mades);
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", p->who,
-                                k->name);
-        }
-    } else {
-        memset(b.made, 0, nargs);
-    }
-    unsigned from_device = 0;
-    for (unsigned i = 0; i < nargs && rc == 0; i++) {
-        rc = set_arg(k, p, i, &args[i], &b);
-        from_device |= args[i].flags & CLARG_FROM_DEVICE;
-    }
+    clf_call c = {.ctx = k->ctx, .kernel = k->kernel, .who = p->who,
+                  .name = k->name, .params = k->params, .queue = p->queue,
+                  .items = p->items, .chunk = p->chunk, .nargs = nargs,
+                  .args = args};
+    rc = clf_call_bind(&c);
     if (rc == 0 && p->chunk)
-        rc = run_chunks(k, p, nargs, args, &b);
+        rc = run_chunks(k, &c);
     else if (rc == 0)
         rc = launch(k, p->queue, k->has_offset ? k->offset : NULL, k->global);
     int waited = 0;
-    if (rc == 0 && from_device)
-        rc = copy_back(k, p, nargs, args, &b, &waited);
+    if (rc == 0)
+        rc = clf_call_copy_back(&c, p->blocking, &waited);
     rc = wait_call(k, p, rc, &waited);
-    release_made(k->ctx, &b, nargs, args, p->queue);
+    clf_call_release(&c);
     if (waited) {               /* every queue the call used has finished */
         clf_queue_done(k->ctx, p->queue);
         for (int q = 0; p->chunk && q < 2; q++)
