@@ -98,7 +98,7 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
     f->group_dims = 1;                  /* one work-item */
     f->group[0] = f->group[1] = f->group[2] = 1;
     snprintf(f->proto.name, sizeof f->proto.name, "%s", fname);
-    int rc = clf_preprocess(ctx, source, f->options, &f->view);
+    int rc = clf_preprocess_on(ctx, source, f->options, &f->view);
     if (rc != CLFRAME_ERR_NO_MEMORY &&
         !(f->typedefs = clf_typedefs_read(f->view ? f->view : source)))
         rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", fname);

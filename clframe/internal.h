@@ -362,14 +362,38 @@ static inline const clf_image_desc *clf_image_desc_of(const clarg *a)
  * literals and preprocessor lines as well. NULL if out of memory. */
 char *clf_blank_comments(const char *text, int code_too);
 
+/* What a device's compiler predefines, as the preprocessor is handed it
+ * (macros.c reads it from a context; a test may make it up). */
+typedef struct clf_device_macros {
+    int little_endian;           /* __ENDIAN_LITTLE__ */
+    int images;                  /* __IMAGE_SUPPORT__ */
+    char *extensions;            /* space-separated, each defined as 1 */
+    char *features;              /* OpenCL C 3.0 features it has, defined
+                                    under a 3.0 build; NULL for none */
+    /* __OPENCL_VERSION__ and __OPENCL_C_VERSION__ of a build with
+     * -cl-std=std (std 120 for CL1.2; 0: none), asked when a source first
+     * needs them (a probe build); NULL: the two values below, with std as
+     * the C version when given. */
+    void (*versions)(void *arg, int std, int *opencl, int *c);
+    void *arg;
+    int opencl_version, c_version;
+} clf_device_macros;
+/* Reads ctx's device; clf_device_macros_free frees the lists. */
+void clf_device_macros_read(clctx *ctx, clf_device_macros *m);
+void clf_device_macros_free(clf_device_macros *m);
+
 /* *view: source (includes expanded) after the conditionals (#if, #ifdef,
  * #elif, #else, #define, #undef, with options' -D and -U and the macros
- * ctx's compiler predefines), with text not compiled blanked and macros
- * expanded in the rest; its lines are the source's. For reading, never for
- * building. 0, or an error naming file and line (CLFRAME_ERR_USAGE) or
- * CLFRAME_ERR_NO_MEMORY; caller frees *view. */
-int clf_preprocess(clctx *ctx, const char *source, const char *options,
-                   char **view);
+ * the device's compiler predefines), with text not compiled blanked and
+ * macros expanded in the rest; its lines are the source's. For reading,
+ * never for building. 0, or an error naming file and line
+ * (CLFRAME_ERR_USAGE) or CLFRAME_ERR_NO_MEMORY; caller frees *view. Text
+ * alone: no device is asked anything. */
+int clf_preprocess(const clf_device_macros *device, const char *source,
+                   const char *options, char **view);
+/* The same with the macros of ctx's device. */
+int clf_preprocess_on(clctx *ctx, const char *source, const char *options,
+                      char **view);
 
 /* ---- device function prototypes (proto.c) -------------------------------- */
 

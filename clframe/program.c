@@ -325,6 +325,16 @@ void clf_program_free_all(clctx *ctx)
     }
 }
 
+int clf_preprocess_on(clctx *ctx, const char *source, const char *options,
+                      char **view)
+{
+    clf_device_macros device;
+    clf_device_macros_read(ctx, &device);
+    int rc = clf_preprocess(&device, source, options, view);
+    clf_device_macros_free(&device);
+    return rc;
+}
+
 static clf_program *node_of(clctx *ctx, cl_program program)
 {
     for (clf_program *p = ctx->programs; p; p = p->next)
@@ -352,7 +362,7 @@ int clf_program_reading(clctx *ctx, cl_program program, const char **view,
         free(p->view);                  /* from a try out of memory */
         free(p->view_error);
         p->view = p->view_error = NULL;
-        p->view_rc = clf_preprocess(ctx, p->source, p->options, &p->view);
+        p->view_rc = clf_preprocess_on(ctx, p->source, p->options, &p->view);
         if (p->view_rc == CLFRAME_ERR_NO_MEMORY)
             return p->view_rc;
         if (p->view_rc && !(p->view_error = clf_strdup(clframe_last_error())))
