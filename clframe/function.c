@@ -436,8 +436,8 @@ static int read_device_sizes(clfunction *f, const char *program)
     char name[200];
     snprintf(name, sizeof name, "clf_sizes_%s", f->proto.name);
     cl_ulong sizes[CLF_MAX_PARAMS + 1] = {0};
-    int rc = clf_probe(f->ctx, program, f->origin, name, f->options, sizes,
-                       f->proto.nparams + 1);
+    int rc = clf_probe(f->ctx, program, f->origin, name, f->options,
+                       &clf_source_build, sizes, f->proto.nparams + 1);
     for (unsigned i = 0; rc == 0 && i <= f->proto.nparams; i++)
         f->device_size[i] = (size_t)sizes[i];
     return rc;

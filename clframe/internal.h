@@ -75,6 +75,7 @@ typedef struct clf_pending_event {
 enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ };
 
 typedef struct clf_program clf_program;   /* program.c: built programs */
+typedef struct clf_build_hooks clf_build_hooks;        /* program.c */
 
 /* pool.c: device buffers that calls gave back, for the next calls. */
 enum { CLF_POOL_MOST = 256 };   /* buffers held at once */
@@ -391,9 +392,20 @@ void clf_device_macros_free(clf_device_macros *m);
  * alone: no device is asked anything. */
 int clf_preprocess(const clf_device_macros *device, const char *source,
                    const char *options, char **view);
-/* The same with the macros of ctx's device. */
+/* The same with the macros of ctx's device (reading.c). */
 int clf_preprocess_on(clctx *ctx, const char *source, const char *options,
                       char **view);
+/* The source of program as the compiler sees it (a preprocessed view) and
+ * its typedefs, read once and shared by its kernels; they stay the
+ * program's (reading.c). 0, or the error that made the view (*view is then
+ * NULL and *typedefs those of the source as written);
+ * CLFRAME_ERR_NO_MEMORY leaves both NULL. */
+int clf_program_reading(clctx *ctx, cl_program program, const char **view,
+                        const clf_typedefs **typedefs);
+
+/* The source tools' hooks for every build they ask for (build.c): the
+ * local_malloc rewrite, build logs mapped to the user's files. */
+extern const clf_build_hooks clf_source_build;
 
 /* ---- device function prototypes (proto.c) -------------------------------- */
 
@@ -536,32 +548,52 @@ int clf_call_copy_back(clf_call *c, int blocking, int *waited);
  * queue; the images it made, released. */
 void clf_call_release(clf_call *c);
 
+/* ---- builds: what a caller does around a compile (program.c) ----------- */
+
+/* Handed to clf_program_get by the source tools (build.c), so that the
+ * core hands the compiler a source without reading it: prepare makes the
+ * text to compile (*out, or NULL for the source as it is) before a compile
+ * that missed the cache, 0 or -1 with *log saying why; map_log makes a
+ * build log's locations the user's files (caller frees; NULL if out of
+ * memory). Either may be NULL. */
+typedef struct clf_build_hooks {
+    int (*prepare)(clctx *ctx, const char *source, const char *origin,
+                   const char *options, char **out, char **log);
+    char *(*map_log)(const char *log, const char *expanded);
+} clf_build_hooks;
+
 /* ---- probes (probe.c) ----------------------------------------------------- */
 
-/* Builds source (expanded; origin names it in messages) with options, runs
- * its `__kernel void name(__global ulong *out)` on one work-item and reads
- * n values into out. 0 or an error (a build error carries the log). */
+/* Builds source (expanded; origin names it in messages) with options and
+ * hooks (as clf_program_get), runs its `__kernel void name(__global ulong
+ * *out)` on one work-item and reads n values into out. 0 or an error (a
+ * build error carries the log). */
 int clf_probe(clctx *ctx, const char *source, const char *origin,
-              const char *name, const char *options, cl_ulong *out,
-              size_t n);
+              const char *name, const char *options,
+              const clf_build_hooks *hooks, cl_ulong *out, size_t n);
 
 /* ---- programs (program.c) ------------------------------------------------ */
 
 /* A built program for (source, options) on ctx, shared and reference counted;
- * origin names the source in error messages. NULL on error. */
+ * origin names the source in error messages. hooks (NULL: none) are what
+ * the caller does around a compile that misses the cache. NULL on error. */
 cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
-                           const char *options);
+                           const char *options, const clf_build_hooks *hooks);
 void clf_program_put(clctx *ctx, cl_program program);
 /* 1 if program (one of ctx's) was built with -cl-kernel-arg-info, so that
  * the driver reports its kernels' parameters. */
 int clf_program_arg_info(clctx *ctx, cl_program program);
-/* The source of program as the compiler sees it (a preprocessed view,
- * preproc.c) and its typedefs, read once and shared by its kernels; they
- * stay the program's. 0, or the error that made the view (*view is then
- * NULL and *typedefs those of the source as written); CLFRAME_ERR_NO_MEMORY
- * leaves both NULL. */
-int clf_program_reading(clctx *ctx, cl_program program, const char **view,
-                        const clf_typedefs **typedefs);
+/* Data the layer above keeps with a built program (its reading of the
+ * source), freed with the program by free(data). */
+typedef struct clf_program_extra {
+    void *data;
+    void (*free)(void *data);
+} clf_program_extra;
+/* program's extra, with the source and options (clframe's additions too)
+ * it was built from; NULL if program is not one of ctx's. */
+clf_program_extra *clf_program_extra_of(clctx *ctx, cl_program program,
+                                        const char **source,
+                                        const char **options);
 void clf_program_free_all(clctx *ctx);
 
 /* ---- program binary cache (cache.c) -------------------------------------- */

@@ -304,7 +304,7 @@ static void read_struct_sizes(clkernel *k, const char *source,
     int rc = s.failed || !sizes
                  ? clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name)
                  : clf_probe(k->ctx, s.data, k->name, "clf_struct_sizes_",
-                             options, sizes, k->nparams);
+                             options, &clf_source_build, sizes, k->nparams);
     for (unsigned i = 0; rc == 0 && i < k->nparams; i++)
         if (k->struct_decl[i])
             k->params[i].struct_size = (size_t)sizes[i];
@@ -328,7 +328,8 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
     k->ctx = ctx;
     k->times.last_ms = -1;
     snprintf(k->name, sizeof k->name, "%s", name);
-    k->program = clf_program_get(ctx, text, origin, options);
+    k->program = clf_program_get(ctx, text, origin, options,
+                                 &clf_source_build);
     if (!k->program) {
         clkernel_free(k);
         return NULL;

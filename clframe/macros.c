@@ -55,7 +55,7 @@ static void measure_versions(void *arg, int std, int *opencl, int *c)
     if (clf_probe(ctx, "__kernel void clf_versions(__global ulong *v)\n"
                   "{ v[0] = __OPENCL_VERSION__; v[1] = __OPENCL_C_VERSION__; "
                   "}\n", "clframe's version probe", "clf_versions", options,
-                  m, 2) == 0 && m[0] >= 100 && m[1] >= 100 && m[0] < 1000 &&
+                  NULL, m, 2) == 0 && m[0] >= 100 && m[1] >= 100 && m[0] < 1000 &&
         m[1] < 1000) {
         v[0] = (int)m[0];
         v[1] = (int)m[1];

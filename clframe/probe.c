@@ -10,10 +10,10 @@
 #include "internal.h"
 
 int clf_probe(clctx *ctx, const char *source, const char *origin,
-              const char *name, const char *options, cl_ulong *out,
-              size_t n)
+              const char *name, const char *options,
+              const clf_build_hooks *hooks, cl_ulong *out, size_t n)
 {
-    cl_program program = clf_program_get(ctx, source, origin, options);
+    cl_program program = clf_program_get(ctx, source, origin, options, hooks);
     if (!program)
         return CLFRAME_ERR_BUILD;       /* the message has the log */
     cl_int err;
