@@ -76,6 +76,7 @@ enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ };
 
 typedef struct clf_program clf_program;   /* program.c: built programs */
 typedef struct clf_build_hooks clf_build_hooks;        /* program.c */
+typedef struct clf_type_names clf_type_names;          /* signature.c */
 
 /* pool.c: device buffers that calls gave back, for the next calls. */
 enum { CLF_POOL_MOST = 256 };   /* buffers held at once */
@@ -267,6 +268,8 @@ typedef struct clf_typedefs clf_typedefs;
  * memory. */
 clf_typedefs *clf_typedefs_read(const char *source);
 void clf_typedefs_free(clf_typedefs *td);
+/* td's resolution as the core matches types with it (clf_types_match). */
+clf_type_names clf_typedefs_names(const clf_typedefs *td);
 /* type in canonical form: normalized (clf_normalize_type), then typedefs
  * followed (td may be NULL) to a built-in type or a struct's tag. */
 void clf_typedefs_resolve(const clf_typedefs *td, const char *type,
@@ -278,6 +281,16 @@ int clf_typedefs_follow(const clf_typedefs *td, const char *type, char *out,
                         size_t size, cl_kernel_arg_address_qualifier *space);
 
 /* ---- signatures (signature.c) -------------------------------------------- */
+
+/* How a source names its types, for matching the type a clarg names to a
+ * parameter's: resolve puts a type in canonical form through the source's
+ * typedefs (typedefs.c), names being those typedefs. The core calls it
+ * without knowing what it reads; NULL resolve: names are only normalized. */
+typedef struct clf_type_names {
+    void (*resolve)(const void *names, const char *type, char *out,
+                    size_t size);
+    const void *names;
+} clf_type_names;
 
 /* One parameter of a kernel or device function. */
 typedef struct clf_param {
@@ -316,7 +329,7 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size);
  * resolved through the source's typedefs (td, which may be NULL), float3
  * given a float4 (the host has no 3-vectors), anything for void*. */
 int clf_types_match(const clf_param *p, const char *given,
-                    const clf_typedefs *td);
+                    const clf_type_names *names);
 /* 1 for image types (image2d_t, ...) and sampler_t: objects, not data. */
 int clf_is_image_type(const char *type);
 /* Raises CLFRAME_ERR_ARG_TYPE: "<what>(<name>): argument 3 (n): <wants>
@@ -426,6 +439,23 @@ typedef struct clf_proto {
 /* How k's signature read from the source compared with the driver's
  * report: 1 the same, -1 different (the driver's is used), 0 no report. */
 int clf_kernel_cross_check(const clkernel *k);
+
+/* launch.c: kernel name of program (built by clf_program_get: the kernel
+ * takes over that reference, even when it fails), origin naming the
+ * source in messages; NULL with the error when the program has no such
+ * kernel. Its calls wait for clf_kernel_set_params, which hands it the
+ * table of its parameters read by the layer above (taken over, with the
+ * signature; names must live as long as the program). */
+clkernel *clf_kernel_new(clctx *ctx, cl_program program, const char *name,
+                         const char *origin);
+typedef struct clf_param_table {
+    unsigned nparams;
+    clf_param *params;
+    char *signature;             /* "vadd(__global float* a, ...)" */
+    clf_type_names names;
+    int cross_check;             /* as clf_kernel_cross_check */
+} clf_param_table;
+void clf_kernel_set_params(clkernel *k, const clf_param_table *t);
 
 /* clkernel_source for a caller that checks its structs' sizes itself
  * (clfunction's shims): no measuring build (kernel.c). */

@@ -1,16 +1,12 @@
 /*
- * kernel.c: a __kernel called like a C function.
+ * kernel.c: clkernel_file and clkernel_source, a __kernel made from its
+ * source.
  *
  * At creation the kernel's signature is read from its source as the
  * compiler sees it (proto.c, on every platform), and checked against the
  * driver's own report where the program has one (-cl-kernel-arg-info), into
- * a small table of parameters; every call checks its clargs against that
- * table before touching the device, so a wrong argument is a message naming
- * kernel, position, parameter and both types rather than a wrong answer. A
- * call then makes the buffers that are not persistent, copies in, runs,
- * copies out and releases what it made, on every path including failures.
- * An array in pinned memory, where the device shares the host's, is its own
- * buffer (host.c) and is never copied.
+ * a small table of parameters, which the core's launch.c checks every call
+ * against; the sizes of its struct parameters are measured by a probe.
  */
 #include "internal.h"
 
@@ -18,36 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct clkernel {
+/* A kernel's signature as it is read, into the table handed to the core
+ * (clf_kernel_set_params). */
+typedef struct signature_reading {
     clctx *ctx;
     cl_program program;
     cl_kernel kernel;
-    char name[128];
-    char *signature;
+    const char *name;
     unsigned nparams;
     clf_param *params;
-    const clf_typedefs *typedefs; /* its source's, its program's (program.c) */
+    char *signature;
+    const clf_typedefs *typedefs; /* its source's, its program's (reading.c) */
     int cross_check;             /* the driver's report against the source's
                                     reading: 1 agreed, -1 differed, 0 none */
-    unsigned dims, local_dims, offset_dims;
-    size_t global[3], local[3], offset[3];
-    int has_local, has_offset;
-    int sizes_checked;           /* local/global validated since last change */
-    clf_kernel_profile *profile; /* its name's totals (CLFRAME_PROFILE) */
-    int timing;                  /* clkernel_set_timing */
-    uint64_t runs;               /* launches since it was made */
-    clf_kernel_profile times;    /* its timed launches' totals */
     /* Struct parameters: each one's type as the source (or the driver)
      * spells it, for measuring their sizes (read_struct_sizes). */
     char **struct_decl;
-};
+} signature_reading;
 
 /* ---- signature ----------------------------------------------------------- */
 
 /* Keeps what sizeof of parameter i's struct type takes: the source's
  * declaration, or the driver's spelling ("struct Pair*" as "struct Pair",
  * when pointer). 0 or -1 when out of memory. */
-static int keep_struct_decl(clkernel *k, unsigned i, const char *raw,
+static int keep_struct_decl(signature_reading *k, unsigned i, const char *raw,
                             int pointer)
 {
     if (!k->struct_decl &&
@@ -74,7 +64,7 @@ static int measured(const clf_param *p)
 
 /* Parameter i as the driver reports it, with its type's spelling in raw.
  * 1 when the driver has nothing to say, else 0 or an error. */
-static int driver_param(clkernel *k, cl_uint i, clf_param *p, char *raw,
+static int driver_param(signature_reading *k, cl_uint i, clf_param *p, char *raw,
                         size_t raw_size)
 {
     size_t size = 0;
@@ -111,7 +101,7 @@ static int driver_param(clkernel *k, cl_uint i, clf_param *p, char *raw,
 /* The driver's report of every parameter, into *out (typedefs resolved),
  * with each type's spelling in *raws (n of 512 bytes): 0; 1 when the
  * program has none; or an error. */
-static int driver_params(clkernel *k, clf_param **out, char (**raws)[512])
+static int driver_params(signature_reading *k, clf_param **out, char (**raws)[512])
 {
     *out = NULL;
     *raws = NULL;
@@ -136,7 +126,7 @@ static int driver_params(clkernel *k, clf_param **out, char (**raws)[512])
 
 /* Kernel k's prototype from its source, or NULL with *why saying why it
  * could not be read (a copy; NULL too when out of memory). */
-static clf_proto *source_params(clkernel *k, char **why)
+static clf_proto *source_params(signature_reading *k, char **why)
 {
     const char *view;
     *why = NULL;
@@ -166,7 +156,7 @@ static int same_param(const clf_param *s, const clf_param *d)
            s->access == d->access && strcmp(s->type, d->type) == 0;
 }
 
-static int read_params(clkernel *k)
+static int read_params(signature_reading *k)
 {
     cl_uint n = 0;
     cl_int err = clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n,
@@ -236,7 +226,7 @@ static int read_params(clkernel *k)
     return rc;
 }
 
-static int make_signature(clkernel *k)
+static int make_signature(signature_reading *k)
 {
     clf_str s = {0};
     clf_str_printf(&s, "%s(", k->name);
@@ -254,42 +244,15 @@ static int make_signature(clkernel *k)
     return 0;
 }
 
+
 /* ---- creation ------------------------------------------------------------ */
-
-void clkernel_free(clkernel *k)
-{
-    if (!k)
-        return;
-    clf_forget_profile(k->ctx, &k->times);
-    if (k->kernel) {
-        clReleaseKernel(k->kernel);
-        clf_track(k->ctx, -1);
-    }
-    if (k->program)
-        clf_program_put(k->ctx, k->program);
-    for (unsigned i = 0; k->struct_decl && i < k->nparams; i++)
-        free(k->struct_decl[i]);
-    free(k->struct_decl);
-    free(k->params);
-    free(k->signature);
-    free(k);
-}
-
-/* The kernel names a program holds, for "no kernel X; it has Y, Z". */
-static void kernel_names(cl_program program, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size - 1, buf,
-                         NULL) != CL_SUCCESS)
-        snprintf(buf, size, "(unknown)");
-}
 
 /* Measures the device's sizeof of each struct parameter's type with a
  * probe added to the kernel's own source: one more build, when the kernel
  * is made rather than at its first call, so that a first call costs what
  * the others do. If that build fails, the sizes stay unchecked (said under
  * CL_DEBUG): the kernel works as before. */
-static void read_struct_sizes(clkernel *k, const char *source,
+static void read_struct_sizes(signature_reading *k, const char *source,
                               const char *options)
 {
     clf_str s = {0};
@@ -316,47 +279,43 @@ static void read_struct_sizes(clkernel *k, const char *source,
     free(s.data);
 }
 
+/* Frees what a reading made, but the table handed to the core. */
+static void reading_free(signature_reading *k)
+{
+    for (unsigned i = 0; k->struct_decl && i < k->nparams; i++)
+        free(k->struct_decl[i]);
+    free(k->struct_decl);
+}
+
 static clkernel *kernel_from_text(clctx *ctx, const char *text,
                                   const char *origin, const char *name,
                                   const char *options, int measure)
 {
-    clkernel *k = calloc(1, sizeof *k);
-    if (!k) {
-        clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", name);
+    cl_program program = clf_program_get(ctx, text, origin, options,
+                                         &clf_source_build);
+    if (!program)
+        return NULL;
+    clkernel *made = clf_kernel_new(ctx, program, name, origin);
+    if (!made)
+        return NULL;
+    signature_reading k = {.ctx = ctx, .program = program,
+                           .kernel = clkernel_raw(made),
+                           .name = clkernel_name(made)};
+    if (read_params(&k) || make_signature(&k)) {
+        reading_free(&k);
+        free(k.params);
+        free(k.signature);
+        clkernel_free(made);
         return NULL;
     }
-    k->ctx = ctx;
-    k->times.last_ms = -1;
-    snprintf(k->name, sizeof k->name, "%s", name);
-    k->program = clf_program_get(ctx, text, origin, options,
-                                 &clf_source_build);
-    if (!k->program) {
-        clkernel_free(k);
-        return NULL;
-    }
-    cl_int err;
-    k->kernel = clCreateKernel(k->program, name, &err);
-    if (err != CL_SUCCESS) {
-        char names[1024];
-        kernel_names(k->program, names, sizeof names);
-        if (err == CL_INVALID_KERNEL_NAME)
-            clframe_fail(CLFRAME_ERR_NOT_FOUND, "%s has no __kernel named \"%s\" "
-                     "(its kernels: %s)", origin, name, names);
-        else
-            clf_fail_cl(err, "clCreateKernel", "kernel %s in %s", name, origin);
-        clkernel_free(k);
-        return NULL;
-    }
-    clf_track(ctx, 1);
-    if (read_params(k) || make_signature(k)) {
-        clkernel_free(k);
-        return NULL;
-    }
-    if (k->struct_decl && measure)
-        read_struct_sizes(k, text, options);
-    if (ctx->profile)
-        k->profile = clf_kernel_profile_for(ctx, name);
-    return k;
+    if (k.struct_decl && measure)
+        read_struct_sizes(&k, text, options);
+    clf_kernel_set_params(made, &(clf_param_table){
+        .nparams = k.nparams, .params = k.params, .signature = k.signature,
+        .names = clf_typedefs_names(k.typedefs),
+        .cross_check = k.cross_check});
+    reading_free(&k);
+    return made;
 }
 
 static clkernel *kernel_from(clctx *ctx, const char *caller, int from_file,
@@ -394,581 +353,3 @@ clkernel *clf_kernel_source_unmeasured(clctx *ctx, const char *source,
 {
     return kernel_from(ctx, "clkernel_source", 0, source, name, options, 0);
 }
-
-/* ---- work sizes ---------------------------------------------------------- */
-
-size_t clframe_round_up(size_t n, size_t m)
-{
-    return m ? (n + m - 1) / m * m : n;
-}
-
-/* Sets one of k's sizes (global, local, offset) and its dimensions; the
- * sizes are checked again before the next call only if they changed. */
-static int set_sizes(clkernel *k, unsigned dims, const size_t *sizes,
-                     size_t *dst, unsigned *dst_dims, const char *what)
-{
-    if (!k) {
-        char who[32];
-        snprintf(who, sizeof who, "clkernel_%s", what);
-        return clf_fail_null(who, "kernel");
-    }
-    if (dims < 1 || dims > 3)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_%s(%s): %u sizes "
-                        "given, 1 to 3 expected", what, k->name, dims);
-    size_t v[3] = {0, 0, 0};
-    memcpy(v, sizes, dims * sizeof *sizes);
-    if (*dst_dims != dims || memcmp(v, dst, sizeof v) != 0) {
-        memcpy(dst, v, sizeof v);
-        *dst_dims = dims;
-        k->sizes_checked = 0;
-    }
-    return 0;
-}
-
-int clkernel_set_global(clkernel *k, unsigned dims, const size_t *sizes)
-{
-    return set_sizes(k, dims, sizes, k ? k->global : NULL,
-                     k ? &k->dims : NULL, "global");
-}
-
-int clkernel_set_local(clkernel *k, unsigned dims, const size_t *sizes)
-{
-    int rc = set_sizes(k, dims, sizes, k ? k->local : NULL,
-                       k ? &k->local_dims : NULL, "local");
-    if (rc == 0)
-        k->has_local = k->local[0] || k->local[1] || k->local[2];
-    return rc;
-}
-
-int clkernel_set_offset(clkernel *k, unsigned dims, const size_t *sizes)
-{
-    int rc = set_sizes(k, dims, sizes, k ? k->offset : NULL,
-                       k ? &k->offset_dims : NULL, "offset");
-    if (rc == 0)
-        k->has_offset = 1;
-    return rc;
-}
-
-int clf_check_group(const clctx *ctx, const char *who, const char *what,
-                    unsigned dims, const size_t *sizes, size_t most)
-{
-    size_t items = 1;
-    for (unsigned d = 0; d < dims; d++) {
-        if (sizes[d] == 0 || sizes[d] > ctx->max_item[d])
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s: %s %zu in dimension "
-                                "%u: the device allows 1 to %zu", who, what,
-                                sizes[d], d, ctx->max_item[d]);
-        items *= sizes[d];
-    }
-    if (items > most)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s: a work-group of %zu "
-                            "work-items is more than %s runs (at most %zu)",
-                            who, items, ctx->device_name, most);
-    return 0;
-}
-
-size_t clkernel_max_group_size(clkernel *k)
-{
-    if (!k)
-        return 0;
-    size_t kernel_max = 0;
-    clGetKernelWorkGroupInfo(k->kernel, k->ctx->device,
-                             CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
-                             &kernel_max, NULL);
-    return kernel_max && kernel_max < k->ctx->max_group ? kernel_max
-                                                        : k->ctx->max_group;
-}
-
-/* A global size no device runs: from half the range of its size_t up, in
- * a dimension (its offset added) or in all together. That is what a count
- * of -1 becomes (n - 1 for n = 0), and a driver would take it and run until
- * killed (PoCL) or fail in its own words. */
-static int check_global_limit(const clkernel *k, const char *who)
-{
-    size_t limit = k->ctx->global_limit, total = 1;
-    for (unsigned d = 0; d < k->dims; d++) {
-        size_t offset = k->has_offset ? k->offset[d] : 0;
-        if (k->global[d] >= limit || offset >= limit - k->global[d])
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): global size "
-                                "%zu%s in dimension %u: %s runs fewer than "
-                                "%zu work-items (a negative count made "
-                                "unsigned?)", who, k->name, k->global[d],
-                                offset ? " past its offset" : "", d,
-                                k->ctx->device_name, limit);
-        if (total > (limit - 1) / k->global[d])
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): %u-D global "
-                                "size of more than %zu work-items in all, "
-                                "which %s does not run", who, k->name,
-                                k->dims, limit - 1, k->ctx->device_name);
-        total *= k->global[d];
-    }
-    return 0;
-}
-
-/* Checks the sizes once after each change: errors here would otherwise be a
- * bare CL_INVALID_WORK_GROUP_SIZE from the driver. */
-static int check_sizes(clkernel *k, const char *who)
-{
-    if (k->dims == 0)
-        return clframe_fail(CLFRAME_ERR_NO_GLOBAL_SIZE, "%s(%s): no "
-                        "global size: call clkernel_global(k, ...) first",
-                        who, k->name);
-    if (k->sizes_checked)
-        return 0;
-    /* The driver would read sizes beyond the global's as unset: a local
-     * size of 8 x 8 for 64 x 1 work-items would silently be 8. */
-    int local_differs = k->has_local && k->local_dims != k->dims;
-    if (local_differs || (k->has_offset && k->offset_dims != k->dims))
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): the "
-                            "global size is %u-D, the %s size %u-D: give "
-                            "both the same dimensions", who, k->name, k->dims,
-                            local_differs ? "local" : "offset",
-                            local_differs ? k->local_dims : k->offset_dims);
-    for (unsigned d = 0; d < k->dims; d++)
-        if (k->global[d] == 0)
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): global "
-                            "size is 0 in dimension %u", who, k->name, d);
-    int rc = check_global_limit(k, who);
-    if (rc)
-        return rc;
-    if (k->has_local) {
-        char whom[200];
-        snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
-        rc = clf_check_group(k->ctx, whom, "local size", k->dims, k->local,
-                                 clkernel_max_group_size(k));
-        if (rc)
-            return rc;
-        for (unsigned d = 0; d < k->dims; d++)
-            if (k->global[d] % k->local[d])
-                return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): "
-                    "global size %zu is not a multiple of local size %zu in "
-                    "dimension %u: round the global size up and guard the "
-                    "extra work-items in the kernel", who, k->name, k->global[d],
-                    k->local[d], d);
-    }
-    k->sizes_checked = 1;
-    return 0;
-}
-
-/* ---- argument checking --------------------------------------------------- */
-
-static int mismatch(const clkernel *k, const char *who, unsigned i,
-                    const clarg *a, const char *advice)
-{
-    return clf_arg_mismatch(who, k->name, "the kernel expects", i,
-                            &k->params[i], a, advice);
-}
-
-/* A struct whose host size is not the device's: the kernel would read
- * garbage, and drivers do not check the sizes they are given. */
-static int layout_mismatch(const clkernel *k, const char *who, unsigned i,
-                           const clarg *a)
-{
-    const clf_param *p = &k->params[i];
-    return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
-                        "(%s): %s is %zu bytes on %s but %zu on the host: host "
-                        "and device layouts differ", who, k->name, i + 1,
-                        p->name, p->written[0] ? p->written : p->type, p->struct_size, k->ctx->device_name,
-                        a->elem_size);
-}
-
-/* An OpenCL object given (CLARG_BUFFER, CLARG_IMAGE..., CLARG_SAMPLER),
- * or a parameter that takes one (an image or a sampler). */
-static int check_object(const clkernel *k, const char *who, unsigned i,
-                        const clarg *a)
-{
-    const clf_param *p = &k->params[i];
-    char whom[200];
-    snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
-    if (p->object == CLARG_KIND_SAMPLER)
-        return a->kind != CLARG_KIND_SAMPLER
-                   ? mismatch(k, who, i, a, "pass CLARG_SAMPLER(s)")
-                   : clf_check_sampler(k->ctx, whom, i, a);
-    if (p->object == CLARG_KIND_IMAGE)
-        return a->kind != CLARG_KIND_IMAGE
-                   ? mismatch(k, who, i, a, "pass CLARG_IMAGE2D(p, w, h, "
-                              "order, type, flags), CLARG_IMAGE3D or "
-                              "CLARG_IMAGE(mem)")
-                   : clf_check_image(k->ctx, whom, i, p, a);
-    if (a->kind == CLARG_KIND_MEM &&
-        (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
-         p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT))
-        return clf_check_existing_buffer(k->ctx, whom, i, p, a);
-    return mismatch(k, who, i, a, NULL);
-}
-
-static int check_arg(const clkernel *k, const char *who, unsigned i,
-                     const clarg *a)
-{
-    if (a->kind == CLARG_KIND_LOCAL && a->count == 0)
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u (%s): "
-                            "CLARG_LOCAL(0) is not a valid size", who,
-                            k->name, i + 1, k->params[i].name);
-    if (a->kind == CLARG_KIND_NONE)
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u is "
-                        "an empty clarg (zeroed, or CLARG of a non-OpenCL "
-                        "type)", who, k->name, i + 1);
-    if (a->flags & CLARG_EACH)          /* a kernel indexes its arrays itself */
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u "
-                        "is per-work-item (CLARG_EACH), which only "
-                        "clfunction_call knows: pass the array with CLARG_IN, "
-                        "CLARG_OUT or CLARG_INOUT", who, k->name, i + 1);
-    if (a->kind == CLARG_KIND_BUFFER) {
-        if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE |
-                                   CLARG_CHUNKED))
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u has unknown copy flags 0x%x", who, k->name, i + 1,
-                            a->flags);
-        if (!a->host && a->flags && a->count)
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u is a NULL host array with copy flags", who, k->name,
-                            i + 1);
-        if (clf_arg_bytes(a) == (size_t)-1)
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u: %zu elements overflow size_t", who, k->name, i + 1,
-                            a->count);
-        if (clf_arg_released(a))
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u: its device buffer was released (by "
-                            "clarg_release on it or on a copy)", who, k->name, i + 1);
-        /* Drivers differ: PoCL refuses the buffer, NVIDIA's makes it and
-         * fails the launch. */
-        if (!a->buffer && k->ctx->max_alloc &&
-            clf_arg_bytes(a) > k->ctx->max_alloc)
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): argument %u: "
-                                "an array of %zu bytes is more than %s "
-                                "allocates at once (%llu)", who, k->name,
-                                i + 1, clf_arg_bytes(a), k->ctx->device_name,
-                                (unsigned long long)k->ctx->max_alloc);
-        if (a->buffer && a->buffer->ctx != k->ctx)
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u is persistent on another context", who, k->name,
-                            i + 1);
-    }
-    const clf_param *p = &k->params[i];
-    if (p->object || a->kind >= CLARG_KIND_MEM)
-        return check_object(k, who, i, a);
-    switch (p->space) {
-    case CL_KERNEL_ARG_ADDRESS_GLOBAL:
-    case CL_KERNEL_ARG_ADDRESS_CONSTANT:
-        if (a->kind != CLARG_KIND_BUFFER)
-            return mismatch(k, who, i, a, "pass an array with CLARG_IN, CLARG_OUT, "
-                            "CLARG_INOUT or CLARG_TYPED");
-        if (!a->type)
-            return mismatch(k, who, i, a, "name the element type with "
-                            "CLARG_TYPED(\"Type\", p, n, flags)");
-        if (!clf_types_match(p, a->type, k->typedefs))
-            return mismatch(k, who, i, a, NULL);
-        if (p->struct_size && p->struct_size != a->elem_size)
-            return layout_mismatch(k, who, i, a);
-        return 0;
-    case CL_KERNEL_ARG_ADDRESS_LOCAL:
-        if (a->kind != CLARG_KIND_LOCAL)
-            return mismatch(k, who, i, a, "pass CLARG_LOCAL(bytes)");
-        return 0;
-    default:
-        if (a->kind != CLARG_KIND_SCALAR)
-            return mismatch(k, who, i, a, p->pointer ? NULL : "pass a value with "
-                            "CLARG(x) or CLARG_VALUE(\"Type\", &x)");
-        if (a->type && !clf_types_match(p, a->type, k->typedefs))
-            return mismatch(k, who, i, a, NULL);
-        if (p->size && p->size != a->elem_size)
-            return mismatch(k, who, i, a, "the sizes differ");
-        if (p->struct_size && p->struct_size != a->elem_size)
-            return layout_mismatch(k, who, i, a);
-        return 0;
-    }
-}
-
-static int check_args(clkernel *k, const char *who, unsigned nargs,
-                      const clarg *args)
-{
-    if (nargs != k->nparams)
-        return clframe_fail(CLFRAME_ERR_ARG_COUNT, "%s(%s): %u "
-                        "argument%s given, the kernel takes %u: %s", who, k->name,
-                        nargs, nargs == 1 ? "" : "s", k->nparams,
-                        k->signature);
-    cl_ulong local_bytes = 0;
-    for (unsigned i = 0; i < nargs; i++) {
-        int rc = check_arg(k, who, i, &args[i]);
-        if (rc)
-            return rc;
-        if (args[i].kind == CLARG_KIND_LOCAL)      /* saturating */
-            local_bytes += args[i].count < CL_ULONG_MAX - local_bytes
-                               ? args[i].count : CL_ULONG_MAX - local_bytes;
-    }
-    /* Checked here because some drivers crash rather than fail (PoCL 3.1
-     * asserts) when __local arguments outgrow the device's local memory. */
-    if (local_bytes > k->ctx->local_mem)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): CLARG_LOCAL "
-                        "arguments ask for %llu bytes of __local memory; %s "
-                        "has %llu", who, k->name, (unsigned long long)local_bytes,
-                        k->ctx->device_name,
-                        (unsigned long long)k->ctx->local_mem);
-    return 0;
-}
-
-/* ---- calling ------------------------------------------------------------- */
-
-/* How a call runs: on which queue, waiting or not, whole or in chunks of
- * the last dimension's work-items (chunk 0: whole). */
-typedef struct call_plan {
-    const char *who;             /* the function called, for messages */
-    cl_command_queue queue;
-    int blocking;
-    size_t items, chunk;
-} call_plan;
-
-/* Launches k over global work-items from offset (NULL: none) on queue. A
- * timed launch's event joins the context's pending ones, read at the next
- * collection into the kernel's totals and, when profiling, its name's. */
-static int launch(clkernel *k, cl_command_queue queue, const size_t *offset,
-                  const size_t *global)
-{
-    clctx *ctx = k->ctx;
-    cl_event ev = NULL;
-    int want_event = k->timing || ctx->timing || ctx->profile;
-    cl_int err;
-    for (int tries = 0; tries < 2; tries++) {
-        err = clEnqueueNDRangeKernel(queue, k->kernel, k->dims, offset, global,
-                                     k->has_local ? k->local : NULL, 0, NULL,
-                                     want_event ? &ev : NULL);
-        if (err == CL_SUCCESS || tries || !clf_pool_retry(ctx, err))
-            break;
-    }
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clEnqueueNDRangeKernel", "kernel %s, global "
-                           "%zux%zux%zu, local %zux%zux%zu on %s", k->name,
-                           global[0], global[1], global[2], k->local[0],
-                           k->local[1], k->local[2], ctx->device_name);
-    if (ev) {
-        clf_track(ctx, 1);
-        clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile, &k->times);
-    }
-    ctx->stats.kernel_runs++;
-    k->runs++;
-    return 0;
-}
-
-/* ---- chunked calls --------------------------------------------------------- */
-
-/* What a chunked call needs of its plan, kernel and split arrays, checked
- * before anything is enqueued. */
-static int check_chunks(clkernel *k, const call_plan *p, unsigned nargs,
-                        const clarg *args)
-{
-    unsigned d = k->dims - 1;
-    if (p->items == 0 || p->items > k->global[d])
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
-                            "%zu work-items own data: 1 to the global size "
-                            "%zu in dimension %u", k->name, p->items,
-                            k->global[d], d);
-    if (k->has_local && p->chunk % k->local[d])
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
-                            "a chunk of %zu work-items is not a multiple of "
-                            "the local size %zu in dimension %u", k->name,
-                            p->chunk, k->local[d], d);
-    for (unsigned i = 0; i < nargs; i++)
-        if (clf_arg_split(p->chunk, &args[i]) && args[i].count % p->items)
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked"
-                                "(%s): argument %u, split in chunks, has %zu "
-                                "elements, which %zu work-items cannot own "
-                                "in equal parts", k->name, i + 1,
-                                args[i].count, p->items);
-    for (int q = 0; q < 2; q++)
-        if (!k->ctx->copy_queue[q] &&
-            clf_new_queue(k->ctx, &k->ctx->copy_queue[q]))
-            return CLFRAME_ERR_USAGE;   /* the message is set */
-    return 0;
-}
-
-/* Runs the chunks: chunk i's copies in on one queue, its kernel on the
- * context's after them, its copies out on a third after the kernel, so
- * that each queue moves on to the next chunk while the others work. */
-static int run_chunks(clkernel *k, const clf_call *c)
-{
-    clctx *ctx = k->ctx;
-    cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
-    unsigned d = k->dims - 1;
-    size_t offset[3] = {0, 0, 0}, global[3];
-    memcpy(global, k->global, sizeof global);
-    if (k->has_offset)
-        memcpy(offset, k->offset, sizeof offset);
-    size_t start = offset[d];
-    /* The buffers made and the whole arrays copied in come first. */
-    int rc = clf_queue_after(ctx, in, ctx->queue);
-    for (size_t w0 = 0, w1; rc == 0 && w0 < k->global[d]; w0 = w1) {
-        w1 = k->global[d] - w0 > c->chunk ? w0 + c->chunk : k->global[d];
-        offset[d] = start + w0;
-        global[d] = w1 - w0;
-        rc = clf_call_copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
-        if (rc == 0)
-            rc = clf_queue_after(ctx, ctx->queue, in);
-        if (rc == 0)
-            rc = launch(k, ctx->queue, offset, global);
-        if (rc == 0)
-            rc = clf_queue_after(ctx, out, ctx->queue);
-        if (rc == 0)
-            rc = clf_call_copy_chunk(c, CLF_EV_READ, w0, w1, out);
-    }
-    return rc;
-}
-
-/* Waits for every queue the call used: on success if blocking (or
- * debugging) and not waited for already, and always after a failure of a
- * blocking call, so that no copy lands after it returns. *waited is then
- * set. */
-static int wait_call(clkernel *k, const call_plan *p, int rc, int *waited)
-{
-    clctx *ctx = k->ctx;
-    if (rc == 0 && !p->blocking && !ctx->debug)
-        return 0;
-    if (rc && !p->blocking)
-        return rc;
-    if (rc == 0 && *waited) {
-        clf_collect_events(ctx);
-        return 0;
-    }
-    cl_int err = clFinish(p->queue);
-    for (int q = 0; p->chunk && q < 2; q++)
-        if (err == CL_SUCCESS)
-            err = clFinish(ctx->copy_queue[q]);
-        else
-            clFinish(ctx->copy_queue[q]);
-    if (rc == 0 && err != CL_SUCCESS)
-        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", k->name,
-                         ctx->device_name);
-    *waited = err == CL_SUCCESS;
-    if (rc == 0 && p->blocking)
-        clf_collect_events(ctx);
-    return rc;
-}
-
-static int run(clkernel *k, const call_plan *asked, unsigned nargs,
-               const clarg *args)
-{
-    call_plan plan = *asked;
-    const call_plan *p = &plan;
-    if (!k)
-        return clf_fail_null(p->who, "kernel");
-    if (nargs && !args)
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): NULL argument list",
-                            p->who, k->name);
-    int rc = check_sizes(k, p->who);
-    if (rc == 0)
-        rc = check_args(k, p->who, nargs, args);
-    if (rc == 0 && p->chunk)
-        rc = check_chunks(k, p, nargs, args);
-    if (rc)
-        return rc;
-    if (plan.chunk >= k->global[k->dims - 1])  /* one chunk: a plain call */
-        plan.chunk = 0;
-
-    clf_call c = {.ctx = k->ctx, .kernel = k->kernel, .who = p->who,
-                  .name = k->name, .params = k->params, .queue = p->queue,
-                  .items = p->items, .chunk = p->chunk, .nargs = nargs,
-                  .args = args};
-    rc = clf_call_bind(&c);
-    if (rc == 0 && p->chunk)
-        rc = run_chunks(k, &c);
-    else if (rc == 0)
-        rc = launch(k, p->queue, k->has_offset ? k->offset : NULL, k->global);
-    int waited = 0;
-    if (rc == 0)
-        rc = clf_call_copy_back(&c, p->blocking, &waited);
-    rc = wait_call(k, p, rc, &waited);
-    clf_call_release(&c);
-    if (waited) {               /* every queue the call used has finished */
-        clf_queue_done(k->ctx, p->queue);
-        for (int q = 0; p->chunk && q < 2; q++)
-            clf_queue_done(k->ctx, k->ctx->copy_queue[q]);
-    }
-    return rc;
-}
-
-int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args)
-{
-    call_plan p = {.who = "clkernel_call",
-                   .queue = k ? k->ctx->queue : NULL, .blocking = 1};
-    return run(k, &p, nargs, args);
-}
-
-int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args)
-{
-    call_plan p = {.who = "clkernel_enqueue",
-                   .queue = k ? k->ctx->queue : NULL};
-    return run(k, &p, nargs, args);
-}
-
-int clkernel_enqueue_on_args(clkernel *k, clstream *s, unsigned nargs,
-                             const clarg *args)
-{
-    if (k && s && s->ctx != k->ctx)
-        return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_enqueue_on(%s): the "
-                            "stream is on %s, the kernel on %s", k->name,
-                            s->ctx->device_name, k->ctx->device_name);
-    call_plan p = {.who = "clkernel_enqueue_on",
-                   .queue = k ? clf_stream_queue(k->ctx, s) : NULL};
-    return run(k, &p, nargs, args);
-}
-
-int clkernel_call_chunked_args(clkernel *k, size_t items, size_t chunk,
-                               unsigned nargs, const clarg *args)
-{
-    if (k && chunk == 0)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
-                            "chunks of 0 work-items", k->name);
-    call_plan p = {.who = "clkernel_call_chunked",
-                   .queue = k ? k->ctx->queue : NULL, .blocking = 1,
-                   .items = items, .chunk = chunk};
-    return run(k, &p, nargs, args);
-}
-
-/* ---- accessors ----------------------------------------------------------- */
-
-int clkernel_set_timing(clkernel *k, int on)
-{
-    if (!k)
-        return clf_fail_null("clkernel_set_timing", "kernel");
-    k->timing = on != 0;
-    return 0;
-}
-
-/* Reads k's pending events into its totals, and with them every other
- * pending event of its context: one wait for the lot, as at the other
- * collections. Nothing to wait for when k's events have all been read. */
-static void read_times(clkernel *k)
-{
-    if (k->times.unread)
-        clf_collect_events(k->ctx);
-}
-
-double clkernel_last_ms(clkernel *k)
-{
-    if (!k)
-        return -1;
-    read_times(k);
-    return k->times.last_ms;
-}
-
-uint64_t clkernel_runs(clkernel *k)
-{
-    return k ? k->runs : 0;
-}
-
-double clkernel_total_ms(clkernel *k)
-{
-    if (!k) {
-        clf_fail_null("clkernel_total_ms", "kernel");
-        return -1;
-    }
-    read_times(k);
-    return k->times.total_ms;
-}
-
-int clf_kernel_cross_check(const clkernel *k) { return k ? k->cross_check : 0; }
-const char *clkernel_name(clkernel *k) { return k ? k->name : ""; }
-const char *clkernel_signature(clkernel *k) { return k ? k->signature : ""; }
-unsigned clkernel_num_args(clkernel *k) { return k ? k->nparams : 0; }
-cl_kernel clkernel_raw(clkernel *k) { return k ? k->kernel : NULL; }
-clctx *clkernel_ctx(clkernel *k) { return k ? k->ctx : NULL; }
