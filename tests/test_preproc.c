@@ -1,6 +1,6 @@
 /*
  * test_preproc.c: prototypes and typedefs read from the source as the
- * device compiler's preprocessor leaves it (clframe/preproc.c): #if,
+ * device compiler's preprocessor leaves it (clframe/source/preproc.c): #if,
  * #ifdef, #elif, #else, #define, #undef, the build's -D and -U, the
  * device's own macros, macros in a prototype; the reader and the compiler
  * agree on every predefined macro; every error names its file and line and

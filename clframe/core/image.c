@@ -7,7 +7,7 @@
  * a whole number of the parameter's elements, every object one of the
  * kernel's context.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <string.h>

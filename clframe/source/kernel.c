@@ -8,7 +8,7 @@
  * a small table of parameters, which the core's launch.c checks every call
  * against; the sizes of its struct parameters are measured by a probe.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <stdio.h>
 #include <stdlib.h>

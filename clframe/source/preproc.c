@@ -28,7 +28,7 @@
  * (clf_device_macros, which macros.c reads from a context), so it asks
  * OpenCL nothing and runs without a device.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * CLFRAME_PROFILE=1 table clctx_free prints), of the clkernel launched
  * (clkernel_total_ms, clkernel_last_ms) and of the context.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>

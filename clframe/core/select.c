@@ -10,7 +10,7 @@
  * writes into clctx_describe(), so "why is this running on the CPU?" has an
  * answer.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <CL/cl_ext.h>
 

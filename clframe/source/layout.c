@@ -8,7 +8,7 @@
  * into a buffer, runs it once, and compares. A mismatch is an error that
  * names every field that moved, before any kernel reads a garbled struct.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <stdlib.h>

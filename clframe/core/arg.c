@@ -22,7 +22,7 @@
  * first gives it a buffer of its own (own_buffers), and from then on the
  * argument is copied as a malloc'd one is.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <pthread.h>
 #include <stdio.h>

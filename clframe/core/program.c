@@ -17,7 +17,7 @@
  * stored there under the options that built it, so the retry without
  * -cl-kernel-arg-info below is cached as what it is.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * util.c: the few string and clock helpers the other modules share.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * and copies them in (arg.c), runs, copies out and gives back what it
  * took, on every path including failures.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>

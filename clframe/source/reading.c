@@ -5,7 +5,7 @@
  * asks and kept with the program (clf_program_reading), so that the kernels
  * of one file share one reading.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <stdlib.h>
 

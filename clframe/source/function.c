@@ -23,7 +23,7 @@
  * passed by pointer or by value, as the device compiled it: a host array of
  * structs laid out differently is then an error, not corrupted data.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <errno.h>
 #include <stdio.h>

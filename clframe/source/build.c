@@ -5,7 +5,7 @@
  * is compiled, and the build log's locations mapped back to the user's
  * files.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * function's own typedefs are not its kernels' parameters'. Array and
  * function typedefs are not followed: such a name stays itself.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <stdio.h>

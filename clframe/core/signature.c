@@ -4,7 +4,7 @@
  * source, proto.c): type names in one spelling, sizes of the built-in
  * types, matching rules and the words used in error messages.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>

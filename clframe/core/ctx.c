@@ -3,7 +3,7 @@
  * learns of the device when it opens (select.c chooses which), the
  * default context, and the counters that the other modules fill.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <pthread.h>
 #include <stdio.h>

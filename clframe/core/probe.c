@@ -7,7 +7,7 @@
  * not through clkernel: its signature is known, and a kernel's creation
  * itself asks probes (its structs' sizes, the preprocessor's versions).
  */
-#include "internal.h"
+#include "core.h"
 
 int clf_probe(clctx *ctx, const char *source, const char *origin,
               const char *name, const char *options,

@@ -5,7 +5,7 @@
  * C 3.0 features, and the two version macros, measured only when a source
  * asks for them.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
