@@ -8,7 +8,10 @@
 # Its device library (clframe/kernels: the shared host/device header, the
 # group functions, MWC64X) is compiled in, keyed as kernels include it.
 $(eval $(call embed,clframe/sources,clf_library_sources,clframe/kernels,.))
-LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard clframe/*.c)) $(B)/gen/clframe/sources.o
+# The core (clframe/core) and the source tools above it (clframe/source):
+# docs/design.md draws the layers, scripts/check-layers checks them.
+LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard clframe/core/*.c clframe/source/*.c)) \
+           $(B)/gen/clframe/sources.o
 
 # local_malloc's rewrite reads libclang's C API headers (libclang-dev); the
 # library itself is opened at run time, only by sources that allocate.
@@ -16,10 +19,10 @@ LIBCLANG_INCLUDE := $(patsubst %/clang-c/Index.h,%,$(firstword \
     $(wildcard /usr/include/clang-c/Index.h) \
     $(sort $(wildcard /usr/lib/llvm-*/include/clang-c/Index.h))))
 ifeq ($(LIBCLANG_INCLUDE),)
-$(B)/clframe/localmalloc.o: ALL_CFLAGS += -DCLF_NO_LIBCLANG_HEADERS
+$(B)/clframe/source/localmalloc.o: ALL_CFLAGS += -DCLF_NO_LIBCLANG_HEADERS
 endif
 LIBCLANG_VERSION := $(patsubst /usr/lib/llvm-%/include,%,$(filter /usr/lib/llvm-%,$(LIBCLANG_INCLUDE)))
-$(B)/clframe/localmalloc.o: ALL_CFLAGS += $(if $(LIBCLANG_INCLUDE),-isystem $(LIBCLANG_INCLUDE)) \
+$(B)/clframe/source/localmalloc.o: ALL_CFLAGS += $(if $(LIBCLANG_INCLUDE),-isystem $(LIBCLANG_INCLUDE)) \
     $(if $(LIBCLANG_VERSION),-DCLF_LIBCLANG_VERSION=$(LIBCLANG_VERSION))
 
 $(B)/libclframe.a: $(LIB_OBJ)
@@ -82,8 +85,12 @@ test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
 # Every example of README.md and clframe.h, taken from the text, built and
 # run, and the example header of docs/sharing.md checked on both sides
 # (tests/docs/check).
-.PHONY: test-docs
-test-clframe: test-docs
+.PHONY: test-docs check-layers
+test-clframe: test-docs check-layers
+# The library's core depends on none of its source tools (docs/design.md).
+check-layers:
+	scripts/check-layers
+
 test-docs: export CLFRAME_DEVICE ?= cpu
 test-docs: $(B)/libclframe.a
 	CC="$(CC)" CXX="$(CXX)" tests/docs/check

@@ -1,6 +1,6 @@
 /*
  * test_localmalloc.c: local_malloc and local_free in kernel code
- * (clframe/localmalloc.c). The arena each kernel gets, exactly, for the
+ * (clframe/source/localmalloc.c). The arena each kernel gets, exactly, for the
  * shapes a source takes; rewritten sources built and run, their live
  * blocks filled and checked by every work-group (no overlap, aligned);
  * clfunction on a function that allocates; blocks a function returns with,

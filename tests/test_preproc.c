@@ -1,13 +1,15 @@
 /*
  * test_preproc.c: prototypes and typedefs read from the source as the
- * device compiler's preprocessor leaves it (clframe/preproc.c): #if,
+ * device compiler's preprocessor leaves it (clframe/source/preproc.c): #if,
  * #ifdef, #elif, #else, #define, #undef, the build's -D and -U, the
  * device's own macros, macros in a prototype; the reader and the compiler
  * agree on every predefined macro; every error names its file and line and
  * still makes the function, for clfunction_proto; hostile sources end in
- * a message, never a crash or a hang.
+ * a message, never a crash or a hang; the preprocessor itself is text
+ * alone, run here on a made-up device without OpenCL.
  */
 #include "support.h"
+#include "internal.h"           /* clf_preprocess, text alone */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -542,6 +544,55 @@ START_TEST(hostile_sources_end_in_a_message)
 }
 END_TEST
 
+/* ---- text alone ------------------------------------------------------------ */
+
+/* The view of source for a made-up device's macros; the caller frees it. */
+static char *view_of(const clf_device_macros *device, const char *source,
+                     const char *options)
+{
+    char *view = NULL;
+    int rc = clf_preprocess(device, source, options, &view);
+    ck_assert_msg(rc == 0, "%s", clframe_last_error());
+    ck_assert_ptr_nonnull(view);
+    return view;
+}
+
+/* The preprocessor asks OpenCL nothing: a device described by hand (no
+ * context is made) decides every predefined macro, and the build's
+ * -cl-std is the C version when the device's versions are given. */
+START_TEST(the_device_is_handed_in)
+{
+    const char *source =
+        "#if defined(__ENDIAN_LITTLE__) && defined(cl_made_up_ext)\n"
+        "int little;\n#endif\n"
+        "#ifdef __IMAGE_SUPPORT__\nint images;\n#endif\n"
+        "#if __OPENCL_C_VERSION__ >= 300 && defined(__opencl_c_made_up)\n"
+        "int three;\n#elif __OPENCL_C_VERSION__ == 120\nint one_two;\n"
+        "#endif\n";
+    char extensions[] = "cl_khr_fp64 cl_made_up_ext";
+    char features[] = "__opencl_c_made_up";
+    clf_device_macros device = {.little_endian = 1, .extensions = extensions,
+                                .features = features, .opencl_version = 300,
+                                .c_version = 300};
+    char *view = view_of(&device, source, NULL);
+    ck_assert_ptr_nonnull(strstr(view, "int little;"));
+    ck_assert_ptr_null(strstr(view, "int images;"));
+    ck_assert_ptr_nonnull(strstr(view, "int three;"));
+    free(view);
+    view = view_of(&device, source, "-cl-std=CL1.2");
+    ck_assert_ptr_nonnull(strstr(view, "int one_two;"));
+    ck_assert_ptr_null(strstr(view, "int three;"));
+    free(view);
+    clf_device_macros plain = {.images = 1, .opencl_version = 120,
+                               .c_version = 120};
+    view = view_of(&plain, source, NULL);
+    ck_assert_ptr_null(strstr(view, "int little;"));
+    ck_assert_ptr_nonnull(strstr(view, "int images;"));
+    ck_assert_ptr_nonnull(strstr(view, "int one_two;"));
+    free(view);
+}
+END_TEST
+
 Suite *preproc_suite(void)
 {
     Suite *s = suite_create("preproc");
@@ -558,5 +609,8 @@ Suite *preproc_suite(void)
     tcase_add_test(errors, unreadable_prototypes_are_given_by_hand);
     tcase_add_test(errors, hostile_sources_end_in_a_message);
     suite_add_tcase(s, errors);
+    TCase *text = test_case("text");
+    tcase_add_test(text, the_device_is_handed_in);
+    suite_add_tcase(s, text);
     return s;
 }

@@ -1,5 +1,5 @@
 /*
- * test_save.c: files written whole (clframe_save_*, clframe/save.c): a
+ * test_save.c: files written whole (clframe_save_*, clframe/core/save.c): a
  * file appears whole or keeps its old content, links are followed and
  * stay links, a FIFO or a device is written in place and never replaced,
  * permissions are as a shell's '>' leaves them (a file the user may not

@@ -1,6 +1,6 @@
 /*
  * save.c: every app's file output (save.h) through clframe's writer
- * (clframe/save.c), its codes and messages turned into the apps' own, and
+ * (clframe/core/save.c), its codes and messages turned into the apps' own, and
  * standard output checked at exit.
  */
 #include "save.h"

@@ -1,12 +1,14 @@
 /* preproc.c: clframe's preprocessor on any source, with the build options
  * after a NUL byte; the device's macros come from the CPU device, whose
- * context is made once (its allocations are PoCL's, not the input's). */
+ * context and macros are read once (its allocations are PoCL's, not the
+ * input's). */
 #include "fuzz.h"
 #include "internal.h"
 
 #include <stdio.h>
 
 static clctx *ctx;
+static clf_device_macros device;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -17,6 +19,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         fprintf(stderr, "fuzz-preproc: %s\n", clframe_last_error());
         exit(1);
     }
+    clf_device_macros_read(ctx, &device);
     return 0;
 }
 
@@ -26,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *source = fuzz_text(data, size, &options);
     char *view = NULL;
     if (source && ctx)
-        clf_preprocess(ctx, source, options, &view);
+        clf_preprocess(&device, source, options, &view);
     free(view);
     free(source);
     return 0;

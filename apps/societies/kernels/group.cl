@@ -4,7 +4,7 @@
  * kernels call them: over a work-group of a work-item per resource, each
  * taking its scratch from local_malloc and giving it back before it
  * returns. The kernels then declare no scratch and pass none down; the
- * rewrite (clframe/localmalloc.c) gives each kernel one arena of the
+ * rewrite (clframe/source/localmalloc.c) gives each kernel one arena of the
  * largest scratch any of these calls needs, the same bytes for every call,
  * as the single scratch array the kernels declared before.
  *

@@ -1,6 +1,6 @@
 /*
  * local-malloc.c: clframe-local-malloc, the rewrite clframe makes of a
- * source that calls local_malloc and local_free (clframe/localmalloc.c),
+ * source that calls local_malloc and local_free (clframe/source/localmalloc.c),
  * for people who build their kernels elsewhere. Includes are expanded as
  * clkernel_file expands them, so the output builds on its own, and its
  * #line markers keep the compiler's messages on the user's files, as they

@@ -17,7 +17,7 @@
  * only taken there). Oclgrind reports it, so there arrays are copied
  * (ctx.c).
  */
-#include "internal.h"
+#include "core.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -1,24 +1,16 @@
 /*
  * image.c: OpenCL objects as kernel arguments: an existing buffer, images
- * (made from a host array around a call, or existing) and samplers. Each is
- * checked against the parameter's kind before anything is enqueued: an
+ * (made from a host array around a call, arg.c, or existing) and samplers.
+ * Each is checked against the parameter's kind before anything is
+ * enqueued: an
  * image2d_t takes a 2-D image, a read_only image one copied in, a buffer
  * a whole number of the parameter's elements, every object one of the
  * kernel's context.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* What an image argument carries in its clarg's value. */
-typedef struct image_desc {
-    int existing;                /* CLARG_IMAGE: mem is the caller's */
-    cl_mem mem;
-    cl_image_format format;
-    cl_uint dims;
-    size_t size[3];              /* pixels; 1 beyond dims */
-} image_desc;
 
 static clarg object_arg(clarg_kind kind, const void *object, size_t size)
 {
@@ -39,7 +31,7 @@ clarg clarg_sampler(cl_sampler sampler)
 
 clarg clarg_existing_image(cl_mem mem)
 {
-    image_desc d = {.existing = 1, .mem = mem};
+    clf_image_desc d = {.existing = 1, .mem = mem};
     return object_arg(CLARG_KIND_IMAGE, &d, sizeof d);
 }
 
@@ -85,7 +77,7 @@ clarg clarg_image(void *host, unsigned dims, size_t width, size_t height,
                   size_t depth, cl_channel_order order, cl_channel_type type,
                   unsigned flags)
 {
-    image_desc d = {.format = {order, type}, .dims = dims,
+    clf_image_desc d = {.format = {order, type}, .dims = dims,
                     .size = {width, dims > 1 ? height : 1,
                              dims > 2 ? depth : 1}};
     clarg a = object_arg(CLARG_KIND_IMAGE, &d, sizeof d);
@@ -94,11 +86,6 @@ clarg clarg_image(void *host, unsigned dims, size_t width, size_t height,
     a.elem_size = pixel_bytes(d.format);
     a.count = d.size[0] * d.size[1] * d.size[2];
     return a;
-}
-
-static const image_desc *desc_of(const clarg *a)
-{
-    return (const image_desc *)(const void *)a->value;
 }
 
 /* ---- checks ------------------------------------------------------------ */
@@ -223,7 +210,7 @@ static int check_access(const char *who, unsigned i, const clf_param *p,
 int clf_check_image(const clctx *ctx, const char *who, unsigned i,
                     const clf_param *p, const clarg *a)
 {
-    const image_desc *d = desc_of(a);
+    const clf_image_desc *d = clf_image_desc_of(a);
     cl_mem_object_type want = image_object(p->type), got;
     if (d->existing) {
         cl_context context;
@@ -265,62 +252,4 @@ int clf_check_image(const clctx *ctx, const char *who, unsigned i,
         return clframe_fail(CLFRAME_ERR_USAGE, "%s: argument %u (%s): a NULL "
                             "host array for an image", who, i + 1, p->name);
     return check_access(who, i, p, a);
-}
-
-/* ---- around a call ----------------------------------------------------- */
-
-int clf_image_make(clctx *ctx, cl_command_queue queue, const char *what,
-                   const clarg *a, cl_bool blocking, cl_mem *out)
-{
-    const image_desc *d = desc_of(a);
-    if (d->existing) {
-        *out = d->mem;
-        return 0;
-    }
-    cl_image_desc desc = {
-        .image_type = d->dims == 3 ? CL_MEM_OBJECT_IMAGE3D
-                                   : CL_MEM_OBJECT_IMAGE2D,
-        .image_width = d->size[0], .image_height = d->size[1],
-        .image_depth = d->size[2]};
-    cl_int err;
-    *out = clCreateImage(ctx->context, CL_MEM_READ_WRITE, &d->format, &desc,
-                         NULL, &err);
-    if (err != CL_SUCCESS) {
-        *out = NULL;
-        return clf_fail_cl(err, "clCreateImage", "%s: %zux%zux%zu pixels on "
-                           "%s", what, d->size[0], d->size[1], d->size[2],
-                           ctx->device_name);
-    }
-    clf_track(ctx, 1);
-    int rc = a->flags & CLARG_TO_DEVICE
-                 ? clf_image_copy(ctx, queue, CLF_EV_WRITE, *out, a, blocking,
-                                  what)
-                 : 0;
-    if (rc) {
-        clf_release_mem(ctx, *out);
-        *out = NULL;
-    }
-    return rc;
-}
-
-int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
-                   cl_mem image, const clarg *a, cl_bool blocking,
-                   const char *what)
-{
-    const image_desc *d = desc_of(a);
-    size_t origin[3] = {0, 0, 0}, bytes = a->count * a->elem_size;
-    cl_int err = clf_before_copy(ctx, what_way, a->host, bytes);
-    if (err == CL_SUCCESS)
-        err = what_way == CLF_EV_WRITE
-            ? clEnqueueWriteImage(queue, image, blocking, origin, d->size, 0,
-                                  0, a->host, 0, NULL, NULL)
-            : clEnqueueReadImage(queue, image, blocking, origin, d->size, 0, 0,
-                                 a->host, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
-                                                         : "clEnqueueReadImage",
-                           "%s", what);
-    clf_after_copy(ctx, queue, what_way, a->host, bytes, blocking);
-    clf_count_copy(ctx, what_way, bytes);
-    return 0;
 }

@@ -23,8 +23,12 @@
  * unknown directives are ignored; #line is followed, for messages.
  * Everything is bounded (the enum below), so that no input can crash it,
  * hang it or make it allocate without end.
+ *
+ * It is text alone: what the device predefines is handed in
+ * (clf_device_macros, which macros.c reads from a context), so it asks
+ * OpenCL nothing and runs without a device.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -41,10 +45,6 @@ enum {
     MAX_EXPR_DEPTH = 256,       /* parentheses, operators and ?: in #if */
     MAX_PARAMS = 64,            /* of a function-like macro */
     BUCKETS = 512,
-    /* OpenCL 3.0's CL_DEVICE_OPENCL_C_FEATURES, which the 1.2 headers
-     * clframe builds with do not declare; each is a cl_name_version. */
-    DEVICE_OPENCL_C_FEATURES = 0x106F,
-    NAME_VERSION_SIZE = 64,
 };
 
 typedef struct macro {
@@ -70,7 +70,7 @@ typedef struct cond {           /* an #if whose #endif is still to come */
 } cond;
 
 typedef struct pp {
-    clctx *ctx;
+    const clf_device_macros *device;
     macro *macros[BUCKETS];
     cond conds[MAX_IF_DEPTH];
     int nconds;
@@ -367,60 +367,6 @@ static void predefine(pp *pp, const char *name, int value)
 
 /* ---- what the device's compiler predefines ------------------------------- */
 
-/* "OpenCL 3.0 ..." as 300. */
-static int device_version(cl_device_id device, cl_device_info what,
-                          const char *format)
-{
-    char text[256] = "";
-    int major = 0, minor = 0;
-    clGetDeviceInfo(device, what, sizeof text - 1, text, NULL);
-    if (sscanf(text, format, &major, &minor) != 2 || major < 0 || major > 9 ||
-        minor < 0 || minor > 9)
-        return 0;
-    return major * 100 + minor * 10;
-}
-
-/* __OPENCL_VERSION__ and __OPENCL_C_VERSION__ of a build with the given
- * -cl-std (0: none), as the compiler has them: without -cl-std the
- * specification says the highest 1.x and PoCL takes 3.0, and NVIDIA's
- * __OPENCL_VERSION__ follows -cl-std rather than the device's version. So
- * a one-line kernel asks, when a source first needs either (lookup); a
- * build without -cl-std asks once per context. If the probe cannot run,
- * the device's versions answer. */
-static void device_versions(clctx *ctx, int std, int *opencl, int *c)
-{
-    if (!std && ctx->c_version) {
-        *opencl = ctx->opencl_version;
-        *c = ctx->c_version;
-        return;
-    }
-    char options[32] = "";
-    if (std)
-        snprintf(options, sizeof options, "-cl-std=CL%d.%d", std / 100,
-                 std / 10 % 10);
-    cl_ulong m[2] = {0, 0};
-    int v[2] = {0, 0};
-    if (clf_probe(ctx, "__kernel void clf_versions(__global ulong *v)\n"
-                  "{ v[0] = __OPENCL_VERSION__; v[1] = __OPENCL_C_VERSION__; "
-                  "}\n", "clframe's version probe", "clf_versions", options,
-                  m, 2) == 0 && m[0] >= 100 && m[1] >= 100 && m[0] < 1000 &&
-        m[1] < 1000) {
-        v[0] = (int)m[0];
-        v[1] = (int)m[1];
-    } else {
-        v[0] = device_version(ctx->device, CL_DEVICE_VERSION, "OpenCL %d.%d");
-        v[1] = std ? std : device_version(ctx->device,
-                                          CL_DEVICE_OPENCL_C_VERSION,
-                                          "OpenCL C %d.%d");
-    }
-    *opencl = v[0] >= 100 ? v[0] : 120;     /* the specification's default */
-    *c = v[1] >= 100 ? v[1] : 120;
-    if (!std) {
-        ctx->opencl_version = *opencl;
-        ctx->c_version = *c;
-    }
-}
-
 /* Each word of a space-separated list (extensions) defined as 1, unless
  * it is defined already (an option's -D wins; a macro being expanded is
  * never replaced). */
@@ -438,40 +384,24 @@ static void define_words(pp *pp, const char *list)
     }
 }
 
-/* OpenCL C 3.0's optional features (__opencl_c_fp64, ...), defined as 1
- * when the device has them. */
-static void define_features(pp *pp)
-{
-    cl_device_id device = pp->ctx->device;
-    size_t size = 0;
-    if (device_version(device, CL_DEVICE_VERSION, "OpenCL %d.%d") < 300 ||
-        clGetDeviceInfo(device, DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) !=
-            CL_SUCCESS)
-        return;
-    size_t entry = sizeof(cl_uint) + NAME_VERSION_SIZE;
-    char *features = malloc(size + 1);
-    if (features && clGetDeviceInfo(device, DEVICE_OPENCL_C_FEATURES, size,
-                                    features, NULL) == CL_SUCCESS)
-        for (size_t at = 0; at + entry <= size; at += entry) {
-            char *name = features + at + sizeof(cl_uint);
-            name[NAME_VERSION_SIZE - 1] = '\0';
-            define_words(pp, name);
-        }
-    free(features);
-}
-
 /* The two version macros' values, and the features that come with 3.0. */
 static void know_versions(pp *pp)
 {
-    device_versions(pp->ctx, pp->std, &pp->opencl_version, &pp->c_version);
+    const clf_device_macros *d = pp->device;
+    if (d->versions) {
+        d->versions(d->arg, pp->std, &pp->opencl_version, &pp->c_version);
+    } else {
+        pp->opencl_version = d->opencl_version;
+        pp->c_version = pp->std ? pp->std : d->c_version;
+    }
     macro *m = *slot(pp, "__OPENCL_VERSION__", 18);
     if (m && m->pending)
         predefine(pp, "__OPENCL_VERSION__", pp->opencl_version);
     m = *slot(pp, "__OPENCL_C_VERSION__", 20);
     if (m && m->pending)
         predefine(pp, "__OPENCL_C_VERSION__", pp->c_version);
-    if (pp->c_version >= 300)
-        define_features(pp);
+    if (pp->c_version >= 300 && d->features)   /* the device's, from 3.0 */
+        define_words(pp, d->features);
 }
 
 /* A version macro defined, its value measured only if a source asks. */
@@ -485,7 +415,6 @@ static void predefine_pending(pp *pp, const char *name)
 
 static void define_device(pp *pp)
 {
-    cl_device_id device = pp->ctx->device;
     predefine_pending(pp, "__OPENCL_VERSION__");
     predefine_pending(pp, "__OPENCL_C_VERSION__");
     static const char *const versions[] = {"1_0", "1_1", "1_2", "2_0", "3_0"};
@@ -495,22 +424,12 @@ static void define_device(pp *pp)
         snprintf(name, sizeof name, "CL_VERSION_%s", versions[i]);
         predefine(pp, name, values[i]);
     }
-    cl_bool yes = CL_FALSE;
-    if (clGetDeviceInfo(device, CL_DEVICE_ENDIAN_LITTLE, sizeof yes, &yes,
-                        NULL) == CL_SUCCESS && yes)
+    if (pp->device->little_endian)
         predefine(pp, "__ENDIAN_LITTLE__", 1);
-    yes = CL_FALSE;
-    if (clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof yes, &yes,
-                        NULL) == CL_SUCCESS && yes)
+    if (pp->device->images)
         predefine(pp, "__IMAGE_SUPPORT__", 1);
-    size_t size = 0;
-    char *extensions = NULL;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) ==
-            CL_SUCCESS && (extensions = calloc(1, size + 1)) &&
-        clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions, NULL) ==
-            CL_SUCCESS)
-        define_words(pp, extensions);
-    free(extensions);
+    if (pp->device->extensions)
+        define_words(pp, pp->device->extensions);
 }
 
 /* The macro called name, or NULL. The versions are measured when first
@@ -1170,8 +1089,8 @@ static void run(pp *pp, const char *text)
     }
 }
 
-int clf_preprocess(clctx *ctx, const char *source, const char *options,
-                   char **view)
+int clf_preprocess(const clf_device_macros *device, const char *source,
+                   const char *options, char **view)
 {
     *view = NULL;
     pp *pp = calloc(1, sizeof *pp);
@@ -1180,7 +1099,7 @@ int clf_preprocess(clctx *ctx, const char *source, const char *options,
     if (!pp || !text) {
         rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "preprocessing");
     } else {
-        pp->ctx = ctx;
+        pp->device = device;
         pp->active = 1;
         set_file(pp, "the device's macros");
         pp->std = std_version(options);

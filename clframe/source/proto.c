@@ -16,7 +16,7 @@
  * Kernels are read the same way, so that their calls are checked against
  * the source on every platform, whatever the driver reports (kernel.c).
  */
-#include "internal.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <stdio.h>

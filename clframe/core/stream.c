@@ -9,7 +9,7 @@
  * The chunked call (kernel.c) is built from the same step over two copy
  * queues of the context's own.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdlib.h>
 

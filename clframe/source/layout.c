@@ -8,7 +8,7 @@
  * into a buffer, runs it once, and compares. A mismatch is an error that
  * names every field that moved, before any kernel reads a garbled struct.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -98,7 +98,8 @@ static int run_probe(clctx *ctx, const char *include, const char *type,
                                        NULL);
     free(source);
     int rc = expanded ? clf_probe(ctx, expanded, "clframe's layout probe",
-                                  PROBE_NAME, NULL, out, (size_t)nfields + 1)
+                                  PROBE_NAME, NULL, &clf_source_build, out,
+                                  (size_t)nfields + 1)
                       : CLFRAME_ERR_NOT_FOUND;
     free(expanded);
     if (rc == CLFRAME_ERR_BUILD || rc == CLFRAME_ERR_NOT_FOUND) {

@@ -7,15 +7,17 @@
  *
  * Every build adds -cl-kernel-arg-info (argument checking needs the kernel's
  * own signature) and, under CL_DEBUG, -g -cl-opt-disable (OpenCL's spelling of
- * -O0); a failed build's error message carries the compiler's log, with its
- * locations mapped back to the user's files.
+ * -O0); a failed build's error message carries the compiler's log. The
+ * source is handed to the compiler as it is: what the source tools do around
+ * a compile (the local_malloc rewrite, the log's locations mapped back to
+ * the user's files) comes in as hooks from the caller (clf_build_hooks).
  *
  * Before compiling, each build looks in the on-disk binary cache (cache.c)
  * under the exact options it is about to use, and a program compiled here is
  * stored there under the options that built it, so the retry without
  * -cl-kernel-arg-info below is cached as what it is.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,13 +35,7 @@ struct clf_program {
     int arg_info;                /* built with -cl-kernel-arg-info */
     int refs;                    /* kernels using it; 0: kept for reuse */
     clf_program *next;           /* most recently used first */
-    /* The source as its kernels' signatures are read from it, made when
-     * the first kernel asks (clf_program_reading): */
-    int read;                    /* 1 once tried */
-    char *view;                  /* preprocessed (preproc.c), or NULL */
-    int view_rc;                 /* and why not: a code, */
-    char *view_error;            /* and its message */
-    clf_typedefs *typedefs;      /* of the view, else of the source */
+    clf_program_extra extra;     /* the layer above's, freed with it */
 };
 
 static char *build_log(clctx *ctx, cl_program program)
@@ -88,7 +84,8 @@ static char *full_options(clctx *ctx, const char *options, int arg_info)
  * *log gets the build log, its locations mapped to the user's files. */
 static cl_program compile_source(clctx *ctx, const char *source,
                                  const char *origin, const char *options,
-                                 cl_int *err, char **log)
+                                 const clf_build_hooks *hooks, cl_int *err,
+                                 char **log)
 {
     *log = NULL;
     cl_program program = clCreateProgramWithSource(ctx->context, 1, &source,
@@ -99,8 +96,12 @@ static cl_program compile_source(clctx *ctx, const char *source,
     ctx->stats.compiles++;
     *err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
     char *raw_log = build_log(ctx, program);
-    *log = raw_log ? clf_source_map_log(raw_log, source) : NULL;
-    free(raw_log);
+    if (raw_log && hooks && hooks->map_log) {
+        *log = hooks->map_log(raw_log, source);
+        free(raw_log);
+    } else {
+        *log = raw_log;
+    }
     if (ctx->debug && !blank(*log))
         fprintf(stderr, "clframe: build log of %s (%s):\n%s\n", origin,
                 options, *log);
@@ -112,44 +113,12 @@ static cl_program compile_source(clctx *ctx, const char *source,
     return program;
 }
 
-/* A source that calls local_malloc, rewritten for the device's local
- * memory (localmalloc.c); 0, or -1 with *log saying why. Its messages name
- * the user's files and lines (the #line markers of the expanded source);
- * under CL_DEBUG they are printed, warnings included, as build logs are.
- * Only sources that miss the cache come here, so a cached build never
- * starts libclang. */
-static int rewrite_local_malloc(clctx *ctx, const char *source,
-                                const char *origin, const char *options,
-                                char **rewritten, char **log)
-{
-    char *error = NULL, *warnings = NULL;
-    double start = clf_now_ms();
-    int rc = clf_local_malloc_rewrite(source, origin, options,
-                                      ctx->local_mem, rewritten, NULL,
-                                      ctx->debug ? &warnings : NULL, &error);
-    ctx->local_malloc_ms += clf_now_ms() - start;
-    ctx->local_malloc_rewrites++;
-    const char *said = rc == 0 ? warnings : error ? error : "out of memory";
-    if (ctx->debug && said) {
-        size_t n = strlen(said);
-        fprintf(stderr, "clframe: local_malloc rewrite of %s (%s):\n%s%s",
-                origin, options, said, n && said[n - 1] == '\n' ? "" : "\n");
-    }
-    free(warnings);
-    if (rc == 0)
-        return 0;
-    clf_str s = {0};
-    clf_str_printf(&s, "local_malloc: %s", error ? error : "out of memory");
-    free(error);
-    *log = s.data;
-    return -1;
-}
-
 /* The program for source with options: from the binary cache if it is
- * there, else (its local_malloc rewritten) compiled and then cached. As
- * compile_source otherwise. */
+ * there, else (prepared by the hooks: local_malloc rewritten) compiled and
+ * then cached. As compile_source otherwise. */
 static cl_program compile(clctx *ctx, const char *source, const char *origin,
-                          const char *options, cl_int *err, char **log)
+                          const char *options, const clf_build_hooks *hooks,
+                          cl_int *err, char **log)
 {
     *log = NULL;
     cl_program program = clf_cache_load(ctx, source, options);
@@ -158,13 +127,13 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
         return program;
     }
     char *rewritten = NULL;
-    if (clf_local_malloc_used(source) &&
-        rewrite_local_malloc(ctx, source, origin, options, &rewritten, log)) {
+    if (hooks && hooks->prepare &&
+        hooks->prepare(ctx, source, origin, options, &rewritten, log)) {
         *err = CL_BUILD_PROGRAM_FAILURE;
         return NULL;
     }
     program = compile_source(ctx, rewritten ? rewritten : source, origin,
-                             options, err, log);
+                             options, hooks, err, log);
     free(rewritten);
     if (program) {
         ctx->stats.cache_misses++;
@@ -174,7 +143,8 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
 }
 
 static cl_program build(clctx *ctx, const char *source, const char *origin,
-                        const char *user_options, int *arg_info)
+                        const char *user_options, const clf_build_hooks *hooks,
+                        int *arg_info)
 {
     *arg_info = 1;
     char *options = full_options(ctx, user_options, 1);
@@ -184,7 +154,8 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
     }
     cl_int err;
     char *log;
-    cl_program program = compile(ctx, source, origin, options, &err, &log);
+    cl_program program = compile(ctx, source, origin, options, hooks, &err,
+                                 &log);
     if (!program && err == CL_BUILD_PROGRAM_FAILURE && ctx->on_nvidia) {
         /* NVIDIA's OpenCL 3.0 driver (seen on an H200) writes PTX that its
          * own assembler rejects for a kernel without parameters when
@@ -196,7 +167,7 @@ static cl_program build(clctx *ctx, const char *source, const char *origin,
         char *plain = full_options(ctx, user_options, 0), *plain_log = NULL;
         cl_int plain_err;
         if (plain)
-            program = compile(ctx, source, origin, plain, &plain_err,
+            program = compile(ctx, source, origin, plain, hooks, &plain_err,
                               &plain_log);
         if (program)
             *arg_info = 0;
@@ -232,7 +203,7 @@ static void to_front(clctx *ctx, clf_program **pp)
 }
 
 cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
-                           const char *options)
+                           const char *options, const clf_build_hooks *hooks)
 {
     char *opts = full_options(ctx, options, 1);
     if (!opts) {
@@ -253,7 +224,7 @@ cl_program clf_program_get(clctx *ctx, const char *source, const char *origin,
     char *src = clf_strdup(source);
     int arg_info = 0;
     cl_program program = p && src ? build(ctx, source, origin, options,
-                                          &arg_info) : NULL;
+                                          hooks, &arg_info) : NULL;
     if (!program) {
         if (!p || !src)
             clframe_fail(CLFRAME_ERR_NO_MEMORY, "building %s", origin);
@@ -278,9 +249,8 @@ static void free_node(clctx *ctx, clf_program *p)
         clf_track(ctx, -1);
     free(p->source);
     free(p->options);
-    free(p->view);
-    free(p->view_error);
-    clf_typedefs_free(p->typedefs);
+    if (p->extra.free)
+        p->extra.free(p->extra.data);
     free(p);
 }
 
@@ -339,30 +309,14 @@ int clf_program_arg_info(clctx *ctx, cl_program program)
     return p && p->arg_info;
 }
 
-int clf_program_reading(clctx *ctx, cl_program program, const char **view,
-                        const clf_typedefs **typedefs)
+clf_program_extra *clf_program_extra_of(clctx *ctx, cl_program program,
+                                        const char **source,
+                                        const char **options)
 {
-    *view = NULL;
-    *typedefs = NULL;
     clf_program *p = node_of(ctx, program);
     if (!p)
-        return clframe_fail(CLFRAME_ERR_USAGE, "a program clframe did not "
-                            "build");
-    if (!p->read) {
-        free(p->view);                  /* from a try out of memory */
-        free(p->view_error);
-        p->view = p->view_error = NULL;
-        p->view_rc = clf_preprocess(ctx, p->source, p->options, &p->view);
-        if (p->view_rc == CLFRAME_ERR_NO_MEMORY)
-            return p->view_rc;
-        if (p->view_rc && !(p->view_error = clf_strdup(clframe_last_error())))
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading a source");
-        p->typedefs = clf_typedefs_read(p->view ? p->view : p->source);
-        if (!p->typedefs)
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "reading a source");
-        p->read = 1;
-    }
-    *view = p->view;
-    *typedefs = p->typedefs;
-    return p->view_rc ? clframe_fail(p->view_rc, "%s", p->view_error) : 0;
+        return NULL;
+    *source = p->source;
+    *options = p->options;
+    return &p->extra;
 }

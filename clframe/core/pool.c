@@ -12,7 +12,7 @@
  * buffers given back longest ago first. A context is used by one thread at
  * a time, so the pool needs no lock.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <errno.h>
 #include <stdio.h>

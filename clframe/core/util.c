@@ -1,7 +1,7 @@
 /*
  * util.c: the few string and clock helpers the other modules share.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -75,6 +75,12 @@ double clf_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int clf_env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
 }
 
 int clf_is_identifier(const char *s)

@@ -1,18 +1,17 @@
 /*
- * kernel.c: a __kernel called like a C function.
+ * launch.c: a built kernel called like a C function, against its table of
+ * parameters.
  *
- * At creation the kernel's signature is read from its source as the
- * compiler sees it (proto.c, on every platform), and checked against the
- * driver's own report where the program has one (-cl-kernel-arg-info), into
- * a small table of parameters; every call checks its clargs against that
- * table before touching the device, so a wrong argument is a message naming
- * kernel, position, parameter and both types rather than a wrong answer. A
- * call then makes the buffers that are not persistent, copies in, runs,
- * copies out and releases what it made, on every path including failures.
- * An array in pinned memory, where the device shares the host's, is its own
- * buffer (host.c) and is never copied.
+ * A clkernel is made from a built program (clf_kernel_new) and handed its
+ * parameter table by the layer above, which reads the kernel's signature
+ * from its source (kernel.c); this file reads no source. Every call checks
+ * its clargs against that table before touching the device, so a wrong
+ * argument is a message naming kernel, position, parameter and both types
+ * rather than a wrong answer. A call then binds its arguments to buffers
+ * and copies them in (arg.c), runs, copies out and gives back what it
+ * took, on every path including failures.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +25,7 @@ struct clkernel {
     char *signature;
     unsigned nparams;
     clf_param *params;
-    const clf_typedefs *typedefs; /* its source's, its program's (program.c) */
+    clf_type_names names;        /* how its source names types (kernel.c) */
     int cross_check;             /* the driver's report against the source's
                                     reading: 1 agreed, -1 differed, 0 none */
     unsigned dims, local_dims, offset_dims;
@@ -37,222 +36,7 @@ struct clkernel {
     int timing;                  /* clkernel_set_timing */
     uint64_t runs;               /* launches since it was made */
     clf_kernel_profile times;    /* its timed launches' totals */
-    /* Struct parameters: each one's type as the source (or the driver)
-     * spells it, for measuring their sizes (read_struct_sizes). */
-    char **struct_decl;
 };
-
-/* ---- signature ----------------------------------------------------------- */
-
-/* Keeps what sizeof of parameter i's struct type takes: the source's
- * declaration, or the driver's spelling ("struct Pair*" as "struct Pair",
- * when pointer). 0 or -1 when out of memory. */
-static int keep_struct_decl(clkernel *k, unsigned i, const char *raw,
-                            int pointer)
-{
-    if (!k->struct_decl &&
-        !(k->struct_decl = calloc(k->nparams, sizeof *k->struct_decl)))
-        return -1;
-    size_t n = pointer ? strcspn(raw, "*") : strlen(raw);
-    while (n && raw[n - 1] == ' ')
-        n--;
-    if (!(k->struct_decl[i] = malloc(n + 1)))
-        return -1;
-    memcpy(k->struct_decl[i], raw, n);
-    k->struct_decl[i][n] = '\0';
-    return 0;
-}
-
-/* Parameters whose size clframe measures: structs (and unions, enums)
- * that the host hands over, by value or in an array; not __local ones. */
-static int measured(const clf_param *p)
-{
-    return !clf_builtin_size(p->type) && strcmp(p->type, "void") != 0 &&
-           !clf_is_image_type(p->type) &&
-           p->space != CL_KERNEL_ARG_ADDRESS_LOCAL;
-}
-
-/* Parameter i as the driver reports it, with its type's spelling in raw.
- * 1 when the driver has nothing to say, else 0 or an error. */
-static int driver_param(clkernel *k, cl_uint i, clf_param *p, char *raw,
-                        size_t raw_size)
-{
-    size_t size = 0;
-    cl_kernel_arg_type_qualifier tq = 0;
-    memset(p, 0, sizeof *p);
-    if (clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                           sizeof p->space, &p->space, NULL) != CL_SUCCESS ||
-        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, 0, NULL,
-                           &size) != CL_SUCCESS)
-        return 1;
-    if (size >= raw_size || size >= sizeof p->type)
-        return clframe_fail(CLFRAME_ERR_USAGE, "kernel %s: the type of "
-                            "parameter %u has a %zu-character name; clframe "
-                            "reads names up to %zu", k->name, i + 1, size,
-                            sizeof p->type - 1);
-    raw[0] = '\0';
-    clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, raw_size, raw,
-                       NULL);
-    clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq,
-                       &tq, NULL);
-    clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ACCESS_QUALIFIER,
-                       sizeof p->access, &p->access, NULL);
-    clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_NAME, sizeof p->name - 1,
-                       p->name, NULL);
-    clf_normalize_type(raw, p->type, sizeof p->type, &p->pointer);
-    /* Drivers call __constant pointers const; the source may not. */
-    p->is_const = (tq & CL_KERNEL_ARG_TYPE_CONST) != 0 &&
-                  p->space != CL_KERNEL_ARG_ADDRESS_CONSTANT;
-    if (!clf_is_image_type(p->type))
-        p->access = CL_KERNEL_ARG_ACCESS_NONE;
-    return 0;
-}
-
-/* The driver's report of every parameter, into *out (typedefs resolved),
- * with each type's spelling in *raws (n of 512 bytes): 0; 1 when the
- * program has none; or an error. */
-static int driver_params(clkernel *k, clf_param **out, char (**raws)[512])
-{
-    *out = NULL;
-    *raws = NULL;
-    if (!clf_program_arg_info(k->ctx, k->program))
-        return 1;
-    clf_param *p = calloc(k->nparams ? k->nparams : 1, sizeof *p);
-    char (*raw)[512] = calloc(k->nparams ? k->nparams : 1, sizeof *raw);
-    int rc = p && raw ? 0 : clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s",
-                                         k->name);
-    for (unsigned i = 0; rc == 0 && i < k->nparams; i++)
-        rc = driver_param(k, i, &p[i], raw[i], sizeof raw[i]);
-    if (rc) {
-        free(p);
-        free(raw);
-        return rc;
-    }
-    clf_resolve_typedefs(k->typedefs, p, k->nparams);
-    *out = p;
-    *raws = raw;
-    return 0;
-}
-
-/* Kernel k's prototype from its source, or NULL with *why saying why it
- * could not be read (a copy; NULL too when out of memory). */
-static clf_proto *source_params(clkernel *k, char **why)
-{
-    const char *view;
-    *why = NULL;
-    int rc = clf_program_reading(k->ctx, k->program, &view, &k->typedefs);
-    clf_proto *pr = rc ? NULL : malloc(sizeof *pr);
-    if (!rc && !pr)
-        rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
-    if (!rc)
-        rc = clf_proto_find_kernel(view, k->typedefs, k->name, pr);
-    if (!rc && pr->nparams != k->nparams)
-        rc = clframe_fail(CLFRAME_ERR_USAGE, "the prototype found has %u "
-                          "parameters, the compiled kernel %u", pr->nparams,
-                          k->nparams);
-    if (rc) {
-        free(pr);
-        *why = clf_strdup(clframe_last_error());
-        return NULL;
-    }
-    return pr;
-}
-
-/* 0 if the source's reading of parameter i and the driver's agree on what
- * a call must pass (names may differ: PoCL renames some). */
-static int same_param(const clf_param *s, const clf_param *d)
-{
-    return s->space == d->space && s->pointer == d->pointer &&
-           s->access == d->access && strcmp(s->type, d->type) == 0;
-}
-
-static int read_params(clkernel *k)
-{
-    cl_uint n = 0;
-    cl_int err = clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n,
-                                 NULL);
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clGetKernelInfo", "reading the parameters "
-                           "of kernel %s", k->name);
-    k->nparams = n;
-    if (!(k->params = calloc(n ? n : 1, sizeof *k->params)))
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
-    char *why;
-    clf_proto *src = source_params(k, &why);
-    if (!src && !why)
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
-    clf_param *drv;
-    char (*raw)[512];
-    int rc = driver_params(k, &drv, &raw);
-    if (rc < 0) {
-        free(src);
-        free(why);
-        return rc;
-    }
-    rc = 0;
-    int use_driver = !src;
-    k->cross_check = src && drv ? 1 : 0;
-    for (unsigned i = 0; src && drv && i < n; i++)
-        if (!same_param(&src->params[i], &drv[i])) {
-            k->cross_check = -1;
-            use_driver = 1;
-            if (!k->ctx->debug)
-                continue;
-            char a[300], b[300];
-            clf_describe_param(&src->params[i], a, sizeof a);
-            clf_describe_param(&drv[i], b, sizeof b);
-            fprintf(stderr, "clframe: kernel %s: parameter %u reads as %s in "
-                    "the source, %s by the driver: the driver's is used\n",
-                    k->name, i + 1, a, b);
-        }
-    if (!src && !drv) {
-        rc = clframe_fail(CLFRAME_ERR_USAGE, "kernel %s: its parameters "
-                          "could not be read from the source (%s), and %s "
-                          "reports none for it (its program built without "
-                          "-cl-kernel-arg-info), so its calls could not be "
-                          "checked", k->name, why, k->ctx->device_name);
-    } else if (!src && k->ctx->debug) {
-        fprintf(stderr, "clframe: kernel %s: the driver's signature is used: "
-                "%s\n", k->name, why);
-    }
-    for (unsigned i = 0; rc == 0 && i < n; i++) {
-        clf_param *p = &k->params[i];
-        *p = use_driver ? drv[i] : src->params[i];
-        if (src)                        /* the names the user wrote */
-            snprintf(p->name, sizeof p->name, "%s", src->params[i].name);
-        p->size = p->pointer ? 0 : clf_builtin_size(p->type);
-        p->object = !clf_is_image_type(p->type) ? CLARG_KIND_NONE
-                    : strcmp(p->type, "sampler_t") == 0 ? CLARG_KIND_SAMPLER
-                                                         : CLARG_KIND_IMAGE;
-        if (measured(p) &&
-            keep_struct_decl(k, i, use_driver ? raw[i] : src->decl[i],
-                             use_driver))
-            rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
-    }
-    free(src);
-    free(why);
-    free(drv);
-    free(raw);
-    return rc;
-}
-
-static int make_signature(clkernel *k)
-{
-    clf_str s = {0};
-    clf_str_printf(&s, "%s(", k->name);
-    for (unsigned i = 0; i < k->nparams; i++) {
-        char d[600];
-        clf_describe_param(&k->params[i], d, sizeof d);
-        clf_str_printf(&s, "%s%s %s", i ? ", " : "", d, k->params[i].name);
-    }
-    clf_str_printf(&s, ")");
-    if (s.failed) {
-        free(s.data);
-        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name);
-    }
-    k->signature = s.data;
-    return 0;
-}
 
 /* ---- creation ------------------------------------------------------------ */
 
@@ -267,9 +51,6 @@ void clkernel_free(clkernel *k)
     }
     if (k->program)
         clf_program_put(k->ctx, k->program);
-    for (unsigned i = 0; k->struct_decl && i < k->nparams; i++)
-        free(k->struct_decl[i]);
-    free(k->struct_decl);
     free(k->params);
     free(k->signature);
     free(k);
@@ -284,55 +65,19 @@ static void kernel_names(cl_program program, char *buf, size_t size)
         snprintf(buf, size, "(unknown)");
 }
 
-/* Measures the device's sizeof of each struct parameter's type with a
- * probe added to the kernel's own source: one more build, when the kernel
- * is made rather than at its first call, so that a first call costs what
- * the others do. If that build fails, the sizes stay unchecked (said under
- * CL_DEBUG): the kernel works as before. */
-static void read_struct_sizes(clkernel *k, const char *source,
-                              const char *options)
-{
-    clf_str s = {0};
-    clf_str_printf(&s, "%s\n__kernel void clf_struct_sizes_(__global ulong "
-                   "*clf_out)\n{\n", source);
-    for (unsigned i = 0; i < k->nparams; i++)
-        if (k->struct_decl[i])
-            clf_str_printf(&s, "    clf_out[%u] = sizeof(%s);\n", i,
-                           k->struct_decl[i]);
-    clf_str_printf(&s, "}\n");
-    cl_ulong *sizes = calloc(k->nparams, sizeof *sizes);
-    int rc = s.failed || !sizes
-                 ? clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", k->name)
-                 : clf_probe(k->ctx, s.data, k->name, "clf_struct_sizes_",
-                             options, sizes, k->nparams);
-    for (unsigned i = 0; rc == 0 && i < k->nparams; i++)
-        if (k->struct_decl[i])
-            k->params[i].struct_size = (size_t)sizes[i];
-    if (rc && k->ctx->debug)
-        fprintf(stderr, "clframe: %s: the sizes of its struct parameters "
-                "could not be measured, so they are not checked: %s\n",
-                k->name, clframe_last_error());
-    free(sizes);
-    free(s.data);
-}
-
-static clkernel *kernel_from_text(clctx *ctx, const char *text,
-                                  const char *origin, const char *name,
-                                  const char *options, int measure)
+clkernel *clf_kernel_new(clctx *ctx, cl_program program, const char *name,
+                         const char *origin)
 {
     clkernel *k = calloc(1, sizeof *k);
     if (!k) {
+        clf_program_put(ctx, program);
         clframe_fail(CLFRAME_ERR_NO_MEMORY, "kernel %s", name);
         return NULL;
     }
     k->ctx = ctx;
+    k->program = program;
     k->times.last_ms = -1;
     snprintf(k->name, sizeof k->name, "%s", name);
-    k->program = clf_program_get(ctx, text, origin, options);
-    if (!k->program) {
-        clkernel_free(k);
-        return NULL;
-    }
     cl_int err;
     k->kernel = clCreateKernel(k->program, name, &err);
     if (err != CL_SUCCESS) {
@@ -347,51 +92,18 @@ static clkernel *kernel_from_text(clctx *ctx, const char *text,
         return NULL;
     }
     clf_track(ctx, 1);
-    if (read_params(k) || make_signature(k)) {
-        clkernel_free(k);
-        return NULL;
-    }
-    if (k->struct_decl && measure)
-        read_struct_sizes(k, text, options);
-    if (ctx->profile)
-        k->profile = clf_kernel_profile_for(ctx, name);
     return k;
 }
 
-static clkernel *kernel_from(clctx *ctx, const char *caller, int from_file,
-                             const char *text, const char *name,
-                             const char *options, int measure)
+void clf_kernel_set_params(clkernel *k, const clf_param_table *t)
 {
-    char *origin;
-    if (!(ctx = clf_ctx(ctx)))
-        return NULL;
-    char *expanded = clf_source_open(caller, from_file, text, name, options,
-                                     ctx->debug, &origin);
-    if (!expanded)
-        return NULL;
-    clkernel *k = kernel_from_text(ctx, expanded, origin, name, options,
-                                   measure);
-    free(expanded);
-    free(origin);
-    return k;
-}
-
-clkernel *clkernel_file(clctx *ctx, const char *path, const char *name,
-                        const char *options)
-{
-    return kernel_from(ctx, "clkernel_file", 1, path, name, options, 1);
-}
-
-clkernel *clkernel_source(clctx *ctx, const char *source, const char *name,
-                          const char *options)
-{
-    return kernel_from(ctx, "clkernel_source", 0, source, name, options, 1);
-}
-
-clkernel *clf_kernel_source_unmeasured(clctx *ctx, const char *source,
-                                       const char *name, const char *options)
-{
-    return kernel_from(ctx, "clkernel_source", 0, source, name, options, 0);
+    k->nparams = t->nparams;
+    k->params = t->params;
+    k->signature = t->signature;
+    k->names = t->names;
+    k->cross_check = t->cross_check;
+    if (k->ctx->profile)
+        k->profile = clf_kernel_profile_for(k->ctx, k->name);
 }
 
 /* ---- work sizes ---------------------------------------------------------- */
@@ -656,7 +368,7 @@ static int check_arg(const clkernel *k, const char *who, unsigned i,
         if (!a->type)
             return mismatch(k, who, i, a, "name the element type with "
                             "CLARG_TYPED(\"Type\", p, n, flags)");
-        if (!clf_types_match(p, a->type, k->typedefs))
+        if (!clf_types_match(p, a->type, &k->names))
             return mismatch(k, who, i, a, NULL);
         if (p->struct_size && p->struct_size != a->elem_size)
             return layout_mismatch(k, who, i, a);
@@ -669,7 +381,7 @@ static int check_arg(const clkernel *k, const char *who, unsigned i,
         if (a->kind != CLARG_KIND_SCALAR)
             return mismatch(k, who, i, a, p->pointer ? NULL : "pass a value with "
                             "CLARG(x) or CLARG_VALUE(\"Type\", &x)");
-        if (a->type && !clf_types_match(p, a->type, k->typedefs))
+        if (a->type && !clf_types_match(p, a->type, &k->names))
             return mismatch(k, who, i, a, NULL);
         if (p->size && p->size != a->elem_size)
             return mismatch(k, who, i, a, "the sizes differ");
@@ -717,159 +429,6 @@ typedef struct call_plan {
     int blocking;
     size_t items, chunk;
 } call_plan;
-
-/* Device buffers of one call: persistent ones borrowed, others taken from
- * the pool or made here (images), and some of either the host array itself
- * (pinned memory used in place, host.c), which is never copied. */
-enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
-typedef struct call_buffers {
-    cl_mem mem[32];
-    unsigned char made[32];      /* BUF_MADE | BUF_IN_PLACE, or BUF_POOLED */
-    cl_mem *mems;
-    unsigned char *mades;
-} call_buffers;
-
-/* Gives back what the call made or took: to the pool, for later work on
- * the queue the call ran on. */
-static void release_made(clctx *ctx, call_buffers *b, unsigned n,
-                         const clarg *args, cl_command_queue queue)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (b->mades[i] & BUF_POOLED)
-            clf_pool_give(ctx, queue, b->mems[i], clf_arg_bytes(&args[i]));
-        else if (b->mades[i] & BUF_MADE)
-            clf_release_mem(ctx, b->mems[i]);
-    if (b->mems != b->mem) {
-        free(b->mems);
-        free(b->mades);
-    }
-}
-
-/* "argument 2 of vadd", for the message of a copy that failed: written
- * only then. */
-static int copy_failed(const clkernel *k, unsigned i, cl_int err, int what,
-                       size_t bytes)
-{
-    char what_for[160];
-    snprintf(what_for, sizeof what_for, "argument %u of %s", i + 1, k->name);
-    return clf_copy_failed(err, what, bytes, what_for);
-}
-
-/* An array a chunked call copies in parts rather than whole. */
-static int split(const call_plan *p, const clarg *a)
-{
-    return p->chunk && a->kind == CLARG_KIND_BUFFER &&
-           (a->flags & CLARG_CHUNKED);
-}
-
-static int set_arg(clkernel *k, const call_plan *p, unsigned i,
-                   const clarg *a, call_buffers *b)
-{
-    clctx *ctx = k->ctx;
-    cl_int err;
-    if (a->kind == CLARG_KIND_BUFFER) {
-        size_t bytes = clf_arg_bytes(a);
-        if (a->buffer) {
-            b->mems[i] = a->buffer->mem;
-            if (clf_arg_in_place(a))
-                b->mades[i] = BUF_IN_PLACE;
-        } else if (a->flags &&      /* CLARG_NO_COPY asks for scratch */
-                   (b->mems[i] = clf_host_in_place(ctx, a->host, bytes))) {
-            b->mades[i] = BUF_MADE | BUF_IN_PLACE;
-        } else {
-            b->mems[i] = clf_pool_take(ctx, p->queue, bytes, &err);
-            if (err != CL_SUCCESS)
-                return clf_fail_cl(err, "clCreateBuffer", "%s(%s): argument "
-                                   "%u, %zu bytes", p->who, k->name, i + 1,
-                                   bytes);
-            b->mades[i] = BUF_POOLED;
-        }
-        /* Enqueued without waiting: the call waits once, at its end. */
-        if ((a->flags & CLARG_TO_DEVICE) && !(b->mades[i] & BUF_IN_PLACE) &&
-            !split(p, a) &&
-            (err = clf_enqueue_copy(ctx, p->queue, CLF_EV_WRITE, b->mems[i], 0,
-                                    bytes, a->host, CL_FALSE)) != CL_SUCCESS)
-            return copy_failed(k, i, err, CLF_EV_WRITE, bytes);
-        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), &b->mems[i]);
-    } else if (a->kind == CLARG_KIND_LOCAL) {
-        err = clSetKernelArg(k->kernel, i, a->count, NULL);
-    } else if (a->kind == CLARG_KIND_MEM) {
-        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), a->value);
-    } else if (a->kind == CLARG_KIND_SAMPLER) {
-        err = clSetKernelArg(k->kernel, i, sizeof(cl_sampler), a->value);
-    } else if (a->kind == CLARG_KIND_IMAGE) {
-        char what[160];
-        snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-        int rc = clf_image_make(ctx, p->queue, what, a, CL_FALSE,
-                                &b->mems[i]);
-        if (rc)
-            return rc;
-        if (a->host)                    /* made for the call */
-            b->mades[i] = BUF_MADE;
-        err = clSetKernelArg(k->kernel, i, sizeof(cl_mem), &b->mems[i]);
-    } else {
-        err = clSetKernelArg(k->kernel, i, a->elem_size,
-                             a->host ? a->host : a->value);
-    }
-    if (err == CL_INVALID_ARG_SIZE)
-        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
-                        "(%s): %zu bytes given, which is not the size the "
-                        "kernel's parameter has on %s: host and device layouts "
-                        "of %s differ", p->who, k->name, i + 1,
-                        k->params[i].name, a->elem_size,
-                        ctx->device_name, a->type ? a->type : "the type");
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clSetKernelArg", "%s(%s): argument %u",
-                           p->who, k->name, i + 1);
-    return 0;
-}
-
-/* Whether argument a is copied back whole after the kernel. */
-static int copied_back(const call_plan *p, const clarg *a, unsigned char made)
-{
-    if (a->kind == CLARG_KIND_IMAGE)
-        return (a->flags & CLARG_FROM_DEVICE) != 0;
-    return a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_FROM_DEVICE) &&
-           !(made & BUF_IN_PLACE) && !split(p, a);
-}
-
-/* Copies the arrays that come back after the last kernel (in a chunked
- * call, those that are not split), without waiting but for the last of a
- * blocking call's on its only queue: that one waits for the call's work,
- * as hand-written OpenCL's last blocking read does. *waited says whether
- * it did. */
-static int copy_back(clkernel *k, const call_plan *p, unsigned nargs,
-                     const clarg *args, call_buffers *b, int *waited)
-{
-    unsigned last = nargs;
-    for (unsigned i = 0; i < nargs; i++)
-        if (copied_back(p, &args[i], b->mades[i]))
-            last = i;
-    for (unsigned i = 0; i < nargs; i++) {
-        const clarg *a = &args[i];
-        if (!copied_back(p, a, b->mades[i]))
-            continue;
-        cl_bool blocking = p->blocking && !p->chunk && i == last;
-        if (a->kind == CLARG_KIND_IMAGE) {
-            char what[160];
-            snprintf(what, sizeof what, "argument %u of %s", i + 1, k->name);
-            int rc = clf_image_copy(k->ctx, p->queue, CLF_EV_READ, b->mems[i],
-                                    a, blocking, what);
-            if (rc)
-                return rc;
-        } else {
-            size_t bytes = clf_arg_bytes(a);
-            cl_int err = clf_enqueue_copy(k->ctx, p->queue, CLF_EV_READ,
-                                          b->mems[i], 0, bytes, a->host,
-                                          blocking);
-            if (err != CL_SUCCESS)
-                return copy_failed(k, i, err, CLF_EV_READ, bytes);
-        }
-        *waited = blocking && (a->kind == CLARG_KIND_IMAGE ||
-                               clf_arg_bytes(a) != 0);
-    }
-    return 0;
-}
 
 /* Launches k over global work-items from offset (NULL: none) on queue. A
  * timed launch's event joins the context's pending ones, read at the next
@@ -921,7 +480,7 @@ static int check_chunks(clkernel *k, const call_plan *p, unsigned nargs,
                             "the local size %zu in dimension %u", k->name,
                             p->chunk, k->local[d], d);
     for (unsigned i = 0; i < nargs; i++)
-        if (split(p, &args[i]) && args[i].count % p->items)
+        if (clf_arg_split(p->chunk, &args[i]) && args[i].count % p->items)
             return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked"
                                 "(%s): argument %u, split in chunks, has %zu "
                                 "elements, which %zu work-items cannot own "
@@ -934,37 +493,10 @@ static int check_chunks(clkernel *k, const call_plan *p, unsigned nargs,
     return 0;
 }
 
-/* Copies, one way on queue, the parts of the split arrays that work-items
- * [w0, w1) of the last dimension own. */
-static int copy_chunk(clkernel *k, const call_plan *p, unsigned nargs,
-                      const clarg *args, const call_buffers *b, int what,
-                      size_t w0, size_t w1, cl_command_queue queue)
-{
-    unsigned dir = what == CLF_EV_WRITE ? CLARG_TO_DEVICE : CLARG_FROM_DEVICE;
-    size_t e0 = w0 < p->items ? w0 : p->items;
-    size_t e1 = w1 < p->items ? w1 : p->items;
-    for (unsigned i = 0; i < nargs; i++) {
-        const clarg *a = &args[i];
-        if (!split(p, a) || !(a->flags & dir) || (b->mades[i] & BUF_IN_PLACE))
-            continue;
-        size_t per = a->count / p->items * a->elem_size;  /* bytes */
-        char desc[256];
-        snprintf(desc, sizeof desc, "argument %u of %s, work-items %zu to %zu",
-                 i + 1, k->name, w0, w1);
-        int rc = clf_copy(k->ctx, queue, what, b->mems[i], e0 * per,
-                          (e1 - e0) * per, (char *)a->host + e0 * per,
-                          CL_FALSE, desc);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
 /* Runs the chunks: chunk i's copies in on one queue, its kernel on the
  * context's after them, its copies out on a third after the kernel, so
  * that each queue moves on to the next chunk while the others work. */
-static int run_chunks(clkernel *k, const call_plan *p, unsigned nargs,
-                      const clarg *args, const call_buffers *b)
+static int run_chunks(clkernel *k, const clf_call *c)
 {
     clctx *ctx = k->ctx;
     cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
@@ -977,10 +509,10 @@ static int run_chunks(clkernel *k, const call_plan *p, unsigned nargs,
     /* The buffers made and the whole arrays copied in come first. */
     int rc = clf_queue_after(ctx, in, ctx->queue);
     for (size_t w0 = 0, w1; rc == 0 && w0 < k->global[d]; w0 = w1) {
-        w1 = k->global[d] - w0 > p->chunk ? w0 + p->chunk : k->global[d];
+        w1 = k->global[d] - w0 > c->chunk ? w0 + c->chunk : k->global[d];
         offset[d] = start + w0;
         global[d] = w1 - w0;
-        rc = copy_chunk(k, p, nargs, args, b, CLF_EV_WRITE, w0, w1, in);
+        rc = clf_call_copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
         if (rc == 0)
             rc = clf_queue_after(ctx, ctx->queue, in);
         if (rc == 0)
@@ -988,7 +520,7 @@ static int run_chunks(clkernel *k, const call_plan *p, unsigned nargs,
         if (rc == 0)
             rc = clf_queue_after(ctx, out, ctx->queue);
         if (rc == 0)
-            rc = copy_chunk(k, p, nargs, args, b, CLF_EV_READ, w0, w1, out);
+            rc = clf_call_copy_chunk(c, CLF_EV_READ, w0, w1, out);
     }
     return rc;
 }
@@ -1043,35 +575,20 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
     if (plan.chunk >= k->global[k->dims - 1])  /* one chunk: a plain call */
         plan.chunk = 0;
 
-    call_buffers b;              /* not zeroed: only made[] must be, below */
-    b.mems = b.mem;
-    b.mades = b.made;
-    if (nargs > 32) {
-        b.mems = calloc(nargs, sizeof *b.mems);
-        b.mades = calloc(nargs, 1);
-        if (!b.mems || !b.mades) {
-            free(b.mems);
-            free(b.mades);
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", p->who,
-                                k->name);
-        }
-    } else {
-        memset(b.made, 0, nargs);
-    }
-    unsigned from_device = 0;
-    for (unsigned i = 0; i < nargs && rc == 0; i++) {
-        rc = set_arg(k, p, i, &args[i], &b);
-        from_device |= args[i].flags & CLARG_FROM_DEVICE;
-    }
+    clf_call c = {.ctx = k->ctx, .kernel = k->kernel, .who = p->who,
+                  .name = k->name, .params = k->params, .queue = p->queue,
+                  .items = p->items, .chunk = p->chunk, .nargs = nargs,
+                  .args = args};
+    rc = clf_call_bind(&c);
     if (rc == 0 && p->chunk)
-        rc = run_chunks(k, p, nargs, args, &b);
+        rc = run_chunks(k, &c);
     else if (rc == 0)
         rc = launch(k, p->queue, k->has_offset ? k->offset : NULL, k->global);
     int waited = 0;
-    if (rc == 0 && from_device)
-        rc = copy_back(k, p, nargs, args, &b, &waited);
+    if (rc == 0)
+        rc = clf_call_copy_back(&c, p->blocking, &waited);
     rc = wait_call(k, p, rc, &waited);
-    release_made(k->ctx, &b, nargs, args, p->queue);
+    clf_call_release(&c);
     if (waited) {               /* every queue the call used has finished */
         clf_queue_done(k->ctx, p->queue);
         for (int q = 0; p->chunk && q < 2; q++)

@@ -23,7 +23,7 @@
  * passed by pointer or by value, as the device compiled it: a host array of
  * structs laid out differently is then an error, not corrupted data.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -98,7 +98,7 @@ static clfunction *function_new(clctx *ctx, char *source, const char *origin,
     f->group_dims = 1;                  /* one work-item */
     f->group[0] = f->group[1] = f->group[2] = 1;
     snprintf(f->proto.name, sizeof f->proto.name, "%s", fname);
-    int rc = clf_preprocess(ctx, source, f->options, &f->view);
+    int rc = clf_preprocess_on(ctx, source, f->options, &f->view);
     if (rc != CLFRAME_ERR_NO_MEMORY &&
         !(f->typedefs = clf_typedefs_read(f->view ? f->view : source)))
         rc = clframe_fail(CLFRAME_ERR_NO_MEMORY, "clfunction %s", fname);
@@ -436,8 +436,8 @@ static int read_device_sizes(clfunction *f, const char *program)
     char name[200];
     snprintf(name, sizeof name, "clf_sizes_%s", f->proto.name);
     cl_ulong sizes[CLF_MAX_PARAMS + 1] = {0};
-    int rc = clf_probe(f->ctx, program, f->origin, name, f->options, sizes,
-                       f->proto.nparams + 1);
+    int rc = clf_probe(f->ctx, program, f->origin, name, f->options,
+                       &clf_source_build, sizes, f->proto.nparams + 1);
     for (unsigned i = 0; rc == 0 && i <= f->proto.nparams; i++)
         f->device_size[i] = (size_t)sizes[i];
     return rc;
@@ -481,6 +481,15 @@ const char *clfunction_shim_source(clfunction *f)
 
 /* ---- checking a call --------------------------------------------------------- */
 
+/* The argument's type fits parameter p's, as the function's source names
+ * its types. */
+static int type_matches(const clfunction *f, const clf_param *p,
+                        const char *given)
+{
+    clf_type_names names = clf_typedefs_names(f->typedefs);
+    return clf_types_match(p, given, &names);
+}
+
 static int mismatch(const clfunction *f, unsigned i, const clarg *a,
                     const char *advice)
 {
@@ -517,7 +526,7 @@ static int check_each(const clfunction *f, unsigned i, const clarg *a)
     if (!a->type)
         return mismatch(f, i, a, "name the element type with "
                         "CLARG_TYPED(\"Type\", p, n, CLARG_EACH | ...)");
-    if (!clf_types_match(p, a->type, f->typedefs) || (p->size && p->size != a->elem_size))
+    if (!type_matches(f, p, a->type) || (p->size && p->size != a->elem_size))
         return mismatch(f, i, a, NULL);
     if (a->count != group_items(f))
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clfunction_call(%s): argument "
@@ -542,7 +551,7 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
             return mismatch(f, i, a, "pass a value with CLARG(x) or "
                             "CLARG_VALUE(\"Type\", &x), or one per "
                             "work-item with CLARG_EACH_IN(p, n)");
-        if ((a->type && !clf_types_match(p, a->type, f->typedefs)) ||
+        if ((a->type && !type_matches(f, p, a->type)) ||
             (p->size && p->size != a->elem_size))
             return mismatch(f, i, a, NULL);
         return 0;
@@ -554,7 +563,7 @@ static int check_arg(const clfunction *f, unsigned i, const clarg *a)
     if (!a->type)
         return mismatch(f, i, a, "name the element type with "
                         "CLARG_TYPED(\"Type\", p, n, flags)");
-    if (!clf_types_match(p, a->type, f->typedefs))
+    if (!type_matches(f, p, a->type))
         return mismatch(f, i, a, NULL);
     if (is_private_pointer(p) &&
         a->count * a->elem_size > PRIVATE_COPY_MAX_BYTES)
@@ -580,7 +589,7 @@ static int ret_type_differs(const clfunction *f, const char *ret_type)
         return 0;
     clf_param returned = {.pointer = 1};
     snprintf(returned.type, sizeof returned.type, "%s", pr->ret_type);
-    return !clf_types_match(&returned, ret_type, f->typedefs);
+    return !type_matches(f, &returned, ret_type);
 }
 
 static int check_ret(const clfunction *f, const void *ret, const char *ret_type,

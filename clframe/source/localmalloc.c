@@ -19,7 +19,7 @@
  * keep their lines, and every message names the file and line the user
  * wrote (the #line markers of the expanded source are followed).
  */
-#include "internal.h"
+#include "source.h"
 
 #ifdef CLF_NO_LIBCLANG_HEADERS
 #error "clang-c/Index.h not found: install libclang-dev (make deps does)"

@@ -13,7 +13,7 @@
  * function's own typedefs are not its kernels' parameters'. Array and
  * function typedefs are not followed: such a name stays itself.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -281,4 +281,16 @@ void clf_typedefs_resolve(const clf_typedefs *t, const char *type, char *out,
                           size_t size)
 {
     clf_typedefs_follow(t, type, out, size, NULL);
+}
+
+/* clf_typedefs_resolve as a clf_type_names wants it. */
+static void resolve_names(const void *names, const char *type, char *out,
+                          size_t size)
+{
+    clf_typedefs_resolve(names, type, out, size);
+}
+
+clf_type_names clf_typedefs_names(const clf_typedefs *td)
+{
+    return (clf_type_names){.resolve = resolve_names, .names = td};
 }

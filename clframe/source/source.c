@@ -9,7 +9,7 @@
  * into a build. #line markers keep compiler messages pointing at the file and
  * line the user wrote.
  */
-#include "internal.h"
+#include "source.h"
 
 #include <pthread.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
  * place and never replaced; and standard output checked at the end.
  * clframe-local-malloc writes -o through it; any program may.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * source, proto.c): type names in one spelling, sizes of the built-in
  * types, matching rules and the words used in error messages.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,7 +180,7 @@ void clf_describe_arg(const clarg *a, char *buf, size_t size)
  * a struct's typedef name as its tag), or float3 given a float4 (the host
  * has no distinct 3-vector type), or any type for void*. */
 int clf_types_match(const clf_param *p, const char *given,
-                    const clf_typedefs *td)
+                    const clf_type_names *names)
 {
     if (strcmp(p->type, given) == 0 || (p->pointer && strcmp(p->type, "void") == 0))
         return 1;
@@ -190,7 +190,10 @@ int clf_types_match(const clf_param *p, const char *given,
     if (pointer)
         return 0;
     char resolved[128];
-    clf_typedefs_resolve(td, plain, resolved, sizeof resolved);
+    if (names && names->resolve)
+        names->resolve(names->names, plain, resolved, sizeof resolved);
+    else
+        clf_normalize_type(plain, resolved, sizeof resolved, &pointer);
     given = resolved;
     if (strcmp(p->type, given) == 0)
         return 1;

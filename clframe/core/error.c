@@ -3,7 +3,7 @@
  * in clframe goes through clframe_fail, so the message a user sees always says
  * which call failed, on what, and why, and an installed handler sees it too.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <string.h>

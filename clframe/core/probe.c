@@ -7,13 +7,13 @@
  * not through clkernel: its signature is known, and a kernel's creation
  * itself asks probes (its structs' sizes, the preprocessor's versions).
  */
-#include "internal.h"
+#include "core.h"
 
 int clf_probe(clctx *ctx, const char *source, const char *origin,
-              const char *name, const char *options, cl_ulong *out,
-              size_t n)
+              const char *name, const char *options,
+              const clf_build_hooks *hooks, cl_ulong *out, size_t n)
 {
-    cl_program program = clf_program_get(ctx, source, origin, options);
+    cl_program program = clf_program_get(ctx, source, origin, options, hooks);
     if (!program)
         return CLFRAME_ERR_BUILD;       /* the message has the log */
     cl_int err;

@@ -13,7 +13,7 @@
  * settings off with the cache: nothing is read, and storing fails with a
  * message.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <ctype.h>
 #include <errno.h>

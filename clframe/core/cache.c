@@ -38,7 +38,7 @@
  * binary (seconds for a large file, once per new source), which in turn
  * makes the next run's first calls as quick as its build (bench/RESULTS.md).
  */
-#include "internal.h"
+#include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,751 @@
+/*
+ * arg.c: a clarg's life: building it, its device buffers and its copies.
+ *
+ * A clarg is a plain value so that a call can be written inline; the only
+ * thing shared between copies is the persistent buffer, which is why it lives
+ * behind a pointer. Its whole life with the device is here: its persistent
+ * buffer, the buffer (or image) it is bound to for a call, every copy
+ * between its host array and the device, and the statistics those copies
+ * count, so that following an argument through a call stays in this file.
+ *
+ * Copies cannot be tracked, so a released buffer's record is never freed: it
+ * goes to a list for reuse with its generation bumped, and a copy made
+ * before the release, whose generation is now old, gets an error instead of
+ * freed memory or another argument's buffer. The list is as long as the most
+ * buffers that were ever persistent at once.
+ *
+ * A persistent array in pinned memory, on a device that shares the host's
+ * memory, gets a buffer that is the array itself (host.c): its reads and
+ * writes copy nothing. Such a buffer cannot change hands: after a swap the
+ * array would be one argument's host array and the other's device data,
+ * and reading either argument would overwrite the other's. So clarg_swap
+ * first gives it a buffer of its own (own_buffers), and from then on the
+ * argument is copied as a malloc'd one is.
+ */
+#include "core.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+static clarg_buffer *free_buffers;
+
+static clarg_buffer *buffer_take(void)
+{
+    pthread_mutex_lock(&free_lock);
+    clarg_buffer *b = free_buffers;
+    if (b)
+        free_buffers = b->next_free;
+    pthread_mutex_unlock(&free_lock);
+    return b ? b : calloc(1, sizeof *b);
+}
+
+static void buffer_give_back(clarg_buffer *b)
+{
+    b->generation++;
+    b->mem = NULL;
+    b->alias = NULL;
+    b->pinned_host = NULL;
+    pthread_mutex_lock(&free_lock);
+    b->next_free = free_buffers;
+    free_buffers = b;
+    pthread_mutex_unlock(&free_lock);
+}
+
+int clf_arg_released(const clarg *a)
+{
+    return a->buffer && a->generation != a->buffer->generation;
+}
+
+/* 0 if a has no buffer or its own; else the error that a copy of a
+ * released argument is, naming fn. */
+static int check_live(const clarg *a, const char *fn)
+{
+    if (!clf_arg_released(a))
+        return 0;
+    return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument's device buffer "
+                        "was released (by clarg_release on it or on a copy)",
+                        fn);
+}
+
+/* Sets each field rather than zeroing the whole clarg: this runs for every
+ * CLARG(x) of every call, and value[] is mostly unused bytes. A size that
+ * does not fit gives a clarg that every call refuses. */
+clarg clarg_scalar(const char *type, size_t size, const void *value)
+{
+    clarg a;
+    a.kind = value && size <= sizeof a.value ? CLARG_KIND_SCALAR
+                                             : CLARG_KIND_NONE;
+    a.flags = 0;
+    a.type = type;
+    a.elem_size = size;
+    a.count = 1;
+    a.host = NULL;
+    a.buffer = NULL;
+    a.generation = 0;
+    if (a.kind == CLARG_KIND_SCALAR)
+        memcpy(a.value, value, size);
+    return a;
+}
+
+clarg clarg_array(const char *type, size_t elem_size, void *host, size_t n,
+                  unsigned flags)
+{
+    return (clarg){.kind = CLARG_KIND_BUFFER, .flags = flags, .type = type,
+                   .elem_size = elem_size, .count = n, .host = host};
+}
+
+clarg clarg_value(const char *type, size_t size, const void *value)
+{
+    return (clarg){.kind = CLARG_KIND_SCALAR, .type = type, .elem_size = size,
+                   .count = 1, .host = (void *)value};
+}
+
+clarg clarg_local(size_t bytes)
+{
+    return (clarg){.kind = CLARG_KIND_LOCAL, .type = NULL, .elem_size = 1,
+                   .count = bytes};
+}
+
+/* count * elem_size, or SIZE_MAX when that overflows: asked several times
+ * a call, so without a division. */
+size_t clf_arg_bytes(const clarg *a)
+{
+    size_t bytes;
+    return __builtin_mul_overflow(a->count, a->elem_size, &bytes) ? (size_t)-1
+                                                                   : bytes;
+}
+
+int clarg_persist(clarg *a, clctx *ctx)
+{
+    if (!a || a->kind != CLARG_KIND_BUFFER)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: only an array "
+                        "argument (CLARG_IN/OUT/INOUT/TYPED) can be persistent");
+    if (!(ctx = clf_ctx(ctx)))
+        return CLFRAME_ERR_NO_DEVICE;
+    int rc = check_live(a, "clarg_persist");
+    if (rc)
+        return rc;
+    if (a->buffer) {
+        if (a->buffer->ctx == ctx)
+            return 0;
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: the argument is "
+                        "already persistent on another context");
+    }
+    size_t bytes = clf_arg_bytes(a);
+    if (bytes == (size_t)-1)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: %zu elements of "
+                        "%zu bytes overflow size_t", a->count, a->elem_size);
+    clarg_buffer *b = buffer_take();
+    if (!b)
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "clarg_persist: out of memory");
+    cl_int err = CL_SUCCESS;
+    b->ctx = ctx;
+    b->bytes = bytes;
+    if ((b->mem = clf_host_in_place(ctx, a->host, bytes)))
+        b->alias = a->host;     /* pinned memory: the buffer is the array */
+    else
+        b->mem = clf_create_buffer(ctx, bytes, &err);
+    if (err != CL_SUCCESS) {
+        buffer_give_back(b);
+        return clf_fail_cl(err, "clCreateBuffer", "clarg_persist: %zu bytes "
+                           "of %s on %s", bytes, a->type ? a->type : "data",
+                           ctx->device_name);
+    }
+    b->pinned_host = clf_host_use(a->host, +1) ? a->host : NULL;
+    a->buffer = b;
+    a->generation = b->generation;
+    return 0;
+}
+
+int clarg_set_flags(clarg *a, unsigned flags)
+{
+    if (!a || (flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE |
+                                   CLARG_CHUNKED)))
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_set_flags: flags must "
+                        "combine CLARG_TO_DEVICE, CLARG_FROM_DEVICE and "
+                        "CLARG_CHUNKED");
+    a->flags = flags;
+    return 0;
+}
+
+int clarg_keep_on_device(clarg *a, clctx *ctx, int upload)
+{
+    int rc = clarg_persist(a, ctx);
+    if (rc == 0 && upload)
+        rc = clarg_write(a);
+    if (rc == 0)
+        rc = clarg_set_flags(a, CLARG_NO_COPY);
+    return rc;
+}
+
+static int check_persistent(const clarg *a, const char *fn)
+{
+    if (!a)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument is NULL", fn);
+    if (a->kind != CLARG_KIND_BUFFER || !a->buffer)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument is not "
+                        "persistent (call clarg_persist first)", fn);
+    int rc = check_live(a, fn);
+    if (rc)
+        return rc;
+    if (!a->host && a->buffer->bytes)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument has no host "
+                        "array to copy to or from", fn);
+    return 0;
+}
+
+/* A buffer that is its host array (pinned memory used in place) has nothing
+ * to copy; waiting for the queue, as a blocking copy would, is all that
+ * makes the kernels' writes the host's. */
+int clf_arg_in_place(const clarg *a)
+{
+    return a->buffer->alias && a->buffer->alias == a->host;
+}
+
+/* Copies elements [first, first + n) of a persistent argument one way
+ * (CLF_EV_WRITE or CLF_EV_READ) on s's queue, waiting or not. */
+static int copy_part(clarg *a, int what, size_t first, size_t n, clstream *s,
+                     cl_bool blocking, const char *fn)
+{
+    int rc = check_persistent(a, fn);
+    if (rc)
+        return rc;
+    clctx *ctx = a->buffer->ctx;
+    size_t count = a->elem_size ? a->buffer->bytes / a->elem_size : 0;
+    if (first > count || n > count - first)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: elements %zu to %zu of "
+                            "an array of %zu", fn, first, first + n, count);
+    if (s && s->ctx != ctx)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: the stream is on %s, the "
+                            "argument's buffer on another context", fn,
+                            s->ctx->device_name);
+    cl_command_queue queue = clf_stream_queue(ctx, s);
+    if (clf_arg_in_place(a)) {
+        cl_int err = blocking ? clFinish(queue) : CL_SUCCESS;
+        if (err != CL_SUCCESS)
+            return clf_fail_cl(err, "clFinish", "%s: %zu bytes used in place "
+                               "on %s", fn, a->buffer->bytes, ctx->device_name);
+        return 0;
+    }
+    size_t at = first * a->elem_size;
+    return clf_copy(ctx, queue, what, a->buffer->mem, at, n * a->elem_size,
+                    (char *)a->host + at, blocking, fn);
+}
+
+int clarg_read(clarg *a)
+{
+    return copy_part(a, CLF_EV_READ, 0, a ? a->count : 0, NULL, CL_TRUE,
+                     "clarg_read");
+}
+
+int clarg_write(clarg *a)
+{
+    return copy_part(a, CLF_EV_WRITE, 0, a ? a->count : 0, NULL, CL_TRUE,
+                     "clarg_write");
+}
+
+int clarg_read_async(clarg *a, size_t first, size_t n, clstream *s)
+{
+    return copy_part(a, CLF_EV_READ, first, n, s, CL_FALSE,
+                     "clarg_read_async");
+}
+
+int clarg_write_async(clarg *a, size_t first, size_t n, clstream *s)
+{
+    return copy_part(a, CLF_EV_WRITE, first, n, s, CL_FALSE,
+                     "clarg_write_async");
+}
+
+/* The element type's name, for messages and for comparing two arrays'. */
+static const char *type_of(const clarg *a)
+{
+    return a->type ? a->type : "untyped data";
+}
+
+/* *made: a new buffer holding the bytes of r's, which is its host array
+ * (pinned memory used in place): that array, as the kernels left it, is
+ * copied in. 0, or a code with a message and *made NULL. */
+static int copy_of_array(const clarg_buffer *r, cl_mem *made)
+{
+    cl_int err;
+    *made = clf_create_buffer(r->ctx, r->bytes, &err);
+    if (err != CL_SUCCESS) {
+        *made = NULL;
+        return clf_fail_cl(err, "clCreateBuffer", "clarg_swap: %zu bytes on "
+                           "%s, a buffer of its own for an array in pinned "
+                           "memory", r->bytes, r->ctx->device_name);
+    }
+    int rc = clf_copy(r->ctx, r->ctx->queue, CLF_EV_WRITE, *made, 0, r->bytes,
+                      (void *)r->alias, CL_TRUE, "clarg_swap: an array in "
+                      "pinned memory into a buffer of its own");
+    if (rc) {
+        clf_release_mem(r->ctx, *made);
+        *made = NULL;
+    }
+    return rc;
+}
+
+/* Gives each of x and y (one context's) that is its host array a buffer of
+ * its own with the same bytes, once every queue of the context, streams
+ * too, has finished with the array; both or, on failure, neither. */
+static int own_buffers(clarg_buffer *x, clarg_buffer *y)
+{
+    if (!x->alias && !y->alias)
+        return 0;
+    clctx *ctx = x->ctx;
+    cl_int err = clf_finish_all(ctx);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clFinish", "clarg_swap: waiting for the "
+                           "kernels that use an array in pinned memory on %s",
+                           ctx->device_name);
+    clarg_buffer *r[2] = {x, y};
+    cl_mem made[2] = {NULL, NULL};
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++)
+        if (r[i]->alias)
+            rc = copy_of_array(r[i], &made[i]);
+    for (int i = 0; i < 2; i++) {
+        if (rc) {
+            clf_release_mem(ctx, made[i]);
+        } else if (made[i]) {
+            clf_release_mem(ctx, r[i]->mem);
+            r[i]->mem = made[i];
+            r[i]->alias = NULL;
+        }
+    }
+    return rc;
+}
+
+int clarg_swap(clarg *a, clarg *b)
+{
+    if (!a || !b)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: argument %s is "
+                            "NULL", a ? "b" : "a");
+    if (!a->buffer || !b->buffer)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: both arguments must "
+                        "be persistent (call clarg_persist first)");
+    int rc = check_live(a, "clarg_swap");
+    if (rc || (rc = check_live(b, "clarg_swap")))
+        return rc;
+    /* Same bytes but other elements would let a kernel read floats as ints. */
+    if (strcmp(type_of(a), type_of(b)) != 0 || a->elem_size != b->elem_size)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: an array of %s "
+                            "(%zu bytes each) and one of %s (%zu bytes each) "
+                            "cannot be exchanged", type_of(a), a->elem_size,
+                            type_of(b), b->elem_size);
+    if (a->buffer->bytes != b->buffer->bytes || a->buffer->ctx != b->buffer->ctx)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clarg_swap: buffers of %zu and "
+                        "%zu bytes (or on two contexts) cannot be exchanged",
+                        a->buffer->bytes, b->buffer->bytes);
+    if (a->buffer != b->buffer &&       /* a copy: nothing changes hands */
+        (rc = own_buffers(a->buffer, b->buffer)))
+        return rc;
+    cl_mem t = a->buffer->mem;
+    a->buffer->mem = b->buffer->mem;
+    b->buffer->mem = t;
+    return 0;
+}
+
+void clarg_release(clarg *a)
+{
+    if (!a || !a->buffer)
+        return;
+    if (!clf_arg_released(a)) {                     /* else done by a copy */
+        if (a->buffer->pinned_host)
+            clf_host_use(a->buffer->pinned_host, -1);
+        clf_release_mem(a->buffer->ctx, a->buffer->mem);
+        buffer_give_back(a->buffer);
+    }
+    a->buffer = NULL;
+}
+
+cl_mem clarg_mem(const clarg *a)
+{
+    return a && a->buffer && !clf_arg_released(a) ? a->buffer->mem : NULL;
+}
+
+/* ---- copies between host arrays and buffers ------------------------------ */
+
+void clf_count_copy(clctx *ctx, int what, size_t bytes)
+{
+    if (what == CLF_EV_WRITE) {
+        ctx->stats.writes++;
+        ctx->stats.bytes_to_device += bytes;
+    } else {
+        ctx->stats.reads++;
+        ctx->stats.bytes_from_device += bytes;
+    }
+}
+
+cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
+                        cl_mem mem, size_t offset, size_t bytes, void *host,
+                        cl_bool blocking)
+{
+    if (bytes == 0)
+        return CL_SUCCESS;
+    /* Profiled by the clock when the host waits: NVIDIA's events of a
+     * copy of pageable memory span more than the copy (four 256 MB reads
+     * of bin/matmul added up to 349 ms in calls that took 130 ms each in
+     * all), which made its read-back look three times slower than it is.
+     * The queue is finished first, so the clock times the copy alone; an
+     * enqueued copy has only its event. */
+    cl_event ev = NULL;
+    cl_event *evp = ctx->profile && !blocking ? &ev : NULL;
+    double start = 0;
+    if (ctx->profile && blocking) {
+        clFinish(queue);
+        start = clf_now_ms();
+    }
+    cl_int err = clf_before_copy(ctx, what, host, bytes);
+    for (int tries = 0; err == CL_SUCCESS && tries < 2; tries++) {
+        if (what == CLF_EV_WRITE)
+            err = clEnqueueWriteBuffer(queue, mem, blocking, offset, bytes,
+                                       host, 0, NULL, evp);
+        else
+            err = clEnqueueReadBuffer(queue, mem, blocking, offset, bytes,
+                                      host, 0, NULL, evp);
+        if (err == CL_SUCCESS || tries || !clf_pool_retry(ctx, err))
+            break;
+    }
+    if (err != CL_SUCCESS)
+        return err;
+    clf_after_copy(ctx, queue, what, host, bytes, blocking);
+    clf_count_copy(ctx, what, bytes);
+    if (ev) {
+        clf_track(ctx, 1);
+        clf_keep_event(ctx, ev, what, bytes, NULL, NULL);
+    } else if (ctx->profile) {
+        int d = what == CLF_EV_WRITE ? 0 : 1;
+        ctx->transfer_ms[d] += clf_now_ms() - start;
+        ctx->transfer_bytes[d] += bytes;
+    }
+    return CL_SUCCESS;
+}
+
+static int overlap(const char *a, size_t an, const char *b, size_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+/* The queue of a read in flight into some of the bytes at host, or NULL. */
+static cl_command_queue reading_into(const clctx *ctx, const void *host,
+                                     size_t bytes)
+{
+    for (size_t i = 0; i < ctx->nreads; i++)
+        if (overlap(host, bytes, ctx->reads[i].host, ctx->reads[i].bytes))
+            return ctx->reads[i].queue;
+    return NULL;
+}
+
+cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes)
+{
+    cl_command_queue queue;
+    while (what == CLF_EV_WRITE && (queue = reading_into(ctx, host, bytes))) {
+        cl_int err = clFinish(queue);
+        if (err != CL_SUCCESS)
+            return err;
+        clf_queue_done(ctx, queue);     /* drops that queue's reads */
+    }
+    return CL_SUCCESS;
+}
+
+void clf_after_copy(clctx *ctx, cl_command_queue queue, int what,
+                    const void *host, size_t bytes, cl_bool blocking)
+{
+    if (what != CLF_EV_READ || blocking || bytes == 0)
+        return;
+    for (size_t i = 0; i < ctx->nreads; i++)    /* waiting covers both */
+        if (ctx->reads[i].host == host && ctx->reads[i].bytes == bytes &&
+            ctx->reads[i].queue == queue)
+            return;
+    if (ctx->nreads == CLF_READS_MOST && clf_finish_all(ctx) != CL_SUCCESS)
+        ctx->nreads = 0;            /* the queues failed: nothing lands */
+    ctx->reads[ctx->nreads++] =
+        (clf_read_pending){.host = host, .bytes = bytes, .queue = queue};
+}
+
+void clf_queue_done(clctx *ctx, cl_command_queue queue)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < ctx->nreads; i++)
+        if (queue && ctx->reads[i].queue != queue)
+            ctx->reads[kept++] = ctx->reads[i];
+    ctx->nreads = kept;
+    clf_pool_idle(ctx, queue);
+}
+
+int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc)
+{
+    return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
+                                                 : "clEnqueueReadBuffer",
+                       "copying %zu bytes for %s", bytes, desc);
+}
+
+int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
+             size_t offset, size_t bytes, void *host, cl_bool blocking,
+             const char *desc)
+{
+    cl_int err = clf_enqueue_copy(ctx, queue, what, mem, offset, bytes, host,
+                                  blocking);
+    return err == CL_SUCCESS ? 0 : clf_copy_failed(err, what, bytes, desc);
+}
+
+/* ---- images around a call -------------------------------------------------- */
+
+/* Copies a's host array into image or back (CLF_EV_WRITE, CLF_EV_READ). */
+static int image_copy(clctx *ctx, cl_command_queue queue, int what_way,
+                   cl_mem image, const clarg *a, cl_bool blocking,
+                   const char *what)
+{
+    const clf_image_desc *d = clf_image_desc_of(a);
+    size_t origin[3] = {0, 0, 0}, bytes = a->count * a->elem_size;
+    cl_int err = clf_before_copy(ctx, what_way, a->host, bytes);
+    if (err == CL_SUCCESS)
+        err = what_way == CLF_EV_WRITE
+            ? clEnqueueWriteImage(queue, image, blocking, origin, d->size, 0,
+                                  0, a->host, 0, NULL, NULL)
+            : clEnqueueReadImage(queue, image, blocking, origin, d->size, 0, 0,
+                                 a->host, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
+                                                         : "clEnqueueReadImage",
+                           "%s", what);
+    clf_after_copy(ctx, queue, what_way, a->host, bytes, blocking);
+    clf_count_copy(ctx, what_way, bytes);
+    return 0;
+}
+
+/* The image of an image argument for a call: the existing one, or one made
+ * now (free it with clf_release_mem) and filled from the host array if
+ * CLARG_TO_DEVICE. 0 or an error. */
+static int image_make(clctx *ctx, cl_command_queue queue, const char *what,
+                   const clarg *a, cl_bool blocking, cl_mem *out)
+{
+    const clf_image_desc *d = clf_image_desc_of(a);
+    if (d->existing) {
+        *out = d->mem;
+        return 0;
+    }
+    cl_image_desc desc = {
+        .image_type = d->dims == 3 ? CL_MEM_OBJECT_IMAGE3D
+                                   : CL_MEM_OBJECT_IMAGE2D,
+        .image_width = d->size[0], .image_height = d->size[1],
+        .image_depth = d->size[2]};
+    cl_int err;
+    *out = clCreateImage(ctx->context, CL_MEM_READ_WRITE, &d->format, &desc,
+                         NULL, &err);
+    if (err != CL_SUCCESS) {
+        *out = NULL;
+        return clf_fail_cl(err, "clCreateImage", "%s: %zux%zux%zu pixels on "
+                           "%s", what, d->size[0], d->size[1], d->size[2],
+                           ctx->device_name);
+    }
+    clf_track(ctx, 1);
+    int rc = a->flags & CLARG_TO_DEVICE
+                 ? image_copy(ctx, queue, CLF_EV_WRITE, *out, a, blocking,
+                                  what)
+                 : 0;
+    if (rc) {
+        clf_release_mem(ctx, *out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* ---- a call's buffers ------------------------------------------------------ */
+
+/* What each argument's buffer is to the call: made for it (an image),
+ * the host array itself (pinned memory used in place, host.c), which is
+ * never copied, or taken from the pool. */
+enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
+
+int clf_arg_split(size_t chunk, const clarg *a)
+{
+    return chunk && a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_CHUNKED);
+}
+
+/* "argument 2 of vadd", for the message of a copy that failed: written
+ * only then. */
+static int copy_failed(const clf_call *c, unsigned i, cl_int err, int what,
+                       size_t bytes)
+{
+    char what_for[160];
+    snprintf(what_for, sizeof what_for, "argument %u of %s", i + 1, c->name);
+    return clf_copy_failed(err, what, bytes, what_for);
+}
+
+/* Binds argument i: its buffer (persistent, in place, or from the pool)
+ * or its image, copied in without waiting unless it is split, or its
+ * value, set as the kernel's argument i. */
+static int bind_arg(clf_call *c, unsigned i)
+{
+    clctx *ctx = c->ctx;
+    const clarg *a = &c->args[i];
+    cl_int err;
+    if (a->kind == CLARG_KIND_BUFFER) {
+        size_t bytes = clf_arg_bytes(a);
+        if (a->buffer) {
+            c->mems[i] = a->buffer->mem;
+            if (clf_arg_in_place(a))
+                c->mades[i] = BUF_IN_PLACE;
+        } else if (a->flags &&      /* CLARG_NO_COPY asks for scratch */
+                   (c->mems[i] = clf_host_in_place(ctx, a->host, bytes))) {
+            c->mades[i] = BUF_MADE | BUF_IN_PLACE;
+        } else {
+            c->mems[i] = clf_pool_take(ctx, c->queue, bytes, &err);
+            if (err != CL_SUCCESS)
+                return clf_fail_cl(err, "clCreateBuffer", "%s(%s): argument "
+                                   "%u, %zu bytes", c->who, c->name, i + 1,
+                                   bytes);
+            c->mades[i] = BUF_POOLED;
+        }
+        /* Enqueued without waiting: the call waits once, at its end. */
+        if ((a->flags & CLARG_TO_DEVICE) && !(c->mades[i] & BUF_IN_PLACE) &&
+            !clf_arg_split(c->chunk, a) &&
+            (err = clf_enqueue_copy(ctx, c->queue, CLF_EV_WRITE, c->mems[i], 0,
+                                    bytes, a->host, CL_FALSE)) != CL_SUCCESS)
+            return copy_failed(c, i, err, CLF_EV_WRITE, bytes);
+        err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &c->mems[i]);
+    } else if (a->kind == CLARG_KIND_LOCAL) {
+        err = clSetKernelArg(c->kernel, i, a->count, NULL);
+    } else if (a->kind == CLARG_KIND_MEM) {
+        err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), a->value);
+    } else if (a->kind == CLARG_KIND_SAMPLER) {
+        err = clSetKernelArg(c->kernel, i, sizeof(cl_sampler), a->value);
+    } else if (a->kind == CLARG_KIND_IMAGE) {
+        char what[160];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
+        int rc = image_make(ctx, c->queue, what, a, CL_FALSE, &c->mems[i]);
+        if (rc)
+            return rc;
+        if (a->host)                    /* made for the call */
+            c->mades[i] = BUF_MADE;
+        err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &c->mems[i]);
+    } else {
+        err = clSetKernelArg(c->kernel, i, a->elem_size,
+                             a->host ? a->host : a->value);
+    }
+    if (err == CL_INVALID_ARG_SIZE)
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
+                        "(%s): %zu bytes given, which is not the size the "
+                        "kernel's parameter has on %s: host and device layouts "
+                        "of %s differ", c->who, c->name, i + 1,
+                        c->params[i].name, a->elem_size,
+                        ctx->device_name, a->type ? a->type : "the type");
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clSetKernelArg", "%s(%s): argument %u",
+                           c->who, c->name, i + 1);
+    return 0;
+}
+
+int clf_call_bind(clf_call *c)
+{
+    c->mems = c->mem;
+    c->mades = c->made;
+    c->from_device = 0;
+    if (c->nargs > CLF_CALL_ARGS_INLINE) {
+        c->mems = calloc(c->nargs, sizeof *c->mems);
+        c->mades = calloc(c->nargs, 1);
+        if (!c->mems || !c->mades) {
+            free(c->mems);
+            free(c->mades);
+            c->mems = c->mem;
+            c->mades = c->made;
+            c->nargs = 0;           /* nothing for clf_call_release */
+            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", c->who,
+                                c->name);
+        }
+    } else {
+        memset(c->made, 0, c->nargs);
+    }
+    int rc = 0;
+    for (unsigned i = 0; i < c->nargs && rc == 0; i++) {
+        rc = bind_arg(c, i);
+        c->from_device |= c->args[i].flags & CLARG_FROM_DEVICE;
+    }
+    return rc;
+}
+
+/* Whether argument a is copied back whole after the kernel. */
+static int copied_back(const clf_call *c, const clarg *a, unsigned char made)
+{
+    if (a->kind == CLARG_KIND_IMAGE)
+        return (a->flags & CLARG_FROM_DEVICE) != 0;
+    return a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_FROM_DEVICE) &&
+           !(made & BUF_IN_PLACE) && !clf_arg_split(c->chunk, a);
+}
+
+int clf_call_copy_back(clf_call *c, int blocking, int *waited)
+{
+    if (!c->from_device)
+        return 0;
+    unsigned last = c->nargs;
+    for (unsigned i = 0; i < c->nargs; i++)
+        if (copied_back(c, &c->args[i], c->mades[i]))
+            last = i;
+    for (unsigned i = 0; i < c->nargs; i++) {
+        const clarg *a = &c->args[i];
+        if (!copied_back(c, a, c->mades[i]))
+            continue;
+        cl_bool wait = blocking && !c->chunk && i == last;
+        if (a->kind == CLARG_KIND_IMAGE) {
+            char what[160];
+            snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
+            int rc = image_copy(c->ctx, c->queue, CLF_EV_READ, c->mems[i], a,
+                                wait, what);
+            if (rc)
+                return rc;
+        } else {
+            size_t bytes = clf_arg_bytes(a);
+            cl_int err = clf_enqueue_copy(c->ctx, c->queue, CLF_EV_READ,
+                                          c->mems[i], 0, bytes, a->host,
+                                          wait);
+            if (err != CL_SUCCESS)
+                return copy_failed(c, i, err, CLF_EV_READ, bytes);
+        }
+        *waited = wait && (a->kind == CLARG_KIND_IMAGE ||
+                           clf_arg_bytes(a) != 0);
+    }
+    return 0;
+}
+
+int clf_call_copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
+                        cl_command_queue queue)
+{
+    unsigned dir = what == CLF_EV_WRITE ? CLARG_TO_DEVICE : CLARG_FROM_DEVICE;
+    size_t e0 = w0 < c->items ? w0 : c->items;
+    size_t e1 = w1 < c->items ? w1 : c->items;
+    for (unsigned i = 0; i < c->nargs; i++) {
+        const clarg *a = &c->args[i];
+        if (!clf_arg_split(c->chunk, a) || !(a->flags & dir) ||
+            (c->mades[i] & BUF_IN_PLACE))
+            continue;
+        size_t per = a->count / c->items * a->elem_size;  /* bytes */
+        char desc[256];
+        snprintf(desc, sizeof desc, "argument %u of %s, work-items %zu to %zu",
+                 i + 1, c->name, w0, w1);
+        int rc = clf_copy(c->ctx, queue, what, c->mems[i], e0 * per,
+                          (e1 - e0) * per, (char *)a->host + e0 * per,
+                          CL_FALSE, desc);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+void clf_call_release(clf_call *c)
+{
+    for (unsigned i = 0; i < c->nargs; i++)
+        if (c->mades[i] & BUF_POOLED)
+            clf_pool_give(c->ctx, c->queue, c->mems[i],
+                          clf_arg_bytes(&c->args[i]));
+        else if (c->mades[i] & BUF_MADE)
+            clf_release_mem(c->ctx, c->mems[i]);
+    if (c->mems != c->mem) {
+        free(c->mems);
+        free(c->mades);
+    }
+}
