@@ -1,7 +1,7 @@
 /*
  * median.h: the median every benchmark and timing reports: the library's
- * (bench/, through bench.h) and the apps' (their benchmarks, bin/matmul,
- * the matmul tuner), who include it as "median.h"; header-only, so that
+ * (bench/, through bench.h) and the apps' (their benchmarks and tuners),
+ * who include it as "median.h"; header-only, so that
  * programs that link nothing but clframe can use it.
  */
 #ifndef CLFRAME_BENCH_MEDIAN_H

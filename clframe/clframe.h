@@ -517,7 +517,7 @@ typedef struct clkernel clkernel;
  * #include as if it were the file at path. scripts/embed-sources writes a
  * table of them from a folder, keyed by each file's path. */
 typedef struct clframe_source {
-    const char *path;            /* "apps/heat/kernels/heat.cl" */
+    const char *path;            /* "kernels/step.cl" */
     const char *text;
     size_t length;               /* bytes of text, without a final '\0' */
 } clframe_source;

@@ -82,7 +82,7 @@ inline float group_sum(float v, __local float *scratch)
 
 /* ---- image filters -------------------------------------------------------- */
 
-/* Horizontal pass of a separable Gaussian blur, with the row segment and
+/* Horizontal pass of a separable Gaussian filter, with the row segment and
  * its halo loaded into local memory once per work-group. */
 __kernel void blur_rows(__global const float *in, __global float *out,
                         int width, int height, float sigma,
@@ -305,7 +305,7 @@ __kernel void nbody_step(__global const float4 *pos, __global float4 *vel,
     new_pos[i] = (float4)(p.xyz + v.xyz * dt, p.w);
 }
 
-/* Five-point explicit heat step with fixed (Dirichlet) edges. */
+/* Five-point explicit diffusion step with fixed (Dirichlet) edges. */
 __kernel void heat_step(__global const float *t, __global float *next,
                         int width, int height, float alpha)
 {

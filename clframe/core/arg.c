@@ -387,9 +387,8 @@ cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
     if (bytes == 0)
         return CL_SUCCESS;
     /* Profiled by the clock when the host waits: NVIDIA's events of a
-     * copy of pageable memory span more than the copy (four 256 MB reads
-     * of bin/matmul added up to 349 ms in calls that took 130 ms each in
-     * all), which made its read-back look three times slower than it is.
+     * copy of pageable memory span more than the copy, which made large
+     * read-backs look several times slower than they are.
      * The queue is finished first, so the clock times the copy alone; an
      * enqueued copy has only its event. */
     cl_event ev = NULL;

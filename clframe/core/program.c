@@ -67,7 +67,7 @@ static char *full_options(clctx *ctx, const char *options, int arg_info)
     /* Oclgrind rejects -g (it keeps the source for its reports anyway).
      * It always gets -cl-opt-disable: Oclgrind 21.10's uninitialized-value
      * check crashes on the vector shuffles with undefined lanes that the
-     * optimizer makes of float3 arithmetic (the raytracer's kernels), and
+     * optimizer makes of float3 arithmetic (a ray tracer's vector code), and
      * unoptimized code is the closer to the source it reports on. */
     clf_str_printf(&s, "%s%s%s", options ? options : "",
                    arg_info && !ctx->no_arg_info ? " -cl-kernel-arg-info" : "",

@@ -1,6 +1,6 @@
 /*
  * settings.c: short per-device values that a program measures once and
- * reuses, such as the tile a tuning sweep found fastest for matmul. They
+ * reuses, such as the tile a tuning sweep found fastest for a kernel. They
  * live beside the program cache (cache.c), one small text file each,
  * named by the hash of a key that holds the device's name, device, driver
  * and platform versions and the setting's name: another device, or the

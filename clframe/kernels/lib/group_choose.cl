@@ -1,6 +1,6 @@
 /*
  * group_choose.cl: one element chosen at random among the candidates of an
- * array, by a whole work-group together. The Societies simulation needs it
+ * array, by a whole work-group together. An agent simulation needs it
  * many times a day per agent: every resource whose gain per minute is
  * within epsilon of the best is a candidate, and one of them, uniformly at
  * random, is extracted.

@@ -2,7 +2,7 @@
  * group_minmax.cl: where the largest and smallest values of an array are,
  * found by a whole work-group together, without touching the array.
  *
- * The idiom comes from the Societies simulation (seed 002, "Array Maximum and
+ * The idiom comes from an agent simulation (seed 002, "Array Maximum and
  * Minimum"): agents pick the resource with the best gain per minute, or their
  * few least valuable resources, many times a day, and the array of values is
  * still needed afterwards, so the reduction tree lives in separate scratch.

@@ -1,8 +1,8 @@
 /*
  * mwc64x.h: the MWC64X random number generator (D. B. Thomas), one source
  * for the host and the device (clframe/shared.h's idiom, docs/sharing.md),
- * so that the host's twin draws the device's numbers bit for bit. The
- * Societies simulation gives each agent its own stream.
+ * so that the host's twin draws the device's numbers bit for bit; a
+ * simulation may give each agent its own stream.
  *
  * A multiply-with-carry generator with base 2^32 and multiplier
  * MWC64X_A: the state is two 32-bit words (x, c); a step computes the
