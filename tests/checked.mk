@@ -35,8 +35,8 @@ check-oclgrind: deps
 
 CHECKED_ENV = CLFRAME_DEVICE=$${CLFRAME_DEVICE:-cpu} \
               XDG_CACHE_HOME=$(TEST_CACHE) CK_FORK=no
-VALGRIND_ENV = CLFRAME_TEST_SWEEP=edges POCL_MAX_PTHREAD_COUNT=1 \
-               POCL_KERNELLIB_NAME=avx2 $(CHECKED_ENV)
+VALGRIND_ENV = CLFRAME_TEST_SIZES=checked CK_EXCLUDE_TAGS=no-valgrind \
+               POCL_MAX_PTHREAD_COUNT=1 POCL_KERNELLIB_NAME=avx2 $(CHECKED_ENV)
 ASAN_FLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer \
               -fno-sanitize-recover=undefined
 
@@ -102,7 +102,7 @@ valgrind-test-$(1)-%: $(BIN)/test-$(1)
 	    --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
 	    $(VALGRIND_SUPP_$(1)) $(BIN)/test-$(1)
 oclgrind-test-$(1): $(BIN)/test-$(1)
-	CLFRAME_TEST_SWEEP=edges scripts/check-oclgrind --no-planted \
+	scripts/check-oclgrind --no-planted \
 	    $(OCLGRIND_RANKS_$(1)) $(BIN)/test-$(1)
 endef
 $(foreach t,$(TESTS),$(eval $(call checked_runs,$(t))))

@@ -15,6 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0   /* valgrind's runs then set the sizes */
+#endif
+
 extern char **environ;
 
 static int saved_stderr = -1;
@@ -152,13 +158,13 @@ clkernel *test_kernel(const char *source, const char *name)
     return k;
 }
 
-int test_sweep_lengths(int max, int *out)
+int test_sweep_lengths(test_sweep sweep, int max, int *out)
 {
     static const int edges[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32,
                                 33, 63, 64, 65, 99, 100, 101, 127, 128, 129,
                                 255, 256, 257, 1000, 1023, 1024, 1025};
     int n = 0;
-    if (test_memory_run()) {
+    if (sweep == TEST_EDGE_LENGTHS) {
         for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
             if (edges[i] <= max)
                 out[n++] = edges[i];
@@ -169,10 +175,48 @@ int test_sweep_lengths(int max, int *out)
     return n;
 }
 
-int test_memory_run(void)
+/* 1 when this process runs under Oclgrind: `oclgrind PROGRAM` preloads
+ * its OpenCL runtime, which then is among the process's mappings. */
+static int under_oclgrind(void)
 {
-    const char *sweep = getenv("CLFRAME_TEST_SWEEP");
-    return sweep && strcmp(sweep, "edges") == 0;
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (!maps)
+        return 0;
+    char line[8192];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, maps))
+        found = strstr(line, "/liboclgrind-rt.so") != NULL;
+    fclose(maps);
+    return found;
+}
+
+/* The column that CLFRAME_TEST_SIZES names into *column: 1, or 0 when it
+ * is not set; -1, with a message, when it names none. */
+static int sizes_asked(test_size_column *column)
+{
+    const char *asked = getenv("CLFRAME_TEST_SIZES");
+    if (!asked)
+        return 0;
+    if (strcmp(asked, "full") == 0 || strcmp(asked, "checked") == 0) {
+        *column = asked[0] == 'f' ? TEST_FULL : TEST_CHECKED;
+        return 1;
+    }
+    fprintf(stderr, "CLFRAME_TEST_SIZES=%s: expected full or checked\n",
+            asked);
+    return -1;
+}
+
+test_size_column test_sizes(void)
+{
+    static int known;
+    static test_size_column column;
+    if (!known) {
+        if (sizes_asked(&column) != 1)
+            column = RUNNING_ON_VALGRIND || under_oclgrind() ? TEST_CHECKED
+                                                             : TEST_FULL;
+        known = 1;
+    }
+    return column;
 }
 
 /* This program's path into path[4096] (under valgrind, the program's, not
@@ -276,7 +320,8 @@ static int test_part(int *first, int *step)
 int test_main(Suite *(*const suites[])(void))
 {
     int part, parts;
-    if (!test_part(&part, &parts))
+    test_size_column column;
+    if (!test_part(&part, &parts) || sizes_asked(&column) < 0)
         return EXIT_FAILURE;
     test_tmpdir();                  /* made once here, shared by the forks */
     /* clframe's program cache is off unless CLFRAME_CACHE says otherwise:

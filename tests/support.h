@@ -71,17 +71,36 @@ char *capture_stderr_end(void);
 const char *test_tmpdir(void);
 const char *test_write_file(const char *name, const char *text);
 
-/* The array lengths a sweep tests, into out (room for max): every one
- * from 1 to max; or, with CLFRAME_TEST_SWEEP=edges (set for the valgrind
- * and Oclgrind runs, which check memory rather than arithmetic and run a
- * hundred times slower), only those at and around powers of two and a few
- * odd ones. Returns how many. */
-int test_sweep_lengths(int max, int *out);
+/* ---- sizes per run ----------------------------------------------------
+ * Every run of a suite makes the same assertions. Only its sizes (lengths,
+ * counts, steps, lists of shapes) may differ between a full run and a
+ * checked one: valgrind and Oclgrind check memory, not arithmetic, and run
+ * a hundred times slower. A suite declares its sizes in one table at its
+ * top, one column per kind of run, and reads this run's with RUN_SIZE:
+ *
+ *     static const struct { int agents, days; } run_sizes[] = {
+ *         [TEST_FULL]    = {.agents = 500, .days = 4},
+ *         [TEST_CHECKED] = {.agents = 8,   .days = 2},
+ *     };
+ *     ... RUN_SIZE(agents) ...
+ */
+typedef enum { TEST_FULL, TEST_CHECKED } test_size_column;
 
-/* 1 when this run checks memory rather than arithmetic (valgrind and
- * Oclgrind, which set CLFRAME_TEST_SWEEP=edges and run a hundred times
- * slower): suites then keep their inputs small. */
-int test_memory_run(void);
+/* This run's column: TEST_CHECKED under valgrind (RUNNING_ON_VALGRIND) or
+ * Oclgrind (its runtime, liboclgrind-rt.so, is loaded), else TEST_FULL.
+ * CLFRAME_TEST_SIZES=checked or =full picks the column instead: the
+ * native pass before each valgrind run takes the checked sizes, so that
+ * it compiles the kernels valgrind's pass then finds in PoCL's cache. */
+test_size_column test_sizes(void);
+
+#define RUN_SIZE(field) (run_sizes[test_sizes()].field)
+
+/* What lengths a sweep tests: every one from 1 to max, or the edges, those
+ * at and around powers of two and a few odd ones. */
+typedef enum { TEST_EVERY_LENGTH, TEST_EDGE_LENGTHS } test_sweep;
+
+/* The lengths of a sweep up to max, into out (room for max); how many. */
+int test_sweep_lengths(test_sweep sweep, int max, int *out);
 
 /* The path of program `name` built beside this test runner (bin/ or the
  * sanitized tree's bin/), so tests run the build they belong to. The

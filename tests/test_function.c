@@ -11,6 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sizes per run (support.h). */
+static const struct {
+    int candidate_rounds;   /* random draws of each group shape */
+} run_sizes[] = {
+    [TEST_FULL]    = {4},
+    [TEST_CHECKED] = {1},
+};
+
 /* Host and device agree on this layout: five 4-byte ints. */
 typedef struct Board {
     cl_int cells[4];
@@ -463,12 +471,11 @@ START_TEST(each_work_item_brings_its_own_candidate)
     float value[MAX], vscratch[MAX] = {0};
     int index[MAX], iscratch[MAX] = {0}, all[MAX];
     uint32_t seed = 5;
-    int rounds = test_memory_run() ? 1 : 4;
     for (size_t g = 0; g < sizeof each_shapes / sizeof *each_shapes; g++) {
         const size_t *s = each_shapes[g];
         size_t n = s[0] * s[1] * s[2];
         set_shape(f, s);
-        for (int round = 0; round < rounds; round++) {
+        for (int round = 0; round < RUN_SIZE(candidate_rounds); round++) {
             /* Few distinct values, so ties are common; indices shuffled,
              * so the lowest is rarely the first work-item's. */
             for (size_t i = 0; i < n; i++) {

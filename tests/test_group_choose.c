@@ -3,8 +3,8 @@
  * (clframe/kernels/lib/group_choose.cl). Through clframe's generated group
  * shims, against its serial twin (lib/group_choose_serial.h: the (r mod
  * count)-th candidate in index order) on random masks of every length 1 to
- * 300 (some edge lengths under valgrind and Oclgrind), several work-group
- * sizes, empty and full masks, and draws at the ends of the range; every
+ * 300 (a third of the edge lengths in a checked run: run_sizes), several
+ * work-group sizes, empty and full masks, and draws at the ends of the range; every
  * work-item gets the same answer. Then the statistics: many work-groups,
  * each drawing r from its own MWC64X stream, choose among the same
  * candidates about equally often.
@@ -15,38 +15,45 @@
 
 #include <string.h>
 
-enum { MAX_N = 300 };
+enum { MAX_N = 300, MAX_GROUPS = 20000 };
+
+/* The sizes per run (support.h): under valgrind and Oclgrind each call is
+ * a simulated launch, so two group sizes, a third of the edge lengths, two
+ * draws and 50 work-groups. */
+static const struct {
+    test_sweep sweep;
+    int length_step;        /* every how manyth length of the sweep */
+    int group_sizes;        /* the first how many of the list */
+    int draws;              /* the first how many draws of the list */
+    int groups;             /* work-groups drawing for the statistics */
+} run_sizes[] = {
+    [TEST_FULL]    = {TEST_EVERY_LENGTH, 1, 5, 4, MAX_GROUPS},
+    [TEST_CHECKED] = {TEST_EDGE_LENGTHS, 3, 2, 2, 50},
+};
 
 static const char *lib = "lib/group_choose.cl";
 
 START_TEST(the_choice_is_the_host_twins_on_every_length)
 {
-    static const size_t groups[] = {1, 7, 64, 100, 256};
+    static const size_t groups[] = {7, 100, 1, 64, 256};
     clfunction *f = clfunction_file(NULL, lib, "group_choose", NULL);
     ck_assert_made(f);
     unsigned char mask[MAX_N];
     int scratch[256] = {0}, lengths[MAX_N], all[256];
-    int count = test_sweep_lengths(MAX_N, lengths);
+    int count = test_sweep_lengths(RUN_SIZE(sweep), MAX_N, lengths);
     uint32_t seed = 17;
-    /* Under valgrind and Oclgrind: two group sizes, a third of the edge
-     * lengths, two draws (each call is a simulated launch). */
-    int slow = test_memory_run();
-    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) {
-        if (slow && groups[g] != 7 && groups[g] != 100)
-            continue;
+    for (int g = 0; g < RUN_SIZE(group_sizes); g++) {
         ck_assert_cl(clfunction_group(f, groups[g]));
         ck_assert_cl(clfunction_group_results(f, 1));
-        for (int l = 0; l < count; l++) {
-            if (slow && l % 3 != 0)
-                continue;
+        for (int l = 0; l < count; l += RUN_SIZE(length_step)) {
             int n = lengths[l];
             /* Sparse, dense, empty and full masks in turn. */
             int kind = l % 4;
             for (int i = 0; i < n; i++)
                 mask[i] = kind == 2 ? 0 : kind == 3 ? 1
                           : test_random(&seed) % (kind ? 2u : 9u) == 0;
-            uint32_t draws[] = {0, 1, 0xffffffffu, test_random(&seed)};
-            for (int d = slow ? 2 : 0; d < 4; d++) {
+            uint32_t draws[] = {0xffffffffu, test_random(&seed), 0, 1};
+            for (int d = 0; d < RUN_SIZE(draws); d++) {
                 ck_assert_cl(clfunction_call(f, all, CLARG_IN(mask, n),
                                              CLARG(n), CLARG(draws[d]),
                                              CLARG_IN(scratch, groups[g])));
@@ -91,8 +98,8 @@ START_TEST(draws_from_mwc64x_choose_every_candidate_about_equally)
     static const int where[CANDIDATES] = {0, 3, 4, 17, 30, 31, 32, 50, 62, 63};
     for (int i = 0; i < CANDIDATES; i++)
         mask[where[i]] = 1;
-    int groups = test_memory_run() ? 50 : 20000;
-    static int chosen[20000];
+    int groups = RUN_SIZE(groups);
+    static int chosen[MAX_GROUPS];
     ck_assert_cl(clkernel_global(k, (size_t)groups * N));
     ck_assert_cl(clkernel_local(k, N));
     ck_assert_cl(clkernel_call(k, CLARG_IN(mask, N), CLARG((cl_int)N),
@@ -108,15 +115,13 @@ START_TEST(draws_from_mwc64x_choose_every_candidate_about_equally)
                                                   2026, (uint64_t)g))));
         times[chosen[g]]++;
     }
-    if (!test_memory_run()) {
-        /* Chi-square, 9 degrees of freedom: below 30 but with probability
-         * 1 - 4e-4. */
-        double expect = (double)groups / CANDIDATES, chi2 = 0;
-        for (int i = 0; i < CANDIDATES; i++)
-            chi2 += (times[where[i]] - expect) * (times[where[i]] - expect) /
-                    expect;
-        ck_assert_msg(chi2 < 30, "chi-square %.1f", chi2);
-    }
+    /* Chi-square, 9 degrees of freedom: below 30 but with probability
+     * 1 - 4e-4. */
+    double expect = (double)groups / CANDIDATES, chi2 = 0;
+    for (int i = 0; i < CANDIDATES; i++)
+        chi2 += (times[where[i]] - expect) * (times[where[i]] - expect) /
+                expect;
+    ck_assert_msg(chi2 < 30, "chi-square %.1f", chi2);
     clkernel_free(k);
     clctx_free(ctx);
 }

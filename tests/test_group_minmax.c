@@ -9,10 +9,10 @@
  * __local inputs were left as they were.
  *
  * Each work-group of a launch tests its own array, so one launch per length
- * and group size covers every kind of array, mask and k. With
- * CLFRAME_TEST_SWEEP=edges (the valgrind and Oclgrind runs) the lengths are
- * 0 and test_sweep_lengths' edges, the group sizes up to 100, and a launch
- * holds each kind of array, mask and k once rather than every pairing.
+ * and group size covers every kind of array, mask and k. In a checked run
+ * (valgrind, Oclgrind: run_sizes) the lengths are 0 and the sweep's edges,
+ * the group sizes up to 100, and a launch holds each kind of array, mask
+ * and k once rather than every pairing.
  */
 #include "support.h"
 
@@ -27,28 +27,50 @@
 static const int group_sizes[] = {1, 7, 64, 100, 256};
 enum { NSIZES = sizeof group_sizes / sizeof group_sizes[0] };
 
-/* The lengths tested: 0, then test_sweep_lengths' (every one from 1 to max,
- * or only the edges under valgrind and Oclgrind). Returns how many. */
+/* The kinds of array, mask and k; work-group g of a launch takes data kind
+ * g % NDATA, so a launch of ARG_GROUPS (K_GROUPS) holds every pairing. */
+enum { NDATA = 7, NMASKS = 5, NK = 9 };
+enum { ARG_GROUPS = NDATA * NMASKS, K_GROUPS = NMASKS * NK, KMAX = MAX_N + 2 };
+
+/* The sizes per run (support.h). In a checked run the group sizes stop at
+ * 100: a group of 256 runs the same code as the group of 100 (a tree over
+ * min(n, size) entries, one element per work-item below its size, idle
+ * work-items above) but launches 256 of the 428 work-items that each
+ * length's five sizes make. A launch holds each kind once, not every
+ * pairing. On Oclgrind, k lists of 255 and 256 elements, or forced rounds
+ * for large k, take minutes: the k lists there stop at 65, one past the
+ * group of 64 (lengths below, at, past and several times a group's size
+ * all come up with groups of 7 and 64; the argmax tests take the group of
+ * 100 past its size, through the same reduction; on Oclgrind, one thread,
+ * the lengths 99 to 101 took 48 s of that test's 113), and with a method
+ * forced at 33. */
+static const struct {
+    test_sweep sweep;
+    int max_group;          /* the largest work-group size tested */
+    int arg_groups;         /* work-groups of a masked argmax launch */
+    int k_groups;           /* work-groups of a k lists' launch */
+    int k_max_n;            /* the longest array of the k lists */
+    int forced_k_max_n;     /* the same with one method forced */
+} run_sizes[] = {
+    [TEST_FULL]    = {TEST_EVERY_LENGTH, 256, ARG_GROUPS, K_GROUPS, MAX_N,
+                      MAX_N},
+    [TEST_CHECKED] = {TEST_EDGE_LENGTHS, 100, NDATA, NK, 65, 33},
+};
+
+/* The lengths tested: 0, then the sweep's up to max. Returns how many. */
 static int test_lengths(int max, int lengths[MAX_N + 1])
 {
     lengths[0] = 0;
-    return 1 + test_sweep_lengths(max, lengths + 1);
+    return 1 + test_sweep_lengths(RUN_SIZE(sweep), max, lengths + 1);
 }
-
-/* Over the edges the group sizes stop at 100: a group of 256 runs the same
- * code as the group of 100 (a tree over min(n, size) entries, one element
- * per work-item below its size, idle work-items above) but launches 256 of
- * the 428 work-items that each length's five sizes make. */
-enum { EDGES_MAX_GROUP = 100 };
 
 static int group_size_tested(int size)
 {
-    return size <= EDGES_MAX_GROUP || !test_memory_run();
+    return size <= RUN_SIZE(max_group);
 }
 
 /* ---- deterministic data ------------------------------------------------- */
 
-enum { NDATA = 7, NMASKS = 5 };
 static const char *data_names[NDATA] = {
     "distinct", "ties", "all equal", "specials", "all NaN", "ascending",
     "descending with repeats"};
@@ -199,18 +221,17 @@ END_TEST
 
 /* ---- argmax and argmin, with and without a mask ------------------------- */
 
-/* The mask kind of work-group g of a launch whose groups take per_mask
- * of each mask kind in turn; under valgrind and Oclgrind, which check
- * memory, not results, a launch holds only as many groups as the longest
- * list of kinds, and group g takes kind g % count of each list. */
-static int mask_of(int g, int per_mask)
+/* The mask kind of work-group g of a launch of `groups`: one that holds
+ * every pairing takes per_mask groups of each mask kind in turn; a smaller
+ * one (a checked run's, as long as the longest list of kinds) gives group
+ * g kind g % count of each list. */
+static int mask_of(int g, int per_mask, int groups)
 {
-    return test_memory_run() ? g % NMASKS : g / per_mask;
+    return groups >= per_mask * NMASKS ? g / per_mask : g % NMASKS;
 }
 
 /* Work-group g of a launch: data kind g % NDATA, mask kind
- * mask_of(g, NDATA). */
-enum { ARG_GROUPS = NDATA * NMASKS };
+ * mask_of(g, NDATA, groups). */
 
 /* Shim `name` (one of the four argmax/argmin shims) on every tested length
  * and group size. Unmasked shims take no mask argument and run NDATA
@@ -223,7 +244,7 @@ static void check_arg_shim(const char *name, int masked, int largest)
     static int result[ARG_GROUPS * MAX_N];
     int want[ARG_GROUPS], changed[ARG_GROUPS], lengths[MAX_N + 1];
     int nlengths = test_lengths(MAX_N, lengths);
-    int groups = masked && !test_memory_run() ? ARG_GROUPS : NDATA;
+    int groups = masked ? RUN_SIZE(arg_groups) : NDATA;
     const char *what = name + strlen("shim_");
 
     clkernel *k = clkernel_file(NULL, SHIM, name, NULL);
@@ -232,7 +253,7 @@ static void check_arg_shim(const char *name, int masked, int largest)
         int n = lengths[t];
         for (int g = 0; g < groups; g++) {
             fill_data(a + g * n, n, g % NDATA, (unsigned)n);
-            fill_mask(mask + g * n, n, mask_of(g, NDATA), (unsigned)(n + g));
+            fill_mask(mask + g * n, n, mask_of(g, NDATA, groups), (unsigned)(n + g));
             want[g] = ref_first(a + g * n, masked ? mask + g * n : NULL, n,
                                 largest);
         }
@@ -259,7 +280,7 @@ static void check_arg_shim(const char *name, int masked, int largest)
 
             for (int g = 0; g < groups; g++) {
                 const char *data = data_names[g % NDATA];
-                const char *m = masked ? mask_names[mask_of(g, NDATA)] : "none";
+                const char *m = masked ? mask_names[mask_of(g, NDATA, groups)] : "none";
                 ck_assert_quietly(changed[g] == 0, "%s changed %d input "
                                   "elements: n %d, group size %d, data %s, "
                                   "mask %s", what, changed[g], n, size, data,
@@ -292,10 +313,9 @@ END_TEST
 
 /* ---- the k largest and smallest ----------------------------------------- */
 
-/* Work-group g of a launch: mask kind mask_of(g, NK), k choice g % NK,
+/* Work-group g of a launch: mask kind mask_of(g, NK, groups), k choice g % NK,
  * data kind g % NDATA (NK and NDATA are coprime, so every pairing comes
- * up); NK groups under valgrind and Oclgrind. */
-enum { NK = 9, K_GROUPS = NMASKS * NK, KMAX = MAX_N + 2 };
+ * up); NK groups in a checked run. */
 
 static int k_choice(int choice, int count, int n)
 {
@@ -315,7 +335,7 @@ static void check_k_shim(const char *name, int largest, const char *options,
     static int order[K_GROUPS][MAX_N];
     int count[K_GROUPS], ks[K_GROUPS], changed[K_GROUPS], lengths[MAX_N + 1];
     int nlengths = test_lengths(max_n, lengths);
-    int groups = test_memory_run() ? NK : K_GROUPS;
+    int groups = RUN_SIZE(k_groups);
     const char *what = name + strlen("shim_");
 
     clkernel *k = clkernel_file(NULL, SHIM, name, options);
@@ -324,7 +344,7 @@ static void check_k_shim(const char *name, int largest, const char *options,
         int n = lengths[t], kmax = n + 2;
         for (int g = 0; g < groups; g++) {
             fill_data(a + g * n, n, g % NDATA, (unsigned)n);
-            fill_mask(mask + g * n, n, mask_of(g, NK), (unsigned)(n + g));
+            fill_mask(mask + g * n, n, mask_of(g, NK, groups), (unsigned)(n + g));
             count[g] = ref_order(a + g * n, mask + g * n, n, largest, order[g]);
             ks[g] = k_choice(g % NK, count[g], n);
         }
@@ -351,7 +371,7 @@ static void check_k_shim(const char *name, int largest, const char *options,
                 int kk = ks[g];
                 int want = kk < 0 ? 0 : kk < count[g] ? kk : count[g];
 #define K_CONTEXT                                                            \
-    n, size, kk, data_names[g % NDATA], mask_names[mask_of(g, NK)]
+    n, size, kk, data_names[g % NDATA], mask_names[mask_of(g, NK, groups)]
                 ck_assert_quietly(changed[g] == 0, "%s changed %d inputs; "
                                   "n %d, group size %d, k %d, data %s, "
                                   "mask %s", what, changed[g], K_CONTEXT);
@@ -379,37 +399,25 @@ static void check_k_shim(const char *name, int largest, const char *options,
 /* The library picks rounds or ranks by cost, so the first test runs both
  * (rounds for small k, ranks for large); the others force one method each,
  * on one of the two orders (both orders differ only in the comparison, which
- * the first test covers). Over the edges (valgrind, Oclgrind) the first
- * alone, up to EDGES_MAX_K_N, is enough to check memory: on Oclgrind, k
- * lists of 255 and 256 elements, or forced rounds for large k, take minutes.
- * 65 is one past the group of 64: lengths below, at, past and several times
- * a group's size all come up with groups of 7 and 64 (the argmax tests take
- * the group of 100 past its size, through the same reduction), and on
- * Oclgrind (one thread) the lengths 99 to 101 took 48 s of this test's
- * 113. */
-enum { EDGES_MAX_K_N = 65 };
-
+ * the first test covers). */
 START_TEST(smallest_and_largest_k_of_every_length)
 {
-    int max_n = test_memory_run() ? EDGES_MAX_K_N : MAX_N;
-    check_k_shim("shim_group_largest_k", 1, NULL, max_n);
-    check_k_shim("shim_group_smallest_k", 0, NULL, max_n);
+    check_k_shim("shim_group_largest_k", 1, NULL, RUN_SIZE(k_max_n));
+    check_k_shim("shim_group_smallest_k", 0, NULL, RUN_SIZE(k_max_n));
 }
 END_TEST
 
 START_TEST(largest_k_by_rounds_alone)
 {
-    if (!test_memory_run())
-        check_k_shim("shim_group_largest_k", 1, "-DGROUP_MINMAX_K_METHOD=1",
-                     MAX_N);
+    check_k_shim("shim_group_largest_k", 1, "-DGROUP_MINMAX_K_METHOD=1",
+                 RUN_SIZE(forced_k_max_n));
 }
 END_TEST
 
 START_TEST(smallest_k_by_ranks_alone)
 {
-    if (!test_memory_run())
-        check_k_shim("shim_group_smallest_k", 0, "-DGROUP_MINMAX_K_METHOD=2",
-                     MAX_N);
+    check_k_shim("shim_group_smallest_k", 0, "-DGROUP_MINMAX_K_METHOD=2",
+                 RUN_SIZE(forced_k_max_n));
 }
 END_TEST
 

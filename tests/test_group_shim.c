@@ -2,8 +2,8 @@
  * test_group_shim.c: the work-group max/min library (lib/group_minmax.cl)
  * called through clframe's GENERATED group shims, against C, on
  * deterministic random arrays of every length from 1 to 256 (every fifth
- * for the k lists) and several work-group sizes (edge lengths only under
- * valgrind and Oclgrind: see test_sweep_lengths). tests/test_group_minmax.c
+ * for the k lists) and several work-group sizes (edge lengths only in a
+ * checked run: run_sizes). tests/test_group_minmax.c
  * tests the same functions through the hand-written shims in
  * tests/kernels/group_minmax_shim.cl; passing both shows the generated shim
  * does what the hand-written idiom does.
@@ -14,6 +14,16 @@
 #include <string.h>
 
 enum { MAX_N = 256 };
+
+/* The sizes per run (support.h): the lengths swept, and every how manyth
+ * of them the k lists take. */
+static const struct {
+    test_sweep sweep;
+    int k_length_step;
+} run_sizes[] = {
+    [TEST_FULL]    = {TEST_EVERY_LENGTH, 5},
+    [TEST_CHECKED] = {TEST_EDGE_LENGTHS, 1},
+};
 
 static const char *lib = "lib/group_minmax.cl";
 
@@ -71,7 +81,8 @@ START_TEST(argmax_and_argmin_through_generated_group_shims)
     float a[MAX_N];
     unsigned char mask[MAX_N];
     int scratch[MAX_N] = {0};
-    int lengths[MAX_N], count = test_sweep_lengths(MAX_N, lengths);
+    int lengths[MAX_N];
+    int count = test_sweep_lengths(RUN_SIZE(sweep), MAX_N, lengths);
     for (size_t g = 0; g < sizeof group_sizes / sizeof *group_sizes; g++) {
         ck_assert_cl(clfunction_group(fmax, group_sizes[g]));
         ck_assert_cl(clfunction_group(fmin, group_sizes[g]));
@@ -116,15 +127,14 @@ START_TEST(every_work_item_gets_the_same_index)
 }
 END_TEST
 
-/* The lengths of the k lists' test, into out: every fifth (1, 6, ... 256),
- * or the edges under valgrind and Oclgrind. Returns how many. */
+/* The lengths of the k lists' test, into out: every k_length_step-th of
+ * the sweep (1, 6, ... 256 in a full run). Returns how many. */
 static int k_lengths(int out[MAX_N])
 {
-    if (test_memory_run())
-        return test_sweep_lengths(MAX_N, out);
-    int count = 0;
-    for (int n = 1; n <= MAX_N; n += 5)
-        out[count++] = n;
+    int all[MAX_N], count = 0;
+    int swept = test_sweep_lengths(RUN_SIZE(sweep), MAX_N, all);
+    for (int i = 0; i < swept; i += RUN_SIZE(k_length_step))
+        out[count++] = all[i];
     return count;
 }
 

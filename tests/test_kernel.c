@@ -13,6 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sizes per run (support.h): valgrind and Oclgrind run kernels a
+ * hundred times slower; on Oclgrind 4096 work-items took 9 s in each test
+ * that uses them. */
+static const struct {
+    size_t work_items;      /* of the timed kernel */
+} run_sizes[] = {
+    [TEST_FULL]    = {4096},
+    [TEST_CHECKED] = {256},
+};
+
 START_TEST(vadd_from_a_file_with_a_rounded_up_global_size)
 {
     enum { N = 1001 };
@@ -842,19 +852,12 @@ static const char *const add_one_source =
     "__kernel void add_one(__global int *x) { x[get_global_id(0)] += 1; }";
 
 /* Long enough a kernel that its time shows in the profile's three
- * decimals, over work_items() work-items. */
+ * decimals, over RUN_SIZE(work_items) work-items. */
 static const char *const work_source =
     "__kernel void work(__global float *x) {"
     "  float v = x[get_global_id(0)];"
     "  for (int i = 0; i < 200; i++) v = v * 0.5f + 1.0f;"
     "  x[get_global_id(0)] = v; }";
-
-/* 4096, or 256 under valgrind and Oclgrind, which run kernels a hundred
- * times slower: on Oclgrind 4096 took 9 s in each test that uses them. */
-static size_t work_items(void)
-{
-    return test_memory_run() ? 256 : 4096;
-}
 
 /* k over n work-items, every launch timed. */
 static void time_kernel(clkernel *k, size_t n)
@@ -900,7 +903,7 @@ START_TEST(total_is_the_sum_of_the_timed_launches)
 {
     enum { CALLS = 5 };
     static float x[4096];
-    size_t n = work_items();
+    size_t n = RUN_SIZE(work_items);
     clkernel *k = test_kernel(work_source, "work");
     time_kernel(k, n);
     double sum = 0;
@@ -920,7 +923,7 @@ START_TEST(total_counts_every_enqueued_launch)
 {
     enum { LAUNCHES = 6 };
     static float x[4096];
-    size_t n = work_items();
+    size_t n = RUN_SIZE(work_items);
     setenv("CLFRAME_PROFILE", "1", 1);
     clctx *ctx = clctx_new(NULL);
     unsetenv("CLFRAME_PROFILE");
@@ -999,7 +1002,7 @@ END_TEST
 START_TEST(a_context_times_and_sums_all_its_kernels)
 {
     static float x[4096];
-    size_t n = work_items();
+    size_t n = RUN_SIZE(work_items);
     clctx *ctx = clctx_new(NULL);
     ck_assert_made(ctx);
     clkernel *a = clkernel_source(ctx, work_source, "work", NULL);

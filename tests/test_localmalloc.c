@@ -1399,9 +1399,10 @@ START_TEST(a_cached_build_does_not_load_libclang)
 }
 END_TEST
 
-/* The rewrite alone (the arena, refusals and tool cases) runs no kernel:
- * the memory-checked runs, where libclang would parse under valgrind in
- * every rewrite's child for minutes, leave it to the ASan/UBSan run. */
+/* The rewrite alone (the arena, refusals and tool cases) runs no kernel,
+ * and valgrind's run leaves it out ("no-valgrind", its CK_EXCLUDE_TAGS in
+ * the Makefile): libclang would parse under valgrind in every rewrite's
+ * child for minutes. The ASan/UBSan run and Oclgrind's check its memory. */
 Suite *localmalloc_suite(void)
 {
     Suite *s = suite_create("localmalloc");
@@ -1419,9 +1420,8 @@ Suite *localmalloc_suite(void)
     tc = test_case("cache");
     tcase_add_test(tc, a_cached_build_does_not_load_libclang);
     suite_add_tcase(s, tc);
-    if (test_memory_run())
-        return s;
     tc = test_case("arena");
+    tcase_set_tags(tc, "no-valgrind");
     tcase_add_test(tc, nested_calls_add_up);
     tcase_add_test(tc, sequential_allocations_reuse_bytes);
     tcase_add_test(tc, branches_take_the_larger);
@@ -1434,6 +1434,7 @@ Suite *localmalloc_suite(void)
     tcase_add_test(tc, the_seeds_kernels_go_through);
     suite_add_tcase(s, tc);
     tc = test_case("refusals");
+    tcase_set_tags(tc, "no-valgrind");
     tcase_add_test(tc, refuses_sizes_not_constant);
     tcase_add_test(tc, refuses_sizes_out_of_range);
     tcase_add_test(tc, refuses_recursion);
@@ -1454,6 +1455,7 @@ Suite *localmalloc_suite(void)
     tcase_add_test(tc, the_childs_answer_is_read_whole_or_not_at_all);
     suite_add_tcase(s, tc);
     tc = test_case("tool");
+    tcase_set_tags(tc, "no-valgrind");
     tcase_add_test(tc, the_tool_rewrites_reports_and_refuses);
     tcase_add_test(tc, the_tool_writes_its_output_as_every_output);
     tcase_add_test(tc, the_tool_names_the_users_file_and_line);

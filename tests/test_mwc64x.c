@@ -14,6 +14,16 @@
 
 #include <stdlib.h>
 
+/* The sizes per run (support.h). */
+enum { MAX_STREAMS = 64 };
+static const struct {
+    int shim_cases;         /* seeds through each generated shim */
+    int streams;            /* streams drawn by one launch */
+} run_sizes[] = {
+    [TEST_FULL]    = {12, MAX_STREAMS},
+    [TEST_CHECKED] = {3, 4},
+};
+
 typedef unsigned __int128 u128;
 
 static const uint64_t M = 18446383549859758079ull;      /* A 2^32 - 1 */
@@ -153,8 +163,7 @@ START_TEST(device_functions_match_the_host)
     ck_assert_made(stream);
     ck_assert_made(step);
     ck_assert_made(skip);
-    int cases = test_memory_run() ? 3 : 12;
-    for (int i = 0; i < cases; i++) {
+    for (int i = 0; i < RUN_SIZE(shim_cases); i++) {
         cl_ulong seed = (cl_ulong)i * 0x9e3779b97f4a7c15ull, k = (cl_ulong)i;
         mwc64x_state got, want = mwc64x_stream(seed, k);
         ck_assert_cl(clfunction_call(stream, &got, CLARG(seed), CLARG(k)));
@@ -178,8 +187,8 @@ END_TEST
 /* Whole sequences: a work-item per stream draws `count` numbers. */
 START_TEST(device_streams_draw_the_hosts_numbers)
 {
-    enum { STREAMS = 64, COUNT = 100 };
-    static cl_uint out[STREAMS * COUNT];
+    enum { COUNT = 100 };
+    static cl_uint out[MAX_STREAMS * COUNT];
     const char *src =
         "#include \"lib/mwc64x.h\"\n"
         "__kernel void draws(__global uint *out, ulong seed, int count) {\n"
@@ -193,7 +202,7 @@ START_TEST(device_streams_draw_the_hosts_numbers)
     clctx *ctx = test_run_context();
     clkernel *k = clkernel_source(ctx, src, "draws", NULL);
     ck_assert_made(k);
-    int streams = test_memory_run() ? 4 : STREAMS;
+    int streams = RUN_SIZE(streams);
     static const cl_ulong seeds[] = {1, 99, 0xfedcba9876543210ull};
     for (int i = 0; i < 3; i++) {
         ck_assert_cl(clkernel_global(k, (size_t)streams));

@@ -14,6 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sizes per run (support.h). */
+static const struct {
+    test_sweep sweep;       /* the lengths of whole allocations ... */
+    int length_step;        /* ... every how manyth of them */
+    int in_flight_n;        /* the kernel still running at the free: */
+    int in_flight_rounds;   /* its work-items, and each one's rounds */
+} run_sizes[] = {
+    [TEST_FULL]    = {TEST_EVERY_LENGTH, 37, 4096, 20000},
+    [TEST_CHECKED] = {TEST_EDGE_LENGTHS, 5, 64, 10},
+};
+
 /* In place on PoCL; on Oclgrind, copied. */
 static int shares_memory(clctx *ctx)
 {
@@ -78,8 +89,8 @@ START_TEST(whole_allocations_are_used_in_place)
     ck_assert_made(k);
     long live = clctx_get_stats(ctx).live_objects;
     int lengths[1100];
-    int count = test_sweep_lengths(1025, lengths);
-    for (int t = 0; t < count; t += test_memory_run() ? 5 : 37) {
+    int count = test_sweep_lengths(RUN_SIZE(sweep), 1025, lengths);
+    for (int t = 0; t < count; t += RUN_SIZE(length_step)) {
         int n = lengths[t];
         size_t bytes = (size_t)n * sizeof(float);
         float *in = clframe_host_alloc(ctx, bytes);
@@ -516,8 +527,7 @@ START_TEST(free_with_work_in_flight_finishes_the_queue)
     clctx *ctx = test_run_context();
     clkernel *k = clkernel_source(ctx, copy_kernels, "slow_pair", NULL);
     ck_assert_made(k);
-    int n = test_memory_run() ? 64 : 4096;
-    int rounds = test_memory_run() ? 10 : 20000;
+    int n = RUN_SIZE(in_flight_n), rounds = RUN_SIZE(in_flight_rounds);
     float *pinned = clframe_host_alloc(ctx, (size_t)n * sizeof(float));
     float *out = calloc((size_t)n, sizeof *out);
     ck_assert(pinned && out);

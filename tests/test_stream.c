@@ -12,6 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sizes per run (support.h). */
+static const struct {
+    test_sweep sweep;       /* the array lengths copied in parts, ... */
+    int parts_step;         /* ... every how manyth of them */
+    int chunked_step;       /* ... and for the chunked calls */
+    int slow_n;             /* the slow kernel's work-items, */
+    int slow_rounds;        /* and each one's rounds */
+    int async_n;            /* floats under the asynchronous copy */
+} run_sizes[] = {
+    [TEST_FULL]    = {TEST_EVERY_LENGTH, 29, 17, 4096, 5000, 1 << 20},
+    [TEST_CHECKED] = {TEST_EDGE_LENGTHS, 5, 9, 64, 10, 1000},
+};
+
 static const float bias[7] = {0.5f, -1, 2, 3.25f, -4, 5, 6};
 
 static void fill(float *p, int n, float base)
@@ -107,8 +120,8 @@ START_TEST(copies_in_parts_on_streams)
     ck_assert_made(k);
     long live = clctx_get_stats(ctx).live_objects;
     int lengths[1100];
-    int count = test_sweep_lengths(1025, lengths);
-    for (int t = 0; t < count; t += test_memory_run() ? 5 : 29)
+    int count = test_sweep_lengths(RUN_SIZE(sweep), 1025, lengths);
+    for (int t = 0; t < count; t += RUN_SIZE(parts_step))
         for (int pinned = 0; pinned < 2; pinned++)
             parts_on_streams(ctx, k, pinned, lengths[t]);
     ck_assert_int_eq(clctx_get_stats(ctx).live_objects, live);
@@ -126,8 +139,7 @@ START_TEST(waiting_for_one_stream_of_several)
     clkernel *slow = clkernel_source(ctx, copy_kernels, "slow", NULL);
     clkernel *blend = clkernel_source(ctx, copy_kernels, "blend", NULL);
     ck_assert(slow && blend);
-    int n = test_memory_run() ? 64 : 4096;
-    int rounds = test_memory_run() ? 10 : 5000;
+    int n = RUN_SIZE(slow_n), rounds = RUN_SIZE(slow_rounds);
     float *x = malloc((size_t)n * sizeof *x), *in = malloc((size_t)n * sizeof *in);
     float *out = calloc((size_t)n, sizeof *out), *io = calloc((size_t)n, sizeof *io);
     ck_assert(x && in && out && io);
@@ -204,8 +216,8 @@ START_TEST(chunked_calls_match_whole_calls)
     clkernel *k = clkernel_source(ctx, copy_kernels, "blend", NULL);
     ck_assert_made(k);
     int lengths[1100];
-    int count = test_sweep_lengths(1025, lengths);
-    for (int t = 0; t < count; t += test_memory_run() ? 9 : 17) {
+    int count = test_sweep_lengths(RUN_SIZE(sweep), 1025, lengths);
+    for (int t = 0; t < count; t += RUN_SIZE(chunked_step)) {
         int n = lengths[t] ? lengths[t] : 1;   /* a chunked call owns data */
         size_t chunks[] = {8, 24, 64, clframe_round_up((size_t)n, 8) + 8};
         for (int c = 0; c < 4; c++)
@@ -342,7 +354,7 @@ END_TEST
 START_TEST(freeing_pinned_memory_under_an_async_copy)
 {
     clctx *ctx = test_run_context();
-    int n = test_memory_run() ? 1000 : 1 << 20;
+    int n = RUN_SIZE(async_n);
     float *pinned = take(ctx, 1, n), *back = malloc((size_t)n * sizeof *back);
     ck_assert_made(back);
     fill(pinned, n, 9);

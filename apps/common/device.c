@@ -1,24 +1,11 @@
 /*
- * device.c: where the apps' programs meet clframe: its errors made the
- * apps' own (app_follow_clframe_errors in error.h), the device that
+ * device.c: where the apps' programs meet clframe: the device that
  * --device names (app_open_device in program.h), and the version to run
  * there (app_version_default in versions.h).
  */
-#include "error.h"
 #include "program.h"
 
 #include "clframe.h"
-
-static void follow(int code, const char *message)
-{
-    (void)code;
-    app_set_last_error(message);
-}
-
-void app_follow_clframe_errors(void)
-{
-    clframe_set_error_handler(follow);
-}
 
 clctx *app_open_device(const app_program *p, const char *where,
                        clctx **own)

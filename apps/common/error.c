@@ -1,22 +1,24 @@
 /*
- * error.c: the apps' failures and their last message (error.h).
+ * error.c: the apps' failures (error.h), raised through clframe's own
+ * (clframe_fail), so that a program or a test reads one message per
+ * thread, clframe_last_error(), whichever side failed.
  */
 #include "error.h"
 
+#include "clframe.h"
+
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
-/* Per thread, as clframe's own: the raytracer's window renders in one. */
-static _Thread_local char last_error[4096];
-
+/* The message from prefix and a format, raised as clframe's with code. */
 static int fail(int code, const char *prefix, const char *fmt, va_list ap)
 {
-    int n = snprintf(last_error, sizeof last_error, "%s", prefix);
-    if (n < 0 || (size_t)n >= sizeof last_error)
+    char message[4096];
+    int n = snprintf(message, sizeof message, "%s", prefix);
+    if (n < 0 || (size_t)n >= sizeof message)
         n = 0;
-    vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
-    return code;
+    vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
+    return clframe_fail(code, "%s", message);
 }
 
 int app_fail(int code, const char *fmt, ...)
@@ -42,10 +44,17 @@ int app_fail_at(int code, const char *file, unsigned long line,
 
 const char *app_last_error(void)
 {
-    return last_error;
+    return clframe_last_error();
 }
 
-void app_set_last_error(const char *message)
+const char *app_error_name(int code)
 {
-    snprintf(last_error, sizeof last_error, "%s", message);
+    switch (code) {
+    case APP_ERR_BAD_INPUT: return "APP_ERR_BAD_INPUT";
+    case APP_ERR_IO:        return "APP_ERR_IO";
+    case APP_ERR_NO_MEMORY: return "APP_ERR_NO_MEMORY";
+    case APP_ERR_USAGE:     return "APP_ERR_USAGE";
+    case APP_ERR_DEVICE:    return "APP_ERR_DEVICE";
+    default:                return clframe_error_name(code);
+    }
 }

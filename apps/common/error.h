@@ -1,10 +1,10 @@
 /*
  * error.h: how the apps report a failure: a code of their own and a message
  * that says what failed and where (a bad input names its file and line), as
- * clframe does for its calls, but without OpenCL, so that parsers and
- * searches build and are tested as plain C. A program prints
- * app_last_error(), which holds clframe's messages as well once
- * app_follow_clframe_errors() has run.
+ * clframe does for its calls. The message is clframe's own last error
+ * (error.c raises it through clframe_fail), so a program prints
+ * app_last_error() whichever side failed. This header needs no clframe.h:
+ * parsers and searches build and are tested as plain C.
  */
 #ifndef APPS_ERROR_H
 #define APPS_ERROR_H
@@ -27,16 +27,13 @@ int app_fail(int code, const char *fmt, ...)
 int app_fail_at(int code, const char *file, unsigned long line,
                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* The message of the latest failure in this thread; "" before the first.
- * Overwritten only by the next failure. */
+/* The message of the latest failure in this thread, the apps' or
+ * clframe's (clframe_last_error()); "" before the first. Overwritten only
+ * by the next failure. */
 const char *app_last_error(void);
 
-/* Makes message (a whole one) this thread's latest. */
-void app_set_last_error(const char *message);
-
-/* Makes every error clframe raises from now on (in any thread) the latest
- * app error of its thread too, so that a program or a test reads one
- * message whichever side failed. In device.c: it links clframe. */
-void app_follow_clframe_errors(void);
+/* The name of an app code ("APP_ERR_IO"), or clframe_error_name's for
+ * any other code. The string is static. */
+const char *app_error_name(int code);
 
 #endif /* APPS_ERROR_H */

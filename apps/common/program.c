@@ -44,7 +44,6 @@ int app_version_option(const app_program *p, const char *text, int *v)
 
 int app_start(const app_program *p, int parsed)
 {
-    app_follow_clframe_errors();
     save_check_stdout_at_exit(p->name);
     if (parsed == -1) {
         app_usage(p, stdout);

@@ -37,8 +37,7 @@ int app_usage_error(const app_program *p, const char *fmt, const char *arg);
 int app_version_option(const app_program *p, const char *text, int *v);
 
 /* The start of main, given what the option parser returned (0: go on,
- * -1: --help, else the exit status of a bad argument): makes clframe's
- * errors the app's (app_follow_clframe_errors), makes the exit check
+ * -1: --help, else the exit status of a bad argument): makes the exit check
  * standard output (save_check_stdout_at_exit: what was written there and
  * lost is a failure, exit status 1), prints the usage on stdout for
  * --help, and returns -1 to go on, else the exit status. */

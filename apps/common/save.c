@@ -1,6 +1,6 @@
 /*
  * save.c: every app's file output (save.h) through clframe's writer
- * (clframe/core/save.c), its codes and messages turned into the apps' own, and
+ * (clframe/core/save.c), its codes turned into the apps' own, and
  * standard output checked at exit.
  */
 #include "save.h"
@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* clframe's failure (code, and its message) as the apps' own. */
+/* clframe's failure as the apps' code (its message is already the last
+ * error of both: error.h). */
 static int app_error_of(int code)
 {
-    app_set_last_error(clframe_last_error());
     return code == CLFRAME_ERR_NO_MEMORY ? APP_ERR_NO_MEMORY
          : code == CLFRAME_ERR_USAGE ? APP_ERR_USAGE : APP_ERR_IO;
 }

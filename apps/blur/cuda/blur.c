@@ -195,7 +195,6 @@ static int bench_size(uint32_t w, uint32_t h, unsigned passes, int runs,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     uint32_t sizes[MAX_SIZES][2];
     int nsizes = parse_sizes(argc > 1 ? argv[1] : "512x512,1024x1024",
                              sizes);

@@ -69,30 +69,37 @@ static void make_random_image(blur_image *img, uint32_t w, uint32_t h,
 }
 
 /* Odd sizes: a lone pixel, one pixel wide or high, 2 x 2, around the
- * 32 x 8 work-group and the fast version's 56-pixel output block (64 x
- * 64 tiles with a halo of 4), and a few tiles each way. */
+ * 32 x 8 work-group, and (from the 12th, past a checked run's) around the
+ * fast version's 56-pixel output block (64 x 64 tiles with a halo of 4),
+ * and a few tiles each way. */
 static const uint32_t sizes[][2] = {
     {1, 1}, {1, 9}, {9, 1}, {2, 2}, {3, 5}, {15, 16}, {16, 15}, {17, 17},
-    {31, 33}, {33, 31}, {37, 23}, {61, 9}, {9, 61}, {56, 57}, {57, 56},
-    {113, 70},
-    {200, 130}};
-/* Below, at and above the fast version's 4 passes per launch, 5 and 9
- * (not multiples of it), and the seed's 100. */
-static const unsigned counts[] = {0, 1, 2, 3, 4, 5, 9, 100};
+    {37, 23}, {61, 9}, {9, 61},
+    {31, 33}, {33, 31}, {56, 57}, {57, 56}, {113, 70}, {200, 130}};
+/* 1 and 5 (not a multiple), then below, at and above the fast version's
+ * 4 passes per launch, 9, and the seed's 100. */
+static const unsigned counts[] = {1, 5, 0, 2, 3, 4, 9, 100};
 enum { NSIZES = sizeof sizes / sizeof sizes[0],
        NCOUNTS = sizeof counts / sizeof counts[0] };
+
+/* The sizes per run (support.h): the first how many of the lists above,
+ * and of the interior tiles' pass counts; the flat image's. */
+static const struct {
+    int images, counts, interior_passes;
+    uint32_t flat_w, flat_h;
+    unsigned flat_passes;
+} run_sizes[] = {
+    [TEST_FULL]    = {NSIZES, NCOUNTS, 5, 75, 66, 100},
+    [TEST_CHECKED] = {11, 2, 1, 13, 11, 5},
+};
 
 START_TEST(random_images_match_reference)
 {
     const uint32_t *n = sizes[_i];
-    if (test_memory_run() && n[0] * n[1] > 1000)
-        return;                     /* the arithmetic is the plain run's */
     blur_image img;
     make_random_image(&img, n[0], n[1], 4321 + _i);
     for (int v = 0; v < NVERSIONS; v++)
-        for (int c = 0; c < NCOUNTS; c++) {
-            if (test_memory_run() && counts[c] != 1 && counts[c] != 5)
-                continue;
+        for (int c = 0; c < RUN_SIZE(counts); c++) {
             assert_matches_reference(&img, counts[c], versions[v]);
         }
     blur_image_free(&img);
@@ -101,16 +108,14 @@ END_TEST
 
 /* The fast version's tiles that the image's border does not cross take
  * a path of their own (packed arithmetic): 120 x 118 has one, the tile
- * whose output block starts at (56, 56). Run under the memory runs too,
- * for its accesses, with the fast version alone. */
+ * whose output block starts at (56, 56). With the fast version alone. */
 START_TEST(fast_interior_tiles_match_reference)
 {
     blur_image img;
     make_random_image(&img, 120, 118, 97);
-    static const unsigned passes[] = {1, 3, 4, 5, 9};
-    for (size_t c = 0; c < sizeof passes / sizeof *passes; c++)
-        if (!test_memory_run() || passes[c] == 5)
-            assert_matches_reference(&img, passes[c], BLUR_FAST);
+    static const unsigned passes[] = {5, 1, 3, 4, 9};
+    for (int c = 0; c < RUN_SIZE(interior_passes); c++)
+        assert_matches_reference(&img, passes[c], BLUR_FAST);
     blur_image_free(&img);
 }
 END_TEST
@@ -182,8 +187,8 @@ END_TEST
 
 START_TEST(alpha_is_kept_and_a_flat_image_stays_flat)
 {
-    uint32_t w = test_memory_run() ? 13 : 75, h = test_memory_run() ? 11 : 66;
-    unsigned passes = test_memory_run() ? 5 : 100;
+    uint32_t w = RUN_SIZE(flat_w), h = RUN_SIZE(flat_h);
+    unsigned passes = RUN_SIZE(flat_passes);
     blur_image img;
     make_random_image(&img, w, h, 99);
     for (int v = 0; v < BLUR_VERSION_COUNT; v++) {
@@ -560,7 +565,8 @@ Suite *blur_suite(void)
 {
     Suite *s = suite_create("blur");
     TCase *tc = test_case("against the reference");
-    tcase_add_loop_test(tc, random_images_match_reference, 0, NSIZES);
+    tcase_add_loop_test(tc, random_images_match_reference, 0,
+                        RUN_SIZE(images));
     tcase_add_test(tc, fast_interior_tiles_match_reference);
     tcase_add_test(tc, fast_passes_per_launch_is_four);
     tcase_add_test(tc, edges_and_corners_follow_the_rule);

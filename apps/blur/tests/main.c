@@ -7,7 +7,6 @@ Suite *blur_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         blur_suite, NULL});
 }

@@ -1,10 +1,13 @@
 /*
  * error.c: the apps' failures (apps/common/error.h): codes and messages,
  * "FILE:LINE: " for a bad line of an input, a message cut rather than
- * overflowing, and clframe's errors followed into app_last_error().
+ * overflowing, one last message with clframe (either side's failure is
+ * the other's last error, and reaches clframe's handler), and the codes'
+ * names.
  */
 #include "testing.h"
 
+#include <stdio.h>
 #include <string.h>
 
 START_TEST(a_failure_returns_its_code_and_keeps_its_message)
@@ -41,6 +44,39 @@ START_TEST(clframes_errors_are_followed)
 }
 END_TEST
 
+static int handled_code;
+static char handled[256];
+
+static void remember(int code, const char *message)
+{
+    handled_code = code;
+    snprintf(handled, sizeof handled, "%s", message);
+}
+
+START_TEST(an_apps_failure_is_clframes_last_error)
+{
+    clframe_error_handler old = clframe_set_error_handler(remember);
+    app_fail_at(APP_ERR_BAD_INPUT, "plan.txt", 3, "bad %s", "size");
+    clframe_set_error_handler(old);
+    ck_assert_str_eq(clframe_last_error(), "plan.txt:3: bad size");
+    ck_assert_int_eq(handled_code, APP_ERR_BAD_INPUT);
+    ck_assert_str_eq(handled, "plan.txt:3: bad size");
+}
+END_TEST
+
+START_TEST(codes_have_names)
+{
+    ck_assert_str_eq(app_error_name(APP_ERR_BAD_INPUT), "APP_ERR_BAD_INPUT");
+    ck_assert_str_eq(app_error_name(APP_ERR_IO), "APP_ERR_IO");
+    ck_assert_str_eq(app_error_name(APP_ERR_NO_MEMORY), "APP_ERR_NO_MEMORY");
+    ck_assert_str_eq(app_error_name(APP_ERR_USAGE), "APP_ERR_USAGE");
+    ck_assert_str_eq(app_error_name(APP_ERR_DEVICE), "APP_ERR_DEVICE");
+    ck_assert_str_eq(app_error_name(CLFRAME_ERR_IO), "CLFRAME_ERR_IO");
+    ck_assert_str_eq(app_error_name(-30), "CL_INVALID_VALUE");
+    ck_assert_str_eq(app_error_name(-9199), "unknown error");
+}
+END_TEST
+
 Suite *error_suite(void)
 {
     Suite *s = suite_create("app errors");
@@ -48,6 +84,8 @@ Suite *error_suite(void)
     tcase_add_test(tc, a_failure_returns_its_code_and_keeps_its_message);
     tcase_add_test(tc, a_long_message_is_cut_not_overflowed);
     tcase_add_test(tc, clframes_errors_are_followed);
+    tcase_add_test(tc, an_apps_failure_is_clframes_last_error);
+    tcase_add_test(tc, codes_have_names);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -13,7 +13,6 @@ Suite *text_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         error_suite, parse_suite, plot_suite, program_suite, save_suite,
         text_suite,

@@ -1,8 +1,7 @@
 /*
  * testing.h: what the apps' suites share beyond tests/support.h (which
  * every suite, the library's too, includes): assertions that show the
- * apps' own error message (common/error.h, which also receives clframe's:
- * every app test binary's main calls app_follow_clframe_errors), PNG
+ * apps' own error message (common/error.h, which is clframe's too), PNG
  * inputs, and programs run with a time and memory limit.
  */
 #ifndef APPS_TESTING_H

@@ -74,7 +74,6 @@ static void print_row(const demo_workload *w, const row *r)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long runs = 3;
     if (argc > 2 || (argc == 2 && !parse_uint(argv[1], 1, MAX_RUNS, &runs))) {
         fprintf(stderr, "usage: bench-defaults [runs=3] (1 to %d)\n",

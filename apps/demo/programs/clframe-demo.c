@@ -46,7 +46,6 @@ static void print_row(const char *app, const demo_result *r)
 
 int main(void)
 {
-    app_follow_clframe_errors();
     save_check_stdout_at_exit("clframe-demo");
     clctx *ctx = clctx_default();
     if (!ctx) {

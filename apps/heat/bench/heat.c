@@ -189,7 +189,6 @@ static int own_folder(char *out, size_t size)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 1000;
     unsigned steps = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 100;
     int runs = argc > 3 ? atoi(argv[3]) : 5;

@@ -22,14 +22,21 @@ static const heat_version versions[] = {
     HEAT_V6_TILED, HEAT_V7_BLOCKED};
 enum { NVERSIONS = sizeof versions / sizeof versions[0] };
 
-/* Under valgrind and Oclgrind v3 is left out: its kernel is v4's, and its
- * loop is a blocking call per step, which the library's suites check
- * there; the plain run compares it with the reference as it does the
- * others. */
-static int left_out(heat_version v)
-{
-    return test_memory_run() && v == HEAT_V3_NAIVE;
-}
+/* The sizes per run (support.h): the first how many of each list below
+ * (worlds, step counts, v7's worlds with an inside from the 5th) and the
+ * rounds of random divisions. A checked run keeps to worlds of at most
+ * 5000 cells and to 5 steps: the buffers end in either role after 1 to 5
+ * steps (v4, v5) and after one or two of v6's launches (4 and 5 steps),
+ * which is all a longer run does to memory. */
+static const struct {
+    int standard_worlds, standard_steps;
+    int random_worlds, random_steps;
+    int first_block_world, block_steps;
+    int division_rounds;
+} run_sizes[] = {
+    [TEST_FULL]    = {3, 5, 12, 8, 0, 7, 400},
+    [TEST_CHECKED] = {2, 4, 9, 6, 4, 6, 20},
+};
 
 /* heat_step on the context test_run_context gives (a fresh one under
  * Oclgrind); every kernel run here goes through this. */
@@ -78,21 +85,14 @@ static const unsigned standard_steps[] = {0, 1, 2, 3, 50};
 START_TEST(standard_world_matches_reference)
 {
     uint32_t n = standard_sizes[_i];
-    if (test_memory_run() && n > 33)
-        return;                         /* the arithmetic is the plain run's */
     heat_world world;
     ck_assert_app(heat_world_make_standard(&world, n, 0.1f));
     char what[64];
     snprintf(what, sizeof what, "standard world %u", n);
     for (int v = 0; v < NVERSIONS; v++)
-        for (size_t s = 0; s < sizeof standard_steps / sizeof *standard_steps;
-             s++) {
-            if (left_out(versions[v]) ||
-                (test_memory_run() && standard_steps[s] > 3))
-                continue;
+        for (int s = 0; s < RUN_SIZE(standard_steps); s++)
             assert_matches_reference(&world, 0.1f, standard_steps[s],
                                      versions[v], what);
-        }
     heat_world_free(&world);
 }
 END_TEST
@@ -108,24 +108,13 @@ static const uint32_t random_sizes[][2] = {
     {121, 41}, {130, 61}, {241, 83}, {2053, 37}};
 static const unsigned random_steps[] = {0, 1, 2, 3, 4, 5, 7, 9};
 
-/* Under valgrind and Oclgrind, steps up to 5: the buffers end in either
- * role after 1 to 5 steps (v4, v5) and after one or two of v6's launches
- * (4 and 5 steps), which is all a longer run does to memory; 7 and 9 are
- * the plain run's arithmetic. Half the steps of the whole list. */
-enum { MEMORY_RUN_STEPS = 5 };
-
 START_TEST(random_worlds_match_reference)
 {
     uint32_t w = random_sizes[_i][0], h = random_sizes[_i][1];
-    if (test_memory_run() && (size_t)w * h > 5000)
-        return;
     heat_world world;
     make_random_world(&world, w, h, 1234u + (uint32_t)_i);
-    size_t nsteps = sizeof random_steps / sizeof *random_steps;
-    while (test_memory_run() && random_steps[nsteps - 1] > MEMORY_RUN_STEPS)
-        nsteps--;                       /* the list is in increasing order */
     for (int v = 0; v < NVERSIONS; v++)
-        for (size_t s = 0; s < nsteps && !left_out(versions[v]); s++)
+        for (int s = 0; s < RUN_SIZE(random_steps); s++)
             assert_matches_reference(&world, 0.25f + 0.5f * (float)(_i % 3),
                                      random_steps[s], versions[v],
                                      "random world");
@@ -149,20 +138,15 @@ static const unsigned block_steps[] = {0, 1, 2, 3, 4, 5, 7};
 START_TEST(small_blocks_match_reference)
 {
     const char *block = small_blocks[_i];
-    /* Under valgrind and Oclgrind, the worlds with an inside and 5 steps
-     * at most: one launch and the next in every block shape. */
     size_t nworlds = sizeof block_worlds / sizeof *block_worlds;
-    size_t nsteps = sizeof block_steps / sizeof *block_steps;
-    while (test_memory_run() && block_steps[nsteps - 1] > MEMORY_RUN_STEPS)
-        nsteps--;
     setenv("HEAT_V7_BLOCK", block, 1);
-    for (size_t k = test_memory_run() ? 4 : 0; k < nworlds; k++) {
+    for (size_t k = (size_t)RUN_SIZE(first_block_world); k < nworlds; k++) {
         heat_world world;
         char what[64];
         make_random_world(&world, block_worlds[k][0], block_worlds[k][1],
                           77u + (uint32_t)k);
         snprintf(what, sizeof what, "blocks %s, random world", block);
-        for (size_t s = 0; s < nsteps; s++)
+        for (int s = 0; s < RUN_SIZE(block_steps); s++)
             assert_matches_reference(&world, 0.5f + 0.25f * (float)(k % 3),
                                      block_steps[s], HEAT_V7_BLOCKED, what);
         heat_world_free(&world);
@@ -202,8 +186,6 @@ START_TEST(extreme_time_steps_match_reference)
     make_random_world(&world, 45, 19, 99);
     world.alpha = 1.0f;
     for (int v = 0; v < NVERSIONS; v++) {
-        if (left_out(versions[v]))
-            continue;
         assert_matches_reference(&world, 3.999f, 3, versions[v], "dt 3.999");
         assert_matches_reference(&world, 0.0f, 2, versions[v], "dt 0");
         assert_matches_reference(&world, 1e-30f, 2, versions[v], "dt 1e-30");
@@ -220,7 +202,7 @@ START_TEST(reciprocal_division_is_correctly_rounded)
 {
     uint32_t s = 7;
     long checked = 0;
-    int rounds = test_memory_run() ? 20 : 400;
+    int rounds = RUN_SIZE(division_rounds);
     for (int round = 0; round < rounds; round++) {
         float alpha = (float)(test_random(&s) % 1000 + 1) / 1000.0f;
         float dt = (float)(test_random(&s) % 3999 + 1) / 1000.0f;
@@ -533,9 +515,9 @@ Suite *heat_step_suite(void)
     Suite *s = suite_create("heat_step");
     TCase *tc = test_case("against the reference");
     tcase_add_loop_test(tc, standard_world_matches_reference, 0,
-                        sizeof standard_sizes / sizeof *standard_sizes);
+                        RUN_SIZE(standard_worlds));
     tcase_add_loop_test(tc, random_worlds_match_reference, 0,
-                        sizeof random_sizes / sizeof *random_sizes);
+                        RUN_SIZE(random_worlds));
     tcase_add_loop_test(tc, small_blocks_match_reference, 0,
                         sizeof small_blocks / sizeof *small_blocks);
     tcase_add_test(tc, bad_block_settings_are_refused);

@@ -8,7 +8,6 @@ Suite *heat_step_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         heat_world_suite, heat_step_suite, NULL});
 }

@@ -47,7 +47,6 @@ static int time_search(kalah_gpu *gpu, kalah_board b, int depth, int runs,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long first = 6, last = 12, runs = 3;
     if ((argc > 1 && !parse_uint(argv[1], 1, MAX_DEPTH, &first)) ||
         (argc > 2 && !parse_uint(argv[2], first, MAX_DEPTH, &last)) ||

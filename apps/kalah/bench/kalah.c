@@ -68,7 +68,6 @@ static int time_search(search_fn fn, void *self, kalah_board b, int depth,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long first = 4, last = 9, runs = 3;
     /* From depth 2: a GPU search gives the device at least one ply. */
     if ((argc > 1 && !parse_uint(argv[1], 2, HOST_PLIES_MAX + 4, &first)) ||

@@ -14,8 +14,31 @@
 #include "kalah/kalah.h"
 #include "common/clock.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The sizes per run (support.h): positions searched, search depths and
+ * the timed searches' seconds. */
+static const struct {
+    int host_positions;     /* alpha-beta against minimax on the host */
+    int item_positions;     /* the device's search against minimax, */
+    int split_rounds;       /* and its alpha-beta's, rounds of splits */
+    int max_depth;          /* deeper searches go 3 plies less deep */
+    double seconds;         /* of the timed searches */
+    int game_depth;         /* of the players of whole games */
+} run_sizes[] = {
+    [TEST_FULL]    = {1500, 1400, 70, 7, 0.2, 6},
+    [TEST_CHECKED] = {60, 14, 2, 5, 0.01, 3},
+};
+
+/* Player `kind` searching game_depth plies, parsed into p. */
+static int parse_player(const char *kind, kalah_player *p)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%s:%d", kind, RUN_SIZE(game_depth));
+    return kalah_player_parse(text, p);
+}
 
 /* A position reached by `moves` random legal moves from the opening (the
  * opening again if the game ended on the way). */
@@ -44,7 +67,7 @@ static kalah_board board_of(const char *cells, const char *to_move)
 START_TEST(alphabeta_matches_minimax_on_random_positions)
 {
     uint32_t state = 2024;
-    int positions = test_memory_run() ? 60 : 1500, max_depth = 7;
+    int positions = RUN_SIZE(host_positions), max_depth = 7;
     uint64_t nodes_ab = 0, nodes_mm = 0;
     for (int i = 0; i < positions; i++) {
         kalah_board b = random_position((int)(test_random(&state) % 60),
@@ -156,14 +179,14 @@ START_TEST(gpu_player_matches_minimax_on_random_positions)
     kalah_gpu *gpu = kalah_gpu_new(own, &rc);
     ck_assert_app_made(gpu);
     uint32_t state = 77;
-    int positions = test_memory_run() ? 14 : 1400;
+    int positions = RUN_SIZE(item_positions);
     for (int i = 0; i < 2 * positions; i++) {
         if (i % positions == 0)
             ck_assert_app(kalah_gpu_set_item_search(gpu, i / positions));
         kalah_board b = random_position((int)(test_random(&state) % 50),
                                         &state);
         int depth = 1 + i % 7;
-        if (test_memory_run() && depth > 5)
+        if (depth > RUN_SIZE(max_depth))
             depth -= 3;
         kalah_result mm, dev;
         ck_assert_app(kalah_minimax(b, depth, &mm));
@@ -193,9 +216,8 @@ START_TEST(timed_gpu_search_deepens_within_its_time)
     ck_assert_app_made(gpu);
     kalah_board b = kalah_start(KALAH_TOP);
     kalah_result timed, fixed;
-    ck_assert_app(kalah_gpu_search_timed(gpu, b, test_memory_run() ? 0.01
-                                                                   : 0.2,
-                                        6, &timed));
+    ck_assert_app(kalah_gpu_search_timed(gpu, b, RUN_SIZE(seconds), 6,
+                                        &timed));
     ck_assert_int_ge(timed.depth, 1);
     ck_assert_int_le(timed.depth, 6);
     ck_assert_app(kalah_minimax(b, timed.depth, &fixed));
@@ -225,12 +247,12 @@ START_TEST(gpu_alphabeta_matches_minimax_on_random_positions)
     kalah_gpu *gpu = kalah_gpu_new(own, &rc);
     ck_assert_app_made(gpu);
     uint32_t state = 31;
-    int positions = test_memory_run() ? 2 * SPLITS : 70 * SPLITS;
+    int positions = RUN_SIZE(split_rounds) * SPLITS;
     for (int i = 0; i < positions; i++) {
         kalah_board b = random_position((int)(test_random(&state) % 50),
                                         &state);
         int depth = 1 + (i / SPLITS) % 7, split = i % SPLITS;
-        if (test_memory_run() && depth > 5)
+        if (depth > RUN_SIZE(max_depth))
             depth -= 3;
         ck_assert_app(kalah_gpu_set_alphabeta_split(gpu, splits[split][0],
                                                    splits[split][1]));
@@ -269,9 +291,8 @@ START_TEST(timed_gpu_alphabeta_deepens_within_its_time)
     ck_assert_app(kalah_gpu_set_alphabeta_split(gpu, 1, 3));
     kalah_board b = kalah_start(KALAH_BOTTOM);
     kalah_result timed, fixed;
-    ck_assert_app(kalah_gpu_alphabeta_timed(gpu, b, test_memory_run() ? 0.01
-                                                                      : 0.2,
-                                           7, &timed));
+    ck_assert_app(kalah_gpu_alphabeta_timed(gpu, b, RUN_SIZE(seconds), 7,
+                                           &timed));
     ck_assert_int_ge(timed.depth, 1);
     ck_assert_int_le(timed.depth, 7);
     ck_assert_app(kalah_minimax(b, timed.depth, &fixed));
@@ -295,10 +316,8 @@ END_TEST
 START_TEST(gpu_player_plays_a_game)
 {
     kalah_player gpu, ab;
-    ck_assert_app(kalah_player_parse(test_memory_run() ? "gpu:3" : "gpu:6",
-                                    &gpu));
-    ck_assert_app(kalah_player_parse(test_memory_run() ? "alphabeta:3"
-                                                      : "alphabeta:6", &ab));
+    ck_assert_app(parse_player("gpu", &gpu));
+    ck_assert_app(parse_player("alphabeta", &ab));
     gpu.ctx = test_run_context();
     kalah_player *players[2] = {&ab, &gpu};
     kalah_game g;
@@ -306,8 +325,7 @@ START_TEST(gpu_player_plays_a_game)
     ck_assert_int_eq(g.top_total + g.bottom_total, 48);
     /* Equal depths, equal searches: the game is the minimax game. */
     kalah_player mm;
-    ck_assert_app(kalah_player_parse(test_memory_run() ? "minimax:3"
-                                                      : "minimax:6", &mm));
+    ck_assert_app(parse_player("minimax", &mm));
     kalah_player *same[2] = {&ab, &mm};
     kalah_game h;
     ck_assert_app(kalah_play_game(same, kalah_start(KALAH_TOP), NULL, &h));
@@ -315,8 +333,7 @@ START_TEST(gpu_player_plays_a_game)
     ck_assert_int_eq(g.moves[KALAH_TOP], h.moves[KALAH_TOP]);
     /* And so is the GPU alpha-beta player's. */
     kalah_player gpuab;
-    ck_assert_app(kalah_player_parse(test_memory_run() ? "gpuab:3"
-                                                      : "gpuab:6", &gpuab));
+    ck_assert_app(parse_player("gpuab", &gpuab));
     gpuab.ctx = gpu.ctx;
     kalah_player *again[2] = {&ab, &gpuab};
     kalah_game k;

@@ -19,6 +19,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The sizes per run (support.h). */
+enum { MAX_CASES = 2000 };
+static const struct {
+    int random_positions;   /* device against host */
+} run_sizes[] = {
+    [TEST_FULL]    = {MAX_CASES},
+    [TEST_CHECKED] = {200},
+};
+
 /* A board written out cell by cell: BOTTOM's pits 0..5, its store (6),
  * TOP's pits 7..12, its store (13); then who moves. The padding is 0, as
  * kalah_start leaves it, so boards compare byte for byte. */
@@ -749,10 +758,9 @@ END_TEST
  * pits -1..6 at random, most of them legal, some not. */
 START_TEST(device_agrees_with_host_on_random_positions)
 {
-    enum { MAX_CASES = 2000 };
     static kalah_board boards[MAX_CASES];
     static int pits[MAX_CASES];
-    const int n = test_memory_run() ? 200 : MAX_CASES;
+    const int n = RUN_SIZE(random_positions);
     uint32_t seed = 91;             /* for the pits given to is_legal */
     random_positions(boards, pits, n, 77);
     shims s = shims_new();

@@ -9,7 +9,6 @@ Suite *deepen_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         kalah_board_suite, kalah_suite, deepen_suite, NULL});
 }

@@ -113,7 +113,6 @@ static int bench_size(unsigned n, unsigned iterations, int runs,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES];
     int nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "200,1000", 3,
                                  40000, sizes, MAX_SIZES);

@@ -202,7 +202,6 @@ static int bench_size(bench *b, unsigned n)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES];
     int nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "200,1000", 3,
                                  LAPLACE_MAX_SIDE, sizes, MAX_SIZES);

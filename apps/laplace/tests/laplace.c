@@ -94,18 +94,29 @@ static const unsigned counts[] = {0, 1, 2, 3, 100};
 enum { NSIZES = sizeof sizes / sizeof sizes[0],
        NCOUNTS = sizeof counts / sizeof counts[0] };
 
+/* The sizes per run (support.h): the first how many of the lists (the
+ * grids above, their iteration counts, the rows version's shapes and
+ * counts below), and grids (nx, ny) and iterations. A checked run keeps
+ * to grids of at most 3000 cells and counts up to 10. */
+static const struct {
+    int grids, counts, row_shapes, row_counts;
+    uint32_t tolerance_nx, tolerance_ny;
+    unsigned uniform_iterations;
+    uint32_t uniform_nx, uniform_ny, uniform_object; /* object's side */
+    uint32_t plates_nx, plates_ny;
+} run_sizes[] = {
+    [TEST_FULL]    = {NSIZES, NCOUNTS, 7, 7, 45, 38, 100, 19, 14, 5, 16, 10},
+    [TEST_CHECKED] = {4, 4, 6, 6, 12, 9, 5, 9, 7, 2, 8, 5},
+};
+
 START_TEST(seed_problem_matches_reference)
 {
     const uint32_t *n = sizes[_i];
-    if (test_memory_run() && n[0] * n[1] > 3000)
-        return;                     /* the arithmetic is the plain run's */
     laplace_grid g;
     ck_assert_app(laplace_grid_make(&g, n[0], n[1], 0.5f, 1.0f, n[0] / 3,
                                    n[1] / 4));
     for (int v = 0; v < NVERSIONS; v++)
-        for (int c = 0; c < NCOUNTS; c++) {
-            if (test_memory_run() && counts[c] > 3)
-                continue;
+        for (int c = 0; c < RUN_SIZE(counts); c++) {
             laplace_plan plan = {counts[c], 0.0f, 1};
             assert_matches_reference(&g, &plan, versions[v], "seed problem");
         }
@@ -116,14 +127,10 @@ END_TEST
 START_TEST(random_grids_match_reference)
 {
     const uint32_t *n = sizes[_i];
-    if (test_memory_run() && n[0] * n[1] > 3000)
-        return;
     laplace_grid g;
     make_random_grid(&g, n[0], n[1], 1234 + _i);
     for (int v = 0; v < NVERSIONS; v++)
-        for (int c = 0; c < NCOUNTS; c++) {
-            if (test_memory_run() && counts[c] > 3)
-                continue;
+        for (int c = 0; c < RUN_SIZE(counts); c++) {
             laplace_plan plan = {counts[c], 0.0f, 1};
             assert_matches_reference(&g, &plan, versions[v], "random grid");
         }
@@ -150,9 +157,7 @@ START_TEST(gpu_update_kernels_match_reference)
             const uint32_t *n = column_sizes[s];
             laplace_grid g;
             make_random_grid(&g, n[0], n[1], 99 + (uint32_t)s);
-            for (int c = 0; c < NCOUNTS; c++) {
-                if (test_memory_run() && counts[c] > 3)
-                    continue;
+            for (int c = 0; c < RUN_SIZE(counts); c++) {
                 laplace_plan plan = {counts[c], 0.0f, 1};
                 assert_matches_reference(&g, &plan, LAPLACE_DOUBLE,
                                          kinds[w]);
@@ -185,9 +190,7 @@ START_TEST(rows_blocks_match_reference)
         {"3", "5", 70, 47, 10},
     };
     static const unsigned rows_counts[] = {0, 1, 2, 3, 7, 10, 100};
-    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
-        if (test_memory_run() && shapes[s].nx * shapes[s].ny > 3000)
-            continue;
+    for (int s = 0; s < RUN_SIZE(row_shapes); s++) {
         setenv("LAPLACE_ROW_BLOCK", shapes[s].block, 1);
         setenv("LAPLACE_ROW_STEPS", shapes[s].steps, 1);
         laplace_grid g;
@@ -196,13 +199,7 @@ START_TEST(rows_blocks_match_reference)
         for (size_t i = 0; i < (size_t)g.nx * g.ny; i++)
             if (g.mask[i] && test_random(&seed) % shapes[s].fixed_in == 0)
                 g.mask[i] = 0;
-        for (size_t c = 0; c < sizeof rows_counts / sizeof *rows_counts;
-             c++) {
-            /* Under the memory checkers, 0 and 1 only on the first
-             * shape, and no long run. */
-            if (test_memory_run() && (rows_counts[c] > 10 ||
-                                      (s > 0 && rows_counts[c] < 2)))
-                continue;
+        for (int c = 0; c < RUN_SIZE(row_counts); c++) {
             char what[64];
             snprintf(what, sizeof what, "rows, blocks of %s, %s per launch",
                      shapes[s].block, shapes[s].steps);
@@ -221,7 +218,7 @@ END_TEST
  * the run stops at the reference's iteration with its largest change. */
 START_TEST(rows_tolerance_stops_mid_launch)
 {
-    uint32_t nx = test_memory_run() ? 12 : 45, ny = test_memory_run() ? 9 : 38;
+    uint32_t nx = RUN_SIZE(tolerance_nx), ny = RUN_SIZE(tolerance_ny);
     laplace_grid g;
     make_random_grid(&g, nx, ny, 78);
     setenv("LAPLACE_ROW_BLOCK", "4", 1);
@@ -289,7 +286,7 @@ END_TEST
 
 START_TEST(tolerance_stops_where_the_reference_does)
 {
-    uint32_t nx = test_memory_run() ? 12 : 45, ny = test_memory_run() ? 9 : 38;
+    uint32_t nx = RUN_SIZE(tolerance_nx), ny = RUN_SIZE(tolerance_ny);
     laplace_grid g;
     make_random_grid(&g, nx, ny, 77);
     /* Converging at a check, capped off a check, and every iteration. */
@@ -311,29 +308,32 @@ END_TEST
 
 START_TEST(uniform_potential_is_exact)
 {
+    uint32_t nx = RUN_SIZE(uniform_nx), ny = RUN_SIZE(uniform_ny);
+    size_t cells = (size_t)nx * ny;
     laplace_grid g;
-    ck_assert_app(laplace_grid_make(&g, 19, 14, 3.0f, 3.0f, 5, 4));
-    for (size_t i = 0; i < 19 * 14; i++)
+    ck_assert_app(laplace_grid_make(&g, nx, ny, 3.0f, 3.0f,
+                                    RUN_SIZE(uniform_object),
+                                    RUN_SIZE(uniform_object) - 1));
+    for (size_t i = 0; i < cells; i++)
         g.phi[i] = 3.0f;                /* already the solution: stays */
-    laplace_plan plan = {test_memory_run() ? 5 : 100, 0.0f, 1};
+    laplace_plan plan = {RUN_SIZE(uniform_iterations), 0.0f, 1};
     for (int v = 0; v < NVERSIONS; v++) {
         laplace_grid got;
         ck_assert_app(laplace_grid_copy(&got, &g));
         ck_assert_app(solve_checked(&got, &plan, versions[v], NULL));
-        for (size_t i = 0; i < 19 * 14; i++)
+        for (size_t i = 0; i < cells; i++)
             ck_assert_msg(got.phi[i] == 3.0f, "%s: cell %zu is %.9g",
                           app_version_name(&laplace_versions, versions[v]), i, got.phi[i]);
         laplace_grid_free(&got);
     }
     /* From 0 inside, it converges to 3 everywhere. */
-    for (size_t i = 0; i < 19 * 14; i++)
+    for (size_t i = 0; i < cells; i++)
         g.phi[i] = g.mask[i] ? 0.0f : 3.0f;
     laplace_plan tol = {100000, 1e-7f, 10};
     laplace_stats s = {0};
-    ck_assert_app(solve_checked(&g, &tol, test_memory_run() ? LAPLACE_REFERENCE
-                                                          : LAPLACE_FAST, &s));
+    ck_assert_app(solve_checked(&g, &tol, LAPLACE_FAST, &s));
     ck_assert(s.converged);
-    for (size_t i = 0; i < 19 * 14; i++)
+    for (size_t i = 0; i < cells; i++)
         ck_assert_msg(fabsf(g.phi[i] - 3.0f) < 1e-5f, "cell %zu is %.9g", i,
                       g.phi[i]);
     laplace_grid_free(&g);
@@ -344,8 +344,8 @@ START_TEST(two_plates_give_a_linear_profile)
 {
     /* Left column 1, right column 5, top and bottom rows linear between
      * them: the solution is linear in x. Within 1e-4 after convergence to
-     * a change below 1e-8 on a 16 x 10 grid. */
-    enum { NX = 16, NY = 10 };
+     * a change below 1e-8 on a grid of 16 x 10 (in a full run). */
+    const uint32_t NX = RUN_SIZE(plates_nx), NY = RUN_SIZE(plates_ny);
     laplace_grid g;
     ck_assert_app(laplace_grid_make(&g, NX, NY, 0.0f, 0.0f, 0, 0));
     for (uint32_t y = 0; y < NY; y++)
@@ -356,8 +356,7 @@ START_TEST(two_plates_give_a_linear_profile)
         }
     laplace_plan plan = {200000, 1e-8f, 10};
     laplace_stats s = {0};
-    ck_assert_app(solve_checked(&g, &plan, test_memory_run()
-                               ? LAPLACE_REFERENCE : LAPLACE_DOUBLE, &s));
+    ck_assert_app(solve_checked(&g, &plan, LAPLACE_DOUBLE, &s));
     ck_assert(s.converged);
     for (uint32_t y = 0; y < NY; y++)
         for (uint32_t x = 0; x < NX; x++) {
@@ -636,8 +635,10 @@ Suite *laplace_suite(void)
 {
     Suite *s = suite_create("laplace");
     TCase *tc = test_case("against the reference");
-    tcase_add_loop_test(tc, seed_problem_matches_reference, 0, NSIZES);
-    tcase_add_loop_test(tc, random_grids_match_reference, 0, NSIZES);
+    tcase_add_loop_test(tc, seed_problem_matches_reference, 0,
+                        RUN_SIZE(grids));
+    tcase_add_loop_test(tc, random_grids_match_reference, 0,
+                        RUN_SIZE(grids));
     tcase_add_test(tc, gpu_update_kernels_match_reference);
     tcase_add_test(tc, rows_blocks_match_reference);
     tcase_add_test(tc, rows_tolerance_stops_mid_launch);

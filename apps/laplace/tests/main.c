@@ -7,7 +7,6 @@ Suite *laplace_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         laplace_suite, NULL});
 }

@@ -199,7 +199,6 @@ static void print_row(uint32_t n, int row, const result *r, double flop)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES], runs = 3;
     int nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "1024,2048", 1,
                                  32768, sizes, MAX_SIZES);

@@ -390,7 +390,6 @@ static int bench(const unsigned long *sizes, int nsizes, int runs,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES], runs = 3, naive_max = MAX_N;
     int nsizes = parse_uint_list("sizes", argc > 1 ? argv[1] : "1024,2048", 1,
                                  MAX_N, sizes, MAX_SIZES);

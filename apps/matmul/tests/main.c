@@ -7,7 +7,6 @@ Suite *matmul_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         matmul_suite, NULL});
 }

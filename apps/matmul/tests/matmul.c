@@ -29,6 +29,15 @@ static const mm_size full_sizes[] = {
     {200, 3, 1}, {97, 101, 103},
 };
 
+/* The sizes per run (support.h): how many of full_sizes each version
+ * multiplies, and of the panels' sizes. */
+static const struct {
+    int full_sizes, panel_sizes;
+} run_sizes[] = {
+    [TEST_FULL]    = {sizeof full_sizes / sizeof *full_sizes, 4},
+    [TEST_CHECKED] = {0, 1},
+};
+
 /* A plan on the context test_run_context gives (a fresh one under
  * Oclgrind). */
 typedef struct mm_device {
@@ -93,8 +102,7 @@ static void assert_version_on_all_sizes(matmul_version v,
     mm_device d = device_open(v, tile);
     for (size_t i = 0; i < sizeof memory_sizes / sizeof *memory_sizes; i++)
         assert_multiplies(d.plan, app_version_name(&matmul_versions, v), memory_sizes[i]);
-    for (size_t i = 0; !test_memory_run() &&
-                       i < sizeof full_sizes / sizeof *full_sizes; i++)
+    for (int i = 0; i < RUN_SIZE(full_sizes); i++)
         assert_multiplies(d.plan, app_version_name(&matmul_versions, v), full_sizes[i]);
     device_close(&d);
 }
@@ -162,11 +170,8 @@ START_TEST(panels_match_the_whole_call)
                                             MATMUL_BLOCKED};
     static const mm_size sizes[] = {{1, 3, 5}, {17, 13, 5}, {97, 33, 65},
                                     {300, 20, 40}};
-    if (test_memory_run() && opencl[_i] != MATMUL_BLOCKED)
-        return;     /* naive and tiled index as the chunked call's tests do */
     mm_device d = device_open(opencl[_i], NULL);
-    int count = test_memory_run() ? 1 : 4;
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < RUN_SIZE(panel_sizes); i++)
         for (int pinned = 0; pinned < 2; pinned++)
             assert_chunks_match_whole(d.own ? d.own : clctx_default(),
                                       d.plan, app_version_name(
@@ -237,8 +242,6 @@ START_TEST(one_call_form_and_names)
     float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4];
     /* [1 2 3; 4 5 6] x [1 0; 0 1; 1 1] = [4 5; 10 11], exactly. */
     for (int v = 0; v < MATMUL_VERSION_COUNT; v++) {
-        if (test_memory_run() && app_version_uses_opencl(&matmul_versions, v))
-            continue;               /* plans with own contexts cover them */
         memset(c, 0, sizeof c);
         ck_assert_app(matmul(a, b, c, 2, 3, 2, (matmul_version)v, NULL));
         ck_assert_msg(c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11,

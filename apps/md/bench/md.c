@@ -164,7 +164,6 @@ static int bench_size(uint32_t n, unsigned steps, int runs, const caps *cap,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES] = {1000, 4000, 16000};
     unsigned long steps = 10, runs = 3;
     caps cap = {2000, 16000, 16000};

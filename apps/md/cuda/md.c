@@ -317,7 +317,6 @@ static int default_sizes(void)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long sizes[MAX_SIZES] = {1000, 4000, 16000};
     unsigned long steps = 10, runs = 3, ref_cap = 2000;
     int nsizes = 3;

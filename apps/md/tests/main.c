@@ -7,7 +7,6 @@ Suite *md_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         md_suite, NULL});
 }

@@ -35,8 +35,45 @@
 #define DRIFT_BOUND 1e-4
 #define MOMENTUM_BOUND 1e-6
 
-static const md_version device_versions[] = {MD_CELLS_HOST, MD_ALLPAIRS,
-                                             MD_PARTICLE, MD_CELL};
+/* The steps at which the versions are compared with the reference. */
+static const unsigned checked_steps[] = {0, 1, 2, 3, 10};
+enum { NCHECKED = sizeof checked_steps / sizeof checked_steps[0] };
+
+/* Not 4 m^3 but 500: 863 (one vacancy), 1372 (= 4 7^3), 1000 and 357 (the
+ * fewest a cell list takes, with 3 cells a side). */
+static const uint32_t sizes[] = {357, 500, 863, 1000, 1372};
+enum { NSIZES = sizeof sizes / sizeof sizes[0] };
+
+/* The sizes per run (support.h): particles, steps and rounds. A checked
+ * run compares the versions at steps 0 and 1 on the smallest lattice,
+ * sorts after one step (into lists already filled, as every later sort)
+ * and the smallest lattice's cells in place of 70 000 particles' (whose
+ * forces take Oclgrind minutes), and keeps the particles in the box over
+ * one launch of one step, all pairs left out there: its kick and drift
+ * wraps as the others' do, and versions_match_reference checks its
+ * memory; in the box it cost more than the others did. */
+static const struct {
+    int compared_steps;             /* the first how many checked_steps */
+    int lattices;                   /* the first how many sizes */
+    uint32_t chunk_particles;       /* the cell version's chunks */
+    uint32_t sort_particles;
+    int sort_rounds;
+    unsigned sort_steps;            /* between two rounds */
+    uint32_t energy_particles;
+    unsigned energy_steps, energy_every;
+    uint32_t many_particles;        /* the counting sort of many cells, */
+    int many_side;                  /* cells a side for them */
+    int box_versions;               /* the first how many device_versions */
+    int box_rounds;
+    unsigned face_steps, hot_steps; /* a round's */
+} run_sizes[] = {
+    [TEST_FULL]    = {NCHECKED, NSIZES, 500, 863, 3, 5, 500, 1000, 100,
+                      70000, 17, 4, 4, 5, 10},
+    [TEST_CHECKED] = {2, 1, 357, 357, 2, 1, 357, 2, 2, 357, 3, 3, 1, 1, 1},
+};
+
+static const md_version device_versions[] = {MD_CELLS_HOST, MD_PARTICLE,
+                                             MD_CELL, MD_ALLPAIRS};
 enum { NDEVICE_VERSIONS = sizeof device_versions /
                           sizeof device_versions[0] };
 
@@ -83,9 +120,6 @@ static void assert_close(const md_system *got, const md_system *want,
     }
 }
 
-static const unsigned checked_steps[] = {0, 1, 2, 3, 10};
-enum { NCHECKED = sizeof checked_steps / sizeof checked_steps[0] };
-
 /* The states of the reference at checked_steps, into want[]. */
 static void reference_states(const md_system *start, md_system *want,
                              int nsteps)
@@ -127,7 +161,7 @@ static void assert_version_matches(const md_system *start,
 /* Every version against the reference from start. */
 static void assert_all_match(const md_system *start, const char *what)
 {
-    int nsteps = test_memory_run() ? 2 : NCHECKED;   /* steps 0, 1 */
+    int nsteps = RUN_SIZE(compared_steps);
     md_system want[NCHECKED];
     reference_states(start, want, nsteps);
     for (int v = 0; v < NDEVICE_VERSIONS; v++)
@@ -137,15 +171,8 @@ static void assert_all_match(const md_system *start, const char *what)
         md_system_free(&want[c]);
 }
 
-/* Not 4 m^3 but 500: 863 (one vacancy), 1372 (= 4 7^3), 1000 and 357 (the
- * fewest a cell list takes, with 3 cells a side). */
-static const uint32_t sizes[] = {357, 500, 863, 1000, 1372};
-enum { NSIZES = sizeof sizes / sizeof sizes[0] };
-
 START_TEST(versions_match_reference)
 {
-    if (test_memory_run() && sizes[_i] > 357)
-        return;                     /* the arithmetic is the plain run's */
     md_system start;
     ck_assert_app(md_system_init(&start, sizes[_i], 7 + _i));
     assert_all_match(&start, "lattice start");
@@ -174,7 +201,7 @@ static void assert_cell_matches_with_group(const md_system *start,
                                            const char *group,
                                            const char *what)
 {
-    int nsteps = test_memory_run() ? 2 : NCHECKED;
+    int nsteps = RUN_SIZE(compared_steps);
     md_system want[NCHECKED];
     reference_states(start, want, nsteps);
     setenv("MD_CELL_GROUP", group, 1);
@@ -190,7 +217,7 @@ START_TEST(cell_version_loops_over_chunks)
     /* A liquid cell holds ~18 particles and its 27 cells ~500: with
      * groups of 4 and stages of 64, every cell takes several rounds. */
     md_system start;
-    ck_assert_app(md_system_init(&start, test_memory_run() ? 357 : 500, 3));
+    ck_assert_app(md_system_init(&start, RUN_SIZE(chunk_particles), 3));
     assert_cell_matches_with_group(&start, "4", "groups of 4");
     md_system_free(&start);
     /* One cell of 64: 2 rounds of 32 own particles by default; 32 own
@@ -242,11 +269,10 @@ static void assert_cells_sorted(md_sim *sim, const md_system *now)
 START_TEST(counting_sort_places_every_particle_in_its_cell)
 {
     static const md_version cell_versions[] = {MD_PARTICLE, MD_CELL};
-    /* The sort at the start, then after steps; under valgrind and Oclgrind
-     * after one (a sort into lists already filled, as every later one). */
-    int rounds = test_memory_run() ? 2 : 3;
+    /* The sort at the start, then after steps. */
+    int rounds = RUN_SIZE(sort_rounds);
     md_system start, now;
-    ck_assert_app(md_system_init(&start, test_memory_run() ? 357 : 863, 5));
+    ck_assert_app(md_system_init(&start, RUN_SIZE(sort_particles), 5));
     ck_assert_app(md_system_copy(&now, &start));
     for (int v = 0; v < 4; v++) {
         clctx *own;
@@ -258,7 +284,7 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
             ck_assert_app(md_sim_read(sim, &now));
             assert_cells_sorted(sim, &now);
             if (round < rounds - 1)
-                ck_assert_app(md_sim_step(sim, test_memory_run() ? 1 : 5));
+                ck_assert_app(md_sim_step(sim, RUN_SIZE(sort_steps)));
         }
         close_checked(sim, own);
     }
@@ -267,17 +293,14 @@ START_TEST(counting_sort_places_every_particle_in_its_cell)
 }
 END_TEST
 
-/* 70 000 particles are 17^3 = 4913 cells: 20 blocks of 256 for the
- * scan (more than 16: by blocks), the last one part full. Not under the
- * memory runs (size). */
+/* 70 000 particles (in a full run) are 17^3 = 4913 cells: 20 blocks of
+ * 256 for the scan (more than 16: by blocks), the last one part full. */
 START_TEST(counting_sort_of_many_cells)
 {
-    if (test_memory_run())
-        return;
     md_system start, now;
-    ck_assert_app(md_system_init(&start, 70000, 9));
+    ck_assert_app(md_system_init(&start, RUN_SIZE(many_particles), 9));
     ck_assert_app(md_system_copy(&now, &start));
-    ck_assert_int_eq(md_cells_per_side(start.box), 17);
+    ck_assert_int_eq(md_cells_per_side(start.box), RUN_SIZE(many_side));
     clctx *own;
     md_sim *sim = open_checked(&start, MD_PARTICLE, &own);
     ck_assert_app(md_sim_read(sim, &now));
@@ -288,16 +311,15 @@ START_TEST(counting_sort_of_many_cells)
 }
 END_TEST
 
-/* 1000 steps (2 under valgrind and Oclgrind): the energy at every
- * 100th within DRIFT_BOUND of the start's, momentum within
- * MOMENTUM_BOUND, every particle in the box. */
+/* energy_steps steps: the energy at every energy_every-th within
+ * DRIFT_BOUND of the start's, momentum within MOMENTUM_BOUND, every
+ * particle in the box. */
 START_TEST(energy_and_momentum_are_conserved)
 {
     static const md_version versions[] = {MD_PARTICLE, MD_CELL};
-    unsigned steps = test_memory_run() ? 2 : 1000;
-    unsigned every = test_memory_run() ? 2 : 100;
+    unsigned steps = RUN_SIZE(energy_steps), every = RUN_SIZE(energy_every);
     md_system s;
-    ck_assert_app(md_system_init(&s, test_memory_run() ? 357 : 500, 11));
+    ck_assert_app(md_system_init(&s, RUN_SIZE(energy_particles), 11));
     clctx *own;
     md_sim *sim = open_checked(&s, versions[_i], &own);
     md_energy e0, e;
@@ -309,9 +331,7 @@ START_TEST(energy_and_momentum_are_conserved)
         double drift = fabs(md_energy_total(&e) - md_energy_total(&e0)) /
                        fabs(md_energy_total(&e0));
         worst = drift > worst ? drift : worst;
-        /* A memory run's 2 steps from the lattice say nothing of drift
-         * (the first steps' error is larger than the bound's average). */
-        ck_assert_msg(test_memory_run() || drift < DRIFT_BOUND,
+        ck_assert_msg(drift < DRIFT_BOUND,
                       "%s: energy %.9g after %u steps, "
                       "%.9g at the start: relative drift %.3g",
                       app_version_name(&md_versions, versions[_i]), md_energy_total(&e),
@@ -331,17 +351,12 @@ START_TEST(energy_and_momentum_are_conserved)
 }
 END_TEST
 
-/* Every version keeps s's particles in the box for 4 x `steps` steps
- * (once under valgrind and Oclgrind). */
+/* Every version keeps s's particles in the box for box_rounds launches
+ * of `steps` steps. */
 static void assert_stays_in_box(const md_system *s, unsigned steps,
                                 const char *what)
 {
-    for (int v = 0; v < NDEVICE_VERSIONS; v++) {
-        /* Under valgrind and Oclgrind all pairs is left out: its kick and
-         * drift wraps as the others' do, and its memory is checked by
-         * versions_match_reference; here it cost more than they did. */
-        if (test_memory_run() && device_versions[v] == MD_ALLPAIRS)
-            continue;
+    for (int v = 0; v < RUN_SIZE(box_versions); v++) {
         clctx *own;
         md_sim *sim = open_checked(s, device_versions[v], &own);
         md_system now;
@@ -349,7 +364,7 @@ static void assert_stays_in_box(const md_system *s, unsigned steps,
         snprintf(label, sizeof label, "%s, %s", what,
                  app_version_name(&md_versions, device_versions[v]));
         ck_assert_app(md_system_copy(&now, s));
-        for (int round = 0; round < (test_memory_run() ? 1 : 4); round++) {
+        for (int round = 0; round < RUN_SIZE(box_rounds); round++) {
             ck_assert_app(md_sim_step(sim, steps));
             ck_assert_app(md_sim_read(sim, &now));
             assert_in_box(&now, label);
@@ -373,14 +388,12 @@ START_TEST(particles_never_leave_the_box)
         s.pos[i] = md_wrap(s.pos[i] - quarter, s.box);
         s.vel[i] = test_random(&state) % 2 ? 1e-5 : -1e-5;
     }
-    assert_stays_in_box(&s, test_memory_run() ? 1 : 5, "on the faces");
+    assert_stays_in_box(&s, RUN_SIZE(face_steps), "on the faces");
     md_system_free(&s);
-    if (test_memory_run())
-        return;                     /* the faces were the memory's test */
     ck_assert_app(md_system_init(&s, 500, 13));
     for (size_t i = 0; i < 3 * (size_t)s.n; i++)
         s.vel[i] *= 3.0;
-    assert_stays_in_box(&s, 10, "hot");
+    assert_stays_in_box(&s, RUN_SIZE(hot_steps), "hot");
     md_system_free(&s);
 }
 END_TEST
@@ -536,7 +549,7 @@ Suite *md_suite(void)
 {
     Suite *s = suite_create("md");
     TCase *tc = test_case("md");
-    tcase_add_loop_test(tc, versions_match_reference, 0, NSIZES);
+    tcase_add_loop_test(tc, versions_match_reference, 0, RUN_SIZE(lattices));
     tcase_add_test(tc, cell_version_loops_over_chunks);
     tcase_add_test(tc, counting_sort_places_every_particle_in_its_cell);
     tcase_add_test(tc, counting_sort_of_many_cells);

@@ -610,7 +610,6 @@ static int check_sizes(const options *o, int ranks)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    app_follow_clframe_errors();
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);

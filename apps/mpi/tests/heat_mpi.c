@@ -15,6 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sizes per run (support.h): the first how many of the random worlds,
+ * step counts and halo depths below, and the tall world's height. A
+ * checked run keeps to worlds of at most 1000 cells, 5 steps and depth 9,
+ * on a shorter tall world, which 2 and 3 ranks still cut into slabs thick
+ * enough for depth 9's cone. */
+static const struct {
+    int random_worlds, step_counts, depths;
+    uint32_t tall_height;
+} run_sizes[] = {
+    [TEST_FULL]    = {7, 6, 8, 3001},
+    [TEST_CHECKED] = {5, 5, 1, 701},
+};
+
 static int rank(void)
 {
     int r;
@@ -87,18 +100,13 @@ static const uint32_t random_sizes[][2] = {
 START_TEST(random_worlds_match_reference)
 {
     const uint32_t *size = random_sizes[_i];
-    if (test_memory_run() && size[0] * size[1] > 1000)
-        return;                         /* the arithmetic is the plain run's */
     if (size[1] < (uint32_t)ranks())
         return;                         /* too_few_rows_are_refused */
     heat_world world;
     make_random_world(&world, size[0], size[1], 1000u + (uint32_t)_i);
-    for (int s = 0; s < STEP_COUNTS; s++) {
-        if (test_memory_run() && step_counts[s] > 5)
-            continue;
+    for (int s = 0; s < RUN_SIZE(step_counts); s++)
         assert_matches_reference(&world, 0.1f, step_counts[s], 0,
                                  "random world");
-    }
     heat_world_free(&world);
 }
 END_TEST
@@ -109,16 +117,12 @@ END_TEST
  * tall one whose slabs take them. */
 START_TEST(halo_depths_match_reference)
 {
-    static const unsigned depths[] = {1, 3, 4, 5, 8, 9, 16, 17};
-    static const uint32_t shapes[][2] = {{70, 101}, {30, 3001}};
+    static const unsigned depths[] = {9, 1, 3, 4, 5, 8, 16, 17};
+    static const uint32_t widths[] = {70, 30};
     heat_world world;
-    /* Under valgrind and Oclgrind a shorter tall world, which 2 and 3
-     * ranks still cut into slabs thick enough for depth 9's cone. */
-    uint32_t height = _i && test_memory_run() ? 701 : shapes[_i][1];
-    make_random_world(&world, shapes[_i][0], height, 77);
-    for (size_t d = 0; d < sizeof depths / sizeof *depths; d++) {
-        if (test_memory_run() && depths[d] != 9)
-            continue;                   /* the plain run's arithmetic */
+    uint32_t height = _i ? RUN_SIZE(tall_height) : 101;
+    make_random_world(&world, widths[_i], height, 77);
+    for (int d = 0; d < RUN_SIZE(depths); d++) {
         assert_matches_reference(&world, 0.1f, 23, depths[d], "random world");
     }
     heat_world_free(&world);
@@ -208,7 +212,7 @@ Suite *heat_mpi_suite(void)
     TCase *tc = test_case("steps");
     tcase_add_test(tc, standard_world_matches_reference);
     tcase_add_loop_test(tc, random_worlds_match_reference, 0,
-                        sizeof random_sizes / sizeof *random_sizes);
+                        RUN_SIZE(random_worlds));
     tcase_add_loop_test(tc, halo_depths_match_reference, 0, 2);
     suite_add_tcase(s, tc);
     tc = test_case("failures");

@@ -13,6 +13,20 @@
 #include <math.h>
 #include <string.h>
 
+/* The sizes per run (support.h): the first how many of the grids, counts,
+ * plans and halo depths below, the tall grid's height and the tolerance's
+ * cap. A checked run keeps to grids of at most 1000 cells, 5 iterations,
+ * a check every 3 to the cap of 30, and depth 9, on a shorter tall grid,
+ * which 2 and 3 ranks still cut into slabs thick enough for its cone. */
+static const struct {
+    int grids, counts, plans, depths;
+    uint32_t tall_height;
+    unsigned tolerance_cap;
+} run_sizes[] = {
+    [TEST_FULL]    = {6, 6, 4, 8, 3001, 60},
+    [TEST_CHECKED] = {4, 5, 1, 1, 701, 30},
+};
+
 static int rank(void)
 {
     int r;
@@ -65,8 +79,6 @@ static const uint32_t sizes[][2] = {
 START_TEST(fixed_iterations_match_reference)
 {
     static const unsigned counts[] = {0, 1, 2, 3, 5, 9};
-    if (test_memory_run() && sizes[_i][0] * sizes[_i][1] > 1000)
-        return;                         /* the arithmetic is the plain run's */
     int ranks;
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     if (sizes[_i][1] < (uint32_t)ranks)
@@ -75,9 +87,7 @@ START_TEST(fixed_iterations_match_reference)
     ck_assert_app(laplace_grid_make(&g, sizes[_i][0], sizes[_i][1], 0.25f,
                                     1.0f, sizes[_i][0] / 3,
                                     sizes[_i][1] / 3));
-    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-        if (test_memory_run() && counts[c] > 5)
-            continue;                   /* the plain run's arithmetic */
+    for (int c = 0; c < RUN_SIZE(counts); c++) {
         laplace_plan plan = {counts[c], 0.0f, 1};
         assert_matches_reference(&g, &plan, 0);
     }
@@ -85,20 +95,15 @@ START_TEST(fixed_iterations_match_reference)
 }
 END_TEST
 
-/* Checks every 3 (not a multiple of the halo) and 4 iterations, to
- * convergence and to the cap. */
+/* Checks every 3 (not a multiple of the halo) and 4 iterations, to the
+ * cap and to convergence. */
 START_TEST(tolerance_matches_reference)
 {
     laplace_grid g;
     ck_assert_app(laplace_grid_make(&g, 41, 29, 0.0f, 1.0f, 9, 7));
-    laplace_plan plans[] = {{400, 1e-3f, 3}, {400, 1e-3f, 4},
-                            {30, 1e-6f, 4}};
-    size_t nplans = sizeof plans / sizeof *plans;
-    if (test_memory_run()) {    /* a check every 3, to the cap of 30 */
-        plans[0] = (laplace_plan){30, 1e-6f, 3};
-        nplans = 1;
-    }
-    for (size_t p = 0; p < nplans; p++)
+    static const laplace_plan plans[] = {{30, 1e-6f, 3}, {400, 1e-3f, 3},
+                                         {400, 1e-3f, 4}, {30, 1e-6f, 4}};
+    for (int p = 0; p < RUN_SIZE(plans); p++)
         assert_matches_reference(&g, &plans[p], 0);
     laplace_grid_free(&g);
 }
@@ -109,19 +114,15 @@ END_TEST
  * are too thin for a cone of tiles (slab.c), and on a tall one. */
 START_TEST(halo_depths_match_reference)
 {
-    static const unsigned depths[] = {1, 3, 4, 5, 8, 9, 16, 17};
-    static const uint32_t shapes[][2] = {{70, 101}, {30, 3001}};
+    static const unsigned depths[] = {9, 1, 3, 4, 5, 8, 16, 17};
+    static const uint32_t widths[] = {70, 30};
     laplace_grid g;
-    /* Under valgrind and Oclgrind a shorter tall grid, which 2 and 3
-     * ranks still cut into slabs thick enough for depth 9's cone. */
-    uint32_t height = _i && test_memory_run() ? 701 : shapes[_i][1];
-    ck_assert_app(laplace_grid_make(&g, shapes[_i][0], height, 0.25f, 1.0f,
+    uint32_t height = _i ? RUN_SIZE(tall_height) : 101;
+    ck_assert_app(laplace_grid_make(&g, widths[_i], height, 0.25f, 1.0f,
                                     10, height / 3));
     laplace_plan fixed = {23, 0.0f, 1};
-    laplace_plan tolerance = {test_memory_run() ? 30 : 60, 1e-4f, 7};
-    for (size_t d = 0; d < sizeof depths / sizeof *depths; d++) {
-        if (test_memory_run() && depths[d] != 9)
-            continue;                   /* the plain run's arithmetic */
+    laplace_plan tolerance = {RUN_SIZE(tolerance_cap), 1e-4f, 7};
+    for (int d = 0; d < RUN_SIZE(depths); d++) {
         assert_matches_reference(&g, &fixed, depths[d]);
         assert_matches_reference(&g, &tolerance, depths[d]);
     }
@@ -147,7 +148,7 @@ Suite *laplace_mpi_suite(void)
     Suite *s = suite_create("laplace_mpi");
     TCase *tc = test_case("iterations");
     tcase_add_loop_test(tc, fixed_iterations_match_reference, 0,
-                        sizeof sizes / sizeof *sizes);
+                        RUN_SIZE(grids));
     tcase_add_test(tc, tolerance_matches_reference);
     tcase_add_loop_test(tc, halo_depths_match_reference, 0, 2);
     tcase_add_test(tc, a_bad_plan_fails_every_rank);

@@ -14,7 +14,6 @@ Suite *laplace_mpi_suite(void);
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    app_follow_clframe_errors();
     int status = test_main((Suite *(*const[])(void)){
         heat_mpi_suite, laplace_mpi_suite, NULL});
     MPI_Finalize();

@@ -121,7 +121,6 @@ static int measure(row *r, const rt_scene *scene, uint32_t w, uint32_t h,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     uint32_t w = 700, h = 700;
     unsigned long frames = 50, with_reference = 1;
     if ((argc > 1 && !parse_size(argv[1], 16384, &w, &h)) ||

@@ -28,7 +28,6 @@ static int load_scene(const rtg_options *opts, rt_scene *scene,
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     rtg_options opts;
     char err[512];
     int rc = rtg_options_parse(argc, argv, &opts, err, sizeof err);

@@ -9,7 +9,6 @@ Suite *raytracer_gtk_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         raytracer_scene_suite, raytracer_render_suite, raytracer_gtk_suite, NULL});
 }

@@ -15,6 +15,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The sizes per run (support.h): images (width, height) and scenes. */
+static const struct {
+    uint32_t shipped_w, shipped_h;  /* the shipped scenes' images */
+    uint32_t seed_spheres, seed_size;
+    int max_depth;                  /* the odd sizes' reflections */
+    int pinned_sizes;               /* the first how many of the list */
+    uint32_t random_spheres, random_size;
+} run_sizes[] = {
+    [TEST_FULL]    = {96, 72, 1000, 48, 3, 3, 3000, 40},
+    [TEST_CHECKED] = {12, 9, 40, 8, 0, 1, 30, 8},
+};
+
 /* ---- helpers ----------------------------------------------------------------- */
 
 /* A renderer on the context test_run_context gives (a fresh one under
@@ -131,10 +143,8 @@ START_TEST(shipped_scenes_match_reference)
 {
     rt_scene scene;
     ck_assert_app(rt_scene_load_file(&scene, scene_path(small_scenes[_i])));
-    if (test_memory_run())
-        assert_kernels_match_reference(&scene, 12, 9);
-    else
-        assert_kernels_match_reference(&scene, 96, 72);
+    assert_kernels_match_reference(&scene, RUN_SIZE(shipped_w),
+                                   RUN_SIZE(shipped_h));
     rt_scene_free(&scene);
 }
 END_TEST
@@ -142,8 +152,8 @@ END_TEST
 START_TEST(seed_scene_matches_reference)
 {
     rt_scene scene;
-    ck_assert_app(rt_scene_generate(&scene, test_memory_run() ? 40 : 1000));
-    uint32_t size = test_memory_run() ? 8 : 48;
+    ck_assert_app(rt_scene_generate(&scene, RUN_SIZE(seed_spheres)));
+    uint32_t size = RUN_SIZE(seed_size);
     assert_kernels_match_reference(&scene, size, size);
     rt_scene_free(&scene);
 }
@@ -156,7 +166,7 @@ START_TEST(odd_sizes_and_depths_match_reference)
     static const uint32_t sizes[][2] = {{1, 1}, {7, 5}, {9, 17}, {33, 2}};
     rt_scene scene;
     ck_assert_app(rt_scene_load_file(&scene, scene_path("mirrors.txt")));
-    for (int depth = 0; depth <= 3; depth++) {
+    for (int depth = 0; depth <= RUN_SIZE(max_depth); depth++) {
         scene.max_depth = depth;
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
             uint32_t w = sizes[s][0], h = sizes[s][1];
@@ -167,8 +177,6 @@ START_TEST(odd_sizes_and_depths_match_reference)
             free(want);
             free(got);
         }
-        if (test_memory_run())
-            break;
     }
     rt_scene_free(&scene);
 }
@@ -180,13 +188,11 @@ END_TEST
 START_TEST(pinned_frames_match_pageable_frames)
 {
     static const uint32_t sizes[][2] = {{7, 5}, {33, 70}, {20, 129}};
-    if (test_memory_run() && _i != RT_METHOD_BVH)
-        return;                 /* the copy is the same for both kernels */
     rt_scene scene;
     ck_assert_app(rt_scene_load_file(&scene, scene_path("mirrors.txt")));
     device_render d = render_open(&scene, (rt_method)_i);
     clctx *ctx = d.own ? d.own : clctx_default();
-    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    for (int s = 0; s < RUN_SIZE(pinned_sizes); s++) {
         uint32_t w = sizes[s][0], h = sizes[s][1];
         size_t bytes = (size_t)w * h * 4;
         uint8_t *paged = malloc(bytes), *pinned = clframe_host_alloc(ctx, bytes);
@@ -200,8 +206,6 @@ START_TEST(pinned_frames_match_pageable_frames)
                       "frame differs", w, h);
         free(paged);
         ck_assert_cl(clframe_host_free(pinned));
-        if (test_memory_run())
-            break;
     }
     render_close(&d);
     rt_scene_free(&scene);
@@ -213,7 +217,7 @@ END_TEST
 START_TEST(bvh_matches_brute_force_on_random_scenes)
 {
     uint32_t seed = 77 + (uint32_t)_i;
-    uint32_t n = test_memory_run() ? 30 : 3000, size = test_memory_run() ? 8 : 40;
+    uint32_t n = RUN_SIZE(random_spheres), size = RUN_SIZE(random_size);
     rt_scene scene;
     ck_assert_app(rt_scene_generate(&scene, 1));
     cl_float4 *spheres = realloc(scene.spheres, n * sizeof *spheres);

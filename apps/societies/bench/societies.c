@@ -86,7 +86,6 @@ static void print_rate(double rate)
 
 int main(int argc, char **argv)
 {
-    app_follow_clframe_errors();
     unsigned long agents[MAX_LIST] = {1000, 10000};
     unsigned long resources[MAX_LIST] = {16, 64};
     int n_agents = 2, n_resources = 2;

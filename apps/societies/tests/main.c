@@ -10,7 +10,6 @@ Suite *societies_device_suite(void);
 
 int main(void)
 {
-    app_follow_clframe_errors();
     return test_main((Suite *(*const[])(void)){
         societies_config_suite, societies_phase1_suite, societies_phase2_suite,
         societies_device_suite, NULL});

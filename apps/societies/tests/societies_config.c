@@ -16,6 +16,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The sizes per run (support.h). */
+static const struct {
+    int experience_step;        /* between the formulas' tested points */
+} run_sizes[] = {
+    [TEST_FULL]    = {7},
+    [TEST_CHECKED] = {50},
+};
+
 START_TEST(defaults_pass_the_checks)
 {
     societies_config c;
@@ -332,7 +340,7 @@ START_TEST(device_formulas_match_the_host)
                                       NULL);
     ck_assert_app_made(effort);
     ck_assert_app_made(gpm);
-    for (int e = 0; e <= 100; e += test_memory_run() ? 50 : 7) {
+    for (int e = 0; e <= 100; e += RUN_SIZE(experience_step)) {
         cl_float got;
         ck_assert_app(clfunction_call(effort, &got, CLARG(1.0f), CLARG(10.0f),
                                      CLARG((cl_int)100), CLARG((cl_int)e)));

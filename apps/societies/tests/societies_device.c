@@ -18,6 +18,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The sizes per run (support.h). Under valgrind and Oclgrind every
+ * configuration is a kernel build at their pace: phase 1 there takes every
+ * other number of resources (256 among them), phase 2 the first four
+ * cases, the local memory check the first configuration. */
+static const struct {
+    int phase1_agents, phase1_days;
+    int phase1_length_step;     /* every how manyth number of resources */
+    int tie_agents;             /* of the default configuration */
+    int phase2_agents, phase2_cases;
+    int table_edge_agents;
+    int run_agents;             /* of the whole runs, day by day */
+    int local_memory_configs;
+} run_sizes[] = {
+    [TEST_FULL]    = {300, 3, 1, 500, 801, 7, 200, 1001, 3},
+    [TEST_CHECKED] = {6, 2, 2, 8, 7, 4, 5, 9, 1},
+};
+
 /* Closer calls than this may go either way on another device: the
  * values of model.h's formulas differ by a few ulps (1e-7 each) between
  * math libraries, OpenCL allowing pow 16. */
@@ -169,16 +186,14 @@ START_TEST(phase1_is_the_references_draw_for_draw)
 {
     uint32_t seed = 11;
     static const int lengths[] = {1, 2, 16, 37, 64, 256};
-    int agents = test_memory_run() ? 6 : 300;
+    int agents = RUN_SIZE(phase1_agents), step = RUN_SIZE(phase1_length_step);
     for (size_t t = 0; t < sizeof lengths / sizeof *lengths; t++) {
+        /* Each drawn, tested or not, so that the draws stay the same. */
         societies_config c = random_config(agents, lengths[t], &seed);
-        /* Under valgrind and Oclgrind every configuration is a kernel
-         * build at their pace: every other length, 256 among them, each
-         * drawn as in the plain run, whose builds PoCL has cached. */
-        if (test_memory_run() && t % 2 == 0)
+        if (t % (size_t)step != (size_t)step - 1)
             continue;
         FOR_EACH_DEVICE_VERSION(v) {
-            int near = compare_phase1(&c, test_memory_run() ? 2 : 3, v);
+            int near = compare_phase1(&c, RUN_SIZE(phase1_days), v);
             /* Most agents are held to exactness: near ties come by
              * chance, at about 1e-5 of the comparisons of values. */
             ck_assert_msg(near <= agents / 2, "%d resources: %d of %d "
@@ -195,7 +210,7 @@ START_TEST(phase1_breaks_exact_ties_as_the_reference)
 {
     societies_config c;
     societies_config_default(&c);
-    c.agents = test_memory_run() ? 8 : 500;
+    c.agents = RUN_SIZE(tie_agents);
     FOR_EACH_DEVICE_VERSION(v) {
         c.epsilon = 0.05f;
         ck_assert_int_le(compare_phase1(&c, 3, v), c.agents / 2);
@@ -301,20 +316,17 @@ static long compare_phase2(const societies_config *c, societies_version v)
 START_TEST(phase2_keeps_resources_and_is_the_references)
 {
     uint32_t seed = 23;
-    /* Under valgrind and Oclgrind, where each case is a build at their
-     * pace, only the cases marked: one resource, and menus of 4 and 16 (16
-     * resources trade within three days, 256 do not). With 0 rounds the
-     * trading loop does not run, which adds nothing for them to check. */
+    /* A checked run takes the first four: one resource, no rounds, and
+     * menus of 4 and 16 (16 resources trade within three days, 256 do
+     * not). */
     static const struct {
-        int resources, menu, rounds, memory_run;
-    } cases[] = {{1, 1, 3, 1}, {16, 4, 0, 0}, {16, 4, 3, 1}, {256, 16, 3, 1},
-                 {2, 1, 1, 0}, {37, 16, 2, 0}, {64, 7, 3, 0}};
-    int agents = test_memory_run() ? 7 : 801;
+        int resources, menu, rounds;
+    } cases[] = {{1, 1, 3}, {16, 4, 0}, {16, 4, 3}, {256, 16, 3},
+                 {2, 1, 1}, {37, 16, 2}, {64, 7, 3}};
+    int agents = RUN_SIZE(phase2_agents);
     long traded = 0;
-    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+    for (int t = 0; t < RUN_SIZE(phase2_cases); t++) {
         societies_config c = random_config(agents, cases[t].resources, &seed);
-        if (test_memory_run() && !cases[t].memory_run)
-            continue;
         c.epsilon = 0.3f;
         c.menu_size = cases[t].menu;
         c.trades_per_pairing = cases[t].rounds;
@@ -335,7 +347,7 @@ END_TEST
 START_TEST(the_item_version_crosses_its_table_edges)
 {
     uint32_t seed = 31;
-    societies_config c = random_config(test_memory_run() ? 5 : 200, 16,
+    societies_config c = random_config(RUN_SIZE(table_edge_agents), 16,
                                        &seed);
     c.max_experience = 5000;
     c.idle_penalty = 1;
@@ -353,14 +365,12 @@ END_TEST
 /* A device's day against the reference's: the quantiles in order, and
  * the same up to near ties, after which agents follow other paths; seeds
  * alone move the total by 0.2 % for 2000 agents (8 seeds, day 5), more
- * for fewer. Statistics need agents: not the handful of a memory run. */
+ * for fewer. */
 static void assert_close_to_reference(const societies_summary *dev,
                                       const societies_summary *ref)
 {
     for (int q = 0; q < 4; q++)
         ck_assert(dev->units[q] <= dev->units[q + 1]);
-    if (test_memory_run())
-        return;
     ck_assert_msg(fabs(dev->total_utility - ref->total_utility) <=
                       1e-2 * ref->total_utility,
                   "day %d: utility %g, the reference's %g", dev->day,
@@ -381,7 +391,7 @@ START_TEST(runs_agree_day_by_day)
 {
     societies_config c;
     societies_config_default(&c);
-    c.agents = test_memory_run() ? 9 : 1001;
+    c.agents = RUN_SIZE(run_agents);
     c.days = 4;
     c.epsilon = 0.2f;
     societies_summary ref[5], omp[5], devices[2][5];
@@ -530,14 +540,10 @@ END_TEST
  * pad the arena to its alignment (at most 127 bytes). */
 START_TEST(local_malloc_needs_no_more_local_memory)
 {
-    /* Sizes, not memory: the memory-checked runs, where each of these six
-     * builds takes long, leave it to the others. */
-    if (test_memory_run())
-        return;
     static const int sizes[][2] = {{16, 4}, {10, 4}, {256, 16}};
     extern const clframe_source societies_kernel_sources[];
     ck_assert_int_eq(clframe_add_sources(societies_kernel_sources), 0);
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    for (int i = 0; i < RUN_SIZE(local_memory_configs); i++) {
         societies_config c;
         societies_config_default(&c);
         c.resources = sizes[i][0];

@@ -17,6 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sizes per run (support.h). */
+static const struct {
+    int society_agents;         /* trading for a day */
+    int offers;                 /* random offers, device against host */
+} run_sizes[] = {
+    [TEST_FULL]    = {1001, 200},
+    [TEST_CHECKED] = {101, 20},
+};
+
 static int trades(societies_offer o)
 {
     return o.give_units > 0;
@@ -500,7 +509,7 @@ END_TEST
  * society's trades are its pairs' (phase2 indexes the pairs right). */
 START_TEST(a_society_trades_and_keeps_its_resources)
 {
-    societies_config c = config(test_memory_run() ? 101 : 1001, 16);
+    societies_config c = config(RUN_SIZE(society_agents), 16);
     /* A wide epsilon makes agents differ after one day (about 0.6 trades
      * an agent then; with 0.05 they hardly differ, and do not trade). */
     c.epsilon = 0.3f;
@@ -559,7 +568,7 @@ START_TEST(device_offers_match_the_host)
                                     "societies_best_offer", NULL);
     ck_assert_app_made(f);
     uint32_t seed = 55;
-    int n = test_memory_run() ? 20 : 200, differ = 0, made = 0;
+    int n = RUN_SIZE(offers), differ = 0, made = 0;
     for (int t = 0; t < n; t++) {
         float dg = random_float(&seed, 0.2f, 4);
         float ng = random_float(&seed, 1, 4);
