@@ -327,19 +327,22 @@ int clf_arg_mismatch(const char *what, const char *name, const char *wants,
                      unsigned i, const clf_param *p, const clarg *a,
                      const char *advice);
 
+/* ---- a call checked against its kernel (signature.c) ---------------------- */
+
+/* 0 if call c (made by launch.c, below) may run: as many arguments as
+ * parameters, each one's kind, address space, element type and struct size
+ * its parameter's (images, samplers and existing buffers: dimensions,
+ * access, size, context), the __local ones within the device's memory, a
+ * chunked call's parts within the kernel's sizes; else an error naming the
+ * kernel, the position, the parameter and both types. */
+typedef struct clf_call clf_call;
+int clf_check_call(const clf_call *c);
+
 /* ---- OpenCL objects as arguments (image.c) -------------------------------- */
 
-/* Checks of CLARG_BUFFER, CLARG_IMAGE (2D, 3D) and CLARG_SAMPLER arguments
- * against parameter p (i-th, of a call named who: "clkernel_call(k)"):
- * kind, dimensions, access, size, context. 0 or an error. */
-int clf_check_existing_buffer(const clctx *ctx, const char *who, unsigned i,
-                              const clf_param *p, const clarg *a);
-int clf_check_image(const clctx *ctx, const char *who, unsigned i,
-                    const clf_param *p, const clarg *a);
-int clf_check_sampler(const clctx *ctx, const char *who, unsigned i,
-                      const clarg *a);
 /* What an image argument carries in its clarg's value: made by
- * clarg_image and clarg_existing_image (image.c), used by a call (arg.c). */
+ * clarg_image and clarg_existing_image (image.c), checked by a call
+ * (signature.c) and used by it (arg.c). */
 typedef struct clf_image_desc {
     int existing;                /* CLARG_IMAGE: mem is the caller's */
     cl_mem mem;
@@ -412,15 +415,20 @@ void clf_queue_done(clctx *ctx, cl_command_queue queue);
 /* One call's arguments bound to a kernel (arg.c): each array's device
  * buffer (persistent, the host array itself, taken from the pool) or image
  * for the call, its copies in and back, and what the call gives back. The
- * caller (launch.c) fills the fields above mems and checks the arguments
- * first. */
+ * caller (launch.c) fills the fields above mems, and has the call checked
+ * first (clf_check_call). */
 enum { CLF_CALL_ARGS_INLINE = 32 };
-typedef struct clf_call {
+struct clf_call {
     clctx *ctx;
     cl_kernel kernel;
     const char *who;             /* the function called, for messages */
     const char *name;            /* the kernel's */
-    const clf_param *params;     /* its parameters, for messages */
+    const clf_param *params;     /* its parameters */
+    unsigned nparams;
+    const char *signature;       /* "vadd(__global float* a, ...)" */
+    const clf_type_names *names; /* how its source names types */
+    unsigned dims;               /* its work sizes: global, local (NULL */
+    const size_t *global, *local;   /* when the driver chooses) */
     cl_command_queue queue;
     size_t items, chunk;         /* a chunked call's (chunk 0: whole) */
     unsigned nargs;
@@ -431,7 +439,7 @@ typedef struct clf_call {
     unsigned from_device;        /* some argument is copied back */
     cl_mem mem[CLF_CALL_ARGS_INLINE];
     unsigned char made[CLF_CALL_ARGS_INLINE];
-} clf_call;
+};
 /* An array a chunked call (chunk > 0) copies in parts rather than whole. */
 int clf_arg_split(size_t chunk, const clarg *a);
 /* Gives each argument its buffer, enqueues the copies in of those not
