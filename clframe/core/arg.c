@@ -640,7 +640,7 @@ static int bind_arg(clf_call *c, unsigned i)
     return 0;
 }
 
-int clf_call_bind(clf_call *c)
+static int bind_args(clf_call *c)
 {
     c->mems = c->mem;
     c->mades = c->made;
@@ -653,7 +653,7 @@ int clf_call_bind(clf_call *c)
             free(c->mades);
             c->mems = c->mem;
             c->mades = c->made;
-            c->nargs = 0;           /* nothing for clf_call_release */
+            c->nargs = 0;           /* nothing for give_back */
             return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", c->who,
                                 c->name);
         }
@@ -677,7 +677,9 @@ static int copied_back(const clf_call *c, const clarg *a, unsigned char made)
            !(made & BUF_IN_PLACE) && !clf_arg_split(c->chunk, a);
 }
 
-int clf_call_copy_back(clf_call *c, int blocking, int *waited)
+/* Enqueues the copies back of what is not split; for a blocking call the
+ * last one waits, and *waited says that it did. */
+static int copy_back(clf_call *c, int *waited)
 {
     if (!c->from_device)
         return 0;
@@ -689,7 +691,7 @@ int clf_call_copy_back(clf_call *c, int blocking, int *waited)
         const clarg *a = &c->args[i];
         if (!copied_back(c, a, c->mades[i]))
             continue;
-        cl_bool wait = blocking && !c->chunk && i == last;
+        cl_bool wait = c->blocking && !c->chunk && i == last;
         if (a->kind == CLARG_KIND_IMAGE) {
             char what[160];
             snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
@@ -711,8 +713,9 @@ int clf_call_copy_back(clf_call *c, int blocking, int *waited)
     return 0;
 }
 
-int clf_call_copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
-                        cl_command_queue queue)
+/* Copies [w0, w1)'s parts of the split arrays one way on queue. */
+static int copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
+                      cl_command_queue queue)
 {
     unsigned dir = what == CLF_EV_WRITE ? CLARG_TO_DEVICE : CLARG_FROM_DEVICE;
     size_t e0 = w0 < c->items ? w0 : c->items;
@@ -735,7 +738,9 @@ int clf_call_copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
     return 0;
 }
 
-void clf_call_release(clf_call *c)
+/* Gives the call's buffers back: to the pool, for later work on its
+ * queue; the images it made, released. */
+static void give_back(clf_call *c)
 {
     for (unsigned i = 0; i < c->nargs; i++)
         if (c->mades[i] & BUF_POOLED)
@@ -747,4 +752,79 @@ void clf_call_release(clf_call *c)
         free(c->mems);
         free(c->mades);
     }
+}
+
+/* Runs the chunks: chunk i's copies in on one queue, its kernel on the
+ * context's after them, its copies out on a third after the kernel, so
+ * that each queue moves on to the next chunk while the others work. */
+static int run_chunks(const clf_call *c)
+{
+    clctx *ctx = c->ctx;
+    cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
+    size_t items = c->global[c->dims - 1];
+    /* The buffers made and the whole arrays copied in come first. */
+    int rc = clf_queue_after(ctx, in, ctx->queue);
+    for (size_t w0 = 0, w1; rc == 0 && w0 < items; w0 = w1) {
+        w1 = items - w0 > c->chunk ? w0 + c->chunk : items;
+        rc = copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
+        if (rc == 0)
+            rc = clf_queue_after(ctx, ctx->queue, in);
+        if (rc == 0)
+            rc = c->launch(c->launcher, ctx->queue, w0, w1);
+        if (rc == 0)
+            rc = clf_queue_after(ctx, out, ctx->queue);
+        if (rc == 0)
+            rc = copy_chunk(c, CLF_EV_READ, w0, w1, out);
+    }
+    return rc;
+}
+
+/* Waits for every queue the call used: on success if blocking (or
+ * debugging) and not waited for already, and always after a failure of a
+ * blocking call, so that no copy lands after it returns. *waited is then
+ * set. */
+static int wait_for(const clf_call *c, int rc, int *waited)
+{
+    clctx *ctx = c->ctx;
+    if (rc == 0 && !c->blocking && !ctx->debug)
+        return 0;
+    if (rc && !c->blocking)
+        return rc;
+    if (rc == 0 && *waited) {
+        clf_collect_events(ctx);
+        return 0;
+    }
+    cl_int err = clFinish(c->queue);
+    for (int q = 0; c->chunk && q < 2; q++)
+        if (err == CL_SUCCESS)
+            err = clFinish(ctx->copy_queue[q]);
+        else
+            clFinish(ctx->copy_queue[q]);
+    if (rc == 0 && err != CL_SUCCESS)
+        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", c->name,
+                         ctx->device_name);
+    *waited = err == CL_SUCCESS;
+    if (rc == 0 && c->blocking)
+        clf_collect_events(ctx);
+    return rc;
+}
+
+int clf_call_run(clf_call *c)
+{
+    int rc = bind_args(c);
+    if (rc == 0)
+        rc = c->chunk ? run_chunks(c)
+                      : c->launch(c->launcher, c->queue, 0,
+                                  c->global[c->dims - 1]);
+    int waited = 0;
+    if (rc == 0)
+        rc = copy_back(c, &waited);
+    rc = wait_for(c, rc, &waited);
+    give_back(c);
+    if (waited) {               /* every queue the call used has finished */
+        clf_queue_done(c->ctx, c->queue);
+        for (int q = 0; c->chunk && q < 2; q++)
+            clf_queue_done(c->ctx, c->ctx->copy_queue[q]);
+    }
+    return rc;
 }

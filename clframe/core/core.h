@@ -430,10 +430,16 @@ struct clf_call {
     unsigned dims;               /* its work sizes: global, local (NULL */
     const size_t *global, *local;   /* when the driver chooses) */
     cl_command_queue queue;
+    int blocking;                /* the call waits for its work */
     size_t items, chunk;         /* a chunked call's (chunk 0: whole) */
     unsigned nargs;
     const clarg *args;
-    /* Filled by clf_call_bind: */
+    /* Launches work-items [w0, w1) of the last dimension on queue: launch.c
+     * hands its own, with the kernel as launcher. 0 or an error. */
+    int (*launch)(void *launcher, cl_command_queue queue, size_t w0,
+                  size_t w1);
+    void *launcher;
+    /* Filled by clf_call_run: */
     cl_mem *mems;
     unsigned char *mades;        /* how each buffer came (arg.c) */
     unsigned from_device;        /* some argument is copied back */
@@ -442,19 +448,11 @@ struct clf_call {
 };
 /* An array a chunked call (chunk > 0) copies in parts rather than whole. */
 int clf_arg_split(size_t chunk, const clarg *a);
-/* Gives each argument its buffer, enqueues the copies in of those not
- * split, and sets the kernel's arguments. 0 or an error; either way
- * clf_call_release gives back what was taken. */
-int clf_call_bind(clf_call *c);
-/* Copies [w0, w1)'s parts of the split arrays one way on queue. */
-int clf_call_copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
-                        cl_command_queue queue);
-/* Enqueues the copies back of what is not split; with blocking, the last
- * one waits, and *waited says that it did. */
-int clf_call_copy_back(clf_call *c, int blocking, int *waited);
-/* Gives the call's buffers back: to the pool, for later work on its
- * queue; the images it made, released. */
-void clf_call_release(clf_call *c);
+/* Carries call c out: gives each argument its buffer, enqueues the copies
+ * in, launches (c->launch: the whole range, or chunk after chunk between
+ * their parts' copies), copies back, waits if c is blocking (or after a
+ * failure), and gives back what it took, on every path. 0 or an error. */
+int clf_call_run(clf_call *c);
 
 /* ---- kernels called against their parameter table (launch.c) ---------- */
 

@@ -313,73 +313,28 @@ static int open_copy_queues(clctx *ctx)
     return 0;
 }
 
-/* Runs the chunks: chunk i's copies in on one queue, its kernel on the
- * context's after them, its copies out on a third after the kernel, so
- * that each queue moves on to the next chunk while the others work. */
-static int run_chunks(clkernel *k, const clf_call *c)
+/* Launches work-items [w0, w1) of k's last dimension on queue: all of
+ * them at k's offset, or one chunk of a chunked call. A call runs it
+ * between its copies in and out (clf_call's launch, arg.c). */
+static int launch_part(void *kernel, cl_command_queue queue, size_t w0,
+                       size_t w1)
 {
-    clctx *ctx = k->ctx;
-    cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
+    clkernel *k = kernel;
     unsigned d = k->dims - 1;
+    if (w0 == 0 && w1 == k->global[d])
+        return launch(k, queue, k->has_offset ? k->offset : NULL, k->global);
     size_t offset[3] = {0, 0, 0}, global[3];
     memcpy(global, k->global, sizeof global);
     if (k->has_offset)
         memcpy(offset, k->offset, sizeof offset);
-    size_t start = offset[d];
-    /* The buffers made and the whole arrays copied in come first. */
-    int rc = clf_queue_after(ctx, in, ctx->queue);
-    for (size_t w0 = 0, w1; rc == 0 && w0 < k->global[d]; w0 = w1) {
-        w1 = k->global[d] - w0 > c->chunk ? w0 + c->chunk : k->global[d];
-        offset[d] = start + w0;
-        global[d] = w1 - w0;
-        rc = clf_call_copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
-        if (rc == 0)
-            rc = clf_queue_after(ctx, ctx->queue, in);
-        if (rc == 0)
-            rc = launch(k, ctx->queue, offset, global);
-        if (rc == 0)
-            rc = clf_queue_after(ctx, out, ctx->queue);
-        if (rc == 0)
-            rc = clf_call_copy_chunk(c, CLF_EV_READ, w0, w1, out);
-    }
-    return rc;
+    offset[d] += w0;
+    global[d] = w1 - w0;
+    return launch(k, queue, offset, global);
 }
 
-/* Waits for every queue the call used: on success if blocking (or
- * debugging) and not waited for already, and always after a failure of a
- * blocking call, so that no copy lands after it returns. *waited is then
- * set. */
-static int wait_call(clkernel *k, const call_plan *p, int rc, int *waited)
-{
-    clctx *ctx = k->ctx;
-    if (rc == 0 && !p->blocking && !ctx->debug)
-        return 0;
-    if (rc && !p->blocking)
-        return rc;
-    if (rc == 0 && *waited) {
-        clf_collect_events(ctx);
-        return 0;
-    }
-    cl_int err = clFinish(p->queue);
-    for (int q = 0; p->chunk && q < 2; q++)
-        if (err == CL_SUCCESS)
-            err = clFinish(ctx->copy_queue[q]);
-        else
-            clFinish(ctx->copy_queue[q]);
-    if (rc == 0 && err != CL_SUCCESS)
-        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", k->name,
-                         ctx->device_name);
-    *waited = err == CL_SUCCESS;
-    if (rc == 0 && p->blocking)
-        clf_collect_events(ctx);
-    return rc;
-}
-
-static int run(clkernel *k, const call_plan *asked, unsigned nargs,
+static int run(clkernel *k, const call_plan *p, unsigned nargs,
                const clarg *args)
 {
-    call_plan plan = *asked;
-    const call_plan *p = &plan;
     if (!k)
         return clf_fail_null(p->who, "kernel");
     if (nargs && !args)
@@ -393,32 +348,17 @@ static int run(clkernel *k, const call_plan *asked, unsigned nargs,
                   .nparams = k->nparams, .signature = k->signature,
                   .names = &k->names, .dims = k->dims, .global = k->global,
                   .local = k->has_local ? k->local : NULL, .queue = p->queue,
-                  .items = p->items, .chunk = p->chunk, .nargs = nargs,
-                  .args = args};
+                  .blocking = p->blocking, .items = p->items,
+                  .chunk = p->chunk, .nargs = nargs, .args = args,
+                  .launch = launch_part, .launcher = k};
     rc = clf_check_call(&c);
     if (rc == 0 && p->chunk)
         rc = open_copy_queues(k->ctx);
     if (rc)
         return rc;
-    if (plan.chunk >= k->global[k->dims - 1])  /* one chunk: a plain call */
-        plan.chunk = c.chunk = 0;
-
-    rc = clf_call_bind(&c);
-    if (rc == 0 && p->chunk)
-        rc = run_chunks(k, &c);
-    else if (rc == 0)
-        rc = launch(k, p->queue, k->has_offset ? k->offset : NULL, k->global);
-    int waited = 0;
-    if (rc == 0)
-        rc = clf_call_copy_back(&c, p->blocking, &waited);
-    rc = wait_call(k, p, rc, &waited);
-    clf_call_release(&c);
-    if (waited) {               /* every queue the call used has finished */
-        clf_queue_done(k->ctx, p->queue);
-        for (int q = 0; p->chunk && q < 2; q++)
-            clf_queue_done(k->ctx, k->ctx->copy_queue[q]);
-    }
-    return rc;
+    if (c.chunk >= k->global[k->dims - 1])     /* one chunk: a plain call */
+        c.chunk = 0;
+    return clf_call_run(&c);
 }
 
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args)
