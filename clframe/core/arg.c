@@ -367,213 +367,16 @@ cl_mem clarg_mem(const clarg *a)
     return a && a->buffer && !clf_arg_released(a) ? a->buffer->mem : NULL;
 }
 
-/* ---- copies between host arrays and buffers ------------------------------ */
-
-void clf_count_copy(clctx *ctx, int what, size_t bytes)
-{
-    if (what == CLF_EV_WRITE) {
-        ctx->stats.writes++;
-        ctx->stats.bytes_to_device += bytes;
-    } else {
-        ctx->stats.reads++;
-        ctx->stats.bytes_from_device += bytes;
-    }
-}
-
-cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
-                        cl_mem mem, size_t offset, size_t bytes, void *host,
-                        cl_bool blocking)
-{
-    if (bytes == 0)
-        return CL_SUCCESS;
-    /* Profiled by the clock when the host waits: NVIDIA's events of a
-     * copy of pageable memory span more than the copy, which made large
-     * read-backs look several times slower than they are.
-     * The queue is finished first, so the clock times the copy alone; an
-     * enqueued copy has only its event. */
-    cl_event ev = NULL;
-    cl_event *evp = ctx->profile && !blocking ? &ev : NULL;
-    double start = 0;
-    if (ctx->profile && blocking) {
-        clFinish(queue);
-        start = clf_now_ms();
-    }
-    cl_int err = clf_before_copy(ctx, what, host, bytes);
-    for (int tries = 0; err == CL_SUCCESS && tries < 2; tries++) {
-        if (what == CLF_EV_WRITE)
-            err = clEnqueueWriteBuffer(queue, mem, blocking, offset, bytes,
-                                       host, 0, NULL, evp);
-        else
-            err = clEnqueueReadBuffer(queue, mem, blocking, offset, bytes,
-                                      host, 0, NULL, evp);
-        if (err == CL_SUCCESS || tries || !clf_pool_retry(ctx, err))
-            break;
-    }
-    if (err != CL_SUCCESS)
-        return err;
-    clf_after_copy(ctx, queue, what, host, bytes, blocking);
-    clf_count_copy(ctx, what, bytes);
-    if (ev) {
-        clf_track(ctx, 1);
-        clf_keep_event(ctx, ev, what, bytes, NULL, NULL);
-    } else if (ctx->profile) {
-        int d = what == CLF_EV_WRITE ? 0 : 1;
-        ctx->transfer_ms[d] += clf_now_ms() - start;
-        ctx->transfer_bytes[d] += bytes;
-    }
-    return CL_SUCCESS;
-}
-
-static int overlap(const char *a, size_t an, const char *b, size_t bn)
-{
-    return a < b + bn && b < a + an;
-}
-
-/* The queue of a read in flight into some of the bytes at host, or NULL. */
-static cl_command_queue reading_into(const clctx *ctx, const void *host,
-                                     size_t bytes)
-{
-    for (size_t i = 0; i < ctx->nreads; i++)
-        if (overlap(host, bytes, ctx->reads[i].host, ctx->reads[i].bytes))
-            return ctx->reads[i].queue;
-    return NULL;
-}
-
-cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes)
-{
-    cl_command_queue queue;
-    while (what == CLF_EV_WRITE && (queue = reading_into(ctx, host, bytes))) {
-        cl_int err = clFinish(queue);
-        if (err != CL_SUCCESS)
-            return err;
-        clf_queue_done(ctx, queue);     /* drops that queue's reads */
-    }
-    return CL_SUCCESS;
-}
-
-void clf_after_copy(clctx *ctx, cl_command_queue queue, int what,
-                    const void *host, size_t bytes, cl_bool blocking)
-{
-    if (what != CLF_EV_READ || blocking || bytes == 0)
-        return;
-    for (size_t i = 0; i < ctx->nreads; i++)    /* waiting covers both */
-        if (ctx->reads[i].host == host && ctx->reads[i].bytes == bytes &&
-            ctx->reads[i].queue == queue)
-            return;
-    if (ctx->nreads == CLF_READS_MOST && clf_finish_all(ctx) != CL_SUCCESS)
-        ctx->nreads = 0;            /* the queues failed: nothing lands */
-    ctx->reads[ctx->nreads++] =
-        (clf_read_pending){.host = host, .bytes = bytes, .queue = queue};
-}
-
-void clf_queue_done(clctx *ctx, cl_command_queue queue)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < ctx->nreads; i++)
-        if (queue && ctx->reads[i].queue != queue)
-            ctx->reads[kept++] = ctx->reads[i];
-    ctx->nreads = kept;
-    clf_pool_idle(ctx, queue);
-}
-
-int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc)
-{
-    return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
-                                                 : "clEnqueueReadBuffer",
-                       "copying %zu bytes for %s", bytes, desc);
-}
-
-int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
-             size_t offset, size_t bytes, void *host, cl_bool blocking,
-             const char *desc)
-{
-    cl_int err = clf_enqueue_copy(ctx, queue, what, mem, offset, bytes, host,
-                                  blocking);
-    return err == CL_SUCCESS ? 0 : clf_copy_failed(err, what, bytes, desc);
-}
-
-/* ---- images around a call -------------------------------------------------- */
-
-/* Copies a's host array into image or back (CLF_EV_WRITE, CLF_EV_READ). */
-static int image_copy(clctx *ctx, cl_command_queue queue, int what_way,
-                   cl_mem image, const clarg *a, cl_bool blocking,
-                   const char *what)
-{
-    const clf_image_desc *d = clf_image_desc_of(a);
-    size_t origin[3] = {0, 0, 0}, bytes = a->count * a->elem_size;
-    cl_int err = clf_before_copy(ctx, what_way, a->host, bytes);
-    if (err == CL_SUCCESS)
-        err = what_way == CLF_EV_WRITE
-            ? clEnqueueWriteImage(queue, image, blocking, origin, d->size, 0,
-                                  0, a->host, 0, NULL, NULL)
-            : clEnqueueReadImage(queue, image, blocking, origin, d->size, 0, 0,
-                                 a->host, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
-                                                         : "clEnqueueReadImage",
-                           "%s", what);
-    clf_after_copy(ctx, queue, what_way, a->host, bytes, blocking);
-    clf_count_copy(ctx, what_way, bytes);
-    return 0;
-}
-
-/* The image of an image argument for a call: the existing one, or one made
- * now (free it with clf_release_mem) and filled from the host array if
- * CLARG_TO_DEVICE. 0 or an error. */
-static int image_make(clctx *ctx, cl_command_queue queue, const char *what,
-                   const clarg *a, cl_bool blocking, cl_mem *out)
-{
-    const clf_image_desc *d = clf_image_desc_of(a);
-    if (d->existing) {
-        *out = d->mem;
-        return 0;
-    }
-    cl_image_desc desc = {
-        .image_type = d->dims == 3 ? CL_MEM_OBJECT_IMAGE3D
-                                   : CL_MEM_OBJECT_IMAGE2D,
-        .image_width = d->size[0], .image_height = d->size[1],
-        .image_depth = d->size[2]};
-    cl_int err;
-    *out = clCreateImage(ctx->context, CL_MEM_READ_WRITE, &d->format, &desc,
-                         NULL, &err);
-    if (err != CL_SUCCESS) {
-        *out = NULL;
-        return clf_fail_cl(err, "clCreateImage", "%s: %zux%zux%zu pixels on "
-                           "%s", what, d->size[0], d->size[1], d->size[2],
-                           ctx->device_name);
-    }
-    clf_track(ctx, 1);
-    int rc = a->flags & CLARG_TO_DEVICE
-                 ? image_copy(ctx, queue, CLF_EV_WRITE, *out, a, blocking,
-                                  what)
-                 : 0;
-    if (rc) {
-        clf_release_mem(ctx, *out);
-        *out = NULL;
-    }
-    return rc;
-}
-
 /* ---- a call's buffers ------------------------------------------------------ */
 
 /* What each argument's buffer is to the call: made for it (an image),
- * the host array itself (pinned memory used in place, host.c), which is
+ * the host array itself (pinned memory used in place, memory.c), which is
  * never copied, or taken from the pool. */
 enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
 
 int clf_arg_split(size_t chunk, const clarg *a)
 {
     return chunk && a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_CHUNKED);
-}
-
-/* "argument 2 of vadd", for the message of a copy that failed: written
- * only then. */
-static int copy_failed(const clf_call *c, unsigned i, cl_int err, int what,
-                       size_t bytes)
-{
-    char what_for[160];
-    snprintf(what_for, sizeof what_for, "argument %u of %s", i + 1, c->name);
-    return clf_copy_failed(err, what, bytes, what_for);
 }
 
 /* Binds argument i: its buffer (persistent, in place, or from the pool)
@@ -586,6 +389,8 @@ static int bind_arg(clf_call *c, unsigned i)
     cl_int err;
     if (a->kind == CLARG_KIND_BUFFER) {
         size_t bytes = clf_arg_bytes(a);
+        int copy_in = (a->flags & CLARG_TO_DEVICE) &&
+                      !clf_arg_split(c->chunk, a);
         if (a->buffer) {
             c->mems[i] = a->buffer->mem;
             if (clf_arg_in_place(a))
@@ -602,11 +407,11 @@ static int bind_arg(clf_call *c, unsigned i)
             c->mades[i] = BUF_POOLED;
         }
         /* Enqueued without waiting: the call waits once, at its end. */
-        if ((a->flags & CLARG_TO_DEVICE) && !(c->mades[i] & BUF_IN_PLACE) &&
-            !clf_arg_split(c->chunk, a) &&
+        if (copy_in && !(c->mades[i] & BUF_IN_PLACE) &&
             (err = clf_enqueue_copy(ctx, c->queue, CLF_EV_WRITE, c->mems[i], 0,
                                     bytes, a->host, CL_FALSE)) != CL_SUCCESS)
-            return copy_failed(c, i, err, CLF_EV_WRITE, bytes);
+            return clf_copy_failed(err, CLF_EV_WRITE, bytes, "argument %u "
+                                   "of %s", i + 1, c->name);
         err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &c->mems[i]);
     } else if (a->kind == CLARG_KIND_LOCAL) {
         err = clSetKernelArg(c->kernel, i, a->count, NULL);
@@ -617,7 +422,8 @@ static int bind_arg(clf_call *c, unsigned i)
     } else if (a->kind == CLARG_KIND_IMAGE) {
         char what[160];
         snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-        int rc = image_make(ctx, c->queue, what, a, CL_FALSE, &c->mems[i]);
+        int rc = clf_image_make(ctx, c->queue, what, a, CL_FALSE,
+                                &c->mems[i]);
         if (rc)
             return rc;
         if (a->host)                    /* made for the call */
@@ -695,7 +501,7 @@ static int copy_back(clf_call *c, int *waited)
         if (a->kind == CLARG_KIND_IMAGE) {
             char what[160];
             snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-            int rc = image_copy(c->ctx, c->queue, CLF_EV_READ, c->mems[i], a,
+            int rc = clf_image_copy(c->ctx, c->queue, CLF_EV_READ, c->mems[i], a,
                                 wait, what);
             if (rc)
                 return rc;
@@ -705,7 +511,8 @@ static int copy_back(clf_call *c, int *waited)
                                           c->mems[i], 0, bytes, a->host,
                                           wait);
             if (err != CL_SUCCESS)
-                return copy_failed(c, i, err, CLF_EV_READ, bytes);
+                return clf_copy_failed(err, CLF_EV_READ, bytes, "argument "
+                                       "%u of %s", i + 1, c->name);
         }
         *waited = wait && (a->kind == CLARG_KIND_IMAGE ||
                            clf_arg_bytes(a) != 0);

@@ -106,20 +106,3 @@ cl_command_queue clf_stream_queue(clctx *ctx, clstream *s)
 {
     return s ? s->queue : ctx->queue;
 }
-
-cl_int clf_finish_all(clctx *ctx)
-{
-    cl_int first = clFinish(ctx->queue);
-    for (int i = 0; i < 2; i++)
-        if (ctx->copy_queue[i]) {
-            cl_int err = clFinish(ctx->copy_queue[i]);
-            first = first != CL_SUCCESS ? first : err;
-        }
-    for (clstream *s = ctx->streams; s; s = s->next) {
-        cl_int err = clFinish(s->queue);
-        first = first != CL_SUCCESS ? first : err;
-    }
-    if (first == CL_SUCCESS)
-        clf_queue_done(ctx, NULL);
-    return first;
-}
