@@ -1,12 +1,14 @@
 /*
- * arg.c: a clarg's life: building it, its device buffers and its copies.
+ * arg.c: a clarg's life: building it, its persistent buffer, and a call
+ * carried out with it.
  *
  * A clarg is a plain value so that a call can be written inline; the only
  * thing shared between copies is the persistent buffer, which is why it lives
- * behind a pointer. Its whole life with the device is here: its persistent
- * buffer, the buffer (or image) it is bound to for a call, every copy
- * between its host array and the device, and the statistics those copies
- * count, so that following an argument through a call stays in this file.
+ * behind a pointer. Its whole life with the device is decided here: its
+ * persistent buffer, and a call's whole sequence (clf_call_run): the buffer
+ * or image each argument is bound to, its copies in, the launch launch.c
+ * hands in, the copies back, the one wait and what is given back. The
+ * device memory itself, and each copy, are memory.c's.
  *
  * Copies cannot be tracked, so a released buffer's record is never freed: it
  * goes to a list for reuse with its generation bumped, and a copy made
@@ -15,7 +17,7 @@
  * buffers that were ever persistent at once.
  *
  * A persistent array in pinned memory, on a device that shares the host's
- * memory, gets a buffer that is the array itself (host.c): its reads and
+ * memory, gets a buffer that is the array itself (memory.c): its reads and
  * writes copy nothing. Such a buffer cannot change hands: after a swap the
  * array would be one argument's host array and the other's device data,
  * and reading either argument would overwrite the other's. So clarg_swap
@@ -497,16 +499,16 @@ static int copy_back(clf_call *c, int *waited)
         const clarg *a = &c->args[i];
         if (!copied_back(c, a, c->mades[i]))
             continue;
+        size_t bytes = clf_arg_bytes(a);
         cl_bool wait = c->blocking && !c->chunk && i == last;
         if (a->kind == CLARG_KIND_IMAGE) {
             char what[160];
             snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-            int rc = clf_image_copy(c->ctx, c->queue, CLF_EV_READ, c->mems[i], a,
-                                wait, what);
+            int rc = clf_image_copy(c->ctx, c->queue, CLF_EV_READ, c->mems[i],
+                                    a, wait, what);
             if (rc)
                 return rc;
         } else {
-            size_t bytes = clf_arg_bytes(a);
             cl_int err = clf_enqueue_copy(c->ctx, c->queue, CLF_EV_READ,
                                           c->mems[i], 0, bytes, a->host,
                                           wait);
@@ -514,8 +516,7 @@ static int copy_back(clf_call *c, int *waited)
                 return clf_copy_failed(err, CLF_EV_READ, bytes, "argument "
                                        "%u of %s", i + 1, c->name);
         }
-        *waited = wait && (a->kind == CLARG_KIND_IMAGE ||
-                           clf_arg_bytes(a) != 0);
+        *waited = wait && (a->kind == CLARG_KIND_IMAGE || bytes != 0);
     }
     return 0;
 }
@@ -549,12 +550,13 @@ static int copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
  * queue; the images it made, released. */
 static void give_back(clf_call *c)
 {
-    for (unsigned i = 0; i < c->nargs; i++)
+    for (unsigned i = 0; i < c->nargs; i++) {
+        size_t bytes = clf_arg_bytes(&c->args[i]);
         if (c->mades[i] & BUF_POOLED)
-            clf_pool_give(c->ctx, c->queue, c->mems[i],
-                          clf_arg_bytes(&c->args[i]));
+            clf_pool_give(c->ctx, c->queue, c->mems[i], bytes);
         else if (c->mades[i] & BUF_MADE)
             clf_release_mem(c->ctx, c->mems[i]);
+    }
     if (c->mems != c->mem) {
         free(c->mems);
         free(c->mades);

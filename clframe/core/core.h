@@ -359,7 +359,7 @@ int clf_arg_mismatch(const char *what, const char *name, const char *wants,
                      unsigned i, const clf_param *p, const clarg *a,
                      const char *advice);
 
-/* ---- a call checked against its kernel (signature.c) ---------------------- */
+/* ---- a call checked against its kernel (signature.c) -------------------- */
 
 /* 0 if call c (made by launch.c, below) may run: as many arguments as
  * parameters, each one's kind, address space, element type and struct size
@@ -370,7 +370,7 @@ int clf_arg_mismatch(const char *what, const char *name, const char *wants,
 typedef struct clf_call clf_call;
 int clf_check_call(const clf_call *c);
 
-/* ---- OpenCL objects as arguments (image.c) -------------------------------- */
+/* ---- OpenCL objects as arguments (image.c) ------------------------------ */
 
 /* What an image argument carries in its clarg's value: made by
  * clarg_image and clarg_existing_image (image.c), checked by a call
@@ -515,7 +515,7 @@ typedef struct clf_build_hooks {
     char *(*map_log)(const char *log, const char *expanded);
 } clf_build_hooks;
 
-/* ---- probes (probe.c) ----------------------------------------------------- */
+/* ---- probes (probe.c) --------------------------------------------------- */
 
 /* Builds source (expanded; origin names it in messages) with options and
  * hooks (as clf_program_get), runs its `__kernel void name(__global ulong

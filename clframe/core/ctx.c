@@ -23,7 +23,7 @@ static void read_memory_model(clctx *ctx)
     clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
                     sizeof align_bits, &align_bits, NULL);
     /* Oclgrind enforces what OpenCL says of a kernel that uses a mapped
-     * buffer (undefined; host.c's comment says why the others are fine):
+     * buffer (undefined; memory.c's comment says why the others are fine):
      * there, pinned arrays are copied, which checks that path instead. */
     ctx->shares_memory = !ctx->on_oclgrind &&
                          ((ctx->type & CL_DEVICE_TYPE_CPU) || unified);

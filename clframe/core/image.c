@@ -1,6 +1,6 @@
 /*
  * image.c: OpenCL objects as kernel arguments: an existing buffer, images
- * (made from a host array around a call, arg.c, or existing) and samplers.
+ * (made from a host array around a call, memory.c, or existing) and samplers.
  * A call checks each against its parameter (signature.c).
  */
 #include "core.h"

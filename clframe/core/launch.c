@@ -302,8 +302,6 @@ static int launch(clkernel *k, cl_command_queue queue, const size_t *offset,
     return 0;
 }
 
-/* ---- chunked calls --------------------------------------------------------- */
-
 /* The copy queues a chunked call runs on, made when first needed. */
 static int open_copy_queues(clctx *ctx)
 {

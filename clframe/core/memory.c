@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- live objects ---------------------------------------------------------- */
+/* ---- live objects ------------------------------------------------------- */
 
 void clf_track(clctx *ctx, int delta)
 {
@@ -73,7 +73,7 @@ void clf_release_mem(clctx *ctx, cl_mem mem)
     }
 }
 
-/* ---- the pool -------------------------------------------------------------- */
+/* ---- the pool ----------------------------------------------------------- */
 
 enum { POOL_SMALLEST_CLASS = 256 };     /* bytes */
 
@@ -265,7 +265,7 @@ int clctx_pool_trim(clctx *ctx, size_t keep)
     return 0;
 }
 
-/* ---- pinned host memory ---------------------------------------------------- */
+/* ---- pinned host memory ------------------------------------------------- */
 
 /* One allocation. */
 typedef struct host_block {
@@ -666,7 +666,7 @@ cl_int clf_finish_all(clctx *ctx)
     return first;
 }
 
-/* ---- images made from host arrays ------------------------------------------- */
+/* ---- images made from host arrays --------------------------------------- */
 
 int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
                    cl_mem image, const clarg *a, cl_bool blocking,
