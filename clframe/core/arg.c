@@ -1,12 +1,14 @@
 /*
- * arg.c: a clarg's life: building it, its device buffers and its copies.
+ * arg.c: a clarg's life: building it, its persistent buffer, and a call
+ * carried out with it.
  *
  * A clarg is a plain value so that a call can be written inline; the only
  * thing shared between copies is the persistent buffer, which is why it lives
- * behind a pointer. Its whole life with the device is here: its persistent
- * buffer, the buffer (or image) it is bound to for a call, every copy
- * between its host array and the device, and the statistics those copies
- * count, so that following an argument through a call stays in this file.
+ * behind a pointer. Its whole life with the device is decided here: its
+ * persistent buffer, and a call's whole sequence (clf_call_run): the buffer
+ * or image each argument is bound to, its copies in, the launch launch.c
+ * hands in, the copies back, the one wait and what is given back. The
+ * device memory itself, and each copy, are memory.c's.
  *
  * Copies cannot be tracked, so a released buffer's record is never freed: it
  * goes to a list for reuse with its generation bumped, and a copy made
@@ -15,7 +17,7 @@
  * buffers that were ever persistent at once.
  *
  * A persistent array in pinned memory, on a device that shares the host's
- * memory, gets a buffer that is the array itself (host.c): its reads and
+ * memory, gets a buffer that is the array itself (memory.c): its reads and
  * writes copy nothing. Such a buffer cannot change hands: after a swap the
  * array would be one argument's host array and the other's device data,
  * and reading either argument would overwrite the other's. So clarg_swap
@@ -367,213 +369,16 @@ cl_mem clarg_mem(const clarg *a)
     return a && a->buffer && !clf_arg_released(a) ? a->buffer->mem : NULL;
 }
 
-/* ---- copies between host arrays and buffers ------------------------------ */
-
-void clf_count_copy(clctx *ctx, int what, size_t bytes)
-{
-    if (what == CLF_EV_WRITE) {
-        ctx->stats.writes++;
-        ctx->stats.bytes_to_device += bytes;
-    } else {
-        ctx->stats.reads++;
-        ctx->stats.bytes_from_device += bytes;
-    }
-}
-
-cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
-                        cl_mem mem, size_t offset, size_t bytes, void *host,
-                        cl_bool blocking)
-{
-    if (bytes == 0)
-        return CL_SUCCESS;
-    /* Profiled by the clock when the host waits: NVIDIA's events of a
-     * copy of pageable memory span more than the copy, which made large
-     * read-backs look several times slower than they are.
-     * The queue is finished first, so the clock times the copy alone; an
-     * enqueued copy has only its event. */
-    cl_event ev = NULL;
-    cl_event *evp = ctx->profile && !blocking ? &ev : NULL;
-    double start = 0;
-    if (ctx->profile && blocking) {
-        clFinish(queue);
-        start = clf_now_ms();
-    }
-    cl_int err = clf_before_copy(ctx, what, host, bytes);
-    for (int tries = 0; err == CL_SUCCESS && tries < 2; tries++) {
-        if (what == CLF_EV_WRITE)
-            err = clEnqueueWriteBuffer(queue, mem, blocking, offset, bytes,
-                                       host, 0, NULL, evp);
-        else
-            err = clEnqueueReadBuffer(queue, mem, blocking, offset, bytes,
-                                      host, 0, NULL, evp);
-        if (err == CL_SUCCESS || tries || !clf_pool_retry(ctx, err))
-            break;
-    }
-    if (err != CL_SUCCESS)
-        return err;
-    clf_after_copy(ctx, queue, what, host, bytes, blocking);
-    clf_count_copy(ctx, what, bytes);
-    if (ev) {
-        clf_track(ctx, 1);
-        clf_keep_event(ctx, ev, what, bytes, NULL, NULL);
-    } else if (ctx->profile) {
-        int d = what == CLF_EV_WRITE ? 0 : 1;
-        ctx->transfer_ms[d] += clf_now_ms() - start;
-        ctx->transfer_bytes[d] += bytes;
-    }
-    return CL_SUCCESS;
-}
-
-static int overlap(const char *a, size_t an, const char *b, size_t bn)
-{
-    return a < b + bn && b < a + an;
-}
-
-/* The queue of a read in flight into some of the bytes at host, or NULL. */
-static cl_command_queue reading_into(const clctx *ctx, const void *host,
-                                     size_t bytes)
-{
-    for (size_t i = 0; i < ctx->nreads; i++)
-        if (overlap(host, bytes, ctx->reads[i].host, ctx->reads[i].bytes))
-            return ctx->reads[i].queue;
-    return NULL;
-}
-
-cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes)
-{
-    cl_command_queue queue;
-    while (what == CLF_EV_WRITE && (queue = reading_into(ctx, host, bytes))) {
-        cl_int err = clFinish(queue);
-        if (err != CL_SUCCESS)
-            return err;
-        clf_queue_done(ctx, queue);     /* drops that queue's reads */
-    }
-    return CL_SUCCESS;
-}
-
-void clf_after_copy(clctx *ctx, cl_command_queue queue, int what,
-                    const void *host, size_t bytes, cl_bool blocking)
-{
-    if (what != CLF_EV_READ || blocking || bytes == 0)
-        return;
-    for (size_t i = 0; i < ctx->nreads; i++)    /* waiting covers both */
-        if (ctx->reads[i].host == host && ctx->reads[i].bytes == bytes &&
-            ctx->reads[i].queue == queue)
-            return;
-    if (ctx->nreads == CLF_READS_MOST && clf_finish_all(ctx) != CL_SUCCESS)
-        ctx->nreads = 0;            /* the queues failed: nothing lands */
-    ctx->reads[ctx->nreads++] =
-        (clf_read_pending){.host = host, .bytes = bytes, .queue = queue};
-}
-
-void clf_queue_done(clctx *ctx, cl_command_queue queue)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < ctx->nreads; i++)
-        if (queue && ctx->reads[i].queue != queue)
-            ctx->reads[kept++] = ctx->reads[i];
-    ctx->nreads = kept;
-    clf_pool_idle(ctx, queue);
-}
-
-int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc)
-{
-    return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
-                                                 : "clEnqueueReadBuffer",
-                       "copying %zu bytes for %s", bytes, desc);
-}
-
-int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
-             size_t offset, size_t bytes, void *host, cl_bool blocking,
-             const char *desc)
-{
-    cl_int err = clf_enqueue_copy(ctx, queue, what, mem, offset, bytes, host,
-                                  blocking);
-    return err == CL_SUCCESS ? 0 : clf_copy_failed(err, what, bytes, desc);
-}
-
-/* ---- images around a call -------------------------------------------------- */
-
-/* Copies a's host array into image or back (CLF_EV_WRITE, CLF_EV_READ). */
-static int image_copy(clctx *ctx, cl_command_queue queue, int what_way,
-                   cl_mem image, const clarg *a, cl_bool blocking,
-                   const char *what)
-{
-    const clf_image_desc *d = clf_image_desc_of(a);
-    size_t origin[3] = {0, 0, 0}, bytes = a->count * a->elem_size;
-    cl_int err = clf_before_copy(ctx, what_way, a->host, bytes);
-    if (err == CL_SUCCESS)
-        err = what_way == CLF_EV_WRITE
-            ? clEnqueueWriteImage(queue, image, blocking, origin, d->size, 0,
-                                  0, a->host, 0, NULL, NULL)
-            : clEnqueueReadImage(queue, image, blocking, origin, d->size, 0, 0,
-                                 a->host, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
-                                                         : "clEnqueueReadImage",
-                           "%s", what);
-    clf_after_copy(ctx, queue, what_way, a->host, bytes, blocking);
-    clf_count_copy(ctx, what_way, bytes);
-    return 0;
-}
-
-/* The image of an image argument for a call: the existing one, or one made
- * now (free it with clf_release_mem) and filled from the host array if
- * CLARG_TO_DEVICE. 0 or an error. */
-static int image_make(clctx *ctx, cl_command_queue queue, const char *what,
-                   const clarg *a, cl_bool blocking, cl_mem *out)
-{
-    const clf_image_desc *d = clf_image_desc_of(a);
-    if (d->existing) {
-        *out = d->mem;
-        return 0;
-    }
-    cl_image_desc desc = {
-        .image_type = d->dims == 3 ? CL_MEM_OBJECT_IMAGE3D
-                                   : CL_MEM_OBJECT_IMAGE2D,
-        .image_width = d->size[0], .image_height = d->size[1],
-        .image_depth = d->size[2]};
-    cl_int err;
-    *out = clCreateImage(ctx->context, CL_MEM_READ_WRITE, &d->format, &desc,
-                         NULL, &err);
-    if (err != CL_SUCCESS) {
-        *out = NULL;
-        return clf_fail_cl(err, "clCreateImage", "%s: %zux%zux%zu pixels on "
-                           "%s", what, d->size[0], d->size[1], d->size[2],
-                           ctx->device_name);
-    }
-    clf_track(ctx, 1);
-    int rc = a->flags & CLARG_TO_DEVICE
-                 ? image_copy(ctx, queue, CLF_EV_WRITE, *out, a, blocking,
-                                  what)
-                 : 0;
-    if (rc) {
-        clf_release_mem(ctx, *out);
-        *out = NULL;
-    }
-    return rc;
-}
-
 /* ---- a call's buffers ------------------------------------------------------ */
 
 /* What each argument's buffer is to the call: made for it (an image),
- * the host array itself (pinned memory used in place, host.c), which is
+ * the host array itself (pinned memory used in place, memory.c), which is
  * never copied, or taken from the pool. */
 enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
 
 int clf_arg_split(size_t chunk, const clarg *a)
 {
     return chunk && a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_CHUNKED);
-}
-
-/* "argument 2 of vadd", for the message of a copy that failed: written
- * only then. */
-static int copy_failed(const clf_call *c, unsigned i, cl_int err, int what,
-                       size_t bytes)
-{
-    char what_for[160];
-    snprintf(what_for, sizeof what_for, "argument %u of %s", i + 1, c->name);
-    return clf_copy_failed(err, what, bytes, what_for);
 }
 
 /* Binds argument i: its buffer (persistent, in place, or from the pool)
@@ -586,6 +391,8 @@ static int bind_arg(clf_call *c, unsigned i)
     cl_int err;
     if (a->kind == CLARG_KIND_BUFFER) {
         size_t bytes = clf_arg_bytes(a);
+        int copy_in = (a->flags & CLARG_TO_DEVICE) &&
+                      !clf_arg_split(c->chunk, a);
         if (a->buffer) {
             c->mems[i] = a->buffer->mem;
             if (clf_arg_in_place(a))
@@ -602,11 +409,11 @@ static int bind_arg(clf_call *c, unsigned i)
             c->mades[i] = BUF_POOLED;
         }
         /* Enqueued without waiting: the call waits once, at its end. */
-        if ((a->flags & CLARG_TO_DEVICE) && !(c->mades[i] & BUF_IN_PLACE) &&
-            !clf_arg_split(c->chunk, a) &&
+        if (copy_in && !(c->mades[i] & BUF_IN_PLACE) &&
             (err = clf_enqueue_copy(ctx, c->queue, CLF_EV_WRITE, c->mems[i], 0,
                                     bytes, a->host, CL_FALSE)) != CL_SUCCESS)
-            return copy_failed(c, i, err, CLF_EV_WRITE, bytes);
+            return clf_copy_failed(err, CLF_EV_WRITE, bytes, "argument %u "
+                                   "of %s", i + 1, c->name);
         err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &c->mems[i]);
     } else if (a->kind == CLARG_KIND_LOCAL) {
         err = clSetKernelArg(c->kernel, i, a->count, NULL);
@@ -617,7 +424,8 @@ static int bind_arg(clf_call *c, unsigned i)
     } else if (a->kind == CLARG_KIND_IMAGE) {
         char what[160];
         snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-        int rc = image_make(ctx, c->queue, what, a, CL_FALSE, &c->mems[i]);
+        int rc = clf_image_make(ctx, c->queue, what, a, CL_FALSE,
+                                &c->mems[i]);
         if (rc)
             return rc;
         if (a->host)                    /* made for the call */
@@ -640,7 +448,7 @@ static int bind_arg(clf_call *c, unsigned i)
     return 0;
 }
 
-int clf_call_bind(clf_call *c)
+static int bind_args(clf_call *c)
 {
     c->mems = c->mem;
     c->mades = c->made;
@@ -653,7 +461,7 @@ int clf_call_bind(clf_call *c)
             free(c->mades);
             c->mems = c->mem;
             c->mades = c->made;
-            c->nargs = 0;           /* nothing for clf_call_release */
+            c->nargs = 0;           /* nothing for give_back */
             return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", c->who,
                                 c->name);
         }
@@ -677,7 +485,9 @@ static int copied_back(const clf_call *c, const clarg *a, unsigned char made)
            !(made & BUF_IN_PLACE) && !clf_arg_split(c->chunk, a);
 }
 
-int clf_call_copy_back(clf_call *c, int blocking, int *waited)
+/* Enqueues the copies back of what is not split; for a blocking call the
+ * last one waits, and *waited says that it did. */
+static int copy_back(clf_call *c, int *waited)
 {
     if (!c->from_device)
         return 0;
@@ -689,30 +499,31 @@ int clf_call_copy_back(clf_call *c, int blocking, int *waited)
         const clarg *a = &c->args[i];
         if (!copied_back(c, a, c->mades[i]))
             continue;
-        cl_bool wait = blocking && !c->chunk && i == last;
+        size_t bytes = clf_arg_bytes(a);
+        cl_bool wait = c->blocking && !c->chunk && i == last;
         if (a->kind == CLARG_KIND_IMAGE) {
             char what[160];
             snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-            int rc = image_copy(c->ctx, c->queue, CLF_EV_READ, c->mems[i], a,
-                                wait, what);
+            int rc = clf_image_copy(c->ctx, c->queue, CLF_EV_READ, c->mems[i],
+                                    a, wait, what);
             if (rc)
                 return rc;
         } else {
-            size_t bytes = clf_arg_bytes(a);
             cl_int err = clf_enqueue_copy(c->ctx, c->queue, CLF_EV_READ,
                                           c->mems[i], 0, bytes, a->host,
                                           wait);
             if (err != CL_SUCCESS)
-                return copy_failed(c, i, err, CLF_EV_READ, bytes);
+                return clf_copy_failed(err, CLF_EV_READ, bytes, "argument "
+                                       "%u of %s", i + 1, c->name);
         }
-        *waited = wait && (a->kind == CLARG_KIND_IMAGE ||
-                           clf_arg_bytes(a) != 0);
+        *waited = wait && (a->kind == CLARG_KIND_IMAGE || bytes != 0);
     }
     return 0;
 }
 
-int clf_call_copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
-                        cl_command_queue queue)
+/* Copies [w0, w1)'s parts of the split arrays one way on queue. */
+static int copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
+                      cl_command_queue queue)
 {
     unsigned dir = what == CLF_EV_WRITE ? CLARG_TO_DEVICE : CLARG_FROM_DEVICE;
     size_t e0 = w0 < c->items ? w0 : c->items;
@@ -735,16 +546,94 @@ int clf_call_copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
     return 0;
 }
 
-void clf_call_release(clf_call *c)
+/* Gives the call's buffers back: to the pool, for later work on its
+ * queue; the images it made, released. */
+static void give_back(clf_call *c)
 {
-    for (unsigned i = 0; i < c->nargs; i++)
+    for (unsigned i = 0; i < c->nargs; i++) {
+        size_t bytes = clf_arg_bytes(&c->args[i]);
         if (c->mades[i] & BUF_POOLED)
-            clf_pool_give(c->ctx, c->queue, c->mems[i],
-                          clf_arg_bytes(&c->args[i]));
+            clf_pool_give(c->ctx, c->queue, c->mems[i], bytes);
         else if (c->mades[i] & BUF_MADE)
             clf_release_mem(c->ctx, c->mems[i]);
+    }
     if (c->mems != c->mem) {
         free(c->mems);
         free(c->mades);
     }
+}
+
+/* Runs the chunks: chunk i's copies in on one queue, its kernel on the
+ * context's after them, its copies out on a third after the kernel, so
+ * that each queue moves on to the next chunk while the others work. */
+static int run_chunks(const clf_call *c)
+{
+    clctx *ctx = c->ctx;
+    cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
+    size_t items = c->global[c->dims - 1];
+    /* The buffers made and the whole arrays copied in come first. */
+    int rc = clf_queue_after(ctx, in, ctx->queue);
+    for (size_t w0 = 0, w1; rc == 0 && w0 < items; w0 = w1) {
+        w1 = items - w0 > c->chunk ? w0 + c->chunk : items;
+        rc = copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
+        if (rc == 0)
+            rc = clf_queue_after(ctx, ctx->queue, in);
+        if (rc == 0)
+            rc = c->launch(c->launcher, ctx->queue, w0, w1);
+        if (rc == 0)
+            rc = clf_queue_after(ctx, out, ctx->queue);
+        if (rc == 0)
+            rc = copy_chunk(c, CLF_EV_READ, w0, w1, out);
+    }
+    return rc;
+}
+
+/* Waits for every queue the call used: on success if blocking (or
+ * debugging) and not waited for already, and always after a failure of a
+ * blocking call, so that no copy lands after it returns. *waited is then
+ * set. */
+static int wait_for(const clf_call *c, int rc, int *waited)
+{
+    clctx *ctx = c->ctx;
+    if (rc == 0 && !c->blocking && !ctx->debug)
+        return 0;
+    if (rc && !c->blocking)
+        return rc;
+    if (rc == 0 && *waited) {
+        clf_collect_events(ctx);
+        return 0;
+    }
+    cl_int err = clFinish(c->queue);
+    for (int q = 0; c->chunk && q < 2; q++)
+        if (err == CL_SUCCESS)
+            err = clFinish(ctx->copy_queue[q]);
+        else
+            clFinish(ctx->copy_queue[q]);
+    if (rc == 0 && err != CL_SUCCESS)
+        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", c->name,
+                         ctx->device_name);
+    *waited = err == CL_SUCCESS;
+    if (rc == 0 && c->blocking)
+        clf_collect_events(ctx);
+    return rc;
+}
+
+int clf_call_run(clf_call *c)
+{
+    int rc = bind_args(c);
+    if (rc == 0)
+        rc = c->chunk ? run_chunks(c)
+                      : c->launch(c->launcher, c->queue, 0,
+                                  c->global[c->dims - 1]);
+    int waited = 0;
+    if (rc == 0)
+        rc = copy_back(c, &waited);
+    rc = wait_for(c, rc, &waited);
+    give_back(c);
+    if (waited) {               /* every queue the call used has finished */
+        clf_queue_done(c->ctx, c->queue);
+        for (int q = 0; c->chunk && q < 2; q++)
+            clf_queue_done(c->ctx, c->ctx->copy_queue[q]);
+    }
+    return rc;
 }

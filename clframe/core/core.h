@@ -80,7 +80,7 @@ enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ };
 typedef struct clf_program clf_program;   /* program.c: built programs */
 typedef struct clf_build_hooks clf_build_hooks;        /* program.c */
 
-/* pool.c: device buffers that calls gave back, for the next calls. */
+/* memory.c: device buffers that calls gave back, for the next calls. */
 enum { CLF_POOL_MOST = 256 };   /* buffers held at once */
 typedef struct clf_pooled {
     cl_mem mem;
@@ -89,7 +89,7 @@ typedef struct clf_pooled {
                                    once that one is known finished */
     uint64_t given;             /* when given back, for dropping the oldest */
 } clf_pooled;
-/* A copy into a host array enqueued without waiting (arg.c): a later copy
+/* A copy into a host array enqueued without waiting (memory.c): a later copy
  * out of the same bytes waits for it, as NVIDIA's driver takes a write's
  * host data when it is enqueued rather than when its turn comes. */
 enum { CLF_READS_MOST = 64 };
@@ -132,7 +132,7 @@ struct clctx {
     size_t global_limit;        /* the first global size refused: half the
                                    range of the device's size_t (launch.c) */
     int shares_memory;          /* a CPU device, or host unified memory:
-                                   pinned arrays are used in place (host.c) */
+                                   pinned arrays are used in place (memory.c) */
     size_t base_align;          /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
     int opencl_version;         /* __OPENCL_VERSION__ and */
     int c_version;              /* __OPENCL_C_VERSION__ of a build without
@@ -141,7 +141,7 @@ struct clctx {
     clctx_stats stats;
     clf_pool pool;
     clf_read_pending reads[CLF_READS_MOST]; /* reads into host arrays not
-                                               known landed (arg.c) */
+                                               known landed (memory.c) */
     size_t nreads;
     int fail_allocs;            /* tests: the next buffers made fail as a
                                    device out of memory would */
@@ -191,30 +191,6 @@ int clf_select_device(const char *selector, unsigned nth, int by_index,
 /* "GPU", "CPU", "accelerator" or "other". */
 const char *clf_device_type_word(cl_device_type t);
 
-/* Every OpenCL object clframe creates passes through these so that
- * clctx_stats.live_objects counts them: a leak shows as a growing count. */
-cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err);
-void clf_release_mem(clctx *ctx, cl_mem mem);
-void clf_release_event(clctx *ctx, cl_event ev);
-void clf_track(clctx *ctx, int delta);
-
-/* pool.c: a call's arrays borrow their device buffers from the context's
- * pool (clf_pool_take, a buffer of at least `bytes`, or NULL with *err)
- * and give them back after enqueueing their work on `queue` (NULL when
- * that work is known finished); clf_pool_idle marks what queue's work
- * (NULL: every queue's) finished. After a driver's err, clf_pool_retry
- * empties the pool and returns 1 when that may let the same command
- * succeed on a second try. clf_pool_open reads CLFRAME_POOL_BYTES; 0 or a
- * code with a message. */
-int clf_pool_open(clctx *ctx);
-cl_mem clf_pool_take(clctx *ctx, cl_command_queue queue, size_t bytes,
-                     cl_int *err);
-void clf_pool_give(clctx *ctx, cl_command_queue queue, cl_mem mem,
-                   size_t bytes);
-void clf_pool_idle(clctx *ctx, cl_command_queue queue);
-int clf_pool_retry(clctx *ctx, cl_int err);
-void clf_pool_close(clctx *ctx);
-
 /* Profiling records: the named kernel's totals; a pending event to read at
  * the next clf_collect_events (called by finish, blocking calls, free),
  * added then to the totals kernel and launch (either may be NULL). */
@@ -222,6 +198,8 @@ clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name);
 void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
                     clf_kernel_profile *kernel, clf_kernel_profile *launch);
 void clf_collect_events(clctx *ctx);
+/* Releases an event, counted as live no more. */
+void clf_release_event(clctx *ctx, cl_event ev);
 /* Totals that are going away (a freed clkernel's): their pending events
  * are still read into the others, and released, at the next collection. */
 void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals);
@@ -244,11 +222,28 @@ int clf_new_queue(clctx *ctx, cl_command_queue *queue);
 int clf_queue_after(clctx *ctx, cl_command_queue waiter, cl_command_queue done);
 /* s's queue, or ctx's own for NULL. */
 cl_command_queue clf_stream_queue(clctx *ctx, clstream *s);
-/* Waits for every queue of ctx: its own, the copy queues, the streams.
- * CL_SUCCESS or the first error. */
-cl_int clf_finish_all(clctx *ctx);
+/* ---- device memory (memory.c) ------------------------------------------- */
 
-/* ---- pinned host memory (host.c) ----------------------------------------- */
+/* Every OpenCL object clframe creates passes through these so that
+ * clctx_stats.live_objects counts them: a leak shows as a growing count. */
+cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err);
+void clf_release_mem(clctx *ctx, cl_mem mem);
+void clf_track(clctx *ctx, int delta);
+
+/* A call's arrays borrow their device buffers from the context's pool
+ * (clf_pool_take, a buffer of at least `bytes`, or NULL with *err) and
+ * give them back after enqueueing their work on `queue` (NULL when that
+ * work is known finished; clf_queue_done says when). After a driver's err,
+ * clf_pool_retry empties the pool and returns 1 when that may let the same
+ * command succeed on a second try. clf_pool_open reads CLFRAME_POOL_BYTES; 0 or a
+ * code with a message. */
+int clf_pool_open(clctx *ctx);
+cl_mem clf_pool_take(clctx *ctx, cl_command_queue queue, size_t bytes,
+                     cl_int *err);
+void clf_pool_give(clctx *ctx, cl_command_queue queue, cl_mem mem,
+                   size_t bytes);
+int clf_pool_retry(clctx *ctx, cl_int err);
+void clf_pool_close(clctx *ctx);
 
 /* A new reference to a buffer whose memory is the bytes at p themselves
  * (free it with clf_release_mem), when they lie wholly inside one of ctx's
@@ -262,6 +257,43 @@ void clf_host_free_all(clctx *ctx);
  * then refuses to free while used; 1 if there is one, 0 if p lies in
  * none. */
 int clf_host_use(const void *p, int delta);
+
+/* Copies between a host array and a buffer either way (CLF_EV_WRITE or
+ * CLF_EV_READ) on any of the context's queues, at an offset into the
+ * buffer, counting bytes and, when profiling, timing it. blocking as in
+ * clEnqueueRead/WriteBuffer. clf_enqueue_copy returns the driver's code
+ * for the caller to word; clf_copy words it, naming desc. */
+cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
+                        cl_mem mem, size_t offset, size_t bytes, void *host,
+                        cl_bool blocking);
+int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
+             size_t offset, size_t bytes, void *host, cl_bool blocking,
+             const char *desc);
+/* The error of a copy that failed (err, from clf_enqueue_copy), naming
+ * what was copied, in printf's words ("argument %u of %s"). */
+int clf_copy_failed(cl_int err, int what, size_t bytes, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Says that queue's work (NULL: every queue's) has finished: the reads
+ * enqueued on it into host arrays have landed (a copy out of the same bytes
+ * waits for them until then), its pooled buffers are free for any
+ * queue. */
+void clf_queue_done(clctx *ctx, cl_command_queue queue);
+
+/* Waits for every queue of ctx: its own, the copy queues, the streams;
+ * then its reads have landed and its pooled buffers are free for any
+ * queue. CL_SUCCESS or the first error. */
+cl_int clf_finish_all(clctx *ctx);
+
+/* An image argument's image for a call: the existing one, or one made now
+ * (free it with clf_release_mem) and filled from the host array if
+ * CLARG_TO_DEVICE; clf_image_copy copies a's host array into it or back
+ * (CLF_EV_WRITE, CLF_EV_READ). what names it in messages. 0 or an error. */
+int clf_image_make(clctx *ctx, cl_command_queue queue, const char *what,
+                   const clarg *a, cl_bool blocking, cl_mem *out);
+int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
+                   cl_mem image, const clarg *a, cl_bool blocking,
+                   const char *what);
 
 /* ---- signatures (signature.c) -------------------------------------------- */
 
@@ -327,19 +359,22 @@ int clf_arg_mismatch(const char *what, const char *name, const char *wants,
                      unsigned i, const clf_param *p, const clarg *a,
                      const char *advice);
 
-/* ---- OpenCL objects as arguments (image.c) -------------------------------- */
+/* ---- a call checked against its kernel (signature.c) -------------------- */
 
-/* Checks of CLARG_BUFFER, CLARG_IMAGE (2D, 3D) and CLARG_SAMPLER arguments
- * against parameter p (i-th, of a call named who: "clkernel_call(k)"):
- * kind, dimensions, access, size, context. 0 or an error. */
-int clf_check_existing_buffer(const clctx *ctx, const char *who, unsigned i,
-                              const clf_param *p, const clarg *a);
-int clf_check_image(const clctx *ctx, const char *who, unsigned i,
-                    const clf_param *p, const clarg *a);
-int clf_check_sampler(const clctx *ctx, const char *who, unsigned i,
-                      const clarg *a);
+/* 0 if call c (made by launch.c, below) may run: as many arguments as
+ * parameters, each one's kind, address space, element type and struct size
+ * its parameter's (images, samplers and existing buffers: dimensions,
+ * access, size, context), the __local ones within the device's memory, a
+ * chunked call's parts within the kernel's sizes; else an error naming the
+ * kernel, the position, the parameter and both types. */
+typedef struct clf_call clf_call;
+int clf_check_call(const clf_call *c);
+
+/* ---- OpenCL objects as arguments (image.c) ------------------------------ */
+
 /* What an image argument carries in its clarg's value: made by
- * clarg_image and clarg_existing_image (image.c), used by a call (arg.c). */
+ * clarg_image and clarg_existing_image (image.c), checked by a call
+ * (signature.c) and used by it (arg.c). */
 typedef struct clf_image_desc {
     int existing;                /* CLARG_IMAGE: mem is the caller's */
     cl_mem mem;
@@ -355,7 +390,7 @@ static inline const clf_image_desc *clf_image_desc_of(const clarg *a)
 /* ---- arguments: their buffers and copies (arg.c) ------------------------ */
 
 /* a's persistent buffer is its host array itself (pinned memory used in
- * place, host.c): nothing to copy. */
+ * place, memory.c): nothing to copy. */
 int clf_arg_in_place(const clarg *a);
 
 /* The device buffer of a persistent clarg, shared by all its copies. */
@@ -364,7 +399,7 @@ struct clarg_buffer {
     cl_mem mem;
     size_t bytes;
     const void *alias;          /* the host array that mem is (pinned memory
-                                   used in place, host.c), or NULL; never
+                                   used in place, memory.c), or NULL; never
                                    moved by clarg_swap (arg.c) */
     unsigned generation;        /* bumped by each release (arg.c) */
     const void *pinned_host;    /* its host array, when in pinned memory
@@ -379,74 +414,47 @@ int clf_arg_released(const clarg *a);
 /* Bytes of an array argument, or (size_t)-1 if count * elem_size overflows. */
 size_t clf_arg_bytes(const clarg *a);
 
-/* Copies of a clarg's bytes (arg.c), for its own calls and for the
- * modules below the call (probes, streams). */
-/* Counts a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) in ctx's
- * statistics. */
-void clf_count_copy(clctx *ctx, int what, size_t bytes);
-
-/* Copies between a host array and a buffer either way (CLF_EV_WRITE or
- * CLF_EV_READ) on any of the context's queues, at an offset into the
- * buffer, counting bytes and, when profiling, timing it. blocking as in
- * clEnqueueRead/WriteBuffer. clf_enqueue_copy returns the driver's code
- * for the caller to word; clf_copy words it, naming desc. */
-cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
-                        cl_mem mem, size_t offset, size_t bytes, void *host,
-                        cl_bool blocking);
-int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
-             size_t offset, size_t bytes, void *host, cl_bool blocking,
-             const char *desc);
-int clf_copy_failed(cl_int err, int what, size_t bytes, const char *desc);
-
-/* Around every copy between a host array and the device: clf_before_copy
- * waits, when `what` is CLF_EV_WRITE, for the reads still in flight into
- * any of its bytes (0 or the driver's code); clf_after_copy notes a read
- * enqueued without waiting. clf_queue_done says that queue's work (NULL:
- * every queue's) has finished: its reads have landed, its pooled buffers
- * are free for any queue. */
-cl_int clf_before_copy(clctx *ctx, int what, const void *host, size_t bytes);
-void clf_after_copy(clctx *ctx, cl_command_queue queue, int what,
-                    const void *host, size_t bytes, cl_bool blocking);
-void clf_queue_done(clctx *ctx, cl_command_queue queue);
-
 /* One call's arguments bound to a kernel (arg.c): each array's device
  * buffer (persistent, the host array itself, taken from the pool) or image
  * for the call, its copies in and back, and what the call gives back. The
- * caller (launch.c) fills the fields above mems and checks the arguments
- * first. */
+ * caller (launch.c) fills the fields above mems, and has the call checked
+ * first (clf_check_call). */
 enum { CLF_CALL_ARGS_INLINE = 32 };
-typedef struct clf_call {
+struct clf_call {
     clctx *ctx;
     cl_kernel kernel;
     const char *who;             /* the function called, for messages */
     const char *name;            /* the kernel's */
-    const clf_param *params;     /* its parameters, for messages */
+    const clf_param *params;     /* its parameters */
+    unsigned nparams;
+    const char *signature;       /* "vadd(__global float* a, ...)" */
+    const clf_type_names *names; /* how its source names types */
+    unsigned dims;               /* its work sizes: global, local (NULL */
+    const size_t *global, *local;   /* when the driver chooses) */
     cl_command_queue queue;
+    int blocking;                /* the call waits for its work */
     size_t items, chunk;         /* a chunked call's (chunk 0: whole) */
     unsigned nargs;
     const clarg *args;
-    /* Filled by clf_call_bind: */
+    /* Launches work-items [w0, w1) of the last dimension on queue: launch.c
+     * hands its own, with the kernel as launcher. 0 or an error. */
+    int (*launch)(void *launcher, cl_command_queue queue, size_t w0,
+                  size_t w1);
+    void *launcher;
+    /* Filled by clf_call_run: */
     cl_mem *mems;
     unsigned char *mades;        /* how each buffer came (arg.c) */
     unsigned from_device;        /* some argument is copied back */
     cl_mem mem[CLF_CALL_ARGS_INLINE];
     unsigned char made[CLF_CALL_ARGS_INLINE];
-} clf_call;
+};
 /* An array a chunked call (chunk > 0) copies in parts rather than whole. */
 int clf_arg_split(size_t chunk, const clarg *a);
-/* Gives each argument its buffer, enqueues the copies in of those not
- * split, and sets the kernel's arguments. 0 or an error; either way
- * clf_call_release gives back what was taken. */
-int clf_call_bind(clf_call *c);
-/* Copies [w0, w1)'s parts of the split arrays one way on queue. */
-int clf_call_copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
-                        cl_command_queue queue);
-/* Enqueues the copies back of what is not split; with blocking, the last
- * one waits, and *waited says that it did. */
-int clf_call_copy_back(clf_call *c, int blocking, int *waited);
-/* Gives the call's buffers back: to the pool, for later work on its
- * queue; the images it made, released. */
-void clf_call_release(clf_call *c);
+/* Carries call c out: gives each argument its buffer, enqueues the copies
+ * in, launches (c->launch: the whole range, or chunk after chunk between
+ * their parts' copies), copies back, waits if c is blocking (or after a
+ * failure), and gives back what it took, on every path. 0 or an error. */
+int clf_call_run(clf_call *c);
 
 /* ---- kernels called against their parameter table (launch.c) ---------- */
 
@@ -507,7 +515,7 @@ typedef struct clf_build_hooks {
     char *(*map_log)(const char *log, const char *expanded);
 } clf_build_hooks;
 
-/* ---- probes (probe.c) ----------------------------------------------------- */
+/* ---- probes (probe.c) --------------------------------------------------- */
 
 /* Builds source (expanded; origin names it in messages) with options and
  * hooks (as clf_program_get), runs its `__kernel void name(__global ulong

@@ -23,7 +23,7 @@ static void read_memory_model(clctx *ctx)
     clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
                     sizeof align_bits, &align_bits, NULL);
     /* Oclgrind enforces what OpenCL says of a kernel that uses a mapped
-     * buffer (undefined; host.c's comment says why the others are fine):
+     * buffer (undefined; memory.c's comment says why the others are fine):
      * there, pinned arrays are copied, which checks that path instead. */
     ctx->shares_memory = !ctx->on_oclgrind &&
                          ((ctx->type & CL_DEVICE_TYPE_CPU) || unified);
@@ -234,42 +234,4 @@ int clctx_finish(clctx *ctx)
         return clf_fail_cl(err, "clFinish", "waiting for %s", ctx->device_name);
     clf_collect_events(ctx);
     return 0;
-}
-
-/* ---- tracked objects and transfers --------------------------------------- */
-
-void clf_track(clctx *ctx, int delta)
-{
-    ctx->stats.live_objects += delta;
-}
-
-cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err)
-{
-    if (ctx->fail_allocs) {
-        ctx->fail_allocs--;
-        *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-        return NULL;
-    }
-    /* A zero-sized array still needs a valid buffer to pass. */
-    cl_mem mem = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE,
-                                bytes ? bytes : 1, NULL, err);
-    if (*err == CL_SUCCESS)
-        clf_track(ctx, 1);
-    return mem;
-}
-
-void clf_release_mem(clctx *ctx, cl_mem mem)
-{
-    if (mem) {
-        clReleaseMemObject(mem);
-        clf_track(ctx, -1);
-    }
-}
-
-void clf_release_event(clctx *ctx, cl_event ev)
-{
-    if (ev) {
-        clReleaseEvent(ev);
-        clf_track(ctx, -1);
-    }
 }

@@ -4,12 +4,11 @@
  *
  * A clkernel is made from a built program (clf_kernel_new) and handed its
  * parameter table by the layer above, which reads the kernel's signature
- * from its source (kernel.c); this file reads no source. Every call checks
- * its clargs against that table before touching the device, so a wrong
- * argument is a message naming kernel, position, parameter and both types
- * rather than a wrong answer. A call then binds its arguments to buffers
- * and copies them in (arg.c), runs, copies out and gives back what it
- * took, on every path including failures.
+ * from its source (kernel.c); this file reads no source. Every call is
+ * checked against that table before touching the device (signature.c),
+ * then binds its arguments to buffers and copies them in (arg.c), runs,
+ * copies out and gives back what it took, on every path including
+ * failures.
  */
 #include "core.h"
 
@@ -261,164 +260,6 @@ static int check_sizes(clkernel *k, const char *who)
     return 0;
 }
 
-/* ---- argument checking --------------------------------------------------- */
-
-static int mismatch(const clkernel *k, const char *who, unsigned i,
-                    const clarg *a, const char *advice)
-{
-    return clf_arg_mismatch(who, k->name, "the kernel expects", i,
-                            &k->params[i], a, advice);
-}
-
-/* A struct whose host size is not the device's: the kernel would read
- * garbage, and drivers do not check the sizes they are given. */
-static int layout_mismatch(const clkernel *k, const char *who, unsigned i,
-                           const clarg *a)
-{
-    const clf_param *p = &k->params[i];
-    return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
-                        "(%s): %s is %zu bytes on %s but %zu on the host: host "
-                        "and device layouts differ", who, k->name, i + 1,
-                        p->name, p->written[0] ? p->written : p->type, p->struct_size, k->ctx->device_name,
-                        a->elem_size);
-}
-
-/* An OpenCL object given (CLARG_BUFFER, CLARG_IMAGE..., CLARG_SAMPLER),
- * or a parameter that takes one (an image or a sampler). */
-static int check_object(const clkernel *k, const char *who, unsigned i,
-                        const clarg *a)
-{
-    const clf_param *p = &k->params[i];
-    char whom[200];
-    snprintf(whom, sizeof whom, "%s(%s)", who, k->name);
-    if (p->object == CLARG_KIND_SAMPLER)
-        return a->kind != CLARG_KIND_SAMPLER
-                   ? mismatch(k, who, i, a, "pass CLARG_SAMPLER(s)")
-                   : clf_check_sampler(k->ctx, whom, i, a);
-    if (p->object == CLARG_KIND_IMAGE)
-        return a->kind != CLARG_KIND_IMAGE
-                   ? mismatch(k, who, i, a, "pass CLARG_IMAGE2D(p, w, h, "
-                              "order, type, flags), CLARG_IMAGE3D or "
-                              "CLARG_IMAGE(mem)")
-                   : clf_check_image(k->ctx, whom, i, p, a);
-    if (a->kind == CLARG_KIND_MEM &&
-        (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
-         p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT))
-        return clf_check_existing_buffer(k->ctx, whom, i, p, a);
-    return mismatch(k, who, i, a, NULL);
-}
-
-static int check_arg(const clkernel *k, const char *who, unsigned i,
-                     const clarg *a)
-{
-    if (a->kind == CLARG_KIND_LOCAL && a->count == 0)
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u (%s): "
-                            "CLARG_LOCAL(0) is not a valid size", who,
-                            k->name, i + 1, k->params[i].name);
-    if (a->kind == CLARG_KIND_NONE)
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u is "
-                        "an empty clarg (zeroed, or CLARG of a non-OpenCL "
-                        "type)", who, k->name, i + 1);
-    if (a->flags & CLARG_EACH)          /* a kernel indexes its arrays itself */
-        return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument %u "
-                        "is per-work-item (CLARG_EACH), which only "
-                        "clfunction_call knows: pass the array with CLARG_IN, "
-                        "CLARG_OUT or CLARG_INOUT", who, k->name, i + 1);
-    if (a->kind == CLARG_KIND_BUFFER) {
-        if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE |
-                                   CLARG_CHUNKED))
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u has unknown copy flags 0x%x", who, k->name, i + 1,
-                            a->flags);
-        if (!a->host && a->flags && a->count)
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u is a NULL host array with copy flags", who, k->name,
-                            i + 1);
-        if (clf_arg_bytes(a) == (size_t)-1)
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u: %zu elements overflow size_t", who, k->name, i + 1,
-                            a->count);
-        if (clf_arg_released(a))
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u: its device buffer was released (by "
-                            "clarg_release on it or on a copy)", who, k->name, i + 1);
-        /* Drivers differ: PoCL refuses the buffer, NVIDIA's makes it and
-         * fails the launch. */
-        if (!a->buffer && k->ctx->max_alloc &&
-            clf_arg_bytes(a) > k->ctx->max_alloc)
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): argument %u: "
-                                "an array of %zu bytes is more than %s "
-                                "allocates at once (%llu)", who, k->name,
-                                i + 1, clf_arg_bytes(a), k->ctx->device_name,
-                                (unsigned long long)k->ctx->max_alloc);
-        if (a->buffer && a->buffer->ctx != k->ctx)
-            return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
-                            "%u is persistent on another context", who, k->name,
-                            i + 1);
-    }
-    const clf_param *p = &k->params[i];
-    if (p->object || a->kind >= CLARG_KIND_MEM)
-        return check_object(k, who, i, a);
-    switch (p->space) {
-    case CL_KERNEL_ARG_ADDRESS_GLOBAL:
-    case CL_KERNEL_ARG_ADDRESS_CONSTANT:
-        if (a->kind != CLARG_KIND_BUFFER)
-            return mismatch(k, who, i, a, "pass an array with CLARG_IN, CLARG_OUT, "
-                            "CLARG_INOUT or CLARG_TYPED");
-        if (!a->type)
-            return mismatch(k, who, i, a, "name the element type with "
-                            "CLARG_TYPED(\"Type\", p, n, flags)");
-        if (!clf_types_match(p, a->type, &k->names))
-            return mismatch(k, who, i, a, NULL);
-        if (p->struct_size && p->struct_size != a->elem_size)
-            return layout_mismatch(k, who, i, a);
-        return 0;
-    case CL_KERNEL_ARG_ADDRESS_LOCAL:
-        if (a->kind != CLARG_KIND_LOCAL)
-            return mismatch(k, who, i, a, "pass CLARG_LOCAL(bytes)");
-        return 0;
-    default:
-        if (a->kind != CLARG_KIND_SCALAR)
-            return mismatch(k, who, i, a, p->pointer ? NULL : "pass a value with "
-                            "CLARG(x) or CLARG_VALUE(\"Type\", &x)");
-        if (a->type && !clf_types_match(p, a->type, &k->names))
-            return mismatch(k, who, i, a, NULL);
-        if (p->size && p->size != a->elem_size)
-            return mismatch(k, who, i, a, "the sizes differ");
-        if (p->struct_size && p->struct_size != a->elem_size)
-            return layout_mismatch(k, who, i, a);
-        return 0;
-    }
-}
-
-static int check_args(clkernel *k, const char *who, unsigned nargs,
-                      const clarg *args)
-{
-    if (nargs != k->nparams)
-        return clframe_fail(CLFRAME_ERR_ARG_COUNT, "%s(%s): %u "
-                        "argument%s given, the kernel takes %u: %s", who, k->name,
-                        nargs, nargs == 1 ? "" : "s", k->nparams,
-                        k->signature);
-    cl_ulong local_bytes = 0;
-    for (unsigned i = 0; i < nargs; i++) {
-        int rc = check_arg(k, who, i, &args[i]);
-        if (rc)
-            return rc;
-        if (args[i].kind == CLARG_KIND_LOCAL)      /* saturating */
-            local_bytes += args[i].count < CL_ULONG_MAX - local_bytes
-                               ? args[i].count : CL_ULONG_MAX - local_bytes;
-    }
-    /* Checked here because some drivers crash rather than fail (PoCL 3.1
-     * asserts) when __local arguments outgrow the device's local memory. */
-    if (local_bytes > k->ctx->local_mem)
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): CLARG_LOCAL "
-                        "arguments ask for %llu bytes of __local memory; %s "
-                        "has %llu", who, k->name, (unsigned long long)local_bytes,
-                        k->ctx->device_name,
-                        (unsigned long long)k->ctx->local_mem);
-    return 0;
-}
-
 /* ---- calling ------------------------------------------------------------- */
 
 /* How a call runs: on which queue, waiting or not, whole or in chunks of
@@ -461,140 +302,61 @@ static int launch(clkernel *k, cl_command_queue queue, const size_t *offset,
     return 0;
 }
 
-/* ---- chunked calls --------------------------------------------------------- */
-
-/* What a chunked call needs of its plan, kernel and split arrays, checked
- * before anything is enqueued. */
-static int check_chunks(clkernel *k, const call_plan *p, unsigned nargs,
-                        const clarg *args)
+/* The copy queues a chunked call runs on, made when first needed. */
+static int open_copy_queues(clctx *ctx)
 {
-    unsigned d = k->dims - 1;
-    if (p->items == 0 || p->items > k->global[d])
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
-                            "%zu work-items own data: 1 to the global size "
-                            "%zu in dimension %u", k->name, p->items,
-                            k->global[d], d);
-    if (k->has_local && p->chunk % k->local[d])
-        return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
-                            "a chunk of %zu work-items is not a multiple of "
-                            "the local size %zu in dimension %u", k->name,
-                            p->chunk, k->local[d], d);
-    for (unsigned i = 0; i < nargs; i++)
-        if (clf_arg_split(p->chunk, &args[i]) && args[i].count % p->items)
-            return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked"
-                                "(%s): argument %u, split in chunks, has %zu "
-                                "elements, which %zu work-items cannot own "
-                                "in equal parts", k->name, i + 1,
-                                args[i].count, p->items);
     for (int q = 0; q < 2; q++)
-        if (!k->ctx->copy_queue[q] &&
-            clf_new_queue(k->ctx, &k->ctx->copy_queue[q]))
+        if (!ctx->copy_queue[q] && clf_new_queue(ctx, &ctx->copy_queue[q]))
             return CLFRAME_ERR_USAGE;   /* the message is set */
     return 0;
 }
 
-/* Runs the chunks: chunk i's copies in on one queue, its kernel on the
- * context's after them, its copies out on a third after the kernel, so
- * that each queue moves on to the next chunk while the others work. */
-static int run_chunks(clkernel *k, const clf_call *c)
+/* Launches work-items [w0, w1) of k's last dimension on queue: all of
+ * them at k's offset, or one chunk of a chunked call. A call runs it
+ * between its copies in and out (clf_call's launch, arg.c). */
+static int launch_part(void *kernel, cl_command_queue queue, size_t w0,
+                       size_t w1)
 {
-    clctx *ctx = k->ctx;
-    cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
+    clkernel *k = kernel;
     unsigned d = k->dims - 1;
+    if (w0 == 0 && w1 == k->global[d])
+        return launch(k, queue, k->has_offset ? k->offset : NULL, k->global);
     size_t offset[3] = {0, 0, 0}, global[3];
     memcpy(global, k->global, sizeof global);
     if (k->has_offset)
         memcpy(offset, k->offset, sizeof offset);
-    size_t start = offset[d];
-    /* The buffers made and the whole arrays copied in come first. */
-    int rc = clf_queue_after(ctx, in, ctx->queue);
-    for (size_t w0 = 0, w1; rc == 0 && w0 < k->global[d]; w0 = w1) {
-        w1 = k->global[d] - w0 > c->chunk ? w0 + c->chunk : k->global[d];
-        offset[d] = start + w0;
-        global[d] = w1 - w0;
-        rc = clf_call_copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
-        if (rc == 0)
-            rc = clf_queue_after(ctx, ctx->queue, in);
-        if (rc == 0)
-            rc = launch(k, ctx->queue, offset, global);
-        if (rc == 0)
-            rc = clf_queue_after(ctx, out, ctx->queue);
-        if (rc == 0)
-            rc = clf_call_copy_chunk(c, CLF_EV_READ, w0, w1, out);
-    }
-    return rc;
+    offset[d] += w0;
+    global[d] = w1 - w0;
+    return launch(k, queue, offset, global);
 }
 
-/* Waits for every queue the call used: on success if blocking (or
- * debugging) and not waited for already, and always after a failure of a
- * blocking call, so that no copy lands after it returns. *waited is then
- * set. */
-static int wait_call(clkernel *k, const call_plan *p, int rc, int *waited)
-{
-    clctx *ctx = k->ctx;
-    if (rc == 0 && !p->blocking && !ctx->debug)
-        return 0;
-    if (rc && !p->blocking)
-        return rc;
-    if (rc == 0 && *waited) {
-        clf_collect_events(ctx);
-        return 0;
-    }
-    cl_int err = clFinish(p->queue);
-    for (int q = 0; p->chunk && q < 2; q++)
-        if (err == CL_SUCCESS)
-            err = clFinish(ctx->copy_queue[q]);
-        else
-            clFinish(ctx->copy_queue[q]);
-    if (rc == 0 && err != CL_SUCCESS)
-        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", k->name,
-                         ctx->device_name);
-    *waited = err == CL_SUCCESS;
-    if (rc == 0 && p->blocking)
-        clf_collect_events(ctx);
-    return rc;
-}
-
-static int run(clkernel *k, const call_plan *asked, unsigned nargs,
+static int run(clkernel *k, const call_plan *p, unsigned nargs,
                const clarg *args)
 {
-    call_plan plan = *asked;
-    const call_plan *p = &plan;
     if (!k)
         return clf_fail_null(p->who, "kernel");
     if (nargs && !args)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): NULL argument list",
                             p->who, k->name);
     int rc = check_sizes(k, p->who);
-    if (rc == 0)
-        rc = check_args(k, p->who, nargs, args);
-    if (rc == 0 && p->chunk)
-        rc = check_chunks(k, p, nargs, args);
     if (rc)
         return rc;
-    if (plan.chunk >= k->global[k->dims - 1])  /* one chunk: a plain call */
-        plan.chunk = 0;
-
     clf_call c = {.ctx = k->ctx, .kernel = k->kernel, .who = p->who,
-                  .name = k->name, .params = k->params, .queue = p->queue,
-                  .items = p->items, .chunk = p->chunk, .nargs = nargs,
-                  .args = args};
-    rc = clf_call_bind(&c);
+                  .name = k->name, .params = k->params,
+                  .nparams = k->nparams, .signature = k->signature,
+                  .names = &k->names, .dims = k->dims, .global = k->global,
+                  .local = k->has_local ? k->local : NULL, .queue = p->queue,
+                  .blocking = p->blocking, .items = p->items,
+                  .chunk = p->chunk, .nargs = nargs, .args = args,
+                  .launch = launch_part, .launcher = k};
+    rc = clf_check_call(&c);
     if (rc == 0 && p->chunk)
-        rc = run_chunks(k, &c);
-    else if (rc == 0)
-        rc = launch(k, p->queue, k->has_offset ? k->offset : NULL, k->global);
-    int waited = 0;
-    if (rc == 0)
-        rc = clf_call_copy_back(&c, p->blocking, &waited);
-    rc = wait_call(k, p, rc, &waited);
-    clf_call_release(&c);
-    if (waited) {               /* every queue the call used has finished */
-        clf_queue_done(k->ctx, p->queue);
-        for (int q = 0; p->chunk && q < 2; q++)
-            clf_queue_done(k->ctx, k->ctx->copy_queue[q]);
-    }
-    return rc;
+        rc = open_copy_queues(k->ctx);
+    if (rc)
+        return rc;
+    if (c.chunk >= k->global[k->dims - 1])     /* one chunk: a plain call */
+        c.chunk = 0;
+    return clf_call_run(&c);
 }
 
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args)

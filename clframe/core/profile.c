@@ -144,3 +144,10 @@ void clf_print_profile(clctx *ctx)
     }
 }
 
+void clf_release_event(clctx *ctx, cl_event ev)
+{
+    if (ev) {
+        clReleaseEvent(ev);
+        clf_track(ctx, -1);
+    }
+}

@@ -6,7 +6,7 @@
  * streams, order is asked for: clstream_after makes a stream wait, on the
  * device, for what another had been given so far (a marker on the one, a
  * barrier on the other), which is CUDA's cudaStreamWaitEvent in one call.
- * The chunked call (kernel.c) is built from the same step over two copy
+ * The chunked call (arg.c) is built from the same step over two copy
  * queues of the context's own.
  */
 #include "core.h"
@@ -105,21 +105,4 @@ int clstream_after(clstream *s, clstream *done)
 cl_command_queue clf_stream_queue(clctx *ctx, clstream *s)
 {
     return s ? s->queue : ctx->queue;
-}
-
-cl_int clf_finish_all(clctx *ctx)
-{
-    cl_int first = clFinish(ctx->queue);
-    for (int i = 0; i < 2; i++)
-        if (ctx->copy_queue[i]) {
-            cl_int err = clFinish(ctx->copy_queue[i]);
-            first = first != CL_SUCCESS ? first : err;
-        }
-    for (clstream *s = ctx->streams; s; s = s->next) {
-        cl_int err = clFinish(s->queue);
-        first = first != CL_SUCCESS ? first : err;
-    }
-    if (first == CL_SUCCESS)
-        clf_queue_done(ctx, NULL);
-    return first;
 }

@@ -1,0 +1,725 @@
+/*
+ * memory.c: the device memory a context holds: every buffer and image it
+ * makes, the buffers a call's arrays borrow (the pool), pinned host
+ * memory, the copies between host arrays and the device, and the count of
+ * live OpenCL objects. A call (arg.c) asks it for each argument's buffer,
+ * copies through it and gives the buffers back to it.
+ *
+ * The pool. A call's arrays that are not persistent need device buffers
+ * only while the call runs. Making and releasing them each time costs more
+ * than a small kernel, so each context keeps the buffers its calls gave
+ * back, by size class, and the next call of a size in that class takes one
+ * (as PyOpenCL's MemoryPool and CUDA's cudaMallocAsync do). A buffer given
+ * back by a call still in flight remembers its queue: only later work on
+ * that in-order queue may take it, until the queue is known to be finished
+ * (clf_pool_idle). The pool holds at most its limit in bytes, dropping the
+ * buffers given back longest ago first. A context is used by one thread at
+ * a time, so the pool needs no lock.
+ *
+ * Pinned host memory, which the device reaches by DMA at full speed. An
+ * allocation is a buffer made with CL_MEM_ALLOC_HOST_PTR and kept mapped
+ * for its whole life: the mapping is the pointer the user gets. Every
+ * allocation is kept in a registry (start, length, buffer, context), so that
+ * a call can ask whether an array lies wholly inside one. On a device that
+ * shares the host's memory (a CPU device) the array is then used in place,
+ * as the allocation's buffer or a sub-buffer of it, and nothing is copied;
+ * elsewhere the ordinary copies move it, and the driver, given pinned
+ * memory, runs them by DMA. clframe_host_free takes no context, so the
+ * registry is the process's, under one lock.
+ *
+ * Strictly, OpenCL leaves undefined a kernel that uses a buffer while it is
+ * mapped; on a device whose memory is the host's, the mapping and the buffer
+ * are the same bytes, which is what the in-place path relies on (and is
+ * only taken there). Oclgrind reports it, so there arrays are copied
+ * (ctx.c).
+ */
+#include "core.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- live objects ------------------------------------------------------- */
+
+void clf_track(clctx *ctx, int delta)
+{
+    ctx->stats.live_objects += delta;
+}
+
+cl_mem clf_create_buffer(clctx *ctx, size_t bytes, cl_int *err)
+{
+    if (ctx->fail_allocs) {
+        ctx->fail_allocs--;
+        *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return NULL;
+    }
+    /* A zero-sized array still needs a valid buffer to pass. */
+    cl_mem mem = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE,
+                                bytes ? bytes : 1, NULL, err);
+    if (*err == CL_SUCCESS)
+        clf_track(ctx, 1);
+    return mem;
+}
+
+void clf_release_mem(clctx *ctx, cl_mem mem)
+{
+    if (mem) {
+        clReleaseMemObject(mem);
+        clf_track(ctx, -1);
+    }
+}
+
+/* ---- the pool ----------------------------------------------------------- */
+
+enum { POOL_SMALLEST_CLASS = 256 };     /* bytes */
+
+/* The limit when CLFRAME_POOL_BYTES does not say: an eighth of the
+ * device's memory, at most 1 GiB. */
+static size_t default_limit(const clctx *ctx)
+{
+    cl_ulong memory = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof memory,
+                    &memory, NULL);
+    cl_ulong most = (cl_ulong)1 << 30;
+    return (size_t)(memory / 8 < most ? memory / 8 : most);
+}
+
+/* "1048576", "64K", "256M", "2G" (powers of 1024) into *bytes. */
+static int parse_bytes(const char *text, size_t *bytes)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno || text[0] == '-')
+        return -1;
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k')
+        shift = 10;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30;
+    if (shift)
+        end++;
+    if (*end || v > ((unsigned long long)SIZE_MAX >> shift))
+        return -1;
+    *bytes = (size_t)(v << shift);
+    return 0;
+}
+
+int clf_pool_open(clctx *ctx)
+{
+    const char *env = getenv("CLFRAME_POOL_BYTES");
+    ctx->pool.limit = default_limit(ctx);
+    if (env && *env && parse_bytes(env, &ctx->pool.limit))
+        return clframe_fail(CLFRAME_ERR_USAGE, "CLFRAME_POOL_BYTES=\"%s\": a "
+                            "number of bytes expected, with K, M or G after "
+                            "it for KiB, MiB or GiB (0 turns the pool off)",
+                            env);
+    /* Oclgrind reports a kernel's reads and writes past its buffer's end:
+     * there, buffers are exactly as long as their arrays. */
+    ctx->pool.exact = ctx->on_oclgrind;
+    return 0;
+}
+
+/* The size of buffer an array of `bytes` gets: rounded up to one of four
+ * steps between powers of two (at most 25% more), or exact where that
+ * would be more than the device allocates at once. It depends on nothing
+ * that changes, so a buffer given back is the size its class says. */
+static size_t size_class(const clctx *ctx, size_t bytes)
+{
+    if (bytes == 0)
+        return 1;                   /* a valid buffer the kernel must not use */
+    if (ctx->pool.exact)
+        return bytes;
+    size_t c = POOL_SMALLEST_CLASS;
+    if (bytes > c) {
+        unsigned top = 0;           /* the highest set bit of bytes - 1 */
+        for (size_t x = bytes - 1; x >>= 1;)
+            top++;
+        size_t step = (size_t)1 << (top - 2);   /* top >= 8 here */
+        c = (bytes + step - 1) / step * step;
+    }
+    if (c < bytes || (ctx->max_alloc && c > ctx->max_alloc))
+        return bytes;
+    return c;
+}
+
+/* Releases held buffer i, keeping the array packed. */
+static void drop(clctx *ctx, size_t i)
+{
+    clf_pool *p = &ctx->pool;
+    clReleaseMemObject(p->held[i].mem);
+    p->bytes -= p->held[i].bytes;
+    p->held[i] = p->held[--p->count];
+}
+
+/* Drops the buffers given back longest ago until `keep` bytes or less are
+ * held. */
+static void trim_to(clctx *ctx, size_t keep)
+{
+    clf_pool *p = &ctx->pool;
+    while (p->count && p->bytes > keep) {
+        size_t oldest = 0;
+        for (size_t i = 1; i < p->count; i++)
+            if (p->held[i].given < p->held[oldest].given)
+                oldest = i;
+        drop(ctx, oldest);
+    }
+}
+
+/* The buffer given back longest ago that fits, so that a call repeated
+ * with the same arrays gives each the buffer it had last time (as buffers
+ * kept by hand are), rather than, say, the last output's to an input. */
+cl_mem clf_pool_take(clctx *ctx, cl_command_queue queue, size_t bytes,
+                     cl_int *err)
+{
+    clf_pool *p = &ctx->pool;
+    size_t want = size_class(ctx, bytes), found = p->count;
+    for (size_t i = 0; i < p->count; i++) {
+        const clf_pooled *h = &p->held[i];
+        if (h->bytes == want && (h->queue == queue || !h->queue) &&
+            (found == p->count || h->given < p->held[found].given))
+            found = i;
+    }
+    if (found < p->count) {
+        cl_mem mem = p->held[found].mem;
+        p->bytes -= want;
+        p->held[found] = p->held[--p->count];
+        ctx->stats.pool_hits++;
+        clf_track(ctx, 1);
+        *err = CL_SUCCESS;
+        return mem;
+    }
+    ctx->stats.pool_misses++;
+    cl_mem mem = clf_create_buffer(ctx, want, err);
+    if (clf_pool_retry(ctx, *err))
+        mem = clf_create_buffer(ctx, want, err);
+    return mem;
+}
+
+void clf_pool_give(clctx *ctx, cl_command_queue queue, cl_mem mem,
+                   size_t bytes)
+{
+    clf_pool *p = &ctx->pool;
+    size_t have = size_class(ctx, bytes);
+    clf_track(ctx, -1);             /* held by the pool: not a live object */
+    if (have > p->limit) {
+        clReleaseMemObject(mem);
+        return;
+    }
+    trim_to(ctx, p->limit - have);
+    if (p->count == CLF_POOL_MOST)
+        trim_to(ctx, p->bytes - 1);     /* the oldest one */
+    p->held[p->count++] = (clf_pooled){.mem = mem, .bytes = have,
+                                       .queue = queue, .given = ++p->clock};
+    p->bytes += have;
+}
+
+/* Marks queue's work (NULL: every queue's) finished: its buffers are
+ * free for any queue. */
+static void pool_idle(clctx *ctx, cl_command_queue queue)
+{
+    clf_pool *p = &ctx->pool;
+    for (size_t i = 0; i < p->count; i++)
+        if (!queue || p->held[i].queue == queue)
+            p->held[i].queue = NULL;
+}
+
+int clf_pool_retry(clctx *ctx, cl_int err)
+{
+    if ((err != CL_MEM_OBJECT_ALLOCATION_FAILURE &&
+         err != CL_OUT_OF_RESOURCES) || ctx->pool.count == 0)
+        return 0;
+    if (ctx->debug)
+        fprintf(stderr, "clframe: %s is out of memory: the pool's %zu "
+                "buffers (%zu bytes) are released and the allocation tried "
+                "again\n", ctx->device_name, ctx->pool.count, ctx->pool.bytes);
+    trim_to(ctx, 0);
+    return 1;
+}
+
+void clf_pool_close(clctx *ctx)
+{
+    trim_to(ctx, 0);
+}
+
+int clctx_pool_limit(clctx *ctx, size_t bytes)
+{
+    if (!(ctx = clf_ctx(ctx)))
+        return CLFRAME_ERR_NO_DEVICE;
+    ctx->pool.limit = bytes;
+    trim_to(ctx, bytes);
+    return 0;
+}
+
+int clctx_pool_trim(clctx *ctx, size_t keep)
+{
+    if (!(ctx = clf_ctx(ctx)))
+        return CLFRAME_ERR_NO_DEVICE;
+    trim_to(ctx, keep);
+    return 0;
+}
+
+/* ---- pinned host memory ------------------------------------------------- */
+
+/* One allocation. */
+typedef struct host_block {
+    clctx *ctx;
+    char *start;                 /* the mapping: what the user got */
+    size_t bytes;
+    cl_mem mem;
+    unsigned users;              /* persistent arguments with arrays in it */
+} host_block;
+
+static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+static host_block *blocks;
+static size_t nblocks, capblocks;
+/* nblocks, also written atomically: a call's arrays check it without the
+ * lock, as most programs have no pinned memory at all. */
+static size_t nblocks_seen;
+
+/* The starts of the latest allocations freed, so that a second free can be
+ * named as such; a start given out again is live, and found first. */
+enum { RECENT_FREES = 64 };
+static const void *recent_frees[RECENT_FREES];
+static unsigned next_recent;
+
+/* ---- the registry (callers hold host_lock) ------------------------------- */
+
+static int add_block(host_block b)
+{
+    if (nblocks == capblocks) {
+        size_t cap = capblocks ? 2 * capblocks : 16;
+        host_block *grown = realloc(blocks, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        blocks = grown;
+        capblocks = cap;
+    }
+    blocks[nblocks++] = b;
+    __atomic_store_n(&nblocks_seen, nblocks, __ATOMIC_RELEASE);
+    return 0;
+}
+
+/* The index of the allocation that holds byte p, or -1. */
+static long block_holding(const void *p)
+{
+    uintptr_t at = (uintptr_t)p;
+    for (size_t i = 0; i < nblocks; i++)
+        if (at >= (uintptr_t)blocks[i].start &&
+            at - (uintptr_t)blocks[i].start < blocks[i].bytes)
+            return (long)i;
+    return -1;
+}
+
+/* Takes allocation i out of the registry (order does not matter) and
+ * remembers its start as freed. */
+static host_block take_block(size_t i)
+{
+    host_block b = blocks[i];
+    blocks[i] = blocks[--nblocks];
+    __atomic_store_n(&nblocks_seen, nblocks, __ATOMIC_RELEASE);
+    recent_frees[next_recent++ % RECENT_FREES] = b.start;
+    return b;
+}
+
+static int freed_recently(const void *p)
+{
+    for (unsigned i = 0; i < RECENT_FREES; i++)
+        if (recent_frees[i] == p)
+            return 1;
+    return 0;
+}
+
+/* ---- allocating and freeing ---------------------------------------------- */
+
+/* Unmaps and releases an allocation out of the registry, once the
+ * context's queues have finished: a kernel or copy in flight may still use
+ * it. */
+static int release_block(const host_block *b)
+{
+    clctx *ctx = b->ctx;
+    cl_int err = clf_finish_all(ctx);
+    const char *call = "clFinish";
+    if (err == CL_SUCCESS) {
+        call = "clEnqueueUnmapMemObject";
+        err = clEnqueueUnmapMemObject(ctx->queue, b->mem, b->start, 0, NULL,
+                                      NULL);
+    }
+    if (err == CL_SUCCESS) {
+        call = "clFinish";
+        err = clFinish(ctx->queue);
+    }
+    clf_release_mem(ctx, b->mem);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, call, "clframe_host_free: %zu bytes at %p on "
+                           "%s", b->bytes, (void *)b->start, ctx->device_name);
+    return 0;
+}
+
+void *clframe_host_alloc(clctx *ctx, size_t bytes)
+{
+    if (!(ctx = clf_ctx(ctx)))
+        return NULL;
+    if (bytes == 0) {
+        clframe_fail(CLFRAME_ERR_USAGE, "clframe_host_alloc: 0 bytes asked for");
+        return NULL;
+    }
+    cl_int err;
+    host_block b = {.ctx = ctx, .bytes = bytes};
+    b.mem = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE |
+                           CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+    if (err != CL_SUCCESS) {
+        clf_fail_cl(err, "clCreateBuffer", "clframe_host_alloc: %zu bytes on "
+                    "%s", bytes, ctx->device_name);
+        return NULL;
+    }
+    clf_track(ctx, 1);
+    b.start = clEnqueueMapBuffer(ctx->queue, b.mem, CL_TRUE, CL_MAP_READ |
+                                 CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        clf_fail_cl(err, "clEnqueueMapBuffer", "clframe_host_alloc: %zu "
+                    "bytes on %s", bytes, ctx->device_name);
+        clf_release_mem(ctx, b.mem);
+        return NULL;
+    }
+    pthread_mutex_lock(&host_lock);
+    int rc = add_block(b);
+    pthread_mutex_unlock(&host_lock);
+    if (rc) {
+        release_block(&b);
+        clframe_fail(CLFRAME_ERR_NO_MEMORY, "clframe_host_alloc: out of host "
+                     "memory for the registry");
+        return NULL;
+    }
+    return b.start;
+}
+
+int clframe_host_free(void *p)
+{
+    if (!p)
+        return 0;
+    pthread_mutex_lock(&host_lock);
+    long i = block_holding(p);
+    size_t into = i >= 0 ? (size_t)((char *)p - blocks[i].start) : 0;
+    size_t of = i >= 0 ? blocks[i].bytes : 0;
+    int again = i < 0 && freed_recently(p);
+    unsigned users = i >= 0 ? blocks[i].users : 0;
+    host_block b = {0};
+    if (i >= 0 && into == 0 && users == 0)
+        b = take_block((size_t)i);
+    pthread_mutex_unlock(&host_lock);
+    if (b.mem)
+        return release_block(&b);
+    if (users)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clframe_host_free: %p holds "
+                            "the host array%s of %u persistent argument%s: "
+                            "clarg_release %s first (nothing freed)", p,
+                            users == 1 ? "" : "s", users,
+                            users == 1 ? "" : "s", users == 1 ? "it" : "them");
+    if (i >= 0)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clframe_host_free: %p points "
+                            "%zu bytes into an allocation of %zu bytes: free "
+                            "the pointer clframe_host_alloc returned", p, into,
+                            of);
+    if (again)
+        return clframe_fail(CLFRAME_ERR_USAGE, "clframe_host_free: %p was "
+                            "freed already (by clframe_host_free or with its "
+                            "context)", p);
+    return clframe_fail(CLFRAME_ERR_USAGE, "clframe_host_free: %p is not "
+                        "memory from clframe_host_alloc", p);
+}
+
+void clf_host_free_all(clctx *ctx)
+{
+    for (;;) {
+        host_block b = {0};
+        pthread_mutex_lock(&host_lock);
+        for (size_t i = 0; i < nblocks && !b.mem; i++)
+            if (blocks[i].ctx == ctx)
+                b = take_block(i);
+        if (nblocks == 0) {          /* nothing left for a leak check */
+            free(blocks);
+            blocks = NULL;
+            capblocks = 0;
+        }
+        pthread_mutex_unlock(&host_lock);
+        if (!b.mem)
+            return;
+        release_block(&b);
+    }
+}
+
+int clf_host_use(const void *p, int delta)
+{
+    if (!p || __atomic_load_n(&nblocks_seen, __ATOMIC_ACQUIRE) == 0)
+        return 0;
+    pthread_mutex_lock(&host_lock);
+    long i = block_holding(p);
+    if (i >= 0 && (delta > 0 || blocks[i].users > 0))
+        blocks[i].users += (unsigned)delta;
+    pthread_mutex_unlock(&host_lock);
+    return i >= 0;
+}
+
+/* ---- arrays in pinned memory --------------------------------------------- */
+
+/* The bytes at p lie wholly in allocation b. */
+static int holds(const host_block *b, const void *p, size_t bytes)
+{
+    uintptr_t at = (uintptr_t)p, start = (uintptr_t)b->start;
+    return at >= start && bytes <= b->bytes && at - start <= b->bytes - bytes;
+}
+
+/* A new reference to a buffer whose memory is the bytes at offset of b:
+ * b's own buffer for the whole of it, else a sub-buffer, which OpenCL
+ * allows only at an offset aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN; NULL
+ * where it cannot be made, and the array is then copied. */
+static cl_mem buffer_of(const host_block *b, size_t offset, size_t bytes)
+{
+    if (offset == 0 && bytes == b->bytes)
+        return clRetainMemObject(b->mem) == CL_SUCCESS ? b->mem : NULL;
+    if (offset % b->ctx->base_align)
+        return NULL;
+    cl_buffer_region region = {offset, bytes};
+    cl_int err;
+    cl_mem sub = clCreateSubBuffer(b->mem, CL_MEM_READ_WRITE,
+                                   CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    return err == CL_SUCCESS ? sub : NULL;
+}
+
+cl_mem clf_host_in_place(clctx *ctx, const void *p, size_t bytes)
+{
+    if (!ctx->shares_memory || !p || bytes == 0 ||
+        __atomic_load_n(&nblocks_seen, __ATOMIC_ACQUIRE) == 0)
+        return NULL;
+    cl_mem mem = NULL;
+    pthread_mutex_lock(&host_lock);
+    for (size_t i = 0; i < nblocks; i++)
+        if (blocks[i].ctx == ctx && holds(&blocks[i], p, bytes)) {
+            mem = buffer_of(&blocks[i], (size_t)((const char *)p -
+                                                 blocks[i].start), bytes);
+            break;
+        }
+    pthread_mutex_unlock(&host_lock);
+    if (mem)
+        clf_track(ctx, 1);
+    return mem;
+}
+
+/* ---- copies between host arrays and buffers ------------------------------ */
+
+/* Counts a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) in ctx's
+ * statistics. */
+static void count_copy(clctx *ctx, int what, size_t bytes)
+{
+    if (what == CLF_EV_WRITE) {
+        ctx->stats.writes++;
+        ctx->stats.bytes_to_device += bytes;
+    } else {
+        ctx->stats.reads++;
+        ctx->stats.bytes_from_device += bytes;
+    }
+}
+
+static int overlap(const char *a, size_t an, const char *b, size_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+/* The queue of a read in flight into some of the bytes at host, or NULL. */
+static cl_command_queue reading_into(const clctx *ctx, const void *host,
+                                     size_t bytes)
+{
+    for (size_t i = 0; i < ctx->nreads; i++)
+        if (overlap(host, bytes, ctx->reads[i].host, ctx->reads[i].bytes))
+            return ctx->reads[i].queue;
+    return NULL;
+}
+
+/* Waits, before a copy to the device (CLF_EV_WRITE), for the reads still
+ * in flight into any of its bytes: 0 or the driver's code. */
+static cl_int before_copy(clctx *ctx, int what, const void *host, size_t bytes)
+{
+    cl_command_queue queue;
+    while (what == CLF_EV_WRITE && (queue = reading_into(ctx, host, bytes))) {
+        cl_int err = clFinish(queue);
+        if (err != CL_SUCCESS)
+            return err;
+        clf_queue_done(ctx, queue);     /* drops that queue's reads */
+    }
+    return CL_SUCCESS;
+}
+
+/* Notes a read enqueued without waiting, for the copies after it. */
+static void after_copy(clctx *ctx, cl_command_queue queue, int what,
+                       const void *host, size_t bytes, cl_bool blocking)
+{
+    if (what != CLF_EV_READ || blocking || bytes == 0)
+        return;
+    for (size_t i = 0; i < ctx->nreads; i++)    /* waiting covers both */
+        if (ctx->reads[i].host == host && ctx->reads[i].bytes == bytes &&
+            ctx->reads[i].queue == queue)
+            return;
+    if (ctx->nreads == CLF_READS_MOST && clf_finish_all(ctx) != CL_SUCCESS)
+        ctx->nreads = 0;            /* the queues failed: nothing lands */
+    ctx->reads[ctx->nreads++] =
+        (clf_read_pending){.host = host, .bytes = bytes, .queue = queue};
+}
+
+void clf_queue_done(clctx *ctx, cl_command_queue queue)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < ctx->nreads; i++)
+        if (queue && ctx->reads[i].queue != queue)
+            ctx->reads[kept++] = ctx->reads[i];
+    ctx->nreads = kept;
+    pool_idle(ctx, queue);
+}
+
+cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
+                        cl_mem mem, size_t offset, size_t bytes, void *host,
+                        cl_bool blocking)
+{
+    if (bytes == 0)
+        return CL_SUCCESS;
+    /* Profiled by the clock when the host waits: NVIDIA's events of a
+     * copy of pageable memory span more than the copy, which made large
+     * read-backs look several times slower than they are.
+     * The queue is finished first, so the clock times the copy alone; an
+     * enqueued copy has only its event. */
+    cl_event ev = NULL;
+    cl_event *evp = ctx->profile && !blocking ? &ev : NULL;
+    double start = 0;
+    if (ctx->profile && blocking) {
+        clFinish(queue);
+        start = clf_now_ms();
+    }
+    cl_int err = before_copy(ctx, what, host, bytes);
+    for (int tries = 0; err == CL_SUCCESS && tries < 2; tries++) {
+        if (what == CLF_EV_WRITE)
+            err = clEnqueueWriteBuffer(queue, mem, blocking, offset, bytes,
+                                       host, 0, NULL, evp);
+        else
+            err = clEnqueueReadBuffer(queue, mem, blocking, offset, bytes,
+                                      host, 0, NULL, evp);
+        if (err == CL_SUCCESS || tries || !clf_pool_retry(ctx, err))
+            break;
+    }
+    if (err != CL_SUCCESS)
+        return err;
+    after_copy(ctx, queue, what, host, bytes, blocking);
+    count_copy(ctx, what, bytes);
+    if (ev) {
+        clf_track(ctx, 1);
+        clf_keep_event(ctx, ev, what, bytes, NULL, NULL);
+    } else if (ctx->profile) {
+        int d = what == CLF_EV_WRITE ? 0 : 1;
+        ctx->transfer_ms[d] += clf_now_ms() - start;
+        ctx->transfer_bytes[d] += bytes;
+    }
+    return CL_SUCCESS;
+}
+
+int clf_copy_failed(cl_int err, int what, size_t bytes, const char *fmt, ...)
+{
+    char desc[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(desc, sizeof desc, fmt, ap);
+    va_end(ap);
+    return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
+                                                 : "clEnqueueReadBuffer",
+                       "copying %zu bytes for %s", bytes, desc);
+}
+
+int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
+             size_t offset, size_t bytes, void *host, cl_bool blocking,
+             const char *desc)
+{
+    cl_int err = clf_enqueue_copy(ctx, queue, what, mem, offset, bytes, host,
+                                  blocking);
+    return err == CL_SUCCESS ? 0 : clf_copy_failed(err, what, bytes, "%s", desc);
+}
+
+/* Waits for every queue of ctx: its own, the copy queues, the streams;
+ * then every read has landed and every pooled buffer is free. */
+cl_int clf_finish_all(clctx *ctx)
+{
+    cl_int first = clFinish(ctx->queue);
+    for (int i = 0; i < 2; i++)
+        if (ctx->copy_queue[i]) {
+            cl_int err = clFinish(ctx->copy_queue[i]);
+            first = first != CL_SUCCESS ? first : err;
+        }
+    for (clstream *s = ctx->streams; s; s = s->next) {
+        cl_int err = clFinish(s->queue);
+        first = first != CL_SUCCESS ? first : err;
+    }
+    if (first == CL_SUCCESS)
+        clf_queue_done(ctx, NULL);
+    return first;
+}
+
+/* ---- images made from host arrays --------------------------------------- */
+
+int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
+                   cl_mem image, const clarg *a, cl_bool blocking,
+                   const char *what)
+{
+    const clf_image_desc *d = clf_image_desc_of(a);
+    size_t origin[3] = {0, 0, 0}, bytes = a->count * a->elem_size;
+    cl_int err = before_copy(ctx, what_way, a->host, bytes);
+    if (err == CL_SUCCESS)
+        err = what_way == CLF_EV_WRITE
+            ? clEnqueueWriteImage(queue, image, blocking, origin, d->size, 0,
+                                  0, a->host, 0, NULL, NULL)
+            : clEnqueueReadImage(queue, image, blocking, origin, d->size, 0, 0,
+                                 a->host, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
+                                                         : "clEnqueueReadImage",
+                           "%s", what);
+    after_copy(ctx, queue, what_way, a->host, bytes, blocking);
+    count_copy(ctx, what_way, bytes);
+    return 0;
+}
+
+int clf_image_make(clctx *ctx, cl_command_queue queue, const char *what,
+                   const clarg *a, cl_bool blocking, cl_mem *out)
+{
+    const clf_image_desc *d = clf_image_desc_of(a);
+    if (d->existing) {
+        *out = d->mem;
+        return 0;
+    }
+    cl_image_desc desc = {
+        .image_type = d->dims == 3 ? CL_MEM_OBJECT_IMAGE3D
+                                   : CL_MEM_OBJECT_IMAGE2D,
+        .image_width = d->size[0], .image_height = d->size[1],
+        .image_depth = d->size[2]};
+    cl_int err;
+    *out = clCreateImage(ctx->context, CL_MEM_READ_WRITE, &d->format, &desc,
+                         NULL, &err);
+    if (err != CL_SUCCESS) {
+        *out = NULL;
+        return clf_fail_cl(err, "clCreateImage", "%s: %zux%zux%zu pixels on "
+                           "%s", what, d->size[0], d->size[1], d->size[2],
+                           ctx->device_name);
+    }
+    clf_track(ctx, 1);
+    int rc = a->flags & CLARG_TO_DEVICE
+                 ? clf_image_copy(ctx, queue, CLF_EV_WRITE, *out, a,
+                                  blocking, what)
+                 : 0;
+    if (rc) {
+        clf_release_mem(ctx, *out);
+        *out = NULL;
+    }
+    return rc;
+}
