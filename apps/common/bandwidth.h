@@ -1,6 +1,6 @@
 /*
  * bandwidth.h: the device's memory bandwidth as the benchmarks of memory-
- * bound apps (heat, Laplace) measure it, so that their "share of the
+ * bound apps measure it, so that their "share of the
  * device" columns mean the same thing: a float4 copy kernel
  * (apps/common/kernels/copy.cl) between two persistent buffers, timed by its
  * events.

@@ -1,6 +1,6 @@
 /*
  * plot.h: PNG charts of CSV files, drawn by gnuplot, for the programs and
- * benchmarks that make one (bin/societies --plot, bin/bench-md). No file
+ * benchmarks that make one. No file
  * name ever goes into gnuplot's commands: the CSV is given inline, as the
  * datablock $data, and gnuplot writes the PNG to its standard output, a
  * pipe that this process reads; the PNG is checked whole before save.h

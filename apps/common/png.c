@@ -1,6 +1,6 @@
 /*
  * png.c: 8-bit RGB and RGBA PNG output through libpng, one row at a time
- * so that callers that compute pixels (a heat world's colours) need no
+ * so that callers that compute pixels row by row need no
  * whole-image buffer; a PNG file saved through save_file (save.h).
  */
 #include "image.h"

@@ -63,7 +63,7 @@ clctx *app_open_device(const app_program *p, const char *where,
                        clctx **own);
 
 /* The compute units of ctx's device, 1 if it does not say: how many parts
- * the versions shaped for a CPU device (heat v7, Laplace rows) cut their
+ * the versions shaped for a CPU device cut their
  * work into, so that every core gets some. In device.c. */
 unsigned app_compute_units(clctx *ctx);
 

@@ -1,9 +1,9 @@
 /*
  * stencil.h: a tiled stencil on a device, as code that steps a grid in
  * parts sees it (apps/mpi): the state in two persistent buffers, and a
- * launch that steps some rows of tiles from one into the other. The heat
- * world's v6 and the Laplace solver's fast version each give one, so that
- * the code that splits a grid over MPI ranks serves both.
+ * launch that steps some rows of tiles from one into the other. Each
+ * stencil app's tiled version gives one, so that the code that splits a
+ * grid over MPI ranks serves them all.
  */
 #ifndef APPS_STENCIL_H
 #define APPS_STENCIL_H

@@ -1,6 +1,6 @@
 /*
  * text.h: lines of text read with bounds, for the apps' line-based inputs
- * (a Societies configuration, a Kalah player's moves). A line longer than
+ * (configurations, a player's moves). A line longer than
  * the caller's buffer is refused whole, never split in two (fgets would
  * hand its tail over as the next line); a NUL byte (binary data,
  * /dev/zero) is an error naming its line and byte offset; and neither an

@@ -148,8 +148,8 @@ static int set_value(config_parser *p, const config_key *k, char *value,
 }
 
 /* One "key = value" line (trimmed, not blank, no comment). A key may be
- * given once: a second value would silently replace the first, where the
- * raytracer's scene files refuse it too. */
+ * given once: a second value would silently replace the first, so it is
+ * refused. */
 static int apply(config_parser *p, char *line, unsigned long number)
 {
     char *eq = strchr(line, '=');

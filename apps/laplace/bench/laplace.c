@@ -12,7 +12,7 @@
  * Effective bandwidth counts what one iteration must move at least, 9 bytes
  * per cell: read a float and a mask byte, write a float (neighbours come
  * from caches or local memory). The device's bandwidth is measured in the
- * same run by apps/common/kernels/copy.cl's float4 copy (as bench-heat does); the
+ * same run by apps/common/kernels/copy.cl's float4 copy (apps/common/bandwidth.h); the
  * table gives each version's share of it. The fast and rows versions make
  * several iterations per memory pass, so their share can exceed 100 %.
  *
