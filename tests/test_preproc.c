@@ -591,6 +591,36 @@ START_TEST(the_device_is_handed_in)
 }
 END_TEST
 
+static int fast_math_undefined(void *arg)
+{
+    (*(int *)arg)++;
+    return 0;
+}
+
+/* -cl-fast-relaxed-math defines __FAST_RELAXED_MATH__ as the device's
+ * compiler does: asked of the device once the options have it (Oclgrind's
+ * compiler does not define it), as the specification says if not asked. */
+START_TEST(fast_math_macro_is_the_devices)
+{
+    const char *source = "#ifdef __FAST_RELAXED_MATH__\nint fast;\n#endif\n";
+    int asked = 0;
+    clf_device_macros device = {.opencl_version = 120, .c_version = 120,
+                                .fast_math = fast_math_undefined,
+                                .arg = &asked};
+    char *view = view_of(&device, source, "-cl-fast-relaxed-math");
+    ck_assert_ptr_null(strstr(view, "int fast;"));
+    ck_assert_int_eq(asked, 1);
+    free(view);
+    view = view_of(&device, source, "-DX=1");
+    ck_assert_int_eq(asked, 1);
+    free(view);
+    clf_device_macros plain = {.opencl_version = 120, .c_version = 120};
+    view = view_of(&plain, source, "-cl-fast-relaxed-math");
+    ck_assert_ptr_nonnull(strstr(view, "int fast;"));
+    free(view);
+}
+END_TEST
+
 Suite *preproc_suite(void)
 {
     Suite *s = suite_create("preproc");
@@ -609,6 +639,7 @@ Suite *preproc_suite(void)
     suite_add_tcase(s, errors);
     TCase *text = test_case("text");
     tcase_add_test(text, the_device_is_handed_in);
+    tcase_add_test(text, fast_math_macro_is_the_devices);
     suite_add_tcase(s, text);
     return s;
 }

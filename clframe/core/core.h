@@ -138,6 +138,9 @@ struct clctx {
     int c_version;              /* __OPENCL_C_VERSION__ of a build without
                                    -cl-std, measured when first needed
                                    (macros.c); 0 before */
+    int fast_math_macro;        /* -cl-fast-relaxed-math defines
+                                   __FAST_RELAXED_MATH__: 1 yes, 2 no, 0
+                                   not yet measured (macros.c) */
     clctx_stats stats;
     clf_pool pool;
     clf_read_pending reads[CLF_READS_MOST]; /* reads into host arrays not
@@ -494,6 +497,11 @@ typedef struct clf_device_macros {
      * needs them (a probe build); NULL: the two values below, with std as
      * the C version when given. */
     void (*versions)(void *arg, int std, int *opencl, int *c);
+    /* Whether -cl-fast-relaxed-math defines __FAST_RELAXED_MATH__, asked
+     * when a build's options first have it (a probe build: Oclgrind's
+     * compiler does not define it); NULL: it does, as the specification
+     * says. */
+    int (*fast_math)(void *arg);
     void *arg;
     int opencl_version, c_version;
 } clf_device_macros;

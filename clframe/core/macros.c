@@ -2,8 +2,8 @@
  * macros.c: what a device's compiler predefines, read from a context for
  * the preprocessor (preproc.c), which is handed it as plain values and
  * asks OpenCL nothing itself: endianness, image support, extensions, OpenCL
- * C 3.0 features, and the two version macros, measured only when a source
- * asks for them.
+ * C 3.0 features, and the two version macros and __FAST_RELAXED_MATH__,
+ * measured only when a source asks for them.
  */
 #include "core.h"
 
@@ -73,6 +73,24 @@ static void measure_versions(void *arg, int std, int *opencl, int *c)
     }
 }
 
+/* Whether the compiler defines __FAST_RELAXED_MATH__ under
+ * -cl-fast-relaxed-math, asked once per context by a one-line kernel. The
+ * specification says it must; if the probe cannot run, it does. */
+static int measure_fast_math(void *arg)
+{
+    clctx *ctx = arg;
+    if (!ctx->fast_math_macro) {
+        cl_ulong m[1] = {0};
+        int ran = clf_probe(ctx, "__kernel void clf_fast_math(__global ulong *v)\n"
+                            "{\n#ifdef __FAST_RELAXED_MATH__\n    v[0] = 1;\n"
+                            "#else\n    v[0] = 2;\n#endif\n}\n",
+                            "clframe's fast-math probe", "clf_fast_math",
+                            "-cl-fast-relaxed-math", NULL, m, 1) == 0;
+        ctx->fast_math_macro = ran && m[0] == 2 ? 2 : 1;
+    }
+    return ctx->fast_math_macro == 1;
+}
+
 /* A device's text-valued info (CL_DEVICE_EXTENSIONS), or NULL. */
 static char *device_text(cl_device_id device, cl_device_info what)
 {
@@ -128,6 +146,7 @@ void clf_device_macros_read(clctx *ctx, clf_device_macros *m)
     m->extensions = device_text(ctx->device, CL_DEVICE_EXTENSIONS);
     m->features = device_features(ctx->device);
     m->versions = measure_versions;
+    m->fast_math = measure_fast_math;
     m->arg = ctx;
 }
 

@@ -468,7 +468,8 @@ static void apply_options(pp *pp, const char *options)
         const char *word = p;
         size_t len = strcspn(p, " \t");
         p += len;
-        if (is_word(word, len, "-cl-fast-relaxed-math"))
+        if (is_word(word, len, "-cl-fast-relaxed-math") &&
+            (!pp->device->fast_math || pp->device->fast_math(pp->device->arg)))
             predefine(pp, "__FAST_RELAXED_MATH__", 1);
         if (len < 2 || word[0] != '-' || (word[1] != 'D' && word[1] != 'U'))
             continue;
