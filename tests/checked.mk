@@ -11,18 +11,15 @@
 # Each test binary runs again under AddressSanitizer+UBSan, valgrind and
 # Oclgrind, each run its own target (asan-test-NAME, ...) so that `make -j`
 # runs them side by side, the longest first (LONGEST_CHECKS). The sanitized
-# runs reuse the kernels PoCL compiled for the plain runs (TEST_CACHE). Valgrind
-# runs one thread at a time, so PoCL gets one worker thread there (that
-# halved two library suites' runs). Under valgrind PoCL sees valgrind's CPU
-# (no AVX-512), so it compiles for another target than the plain runs did,
-# and compiling under memcheck is slow (Societies: 1452 s). So the valgrind
-# runs name PoCL's AVX2 kernel library (POCL_KERNELLIB_NAME), which is what
-# it picks under valgrind, and each goes first natively with the same
-# settings: PoCL then compiles the same code for the same key, natively,
-# and memcheck loads it from the cache. (A first pass under valgrind's
-# plain core, --tool=none, did the same: in a whole make test, 465 s for
-# the library's four parts and 434 s for Societies at 0b8fc82, where the
-# native runs took 83 s and 72 s at 04b35bf.)
+# runs reuse the kernels PoCL compiled for the plain runs (TEST_CACHE).
+# Valgrind runs one thread at a time, so PoCL gets one worker thread there.
+# Under valgrind PoCL sees valgrind's CPU (no AVX-512) and would compile for
+# another target than the plain runs did, slowly, under memcheck. So the
+# valgrind runs name PoCL's AVX2 kernel library (POCL_KERNELLIB_NAME),
+# which is what it picks under valgrind, and each goes first natively with
+# the same settings and the checked runs' sizes (CLFRAME_TEST_SIZES=checked):
+# PoCL compiles the same kernels for the same key natively, and memcheck
+# loads them from the cache.
 .PHONY: check-asan check-valgrind check-oclgrind asan-run valgrind-run oclgrind-run
 check-asan: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget asan-run
