@@ -1,14 +1,15 @@
 /*
- * arg.c: a clarg's life: building it, its persistent buffer, and a call
- * carried out with it.
+ * arg.c: a clarg's life: building it, its persistent buffer, and its part
+ * in a call's plan.
  *
  * A clarg is a plain value so that a call can be written inline; the only
  * thing shared between copies is the persistent buffer, which is why it lives
  * behind a pointer. Its whole life with the device is decided here: its
- * persistent buffer, and a call's whole sequence (clf_call_run): the buffer
- * or image each argument is bound to, its copies in, the launch launch.c
- * hands in, the copies back, the one wait and what is given back. The
- * device memory itself, and each copy, are memory.c's.
+ * persistent buffer, its copies, and its part in a call's plan
+ * (clf_call_plan): where its buffer comes from (persistent, the host
+ * array in place, the pool, an image, an object given), its bytes, and
+ * which copies go in and back, whole or by chunk. The plan is data alone:
+ * the checks read it (signature.c) and memory.c carries it out.
  *
  * Copies cannot be tracked, so a released buffer's record is never freed: it
  * goes to a list for reuse with its generation bumped, and a copy made
@@ -56,7 +57,7 @@ static void buffer_give_back(clarg_buffer *b)
     pthread_mutex_unlock(&free_lock);
 }
 
-int clf_arg_released(const clarg *a)
+static int arg_released(const clarg *a)
 {
     return a->buffer && a->generation != a->buffer->generation;
 }
@@ -65,7 +66,7 @@ int clf_arg_released(const clarg *a)
  * released argument is, naming fn. */
 static int check_live(const clarg *a, const char *fn)
 {
-    if (!clf_arg_released(a))
+    if (!arg_released(a))
         return 0;
     return clframe_fail(CLFRAME_ERR_USAGE, "%s: the argument's device buffer "
                         "was released (by clarg_release on it or on a copy)",
@@ -113,7 +114,7 @@ clarg clarg_local(size_t bytes)
 
 /* count * elem_size, or SIZE_MAX when that overflows: asked several times
  * a call, so without a division. */
-size_t clf_arg_bytes(const clarg *a)
+static size_t arg_bytes(const clarg *a)
 {
     size_t bytes;
     return __builtin_mul_overflow(a->count, a->elem_size, &bytes) ? (size_t)-1
@@ -136,7 +137,7 @@ int clarg_persist(clarg *a, clctx *ctx)
         return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: the argument is "
                         "already persistent on another context");
     }
-    size_t bytes = clf_arg_bytes(a);
+    size_t bytes = arg_bytes(a);
     if (bytes == (size_t)-1)
         return clframe_fail(CLFRAME_ERR_USAGE, "clarg_persist: %zu elements of "
                         "%zu bytes overflow size_t", a->count, a->elem_size);
@@ -355,7 +356,7 @@ void clarg_release(clarg *a)
 {
     if (!a || !a->buffer)
         return;
-    if (!clf_arg_released(a)) {                     /* else done by a copy */
+    if (!arg_released(a)) {                     /* else done by a copy */
         if (a->buffer->pinned_host)
             clf_host_use(a->buffer->pinned_host, -1);
         clf_release_mem(a->buffer->ctx, a->buffer->mem);
@@ -366,274 +367,83 @@ void clarg_release(clarg *a)
 
 cl_mem clarg_mem(const clarg *a)
 {
-    return a && a->buffer && !clf_arg_released(a) ? a->buffer->mem : NULL;
+    return a && a->buffer && !arg_released(a) ? a->buffer->mem : NULL;
 }
 
-/* ---- a call's buffers ------------------------------------------------------ */
+/* ---- a call's plan -------------------------------------------------------- */
 
-/* What each argument's buffer is to the call: made for it (an image),
- * the host array itself (pinned memory used in place, memory.c), which is
- * never copied, or taken from the pool. */
-enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
-
-int clf_arg_split(size_t chunk, const clarg *a)
+/* An array a chunked call copies in parts rather than whole. */
+static int arg_split(size_t chunk, const clarg *a)
 {
     return chunk && a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_CHUNKED);
 }
 
-/* Binds argument i: its buffer (persistent, in place, or from the pool)
- * or its image, copied in without waiting unless it is split, or its
- * value, set as the kernel's argument i. */
-static int bind_arg(clf_call *c, unsigned i)
+/* The copies a's flags ask for, as a plan's CLF_COPY_IN, CLF_COPY_BACK. */
+static unsigned char copies_of(const clarg *a)
 {
-    clctx *ctx = c->ctx;
+    return (unsigned char)(((a->flags & CLARG_TO_DEVICE) ? CLF_COPY_IN : 0) |
+                           ((a->flags & CLARG_FROM_DEVICE) ? CLF_COPY_BACK
+                                                           : 0));
+}
+
+/* Plans argument i: its bytes, where its buffer comes from, its copies.
+ * Runs before the checks: a released persistent buffer is only noted
+ * (its record is never freed, so reading it is safe). */
+static void plan_arg(clf_call *c, unsigned i)
+{
     const clarg *a = &c->args[i];
-    cl_int err;
-    if (a->kind == CLARG_KIND_BUFFER) {
-        size_t bytes = clf_arg_bytes(a);
-        int copy_in = (a->flags & CLARG_TO_DEVICE) &&
-                      !clf_arg_split(c->chunk, a);
+    clf_arg_plan *p = &c->plan[i];
+    p->bytes = arg_bytes(a);
+    p->how = 0;
+    p->released = 0;
+    p->made = 0;
+    p->mem = NULL;
+    p->image = NULL;
+    switch (a->kind) {
+    case CLARG_KIND_BUFFER:
+        p->how = copies_of(a);
+        if (arg_split(c->run_chunk, a))
+            p->how |= CLF_SPLIT;
         if (a->buffer) {
-            c->mems[i] = a->buffer->mem;
-            if (clf_arg_in_place(a))
-                c->mades[i] = BUF_IN_PLACE;
-        } else if (a->flags &&      /* CLARG_NO_COPY asks for scratch */
-                   (c->mems[i] = clf_host_in_place(ctx, a->host, bytes))) {
-            c->mades[i] = BUF_MADE | BUF_IN_PLACE;
-        } else {
-            c->mems[i] = clf_pool_take(ctx, c->queue, bytes, &err);
-            if (err != CL_SUCCESS)
-                return clf_fail_cl(err, "clCreateBuffer", "%s(%s): argument "
-                                   "%u, %zu bytes", c->who, c->name, i + 1,
-                                   bytes);
-            c->mades[i] = BUF_POOLED;
+            p->released = arg_released(a);
+            p->source = clf_arg_in_place(a) ? CLF_SRC_PERSISTENT_IN_PLACE
+                                            : CLF_SRC_PERSISTENT;
+        } else {        /* CLARG_NO_COPY asks for scratch: never in place */
+            p->source = a->flags ? CLF_SRC_PINNED_OR_POOL : CLF_SRC_POOL;
         }
-        /* Enqueued without waiting: the call waits once, at its end. */
-        if (copy_in && !(c->mades[i] & BUF_IN_PLACE) &&
-            (err = clf_enqueue_copy(ctx, c->queue, CLF_EV_WRITE, c->mems[i], 0,
-                                    bytes, a->host, CL_FALSE)) != CL_SUCCESS)
-            return clf_copy_failed(err, CLF_EV_WRITE, bytes, "argument %u "
-                                   "of %s", i + 1, c->name);
-        err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &c->mems[i]);
-    } else if (a->kind == CLARG_KIND_LOCAL) {
-        err = clSetKernelArg(c->kernel, i, a->count, NULL);
-    } else if (a->kind == CLARG_KIND_MEM) {
-        err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), a->value);
-    } else if (a->kind == CLARG_KIND_SAMPLER) {
-        err = clSetKernelArg(c->kernel, i, sizeof(cl_sampler), a->value);
-    } else if (a->kind == CLARG_KIND_IMAGE) {
-        char what[160];
-        snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-        int rc = clf_image_make(ctx, c->queue, what, a, CL_FALSE,
-                                &c->mems[i]);
-        if (rc)
-            return rc;
-        if (a->host)                    /* made for the call */
-            c->mades[i] = BUF_MADE;
-        err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &c->mems[i]);
-    } else {
-        err = clSetKernelArg(c->kernel, i, a->elem_size,
-                             a->host ? a->host : a->value);
+        break;
+    case CLARG_KIND_LOCAL:
+        p->source = CLF_SRC_LOCAL;
+        break;
+    case CLARG_KIND_MEM:
+        p->source = CLF_SRC_MEM;
+        break;
+    case CLARG_KIND_SAMPLER:
+        p->source = CLF_SRC_SAMPLER;
+        break;
+    case CLARG_KIND_IMAGE:
+        p->how = copies_of(a);
+        p->source = CLF_SRC_IMAGE;
+        p->image = clf_image_desc_of(a);
+        break;
+    default:
+        p->source = CLF_SRC_VALUE;
     }
-    if (err == CL_INVALID_ARG_SIZE)
-        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
-                        "(%s): %zu bytes given, which is not the size the "
-                        "kernel's parameter has on %s: host and device layouts "
-                        "of %s differ", c->who, c->name, i + 1,
-                        c->params[i].name, a->elem_size,
-                        ctx->device_name, a->type ? a->type : "the type");
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clSetKernelArg", "%s(%s): argument %u",
-                           c->who, c->name, i + 1);
-    return 0;
 }
 
-static int bind_args(clf_call *c)
+int clf_call_plan(clf_call *c)
 {
-    c->mems = c->mem;
-    c->mades = c->made;
-    c->from_device = 0;
-    if (c->nargs > CLF_CALL_ARGS_INLINE) {
-        c->mems = calloc(c->nargs, sizeof *c->mems);
-        c->mades = calloc(c->nargs, 1);
-        if (!c->mems || !c->mades) {
-            free(c->mems);
-            free(c->mades);
-            c->mems = c->mem;
-            c->mades = c->made;
-            c->nargs = 0;           /* nothing for give_back */
-            return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", c->who,
-                                c->name);
-        }
-    } else {
-        memset(c->made, 0, c->nargs);
+    c->plan = c->planned;
+    c->how = 0;
+    if (c->nargs > CLF_CALL_ARGS_INLINE &&
+        !(c->plan = calloc(c->nargs, sizeof *c->plan))) {
+        c->plan = c->planned;
+        c->nargs = 0;
+        return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s(%s)", c->who, c->name);
     }
-    int rc = 0;
-    for (unsigned i = 0; i < c->nargs && rc == 0; i++) {
-        rc = bind_arg(c, i);
-        c->from_device |= c->args[i].flags & CLARG_FROM_DEVICE;
-    }
-    return rc;
-}
-
-/* Whether argument a is copied back whole after the kernel. */
-static int copied_back(const clf_call *c, const clarg *a, unsigned char made)
-{
-    if (a->kind == CLARG_KIND_IMAGE)
-        return (a->flags & CLARG_FROM_DEVICE) != 0;
-    return a->kind == CLARG_KIND_BUFFER && (a->flags & CLARG_FROM_DEVICE) &&
-           !(made & BUF_IN_PLACE) && !clf_arg_split(c->chunk, a);
-}
-
-/* Enqueues the copies back of what is not split; for a blocking call the
- * last one waits, and *waited says that it did. */
-static int copy_back(clf_call *c, int *waited)
-{
-    if (!c->from_device)
-        return 0;
-    unsigned last = c->nargs;
-    for (unsigned i = 0; i < c->nargs; i++)
-        if (copied_back(c, &c->args[i], c->mades[i]))
-            last = i;
     for (unsigned i = 0; i < c->nargs; i++) {
-        const clarg *a = &c->args[i];
-        if (!copied_back(c, a, c->mades[i]))
-            continue;
-        size_t bytes = clf_arg_bytes(a);
-        cl_bool wait = c->blocking && !c->chunk && i == last;
-        if (a->kind == CLARG_KIND_IMAGE) {
-            char what[160];
-            snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-            int rc = clf_image_copy(c->ctx, c->queue, CLF_EV_READ, c->mems[i],
-                                    a, wait, what);
-            if (rc)
-                return rc;
-        } else {
-            cl_int err = clf_enqueue_copy(c->ctx, c->queue, CLF_EV_READ,
-                                          c->mems[i], 0, bytes, a->host,
-                                          wait);
-            if (err != CL_SUCCESS)
-                return clf_copy_failed(err, CLF_EV_READ, bytes, "argument "
-                                       "%u of %s", i + 1, c->name);
-        }
-        *waited = wait && (a->kind == CLARG_KIND_IMAGE || bytes != 0);
+        plan_arg(c, i);
+        c->how |= c->plan[i].how;
     }
     return 0;
-}
-
-/* Copies [w0, w1)'s parts of the split arrays one way on queue. */
-static int copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
-                      cl_command_queue queue)
-{
-    unsigned dir = what == CLF_EV_WRITE ? CLARG_TO_DEVICE : CLARG_FROM_DEVICE;
-    size_t e0 = w0 < c->items ? w0 : c->items;
-    size_t e1 = w1 < c->items ? w1 : c->items;
-    for (unsigned i = 0; i < c->nargs; i++) {
-        const clarg *a = &c->args[i];
-        if (!clf_arg_split(c->chunk, a) || !(a->flags & dir) ||
-            (c->mades[i] & BUF_IN_PLACE))
-            continue;
-        size_t per = a->count / c->items * a->elem_size;  /* bytes */
-        char desc[256];
-        snprintf(desc, sizeof desc, "argument %u of %s, work-items %zu to %zu",
-                 i + 1, c->name, w0, w1);
-        int rc = clf_copy(c->ctx, queue, what, c->mems[i], e0 * per,
-                          (e1 - e0) * per, (char *)a->host + e0 * per,
-                          CL_FALSE, desc);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-/* Gives the call's buffers back: to the pool, for later work on its
- * queue; the images it made, released. */
-static void give_back(clf_call *c)
-{
-    for (unsigned i = 0; i < c->nargs; i++) {
-        size_t bytes = clf_arg_bytes(&c->args[i]);
-        if (c->mades[i] & BUF_POOLED)
-            clf_pool_give(c->ctx, c->queue, c->mems[i], bytes);
-        else if (c->mades[i] & BUF_MADE)
-            clf_release_mem(c->ctx, c->mems[i]);
-    }
-    if (c->mems != c->mem) {
-        free(c->mems);
-        free(c->mades);
-    }
-}
-
-/* Runs the chunks: chunk i's copies in on one queue, its kernel on the
- * context's after them, its copies out on a third after the kernel, so
- * that each queue moves on to the next chunk while the others work. */
-static int run_chunks(const clf_call *c)
-{
-    clctx *ctx = c->ctx;
-    cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
-    size_t items = c->global[c->dims - 1];
-    /* The buffers made and the whole arrays copied in come first. */
-    int rc = clf_queue_after(ctx, in, ctx->queue);
-    for (size_t w0 = 0, w1; rc == 0 && w0 < items; w0 = w1) {
-        w1 = items - w0 > c->chunk ? w0 + c->chunk : items;
-        rc = copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
-        if (rc == 0)
-            rc = clf_queue_after(ctx, ctx->queue, in);
-        if (rc == 0)
-            rc = c->launch(c->launcher, ctx->queue, w0, w1);
-        if (rc == 0)
-            rc = clf_queue_after(ctx, out, ctx->queue);
-        if (rc == 0)
-            rc = copy_chunk(c, CLF_EV_READ, w0, w1, out);
-    }
-    return rc;
-}
-
-/* Waits for every queue the call used: on success if blocking (or
- * debugging) and not waited for already, and always after a failure of a
- * blocking call, so that no copy lands after it returns. *waited is then
- * set. */
-static int wait_for(const clf_call *c, int rc, int *waited)
-{
-    clctx *ctx = c->ctx;
-    if (rc == 0 && !c->blocking && !ctx->debug)
-        return 0;
-    if (rc && !c->blocking)
-        return rc;
-    if (rc == 0 && *waited) {
-        clf_collect_events(ctx);
-        return 0;
-    }
-    cl_int err = clFinish(c->queue);
-    for (int q = 0; c->chunk && q < 2; q++)
-        if (err == CL_SUCCESS)
-            err = clFinish(ctx->copy_queue[q]);
-        else
-            clFinish(ctx->copy_queue[q]);
-    if (rc == 0 && err != CL_SUCCESS)
-        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", c->name,
-                         ctx->device_name);
-    *waited = err == CL_SUCCESS;
-    if (rc == 0 && c->blocking)
-        clf_collect_events(ctx);
-    return rc;
-}
-
-int clf_call_run(clf_call *c)
-{
-    int rc = bind_args(c);
-    if (rc == 0)
-        rc = c->chunk ? run_chunks(c)
-                      : c->launch(c->launcher, c->queue, 0,
-                                  c->global[c->dims - 1]);
-    int waited = 0;
-    if (rc == 0)
-        rc = copy_back(c, &waited);
-    rc = wait_for(c, rc, &waited);
-    give_back(c);
-    if (waited) {               /* every queue the call used has finished */
-        clf_queue_done(c->ctx, c->queue);
-        for (int q = 0; c->chunk && q < 2; q++)
-            clf_queue_done(c->ctx, c->ctx->copy_queue[q]);
-    }
-    return rc;
 }

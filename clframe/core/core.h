@@ -288,15 +288,6 @@ void clf_queue_done(clctx *ctx, cl_command_queue queue);
  * queue. CL_SUCCESS or the first error. */
 cl_int clf_finish_all(clctx *ctx);
 
-/* An image argument's image for a call: the existing one, or one made now
- * (free it with clf_release_mem) and filled from the host array if
- * CLARG_TO_DEVICE; clf_image_copy copies a's host array into it or back
- * (CLF_EV_WRITE, CLF_EV_READ). what names it in messages. 0 or an error. */
-int clf_image_make(clctx *ctx, cl_command_queue queue, const char *what,
-                   const clarg *a, cl_bool blocking, cl_mem *out);
-int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
-                   cl_mem image, const clarg *a, cl_bool blocking,
-                   const char *what);
 
 /* ---- signatures (signature.c) -------------------------------------------- */
 
@@ -362,22 +353,12 @@ int clf_arg_mismatch(const char *what, const char *name, const char *wants,
                      unsigned i, const clf_param *p, const clarg *a,
                      const char *advice);
 
-/* ---- a call checked against its kernel (signature.c) -------------------- */
-
-/* 0 if call c (made by launch.c, below) may run: as many arguments as
- * parameters, each one's kind, address space, element type and struct size
- * its parameter's (images, samplers and existing buffers: dimensions,
- * access, size, context), the __local ones within the device's memory, a
- * chunked call's parts within the kernel's sizes; else an error naming the
- * kernel, the position, the parameter and both types. */
-typedef struct clf_call clf_call;
-int clf_check_call(const clf_call *c);
-
 /* ---- OpenCL objects as arguments (image.c) ------------------------------ */
 
 /* What an image argument carries in its clarg's value: made by
- * clarg_image and clarg_existing_image (image.c), checked by a call
- * (signature.c) and used by it (arg.c). */
+ * clarg_image and clarg_existing_image (image.c), read once into a call's
+ * plan (arg.c), checked by the call (signature.c) and used by it
+ * (memory.c). */
 typedef struct clf_image_desc {
     int existing;                /* CLARG_IMAGE: mem is the caller's */
     cl_mem mem;
@@ -410,20 +391,44 @@ struct clarg_buffer {
     clarg_buffer *next_free;    /* in the list of released ones */
 };
 
-/* 1 when a is a copy of an argument whose buffer was released since (its
- * generation is old: arg.c). */
-int clf_arg_released(const clarg *a);
+/* ---- a call: its plan (arg.c), checked (signature.c), carried out
+ * (memory.c) ------------------------------------------------------------ */
 
-/* Bytes of an array argument, or (size_t)-1 if count * elem_size overflows. */
-size_t clf_arg_bytes(const clarg *a);
+/* Where an argument's buffer comes from, as a call's plan says (arg.c):
+ * none (a value, __local bytes, an existing buffer or a sampler, set as
+ * the kernel's argument as they are), its persistent buffer (which may be
+ * its host array itself), the pool (or, for an array with copy flags in
+ * pinned memory, the host array itself), or an image. */
+enum {
+    CLF_SRC_VALUE, CLF_SRC_LOCAL, CLF_SRC_MEM, CLF_SRC_SAMPLER,
+    CLF_SRC_PERSISTENT, CLF_SRC_PERSISTENT_IN_PLACE,
+    CLF_SRC_PINNED_OR_POOL, CLF_SRC_POOL, CLF_SRC_IMAGE
+};
+/* The copies an argument's plan asks for: in before the kernel, back after
+ * it, whole or (CLF_SPLIT) a chunk's part around each chunk. An array used
+ * in place is never copied. */
+enum { CLF_COPY_IN = 1, CLF_COPY_BACK = 2, CLF_SPLIT = 4 };
 
-/* One call's arguments bound to a kernel (arg.c): each array's device
- * buffer (persistent, the host array itself, taken from the pool) or image
- * for the call, its copies in and back, and what the call gives back. The
- * caller (launch.c) fills the fields above mems, and has the call checked
- * first (clf_check_call). */
+/* One argument's part of a call's plan. */
+typedef struct clf_arg_plan {
+    size_t bytes;                /* count * elem_size; (size_t)-1 when that
+                                    overflows */
+    const clf_image_desc *image; /* an image argument's description */
+    unsigned char source;        /* CLF_SRC_... */
+    unsigned char how;           /* CLF_COPY_IN | CLF_COPY_BACK | CLF_SPLIT */
+    unsigned char released;      /* a copy of a persistent argument whose
+                                    buffer was released since */
+    /* Filled when the call is carried out (memory.c): */
+    unsigned char made;          /* how mem came, so it is given back */
+    cl_mem mem;
+} clf_arg_plan;
+
+/* One kernel call. The caller (launch.c) fills the fields above plan, has
+ * arg.c plan it (clf_call_plan), signature.c check it (clf_check_call),
+ * and memory.c carry it out (clf_call_run); it frees plan when it is not
+ * planned. */
 enum { CLF_CALL_ARGS_INLINE = 32 };
-struct clf_call {
+typedef struct clf_call {
     clctx *ctx;
     cl_kernel kernel;
     const char *who;             /* the function called, for messages */
@@ -436,7 +441,10 @@ struct clf_call {
     const size_t *global, *local;   /* when the driver chooses) */
     cl_command_queue queue;
     int blocking;                /* the call waits for its work */
-    size_t items, chunk;         /* a chunked call's (chunk 0: whole) */
+    size_t items, chunk;         /* a chunked call's, as asked (chunk 0:
+                                    whole) */
+    size_t run_chunk;            /* the chunks it runs in: chunk, or 0 when
+                                    one chunk is the whole range */
     unsigned nargs;
     const clarg *args;
     /* Launches work-items [w0, w1) of the last dimension on queue: launch.c
@@ -444,19 +452,33 @@ struct clf_call {
     int (*launch)(void *launcher, cl_command_queue queue, size_t w0,
                   size_t w1);
     void *launcher;
-    /* Filled by clf_call_run: */
-    cl_mem *mems;
-    unsigned char *mades;        /* how each buffer came (arg.c) */
-    unsigned from_device;        /* some argument is copied back */
-    cl_mem mem[CLF_CALL_ARGS_INLINE];
-    unsigned char made[CLF_CALL_ARGS_INLINE];
-};
-/* An array a chunked call (chunk > 0) copies in parts rather than whole. */
-int clf_arg_split(size_t chunk, const clarg *a);
-/* Carries call c out: gives each argument its buffer, enqueues the copies
- * in, launches (c->launch: the whole range, or chunk after chunk between
- * their parts' copies), copies back, waits if c is blocking (or after a
- * failure), and gives back what it took, on every path. 0 or an error. */
+    /* Filled by clf_call_plan: */
+    clf_arg_plan *plan;          /* one per argument: planned, or allocated
+                                    beyond CLF_CALL_ARGS_INLINE */
+    unsigned how;                /* the copies of all its arguments */
+    clf_arg_plan planned[CLF_CALL_ARGS_INLINE];
+} clf_call;
+
+/* Plans call c's memory work (arg.c): for each argument, where its buffer
+ * comes from, its bytes, which copies go in and back, whole or by chunk;
+ * nothing reaches the device. 0, or CLFRAME_ERR_NO_MEMORY for a plan of
+ * more than CLF_CALL_ARGS_INLINE arguments. */
+int clf_call_plan(clf_call *c);
+
+/* 0 if planned call c may run: as many arguments as parameters, each
+ * one's kind, address space, element type and struct size its
+ * parameter's (images, samplers and existing buffers: dimensions, access,
+ * size, context), the __local ones within the device's memory, a chunked
+ * call's parts within the kernel's sizes; else an error naming the
+ * kernel, the position, the parameter and both types. Reads the clargs
+ * and the plan; asks no other module. */
+int clf_check_call(const clf_call *c);
+
+/* Carries planned, checked call c out (memory.c): takes each argument's
+ * buffer or image, enqueues the copies in, launches (c->launch: the whole
+ * range, or chunk after chunk between their parts' copies), copies back,
+ * waits if c is blocking (or after a failure), and gives back what it
+ * took, on every path. 0 or an error. */
 int clf_call_run(clf_call *c);
 
 /* ---- kernels called against their parameter table (launch.c) ---------- */

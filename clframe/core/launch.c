@@ -5,10 +5,11 @@
  * A clkernel is made from a built program (clf_kernel_new) and handed its
  * parameter table by the layer above, which reads the kernel's signature
  * from its source (kernel.c); this file reads no source. Every call is
- * checked against that table before touching the device (signature.c),
- * then binds its arguments to buffers and copies them in (arg.c), runs,
- * copies out and gives back what it took, on every path including
- * failures.
+ * planned (arg.c: each argument's buffer and copies, as data), checked
+ * against that table before touching the device (signature.c), then
+ * carried out (memory.c: buffers taken, copies in, the launch this file
+ * hands in, copies back, the one wait, buffers given back, on every path
+ * including failures).
  */
 #include "core.h"
 
@@ -313,7 +314,7 @@ static int open_copy_queues(clctx *ctx)
 
 /* Launches work-items [w0, w1) of k's last dimension on queue: all of
  * them at k's offset, or one chunk of a chunked call. A call runs it
- * between its copies in and out (clf_call's launch, arg.c). */
+ * between its copies in and out (clf_call's launch, memory.c). */
 static int launch_part(void *kernel, cl_command_queue queue, size_t w0,
                        size_t w1)
 {
@@ -341,22 +342,26 @@ static int run(clkernel *k, const call_plan *p, unsigned nargs,
     int rc = check_sizes(k, p->who);
     if (rc)
         return rc;
+    /* One chunk that holds the whole range is a plain call. */
+    size_t run_chunk = p->chunk < k->global[k->dims - 1] ? p->chunk : 0;
     clf_call c = {.ctx = k->ctx, .kernel = k->kernel, .who = p->who,
                   .name = k->name, .params = k->params,
                   .nparams = k->nparams, .signature = k->signature,
                   .names = &k->names, .dims = k->dims, .global = k->global,
                   .local = k->has_local ? k->local : NULL, .queue = p->queue,
                   .blocking = p->blocking, .items = p->items,
-                  .chunk = p->chunk, .nargs = nargs, .args = args,
-                  .launch = launch_part, .launcher = k};
-    rc = clf_check_call(&c);
+                  .chunk = p->chunk, .run_chunk = run_chunk, .nargs = nargs,
+                  .args = args, .launch = launch_part, .launcher = k};
+    rc = clf_call_plan(&c);
+    if (rc == 0)
+        rc = clf_check_call(&c);
     if (rc == 0 && p->chunk)
         rc = open_copy_queues(k->ctx);
-    if (rc)
-        return rc;
-    if (c.chunk >= k->global[k->dims - 1])     /* one chunk: a plain call */
-        c.chunk = 0;
-    return clf_call_run(&c);
+    if (rc == 0)
+        rc = clf_call_run(&c);
+    if (c.plan != c.planned)
+        free(c.plan);
+    return rc;
 }
 
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args)

@@ -2,8 +2,10 @@
  * memory.c: the device memory a context holds: every buffer and image it
  * makes, the buffers a call's arrays borrow (the pool), pinned host
  * memory, the copies between host arrays and the device, and the count of
- * live OpenCL objects. A call (arg.c) asks it for each argument's buffer,
- * copies through it and gives the buffers back to it.
+ * live OpenCL objects; and a kernel call's plan (arg.c) carried out in
+ * one pass (clf_call_run): each argument's buffer taken, its copies in,
+ * the launch launch.c hands in, the copies back, the call's one wait, the
+ * buffers given back.
  *
  * The pool. A call's arrays that are not persistent need device buffers
  * only while the call runs. Making and releasing them each time costs more
@@ -668,11 +670,12 @@ cl_int clf_finish_all(clctx *ctx)
 
 /* ---- images made from host arrays --------------------------------------- */
 
-int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
-                   cl_mem image, const clarg *a, cl_bool blocking,
-                   const char *what)
+/* Copies a's host array into image (CLF_EV_WRITE) or back (CLF_EV_READ),
+ * d being a's description; what names it in messages. 0 or an error. */
+static int image_copy(clctx *ctx, cl_command_queue queue, int what_way,
+                      cl_mem image, const clarg *a, const clf_image_desc *d,
+                      cl_bool blocking, const char *what)
 {
-    const clf_image_desc *d = clf_image_desc_of(a);
     size_t origin[3] = {0, 0, 0}, bytes = a->count * a->elem_size;
     cl_int err = before_copy(ctx, what_way, a->host, bytes);
     if (err == CL_SUCCESS)
@@ -690,10 +693,12 @@ int clf_image_copy(clctx *ctx, cl_command_queue queue, int what_way,
     return 0;
 }
 
-int clf_image_make(clctx *ctx, cl_command_queue queue, const char *what,
-                   const clarg *a, cl_bool blocking, cl_mem *out)
+/* An image argument's image for a call: the existing one, or one made now
+ * (free it with clf_release_mem), filled from the host array if `in`. */
+static int image_make(clctx *ctx, cl_command_queue queue, const char *what,
+                      const clarg *a, const clf_image_desc *d, int in,
+                      cl_mem *out)
 {
-    const clf_image_desc *d = clf_image_desc_of(a);
     if (d->existing) {
         *out = d->mem;
         return 0;
@@ -713,13 +718,269 @@ int clf_image_make(clctx *ctx, cl_command_queue queue, const char *what,
                            ctx->device_name);
     }
     clf_track(ctx, 1);
-    int rc = a->flags & CLARG_TO_DEVICE
-                 ? clf_image_copy(ctx, queue, CLF_EV_WRITE, *out, a,
-                                  blocking, what)
-                 : 0;
+    int rc = in ? image_copy(ctx, queue, CLF_EV_WRITE, *out, a, d, CL_FALSE,
+                             what)
+                : 0;
     if (rc) {
         clf_release_mem(ctx, *out);
         *out = NULL;
+    }
+    return rc;
+}
+
+/* ---- a call carried out --------------------------------------------------- */
+
+/* How a call's buffer came (clf_arg_plan.made): made for it (an image, a
+ * pinned array's buffer), the host array itself, which is never copied,
+ * or taken from the pool. */
+enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
+
+/* The buffer or image argument i's plan says: 0 or an error. */
+static int take_buffer(clf_call *c, unsigned i)
+{
+    clctx *ctx = c->ctx;
+    const clarg *a = &c->args[i];
+    clf_arg_plan *p = &c->plan[i];
+    cl_int err;
+    switch (p->source) {
+    case CLF_SRC_PERSISTENT_IN_PLACE:
+        p->made = BUF_IN_PLACE;
+        /* fall through */
+    case CLF_SRC_PERSISTENT:
+        p->mem = a->buffer->mem;
+        return 0;
+    case CLF_SRC_PINNED_OR_POOL:
+        if ((p->mem = clf_host_in_place(ctx, a->host, p->bytes))) {
+            p->made = BUF_MADE | BUF_IN_PLACE;
+            return 0;
+        }
+        /* fall through */
+    case CLF_SRC_POOL:
+        p->mem = clf_pool_take(ctx, c->queue, p->bytes, &err);
+        if (err != CL_SUCCESS)
+            return clf_fail_cl(err, "clCreateBuffer", "%s(%s): argument %u, "
+                               "%zu bytes", c->who, c->name, i + 1, p->bytes);
+        p->made = BUF_POOLED;
+        return 0;
+    default: {                                  /* CLF_SRC_IMAGE */
+        char what[160];
+        snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
+        int rc = image_make(ctx, c->queue, what, a, p->image,
+                            p->how & CLF_COPY_IN, &p->mem);
+        if (rc == 0 && a->host)         /* made for the call */
+            p->made = BUF_MADE;
+        return rc;
+    }
+    }
+}
+
+/* Binds argument i: its buffer or image, copied in whole without waiting
+ * when its plan says so, or its value, set as the kernel's argument i. */
+static int bind_arg(clf_call *c, unsigned i)
+{
+    const clarg *a = &c->args[i];
+    clf_arg_plan *p = &c->plan[i];
+    cl_int err;
+    switch (p->source) {
+    case CLF_SRC_VALUE:
+        err = clSetKernelArg(c->kernel, i, a->elem_size,
+                             a->host ? a->host : a->value);
+        break;
+    case CLF_SRC_LOCAL:
+        err = clSetKernelArg(c->kernel, i, a->count, NULL);
+        break;
+    case CLF_SRC_MEM:
+        err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), a->value);
+        break;
+    case CLF_SRC_SAMPLER:
+        err = clSetKernelArg(c->kernel, i, sizeof(cl_sampler), a->value);
+        break;
+    default: {
+        int rc = take_buffer(c, i);
+        if (rc)
+            return rc;
+        /* Enqueued without waiting: the call waits once, at its end. */
+        if (p->source != CLF_SRC_IMAGE &&
+            (p->how & (CLF_COPY_IN | CLF_SPLIT)) == CLF_COPY_IN &&
+            !(p->made & BUF_IN_PLACE) &&
+            (err = clf_enqueue_copy(c->ctx, c->queue, CLF_EV_WRITE, p->mem, 0,
+                                    p->bytes, a->host, CL_FALSE)) !=
+                CL_SUCCESS)
+            return clf_copy_failed(err, CLF_EV_WRITE, p->bytes, "argument %u "
+                                   "of %s", i + 1, c->name);
+        err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &p->mem);
+    }
+    }
+    if (err == CL_INVALID_ARG_SIZE)
+        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
+                        "(%s): %zu bytes given, which is not the size the "
+                        "kernel's parameter has on %s: host and device layouts "
+                        "of %s differ", c->who, c->name, i + 1,
+                        c->params[i].name, a->elem_size,
+                        c->ctx->device_name, a->type ? a->type : "the type");
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, "clSetKernelArg", "%s(%s): argument %u",
+                           c->who, c->name, i + 1);
+    return 0;
+}
+
+/* Whether argument i is copied back whole after the kernel. */
+static int copied_back(const clf_call *c, unsigned i)
+{
+    const clf_arg_plan *p = &c->plan[i];
+    if (p->source == CLF_SRC_IMAGE)
+        return (p->how & CLF_COPY_BACK) != 0;
+    return (p->how & (CLF_COPY_BACK | CLF_SPLIT)) == CLF_COPY_BACK &&
+           !(p->made & BUF_IN_PLACE);
+}
+
+/* Enqueues the copies back of what is not split; for a blocking call the
+ * last one waits, and *waited says that it did. */
+static int copy_back(clf_call *c, int *waited)
+{
+    if (!(c->how & CLF_COPY_BACK))
+        return 0;
+    unsigned last = c->nargs;
+    for (unsigned i = 0; i < c->nargs; i++)
+        if (copied_back(c, i))
+            last = i;
+    for (unsigned i = 0; i < c->nargs; i++) {
+        if (!copied_back(c, i))
+            continue;
+        const clarg *a = &c->args[i];
+        const clf_arg_plan *p = &c->plan[i];
+        cl_bool wait = c->blocking && !c->run_chunk && i == last;
+        if (p->source == CLF_SRC_IMAGE) {
+            char what[160];
+            snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
+            int rc = image_copy(c->ctx, c->queue, CLF_EV_READ, p->mem, a,
+                                p->image, wait, what);
+            if (rc)
+                return rc;
+        } else {
+            cl_int err = clf_enqueue_copy(c->ctx, c->queue, CLF_EV_READ,
+                                          p->mem, 0, p->bytes, a->host, wait);
+            if (err != CL_SUCCESS)
+                return clf_copy_failed(err, CLF_EV_READ, p->bytes, "argument "
+                                       "%u of %s", i + 1, c->name);
+        }
+        *waited = wait && (p->source == CLF_SRC_IMAGE || p->bytes != 0);
+    }
+    return 0;
+}
+
+/* Copies [w0, w1)'s parts of the split arrays one way on queue. */
+static int copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
+                      cl_command_queue queue)
+{
+    unsigned dir = what == CLF_EV_WRITE ? CLF_COPY_IN : CLF_COPY_BACK;
+    size_t e0 = w0 < c->items ? w0 : c->items;
+    size_t e1 = w1 < c->items ? w1 : c->items;
+    for (unsigned i = 0; i < c->nargs; i++) {
+        const clarg *a = &c->args[i];
+        const clf_arg_plan *p = &c->plan[i];
+        if (!(p->how & CLF_SPLIT) || !(p->how & dir) ||
+            (p->made & BUF_IN_PLACE))
+            continue;
+        size_t per = a->count / c->items * a->elem_size;  /* bytes */
+        char desc[256];
+        snprintf(desc, sizeof desc, "argument %u of %s, work-items %zu to %zu",
+                 i + 1, c->name, w0, w1);
+        int rc = clf_copy(c->ctx, queue, what, p->mem, e0 * per,
+                          (e1 - e0) * per, (char *)a->host + e0 * per,
+                          CL_FALSE, desc);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Runs the chunks: chunk i's copies in on one queue, its kernel on the
+ * context's after them, its copies out on a third after the kernel, so
+ * that each queue moves on to the next chunk while the others work. */
+static int run_chunks(const clf_call *c)
+{
+    clctx *ctx = c->ctx;
+    cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
+    size_t items = c->global[c->dims - 1];
+    /* The buffers made and the whole arrays copied in come first. */
+    int rc = clf_queue_after(ctx, in, ctx->queue);
+    for (size_t w0 = 0, w1; rc == 0 && w0 < items; w0 = w1) {
+        w1 = items - w0 > c->run_chunk ? w0 + c->run_chunk : items;
+        rc = copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
+        if (rc == 0)
+            rc = clf_queue_after(ctx, ctx->queue, in);
+        if (rc == 0)
+            rc = c->launch(c->launcher, ctx->queue, w0, w1);
+        if (rc == 0)
+            rc = clf_queue_after(ctx, out, ctx->queue);
+        if (rc == 0)
+            rc = copy_chunk(c, CLF_EV_READ, w0, w1, out);
+    }
+    return rc;
+}
+
+/* Waits for every queue the call used: on success if blocking (or
+ * debugging) and not waited for already, and always after a failure of a
+ * blocking call, so that no copy lands after it returns. *waited is then
+ * set. */
+static int wait_for(const clf_call *c, int rc, int *waited)
+{
+    clctx *ctx = c->ctx;
+    if (rc == 0 && !c->blocking && !ctx->debug)
+        return 0;
+    if (rc && !c->blocking)
+        return rc;
+    if (rc == 0 && *waited) {
+        clf_collect_events(ctx);
+        return 0;
+    }
+    cl_int err = clFinish(c->queue);
+    for (int q = 0; c->run_chunk && q < 2; q++)
+        if (err == CL_SUCCESS)
+            err = clFinish(ctx->copy_queue[q]);
+        else
+            clFinish(ctx->copy_queue[q]);
+    if (rc == 0 && err != CL_SUCCESS)
+        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", c->name,
+                         ctx->device_name);
+    *waited = err == CL_SUCCESS;
+    if (rc == 0 && c->blocking)
+        clf_collect_events(ctx);
+    return rc;
+}
+
+/* Gives the call's buffers back: to the pool, for later work on its
+ * queue; what it made, released. */
+static void give_back(clf_call *c)
+{
+    for (unsigned i = 0; i < c->nargs; i++) {
+        const clf_arg_plan *p = &c->plan[i];
+        if (p->made & BUF_POOLED)
+            clf_pool_give(c->ctx, c->queue, p->mem, p->bytes);
+        else if (p->made & BUF_MADE)
+            clf_release_mem(c->ctx, p->mem);
+    }
+}
+
+int clf_call_run(clf_call *c)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < c->nargs && rc == 0; i++)
+        rc = bind_arg(c, i);
+    if (rc == 0)
+        rc = c->run_chunk ? run_chunks(c)
+                          : c->launch(c->launcher, c->queue, 0,
+                                      c->global[c->dims - 1]);
+    int waited = 0;
+    if (rc == 0)
+        rc = copy_back(c, &waited);
+    rc = wait_for(c, rc, &waited);
+    give_back(c);
+    if (waited) {               /* every queue the call used has finished */
+        clf_queue_done(c->ctx, c->queue);
+        for (int q = 0; c->run_chunk && q < 2; q++)
+            clf_queue_done(c->ctx, c->ctx->copy_queue[q]);
     }
     return rc;
 }

@@ -340,9 +340,9 @@ static int check_access(const char *who, unsigned i, const clf_param *p,
 }
 
 static int check_image(const clctx *ctx, const char *who, unsigned i,
-                       const clf_param *p, const clarg *a)
+                       const clf_param *p, const clarg *a,
+                       const clf_image_desc *d)
 {
-    const clf_image_desc *d = clf_image_desc_of(a);
     cl_mem_object_type want = image_object(p->type), got;
     if (d->existing) {
         cl_context context;
@@ -423,7 +423,7 @@ static int check_object(const clf_call *c, unsigned i, const clarg *a)
                    ? mismatch(c, i, a, "pass CLARG_IMAGE2D(p, w, h, "
                               "order, type, flags), CLARG_IMAGE3D or "
                               "CLARG_IMAGE(mem)")
-                   : check_image(c->ctx, whom, i, p, a);
+                   : check_image(c->ctx, whom, i, p, a, c->plan[i].image);
     if (a->kind == CLARG_KIND_MEM &&
         (p->space == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
          p->space == CL_KERNEL_ARG_ADDRESS_CONSTANT))
@@ -437,6 +437,7 @@ static int check_array(const clf_call *c, unsigned i, const clarg *a)
 {
     const char *who = c->who, *name = c->name;
     const clctx *ctx = c->ctx;
+    const clf_arg_plan *plan = &c->plan[i];
     if (a->flags & ~(unsigned)(CLARG_TO_DEVICE | CLARG_FROM_DEVICE |
                                CLARG_CHUNKED))
         return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
@@ -446,21 +447,21 @@ static int check_array(const clf_call *c, unsigned i, const clarg *a)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
                         "%u is a NULL host array with copy flags", who, name,
                         i + 1);
-    if (clf_arg_bytes(a) == (size_t)-1)
+    if (plan->bytes == (size_t)-1)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
                         "%u: %zu elements overflow size_t", who, name, i + 1,
                         a->count);
-    if (clf_arg_released(a))
+    if (plan->released)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
                         "%u: its device buffer was released (by "
                         "clarg_release on it or on a copy)", who, name, i + 1);
     /* Drivers differ: PoCL refuses the buffer, NVIDIA's makes it and
      * fails the launch. */
-    if (!a->buffer && ctx->max_alloc && clf_arg_bytes(a) > ctx->max_alloc)
+    if (!a->buffer && ctx->max_alloc && plan->bytes > ctx->max_alloc)
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "%s(%s): argument %u: "
                             "an array of %zu bytes is more than %s "
                             "allocates at once (%llu)", who, name,
-                            i + 1, clf_arg_bytes(a), ctx->device_name,
+                            i + 1, plan->bytes, ctx->device_name,
                             (unsigned long long)ctx->max_alloc);
     if (a->buffer && a->buffer->ctx != ctx)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s(%s): argument "
@@ -537,8 +538,8 @@ static int check_chunks(const clf_call *c)
                             "the local size %zu in dimension %u", c->name,
                             c->chunk, c->local[d], d);
     for (unsigned i = 0; i < c->nargs; i++)
-        if (clf_arg_split(c->chunk, &c->args[i]) &&
-            c->args[i].count % c->items)
+        if (c->args[i].kind == CLARG_KIND_BUFFER &&
+            (c->args[i].flags & CLARG_CHUNKED) && c->args[i].count % c->items)
             return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked"
                                 "(%s): argument %u, split in chunks, has %zu "
                                 "elements, which %zu work-items cannot own "

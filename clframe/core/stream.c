@@ -6,7 +6,7 @@
  * streams, order is asked for: clstream_after makes a stream wait, on the
  * device, for what another had been given so far (a marker on the one, a
  * barrier on the other), which is CUDA's cudaStreamWaitEvent in one call.
- * The chunked call (arg.c) is built from the same step over two copy
+ * The chunked call (memory.c) is built from the same step over two copy
  * queues of the context's own.
  */
 #include "core.h"
