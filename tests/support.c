@@ -327,9 +327,9 @@ int test_main(Suite *(*const suites[])(void))
     /* clframe's program cache is off unless CLFRAME_CACHE says otherwise:
      * test sources named after this run's temporary folder would fill the
      * user's cache, and on PoCL storing the binaries of the many programs
-     * some suites build makes them many times slower. `make test` shares PoCL's own kernel cache between the
-     * plain and the checked runs instead (XDG_CACHE_HOME). The cache suite
-     * uses folders of its own. */
+     * some suites build makes them many times slower. `make test` shares
+     * PoCL's own kernel cache between the plain and the checked runs
+     * instead (XDG_CACHE_HOME). The cache suite uses folders of its own. */
     setenv("CLFRAME_CACHE", "0", 0);
     int count = 0;
     while (suites[count])
