@@ -265,12 +265,12 @@ static int check_sizes(clkernel *k, const char *who)
 
 /* How a call runs: on which queue, waiting or not, whole or in chunks of
  * the last dimension's work-items (chunk 0: whole). */
-typedef struct call_plan {
+typedef struct call_mode {
     const char *who;             /* the function called, for messages */
     cl_command_queue queue;
     int blocking;
     size_t items, chunk;
-} call_plan;
+} call_mode;
 
 /* Launches k over global work-items from offset (NULL: none) on queue. A
  * timed launch's event joins the context's pending ones, read at the next
@@ -331,7 +331,7 @@ static int launch_part(void *kernel, cl_command_queue queue, size_t w0,
     return launch(k, queue, offset, global);
 }
 
-static int run(clkernel *k, const call_plan *p, unsigned nargs,
+static int run(clkernel *k, const call_mode *p, unsigned nargs,
                const clarg *args)
 {
     if (!k)
@@ -366,14 +366,14 @@ static int run(clkernel *k, const call_plan *p, unsigned nargs,
 
 int clkernel_call_args(clkernel *k, unsigned nargs, const clarg *args)
 {
-    call_plan p = {.who = "clkernel_call",
+    call_mode p = {.who = "clkernel_call",
                    .queue = k ? k->ctx->queue : NULL, .blocking = 1};
     return run(k, &p, nargs, args);
 }
 
 int clkernel_enqueue_args(clkernel *k, unsigned nargs, const clarg *args)
 {
-    call_plan p = {.who = "clkernel_enqueue",
+    call_mode p = {.who = "clkernel_enqueue",
                    .queue = k ? k->ctx->queue : NULL};
     return run(k, &p, nargs, args);
 }
@@ -385,7 +385,7 @@ int clkernel_enqueue_on_args(clkernel *k, clstream *s, unsigned nargs,
         return clframe_fail(CLFRAME_ERR_USAGE, "clkernel_enqueue_on(%s): the "
                             "stream is on %s, the kernel on %s", k->name,
                             s->ctx->device_name, k->ctx->device_name);
-    call_plan p = {.who = "clkernel_enqueue_on",
+    call_mode p = {.who = "clkernel_enqueue_on",
                    .queue = k ? clf_stream_queue(k->ctx, s) : NULL};
     return run(k, &p, nargs, args);
 }
@@ -396,7 +396,7 @@ int clkernel_call_chunked_args(clkernel *k, size_t items, size_t chunk,
     if (k && chunk == 0)
         return clframe_fail(CLFRAME_ERR_BAD_SIZE, "clkernel_call_chunked(%s): "
                             "chunks of 0 work-items", k->name);
-    call_plan p = {.who = "clkernel_call_chunked",
+    call_mode p = {.who = "clkernel_call_chunked",
                    .queue = k ? k->ctx->queue : NULL, .blocking = 1,
                    .items = items, .chunk = chunk};
     return run(k, &p, nargs, args);
