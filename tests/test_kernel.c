@@ -829,6 +829,50 @@ START_TEST(profile_table_at_the_end)
 }
 END_TEST
 
+/* The bytes the profile table timed in direction row ("host -> device"). */
+static unsigned long long timed_bytes(const char *table, const char *row)
+{
+    const char *at = strstr(table, row);
+    unsigned long long copies = 0, bytes = 0;
+    ck_assert_msg(at && sscanf(at + strlen(row), "%llu %llu", &copies,
+                               &bytes) == 2, "profile table: %s", table);
+    return bytes;
+}
+
+/* Every copy a call makes is timed: the events of enqueued copies and of a
+ * chunked call's parts reach the profile, and are released. */
+START_TEST(profile_times_every_copy_of_enqueued_and_chunked_calls)
+{
+    clctx *ctx = ctx_with("CLFRAME_PROFILE");
+    enum { N = 64, CHUNK = 16 };
+    int x[N] = {0};
+    clkernel *k = clkernel_source(ctx, "__kernel void bumped(__global int *x)"
+                                  " { x[get_global_id(0)] += 1; }",
+                                  "bumped", NULL);
+    ck_assert_made(k);
+    ck_assert_cl(clkernel_global(k, N));
+    long live = clctx_get_stats(ctx).live_objects;
+    for (int t = 0; t < 3; t++)
+        ck_assert_cl(clkernel_enqueue(k, CLARG_INOUT(x, N)));
+    ck_assert_cl(clkernel_call_chunked(k, N, CHUNK, CLARG_INOUT_CHUNKS(x, N)));
+    ck_assert_cl(clkernel_call(k, CLARG_INOUT(x, N)));
+    ck_assert_cl(clctx_finish(ctx));
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(x[i], 5);
+    ck_assert_int_eq(clctx_get_stats(ctx).live_objects, live);
+    clctx_stats st = clctx_get_stats(ctx);
+    ck_assert_uint_eq(st.bytes_to_device, 5 * sizeof x);
+    clkernel_free(k);
+    capture_stderr_begin();
+    clctx_free(ctx);
+    char *table = capture_stderr_end();
+    ck_assert_uint_eq(timed_bytes(table, "host -> device"), st.bytes_to_device);
+    ck_assert_uint_eq(timed_bytes(table, "device -> host"),
+                      st.bytes_from_device);
+    free(table);
+}
+END_TEST
+
 START_TEST(debug_mode_prints_build_logs)
 {
     clctx *ctx = ctx_with("CL_DEBUG");
@@ -1075,6 +1119,7 @@ Suite *kernel_suite(void)
     tcase_add_test(resources, freed_kernels_programs_are_kept_for_reuse);
     tcase_add_test(resources, struct_sizes_are_measured_when_the_kernel_is_made);
     tcase_add_test(resources, profile_table_at_the_end);
+    tcase_add_test(resources, profile_times_every_copy_of_enqueued_and_chunked_calls);
     tcase_add_test(resources, debug_mode_prints_build_logs);
     suite_add_tcase(s, resources);
     TCase *timing = test_case("timing");

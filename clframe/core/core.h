@@ -201,6 +201,10 @@ clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name);
 void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
                     clf_kernel_profile *kernel, clf_kernel_profile *launch);
 void clf_collect_events(clctx *ctx);
+/* Keeps the n events of a call's timed copies (events, as clf_keep_event
+ * would each), then collects every pending event if collect is set. */
+void clf_keep_events(clctx *ctx, const clf_pending_event *events, size_t n,
+                     int collect);
 /* Releases an event, counted as live no more. */
 void clf_release_event(clctx *ctx, cl_event ev);
 /* Totals that are going away (a freed clkernel's): their pending events
@@ -220,9 +224,6 @@ struct clstream {
 
 /* A new in-order queue with profiling on ctx's device. 0 or a code. */
 int clf_new_queue(clctx *ctx, cl_command_queue *queue);
-/* Makes waiter's later commands wait, on the device, for every command
- * enqueued on done so far. 0 or a code. */
-int clf_queue_after(clctx *ctx, cl_command_queue waiter, cl_command_queue done);
 /* s's queue, or ctx's own for NULL. */
 cl_command_queue clf_stream_queue(clctx *ctx, clstream *s);
 /* ---- device memory (memory.c) ------------------------------------------- */
@@ -264,18 +265,14 @@ int clf_host_use(const void *p, int delta);
 /* Copies between a host array and a buffer either way (CLF_EV_WRITE or
  * CLF_EV_READ) on any of the context's queues, at an offset into the
  * buffer, counting bytes and, when profiling, timing it. blocking as in
- * clEnqueueRead/WriteBuffer. clf_enqueue_copy returns the driver's code
- * for the caller to word; clf_copy words it, naming desc. */
-cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
-                        cl_mem mem, size_t offset, size_t bytes, void *host,
-                        cl_bool blocking);
+ * clEnqueueRead/WriteBuffer. 0, or the error naming desc. */
 int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc);
-/* The error of a copy that failed (err, from clf_enqueue_copy), naming
- * what was copied, in printf's words ("argument %u of %s"). */
-int clf_copy_failed(cl_int err, int what, size_t bytes, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+
+/* Makes waiter's later commands wait, on the device, for every command
+ * enqueued on done so far (streams, chunked calls). 0 or a code. */
+int clf_queue_after(clctx *ctx, cl_command_queue waiter, cl_command_queue done);
 
 /* Says that queue's work (NULL: every queue's) has finished: the reads
  * enqueued on it into host arrays have landed (a copy out of the same bytes
@@ -457,7 +454,17 @@ typedef struct clf_call {
                                     beyond CLF_CALL_ARGS_INLINE */
     unsigned how;                /* the copies of all its arguments */
     clf_arg_plan planned[CLF_CALL_ARGS_INLINE];
+    /* Kept by clf_call_run while it runs, and handed on once at its end:
+     * its first failure, worded then (a driver's code with the OpenCL call
+     * that failed, or a CLFRAME_ERR_ code with api NULL; 0 none), and its
+     * timed copies' events, for the profile. */
+    int failed;
+    const char *failed_api;
+    char *failed_what;           /* CLF_CALL_FAILURE_BYTES, clf_call_run's */
+    clf_pending_event *timed;
+    size_t ntimed, timed_room;
 } clf_call;
+enum { CLF_CALL_FAILURE_BYTES = 512 };
 
 /* Plans call c's memory work (arg.c): for each argument, where its buffer
  * comes from, its bytes, which copies go in and back, whole or by chunk;

@@ -5,7 +5,9 @@
  * live OpenCL objects; and a kernel call's plan (arg.c) carried out in
  * one pass (clf_call_run): each argument's buffer taken, its copies in,
  * the launch launch.c hands in, the copies back, the call's one wait, the
- * buffers given back.
+ * buffers given back; then, once, its timed copies handed to the profile
+ * and its first failure worded. Queues are ordered here too
+ * (clf_queue_after), for chunked calls and streams.
  *
  * The pool. A call's arrays that are not persistent need device buffers
  * only while the call runs. Making and releasing them each time costs more
@@ -584,10 +586,15 @@ void clf_queue_done(clctx *ctx, cl_command_queue queue)
     pool_idle(ctx, queue);
 }
 
-cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
-                        cl_mem mem, size_t offset, size_t bytes, void *host,
-                        cl_bool blocking)
+/* Enqueues a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) between
+ * host and mem at offset, counting it and, when profiling, timing it: by
+ * the clock when blocking, else by its event, handed back in *timed (live,
+ * for the caller to keep). CL_SUCCESS or the driver's code. */
+static cl_int enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
+                           cl_mem mem, size_t offset, size_t bytes, void *host,
+                           cl_bool blocking, cl_event *timed)
 {
+    *timed = NULL;
     if (bytes == 0)
         return CL_SUCCESS;
     /* Profiled by the clock when the host waits: NVIDIA's events of a
@@ -595,8 +602,7 @@ cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
      * read-backs look several times slower than they are.
      * The queue is finished first, so the clock times the copy alone; an
      * enqueued copy has only its event. */
-    cl_event ev = NULL;
-    cl_event *evp = ctx->profile && !blocking ? &ev : NULL;
+    cl_event *evp = ctx->profile && !blocking ? timed : NULL;
     double start = 0;
     if (ctx->profile && blocking) {
         clFinish(queue);
@@ -617,9 +623,8 @@ cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
         return err;
     after_copy(ctx, queue, what, host, bytes, blocking);
     count_copy(ctx, what, bytes);
-    if (ev) {
+    if (*timed) {
         clf_track(ctx, 1);
-        clf_keep_event(ctx, ev, what, bytes, NULL, NULL);
     } else if (ctx->profile) {
         int d = what == CLF_EV_WRITE ? 0 : 1;
         ctx->transfer_ms[d] += clf_now_ms() - start;
@@ -628,25 +633,54 @@ cl_int clf_enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
     return CL_SUCCESS;
 }
 
-int clf_copy_failed(cl_int err, int what, size_t bytes, const char *fmt, ...)
+static const char *copy_api(int what)
 {
-    char desc[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(desc, sizeof desc, fmt, ap);
-    va_end(ap);
-    return clf_fail_cl(err, what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
-                                                 : "clEnqueueReadBuffer",
-                       "copying %zu bytes for %s", bytes, desc);
+    return what == CLF_EV_WRITE ? "clEnqueueWriteBuffer"
+                                : "clEnqueueReadBuffer";
 }
 
 int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc)
 {
-    cl_int err = clf_enqueue_copy(ctx, queue, what, mem, offset, bytes, host,
-                                  blocking);
-    return err == CL_SUCCESS ? 0 : clf_copy_failed(err, what, bytes, "%s", desc);
+    cl_event timed;
+    cl_int err = enqueue_copy(ctx, queue, what, mem, offset, bytes, host,
+                              blocking, &timed);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, copy_api(what), "copying %zu bytes for %s",
+                           bytes, desc);
+    if (timed)
+        clf_keep_event(ctx, timed, what, bytes, NULL, NULL);
+    return 0;
+}
+
+/* Makes waiter's later commands wait, on the device, for every command
+ * enqueued on done so far (a marker on the one, a barrier on the other):
+ * CL_SUCCESS, or the driver's code with *api the call that failed. */
+static cl_int order_queues(cl_command_queue waiter, cl_command_queue done,
+                           const char **api)
+{
+    if (waiter == done)             /* in order already */
+        return CL_SUCCESS;
+    cl_event mark;
+    *api = "clEnqueueMarkerWithWaitList";
+    cl_int err = clEnqueueMarkerWithWaitList(done, 0, NULL, &mark);
+    if (err != CL_SUCCESS)
+        return err;
+    *api = "clEnqueueBarrierWithWaitList";
+    err = clEnqueueBarrierWithWaitList(waiter, 1, &mark, NULL);
+    clReleaseEvent(mark);
+    return err;
+}
+
+int clf_queue_after(clctx *ctx, cl_command_queue waiter, cl_command_queue done)
+{
+    const char *api = NULL;
+    cl_int err = order_queues(waiter, done, &api);
+    if (err != CL_SUCCESS)
+        return clf_fail_cl(err, api, "ordering two queues of %s",
+                           ctx->device_name);
+    return 0;
 }
 
 /* Waits for every queue of ctx: its own, the copy queues, the streams;
@@ -668,37 +702,108 @@ cl_int clf_finish_all(clctx *ctx)
     return first;
 }
 
-/* ---- images made from host arrays --------------------------------------- */
+/* ---- a call carried out --------------------------------------------------- */
 
-/* Copies a's host array into image (CLF_EV_WRITE) or back (CLF_EV_READ),
- * d being a's description; what names it in messages. 0 or an error. */
-static int image_copy(clctx *ctx, cl_command_queue queue, int what_way,
-                      cl_mem image, const clarg *a, const clf_image_desc *d,
-                      cl_bool blocking, const char *what)
+/* A call's failures and timed copies stay with the call while it runs:
+ * the first failure is worded once, at its end (report), and the events
+ * of its timed copies are handed to the profile then, with the call's
+ * work finished and its buffers given back. */
+
+/* Records call c's first failure: code (the driver's, with api the OpenCL
+ * call that failed; or a CLFRAME_ERR_ code, api NULL) and what failed, in
+ * printf's words. Returns code. */
+static int fail(clf_call *c, int code, const char *api, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(clf_call *c, int code, const char *api, const char *fmt, ...)
 {
+    if (c->failed)
+        return code;
+    c->failed = code;
+    c->failed_api = api;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->failed_what, CLF_CALL_FAILURE_BYTES, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* Keeps a timed copy's event with the call, for the profile. */
+static void keep_timed(clf_call *c, cl_event ev, int what, size_t bytes)
+{
+    if (c->ntimed == c->timed_room) {
+        size_t room = c->timed_room ? 2 * c->timed_room : 16;
+        clf_pending_event *more = realloc(c->timed, room * sizeof *more);
+        if (!more) {                    /* the copy goes untimed */
+            clReleaseEvent(ev);
+            clf_track(c->ctx, -1);
+            return;
+        }
+        c->timed = more;
+        c->timed_room = room;
+    }
+    c->timed[c->ntimed++] =
+        (clf_pending_event){.event = ev, .what = what, .bytes = bytes};
+}
+
+/* Enqueues one of call c's copies (as enqueue_copy), its event kept with
+ * the call; what names the bytes copied, in printf's words. 0 or the
+ * failure. */
+static int call_copy(clf_call *c, cl_command_queue queue, int what, cl_mem mem,
+                     size_t offset, size_t bytes, void *host, cl_bool blocking,
+                     const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
+static int call_copy(clf_call *c, cl_command_queue queue, int what, cl_mem mem,
+                     size_t offset, size_t bytes, void *host, cl_bool blocking,
+                     const char *fmt, ...)
+{
+    cl_event timed;
+    cl_int err = enqueue_copy(c->ctx, queue, what, mem, offset, bytes, host,
+                              blocking, &timed);
+    if (err != CL_SUCCESS) {
+        char desc[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(desc, sizeof desc, fmt, ap);
+        va_end(ap);
+        return fail(c, err, copy_api(what), "copying %zu bytes for %s", bytes,
+                    desc);
+    }
+    if (timed)
+        keep_timed(c, timed, what, bytes);
+    return 0;
+}
+
+/* Copies argument i's host array into image (CLF_EV_WRITE) or back
+ * (CLF_EV_READ), d being its description. 0 or the failure. */
+static int image_copy(clf_call *c, unsigned i, int what_way, cl_mem image,
+                      const clf_image_desc *d, cl_bool blocking)
+{
+    clctx *ctx = c->ctx;
+    const clarg *a = &c->args[i];
     size_t origin[3] = {0, 0, 0}, bytes = a->count * a->elem_size;
     cl_int err = before_copy(ctx, what_way, a->host, bytes);
     if (err == CL_SUCCESS)
         err = what_way == CLF_EV_WRITE
-            ? clEnqueueWriteImage(queue, image, blocking, origin, d->size, 0,
-                                  0, a->host, 0, NULL, NULL)
-            : clEnqueueReadImage(queue, image, blocking, origin, d->size, 0, 0,
-                                 a->host, 0, NULL, NULL);
+            ? clEnqueueWriteImage(c->queue, image, blocking, origin, d->size,
+                                  0, 0, a->host, 0, NULL, NULL)
+            : clEnqueueReadImage(c->queue, image, blocking, origin, d->size, 0,
+                                 0, a->host, 0, NULL, NULL);
     if (err != CL_SUCCESS)
-        return clf_fail_cl(err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
-                                                         : "clEnqueueReadImage",
-                           "%s", what);
-    after_copy(ctx, queue, what_way, a->host, bytes, blocking);
+        return fail(c, err, what_way == CLF_EV_WRITE ? "clEnqueueWriteImage"
+                                                     : "clEnqueueReadImage",
+                    "argument %u of %s", i + 1, c->name);
+    after_copy(ctx, c->queue, what_way, a->host, bytes, blocking);
     count_copy(ctx, what_way, bytes);
     return 0;
 }
 
-/* An image argument's image for a call: the existing one, or one made now
- * (free it with clf_release_mem), filled from the host array if `in`. */
-static int image_make(clctx *ctx, cl_command_queue queue, const char *what,
-                      const clarg *a, const clf_image_desc *d, int in,
-                      cl_mem *out)
+/* Argument i's image for call c: the existing one, or one made now (free
+ * it with clf_release_mem), filled from the host array if its plan copies
+ * it in. 0 or the failure. */
+static int image_make(clf_call *c, unsigned i, cl_mem *out)
 {
+    clctx *ctx = c->ctx;
+    const clf_image_desc *d = c->plan[i].image;
     if (d->existing) {
         *out = d->mem;
         return 0;
@@ -713,14 +818,14 @@ static int image_make(clctx *ctx, cl_command_queue queue, const char *what,
                          NULL, &err);
     if (err != CL_SUCCESS) {
         *out = NULL;
-        return clf_fail_cl(err, "clCreateImage", "%s: %zux%zux%zu pixels on "
-                           "%s", what, d->size[0], d->size[1], d->size[2],
-                           ctx->device_name);
+        return fail(c, err, "clCreateImage", "argument %u of %s: "
+                    "%zux%zux%zu pixels on %s", i + 1, c->name, d->size[0],
+                    d->size[1], d->size[2], ctx->device_name);
     }
     clf_track(ctx, 1);
-    int rc = in ? image_copy(ctx, queue, CLF_EV_WRITE, *out, a, d, CL_FALSE,
-                             what)
-                : 0;
+    int rc = c->plan[i].how & CLF_COPY_IN
+                 ? image_copy(c, i, CLF_EV_WRITE, *out, d, CL_FALSE)
+                 : 0;
     if (rc) {
         clf_release_mem(ctx, *out);
         *out = NULL;
@@ -728,14 +833,12 @@ static int image_make(clctx *ctx, cl_command_queue queue, const char *what,
     return rc;
 }
 
-/* ---- a call carried out --------------------------------------------------- */
-
 /* How a call's buffer came (clf_arg_plan.made): made for it (an image, a
  * pinned array's buffer), the host array itself, which is never copied,
  * or taken from the pool. */
 enum { BUF_MADE = 1, BUF_IN_PLACE = 2, BUF_POOLED = 4 };
 
-/* The buffer or image argument i's plan says: 0 or an error. */
+/* The buffer or image argument i's plan says: 0 or the failure. */
 static int take_buffer(clf_call *c, unsigned i)
 {
     clctx *ctx = c->ctx;
@@ -758,15 +861,12 @@ static int take_buffer(clf_call *c, unsigned i)
     case CLF_SRC_POOL:
         p->mem = clf_pool_take(ctx, c->queue, p->bytes, &err);
         if (err != CL_SUCCESS)
-            return clf_fail_cl(err, "clCreateBuffer", "%s(%s): argument %u, "
-                               "%zu bytes", c->who, c->name, i + 1, p->bytes);
+            return fail(c, err, "clCreateBuffer", "%s(%s): argument %u, "
+                        "%zu bytes", c->who, c->name, i + 1, p->bytes);
         p->made = BUF_POOLED;
         return 0;
     default: {                                  /* CLF_SRC_IMAGE */
-        char what[160];
-        snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-        int rc = image_make(ctx, c->queue, what, a, p->image,
-                            p->how & CLF_COPY_IN, &p->mem);
+        int rc = image_make(c, i, &p->mem);
         if (rc == 0 && a->host)         /* made for the call */
             p->made = BUF_MADE;
         return rc;
@@ -797,30 +897,28 @@ static int bind_arg(clf_call *c, unsigned i)
         break;
     default: {
         int rc = take_buffer(c, i);
+        /* Enqueued without waiting: the call waits once, at its end. */
+        if (rc == 0 && p->source != CLF_SRC_IMAGE &&
+            (p->how & (CLF_COPY_IN | CLF_SPLIT)) == CLF_COPY_IN &&
+            !(p->made & BUF_IN_PLACE))
+            rc = call_copy(c, c->queue, CLF_EV_WRITE, p->mem, 0, p->bytes,
+                           a->host, CL_FALSE, "argument %u of %s", i + 1,
+                           c->name);
         if (rc)
             return rc;
-        /* Enqueued without waiting: the call waits once, at its end. */
-        if (p->source != CLF_SRC_IMAGE &&
-            (p->how & (CLF_COPY_IN | CLF_SPLIT)) == CLF_COPY_IN &&
-            !(p->made & BUF_IN_PLACE) &&
-            (err = clf_enqueue_copy(c->ctx, c->queue, CLF_EV_WRITE, p->mem, 0,
-                                    p->bytes, a->host, CL_FALSE)) !=
-                CL_SUCCESS)
-            return clf_copy_failed(err, CLF_EV_WRITE, p->bytes, "argument %u "
-                                   "of %s", i + 1, c->name);
         err = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &p->mem);
     }
     }
     if (err == CL_INVALID_ARG_SIZE)
-        return clframe_fail(CLFRAME_ERR_ARG_TYPE, "%s(%s): argument %u "
-                        "(%s): %zu bytes given, which is not the size the "
-                        "kernel's parameter has on %s: host and device layouts "
-                        "of %s differ", c->who, c->name, i + 1,
-                        c->params[i].name, a->elem_size,
-                        c->ctx->device_name, a->type ? a->type : "the type");
+        return fail(c, CLFRAME_ERR_ARG_TYPE, NULL, "%s(%s): argument %u "
+                    "(%s): %zu bytes given, which is not the size the "
+                    "kernel's parameter has on %s: host and device layouts "
+                    "of %s differ", c->who, c->name, i + 1, c->params[i].name,
+                    a->elem_size, c->ctx->device_name,
+                    a->type ? a->type : "the type");
     if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clSetKernelArg", "%s(%s): argument %u",
-                           c->who, c->name, i + 1);
+        return fail(c, err, "clSetKernelArg", "%s(%s): argument %u", c->who,
+                    c->name, i + 1);
     return 0;
 }
 
@@ -847,30 +945,22 @@ static int copy_back(clf_call *c, int *waited)
     for (unsigned i = 0; i < c->nargs; i++) {
         if (!copied_back(c, i))
             continue;
-        const clarg *a = &c->args[i];
         const clf_arg_plan *p = &c->plan[i];
         cl_bool wait = c->blocking && !c->run_chunk && i == last;
-        if (p->source == CLF_SRC_IMAGE) {
-            char what[160];
-            snprintf(what, sizeof what, "argument %u of %s", i + 1, c->name);
-            int rc = image_copy(c->ctx, c->queue, CLF_EV_READ, p->mem, a,
-                                p->image, wait, what);
-            if (rc)
-                return rc;
-        } else {
-            cl_int err = clf_enqueue_copy(c->ctx, c->queue, CLF_EV_READ,
-                                          p->mem, 0, p->bytes, a->host, wait);
-            if (err != CL_SUCCESS)
-                return clf_copy_failed(err, CLF_EV_READ, p->bytes, "argument "
-                                       "%u of %s", i + 1, c->name);
-        }
+        int rc = p->source == CLF_SRC_IMAGE
+                     ? image_copy(c, i, CLF_EV_READ, p->mem, p->image, wait)
+                     : call_copy(c, c->queue, CLF_EV_READ, p->mem, 0,
+                                 p->bytes, c->args[i].host, wait,
+                                 "argument %u of %s", i + 1, c->name);
+        if (rc)
+            return rc;
         *waited = wait && (p->source == CLF_SRC_IMAGE || p->bytes != 0);
     }
     return 0;
 }
 
 /* Copies [w0, w1)'s parts of the split arrays one way on queue. */
-static int copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
+static int copy_chunk(clf_call *c, int what, size_t w0, size_t w1,
                       cl_command_queue queue)
 {
     unsigned dir = what == CLF_EV_WRITE ? CLF_COPY_IN : CLF_COPY_BACK;
@@ -883,37 +973,46 @@ static int copy_chunk(const clf_call *c, int what, size_t w0, size_t w1,
             (p->made & BUF_IN_PLACE))
             continue;
         size_t per = a->count / c->items * a->elem_size;  /* bytes */
-        char desc[256];
-        snprintf(desc, sizeof desc, "argument %u of %s, work-items %zu to %zu",
-                 i + 1, c->name, w0, w1);
-        int rc = clf_copy(c->ctx, queue, what, p->mem, e0 * per,
-                          (e1 - e0) * per, (char *)a->host + e0 * per,
-                          CL_FALSE, desc);
+        int rc = call_copy(c, queue, what, p->mem, e0 * per, (e1 - e0) * per,
+                           (char *)a->host + e0 * per, CL_FALSE,
+                           "argument %u of %s, work-items %zu to %zu", i + 1,
+                           c->name, w0, w1);
         if (rc)
             return rc;
     }
     return 0;
 }
 
+/* Orders two of call c's queues (order_queues). 0 or the failure. */
+static int queue_after(clf_call *c, cl_command_queue waiter,
+                       cl_command_queue done)
+{
+    const char *api = NULL;
+    cl_int err = order_queues(waiter, done, &api);
+    return err == CL_SUCCESS ? 0 : fail(c, err, api, "ordering two queues "
+                                        "of %s for kernel %s",
+                                        c->ctx->device_name, c->name);
+}
+
 /* Runs the chunks: chunk i's copies in on one queue, its kernel on the
  * context's after them, its copies out on a third after the kernel, so
  * that each queue moves on to the next chunk while the others work. */
-static int run_chunks(const clf_call *c)
+static int run_chunks(clf_call *c)
 {
     clctx *ctx = c->ctx;
     cl_command_queue in = ctx->copy_queue[0], out = ctx->copy_queue[1];
     size_t items = c->global[c->dims - 1];
     /* The buffers made and the whole arrays copied in come first. */
-    int rc = clf_queue_after(ctx, in, ctx->queue);
+    int rc = queue_after(c, in, ctx->queue);
     for (size_t w0 = 0, w1; rc == 0 && w0 < items; w0 = w1) {
         w1 = items - w0 > c->run_chunk ? w0 + c->run_chunk : items;
         rc = copy_chunk(c, CLF_EV_WRITE, w0, w1, in);
         if (rc == 0)
-            rc = clf_queue_after(ctx, ctx->queue, in);
+            rc = queue_after(c, ctx->queue, in);
         if (rc == 0)
             rc = c->launch(c->launcher, ctx->queue, w0, w1);
         if (rc == 0)
-            rc = clf_queue_after(ctx, out, ctx->queue);
+            rc = queue_after(c, out, ctx->queue);
         if (rc == 0)
             rc = copy_chunk(c, CLF_EV_READ, w0, w1, out);
     }
@@ -924,17 +1023,12 @@ static int run_chunks(const clf_call *c)
  * debugging) and not waited for already, and always after a failure of a
  * blocking call, so that no copy lands after it returns. *waited is then
  * set. */
-static int wait_for(const clf_call *c, int rc, int *waited)
+static int wait_for(clf_call *c, int rc, int *waited)
 {
     clctx *ctx = c->ctx;
-    if (rc == 0 && !c->blocking && !ctx->debug)
-        return 0;
-    if (rc && !c->blocking)
+    if ((rc == 0 && !c->blocking && !ctx->debug) || (rc && !c->blocking) ||
+        (rc == 0 && *waited))
         return rc;
-    if (rc == 0 && *waited) {
-        clf_collect_events(ctx);
-        return 0;
-    }
     cl_int err = clFinish(c->queue);
     for (int q = 0; c->run_chunk && q < 2; q++)
         if (err == CL_SUCCESS)
@@ -942,11 +1036,9 @@ static int wait_for(const clf_call *c, int rc, int *waited)
         else
             clFinish(ctx->copy_queue[q]);
     if (rc == 0 && err != CL_SUCCESS)
-        rc = clf_fail_cl(err, "clFinish", "running kernel %s on %s", c->name,
-                         ctx->device_name);
+        rc = fail(c, err, "clFinish", "running kernel %s on %s", c->name,
+                  ctx->device_name);
     *waited = err == CL_SUCCESS;
-    if (rc == 0 && c->blocking)
-        clf_collect_events(ctx);
     return rc;
 }
 
@@ -963,7 +1055,9 @@ static void give_back(clf_call *c)
     }
 }
 
-int clf_call_run(clf_call *c)
+/* The call's memory work, from binding its arguments to giving their
+ * buffers back; *waited says whether every queue it used has finished. */
+static int carry_out(clf_call *c, int *waited)
 {
     int rc = 0;
     for (unsigned i = 0; i < c->nargs && rc == 0; i++)
@@ -972,15 +1066,34 @@ int clf_call_run(clf_call *c)
         rc = c->run_chunk ? run_chunks(c)
                           : c->launch(c->launcher, c->queue, 0,
                                       c->global[c->dims - 1]);
-    int waited = 0;
     if (rc == 0)
-        rc = copy_back(c, &waited);
-    rc = wait_for(c, rc, &waited);
+        rc = copy_back(c, waited);
+    rc = wait_for(c, rc, waited);
     give_back(c);
-    if (waited) {               /* every queue the call used has finished */
+    if (*waited) {
         clf_queue_done(c->ctx, c->queue);
         for (int q = 0; c->run_chunk && q < 2; q++)
             clf_queue_done(c->ctx, c->ctx->copy_queue[q]);
     }
     return rc;
+}
+
+int clf_call_run(clf_call *c)
+{
+    char failed_what[CLF_CALL_FAILURE_BYTES];
+    c->failed = 0;
+    c->failed_what = failed_what;
+    int waited = 0;
+    int rc = carry_out(c, &waited);
+    /* A blocking call's work has finished: its events are read now. */
+    clf_keep_events(c->ctx, c->timed, c->ntimed,
+                    rc == 0 && c->blocking && waited);
+    free(c->timed);
+    c->timed = NULL;
+    c->ntimed = c->timed_room = 0;
+    if (!c->failed)             /* none, or worded where it happened */
+        return rc;
+    return c->failed_api
+               ? clf_fail_cl(c->failed, c->failed_api, "%s", failed_what)
+               : clframe_fail(c->failed, "%s", failed_what);
 }

@@ -96,6 +96,16 @@ void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
         launch->unread++;
 }
 
+void clf_keep_events(clctx *ctx, const clf_pending_event *events, size_t n,
+                     int collect)
+{
+    for (size_t i = 0; i < n; i++)
+        clf_keep_event(ctx, events[i].event, events[i].what, events[i].bytes,
+                       events[i].kernel, events[i].launch);
+    if (collect)
+        clf_collect_events(ctx);
+}
+
 void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals)
 {
     for (size_t i = 0; i < ctx->npending; i++) {

@@ -4,10 +4,10 @@
  *
  * Work on one stream runs in order, as on the context's own queue. Between
  * streams, order is asked for: clstream_after makes a stream wait, on the
- * device, for what another had been given so far (a marker on the one, a
- * barrier on the other), which is CUDA's cudaStreamWaitEvent in one call.
- * The chunked call (memory.c) is built from the same step over two copy
- * queues of the context's own.
+ * device, for what another had been given so far (clf_queue_after, in
+ * memory.c beside the chunked call built from the same step over two copy
+ * queues of the context's own), which is CUDA's cudaStreamWaitEvent in one
+ * call.
  */
 #include "core.h"
 
@@ -21,23 +21,6 @@ int clf_new_queue(clctx *ctx, cl_command_queue *queue)
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, "clCreateCommandQueue", "a stream on %s",
                            ctx->device_name);
-    return 0;
-}
-
-int clf_queue_after(clctx *ctx, cl_command_queue waiter, cl_command_queue done)
-{
-    if (waiter == done)             /* in order already */
-        return 0;
-    cl_event mark;
-    cl_int err = clEnqueueMarkerWithWaitList(done, 0, NULL, &mark);
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clEnqueueMarkerWithWaitList", "ordering two "
-                           "queues of %s", ctx->device_name);
-    err = clEnqueueBarrierWithWaitList(waiter, 1, &mark, NULL);
-    clReleaseEvent(mark);
-    if (err != CL_SUCCESS)
-        return clf_fail_cl(err, "clEnqueueBarrierWithWaitList", "ordering "
-                           "two queues of %s", ctx->device_name);
     return 0;
 }
 
