@@ -47,7 +47,7 @@ static const char *const WORKLOAD = "bench/kernels/cache_workload.cl";
 static const char *const KERNELS[] = {
     "blur_rows",     "blur_columns",  "sobel",        "sum_reduce",
     "minmax_reduce", "scan_blocks",   "scan_add_sums", "histogram",
-    "bitonic_step",  "nbody_step",    "heat_step",    "matmul_tiled",
+    "bitonic_step",  "nbody_step",    "diffusion_step", "matmul_tiled",
     "spmv_csr",      "mandelbrot",    "monte_carlo_pi"};
 enum { NKERNELS = sizeof KERNELS / sizeof *KERNELS, SUM_KERNEL = 3 };
 enum { SUM_N = 100000, GROUP = 64, GROUPS = 32 };

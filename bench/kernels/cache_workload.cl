@@ -306,8 +306,8 @@ __kernel void nbody_step(__global const float4 *pos, __global float4 *vel,
 }
 
 /* Five-point explicit diffusion step with fixed (Dirichlet) edges. */
-__kernel void heat_step(__global const float *t, __global float *next,
-                        int width, int height, float alpha)
+__kernel void diffusion_step(__global const float *t, __global float *next,
+                             int width, int height, float alpha)
 {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
