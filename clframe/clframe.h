@@ -39,8 +39,8 @@ extern "C" {
 
 /* The version of this header, MAJOR.MINOR.PATCH, the one CHANGELOG.md,
  * clframe.pc and clframe-info --version give. While MAJOR is 0 a MINOR step
- * may change the API; a PATCH step never does. These three numbers are the
- * only place the version is written: the build reads them from here. */
+ * may change the API; a PATCH step never does. The build reads the version
+ * from these three numbers, and make test-install checks the rest. */
 #define CLFRAME_VERSION_MAJOR 0
 #define CLFRAME_VERSION_MINOR 1
 #define CLFRAME_VERSION_PATCH 0
