@@ -34,6 +34,31 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
+/* Version                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The version of this header, MAJOR.MINOR.PATCH, the one CHANGELOG.md,
+ * clframe.pc and clframe-info --version give. While MAJOR is 0 a MINOR step
+ * may change the API; a PATCH step never does. The build reads the version
+ * from these three numbers, and make test-install checks the rest. */
+#define CLFRAME_VERSION_MAJOR 0
+#define CLFRAME_VERSION_MINOR 1
+#define CLFRAME_VERSION_PATCH 0
+
+#define CLFRAME_VERSION_TEXT_(n) #n
+#define CLFRAME_VERSION_TEXT(n) CLFRAME_VERSION_TEXT_(n)
+/* "0.1.0": the three numbers as a string literal. */
+#define CLFRAME_VERSION_STRING CLFRAME_VERSION_TEXT(CLFRAME_VERSION_MAJOR) \
+    "." CLFRAME_VERSION_TEXT(CLFRAME_VERSION_MINOR) \
+    "." CLFRAME_VERSION_TEXT(CLFRAME_VERSION_PATCH)
+
+/* The version of the library the program runs with, CLFRAME_VERSION_STRING
+ * as the library was built: it differs from the header's when a program
+ * built against one version loads the shared library of another. The
+ * string is static. */
+const char *clframe_version(void);
+
+/* ------------------------------------------------------------------------ */
 /* Errors                                                                     */
 /* ------------------------------------------------------------------------ */
 

@@ -29,12 +29,32 @@ $(B)/libclframe.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-# The shared library carries its ABI version in its name and SONAME, so a
-# program linked against it finds the version it was built for:
-# libclframe.so.$(SOVERSION), and libclframe.so (a link) to link with.
-SOVERSION = 2
-$(B)/libclframe.so.$(SOVERSION): $(LIB_OBJ)
+# The version: clframe.h's CLFRAME_VERSION_* macros, its one place.
+clframe_version_part = $(shell awk '$$1 ~ /^.define$$/ && \
+    $$2 == "CLFRAME_VERSION_$(1)" {print $$3}' clframe/clframe.h)
+CLFRAME_VERSION_MAJOR := $(call clframe_version_part,MAJOR)
+CLFRAME_VERSION_MINOR := $(call clframe_version_part,MINOR)
+CLFRAME_VERSION_PATCH := $(call clframe_version_part,PATCH)
+CLFRAME_VERSION := \
+    $(CLFRAME_VERSION_MAJOR).$(CLFRAME_VERSION_MINOR).$(CLFRAME_VERSION_PATCH)
+ifneq ($(words $(CLFRAME_VERSION_MAJOR) $(CLFRAME_VERSION_MINOR) $(CLFRAME_VERSION_PATCH)),3)
+$(error clframe/clframe.h: CLFRAME_VERSION_MAJOR, _MINOR and _PATCH not found)
+endif
+
+# The shared library carries its ABI's version in its SONAME, so a program
+# linked against it finds a version it was built for: libclframe.so.MAJOR,
+# and libclframe.so.0.MINOR while MAJOR is 0, when a MINOR step may change
+# the API. The file is libclframe.so.MAJOR.MINOR.PATCH, the SONAME a link
+# to it, and libclframe.so a link to link with.
+SOVERSION := $(CLFRAME_VERSION_MAJOR)
+ifeq ($(CLFRAME_VERSION_MAJOR),0)
+SOVERSION := 0.$(CLFRAME_VERSION_MINOR)
+endif
+$(B)/libclframe.so.$(CLFRAME_VERSION): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libclframe.so.$(SOVERSION) -o $@ $^ $(LDLIBS)
+
+$(B)/libclframe.so.$(SOVERSION): $(B)/libclframe.so.$(CLFRAME_VERSION)
+	ln -sf libclframe.so.$(CLFRAME_VERSION) $@
 
 $(B)/libclframe.so: $(B)/libclframe.so.$(SOVERSION)
 	ln -sf libclframe.so.$(SOVERSION) $@
@@ -104,7 +124,7 @@ LONGEST_CHECKS += oclgrind-test-clframe valgrind-test-clframe
 # ---- install ----------------------------------------------------------------------
 
 # The library alone: its archives, clframe.h, clframe-info,
-# clframe-local-malloc, clframe.pc, and
+# clframe-local-malloc, clframe.pc (its Version clframe.h's), and
 # its device library (compiled into it as well) for host code that shares
 # its headers: include/clframe/shared.h, share/clframe/kernels/.
 .PHONY: install uninstall
@@ -113,20 +133,24 @@ install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe
-	install -m 644 $(B)/libclframe.a $(B)/libclframe.so.$(SOVERSION) \
+	install -m 644 $(B)/libclframe.a $(B)/libclframe.so.$(CLFRAME_VERSION) \
 	    $(DESTDIR)$(PREFIX)/lib
+	ln -sf libclframe.so.$(CLFRAME_VERSION) \
+	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION)
 	ln -sf libclframe.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libclframe.so
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(BIN)/clframe-local-malloc \
 	    $(DESTDIR)$(PREFIX)/bin
 	cp -r clframe/kernels $(DESTDIR)$(PREFIX)/share/clframe/
-	sed -e 's|@PREFIX@|$(PREFIX)|' clframe/clframe.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(CLFRAME_VERSION)|' \
+	    clframe/clframe.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libclframe.a $(DESTDIR)$(PREFIX)/lib/libclframe.so \
 	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION) \
+	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(CLFRAME_VERSION) \
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
 	    $(DESTDIR)$(PREFIX)/bin/clframe-local-malloc \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc

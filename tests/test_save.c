@@ -275,6 +275,7 @@ START_TEST(the_tools_fail_when_their_output_is_lost)
     static const char *const runs[][2] = {
         {"clframe-info", ""},
         {"clframe-info", "--help"},
+        {"clframe-info", "--version"},
         {"clframe-local-malloc", "--help"},
     };
     const char *err = test_tmp_path("save", "tool-stderr");

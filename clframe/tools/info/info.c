@@ -24,10 +24,11 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: clframe-info [--help]\n"
+        "usage: clframe-info [--help | --version]\n"
         "\n"
         "Lists every OpenCL platform and device with its limits, the device\n"
         "clframe would choose and why, and whether Oclgrind is available.\n"
+        "--version prints the version of clframe, as clframe_version() does.\n"
         "\n"
         "clframe chooses, as clctx_new(NULL) does: CLFRAME_DEVICE if set (gpu,\n"
         "cpu, P:D or N, the indices listed here, or part of a device name),\n"
@@ -305,9 +306,13 @@ static void print_oclgrind(int has_platform)
         printf("  install it with 'apt-get install oclgrind'\n");
 }
 
-/* The listing, or the usage: the exit status. */
+/* The listing, the version or the usage: the exit status. */
 static int run(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("clframe-info %s\n", clframe_version());
+        return 0;
+    }
     if (argc > 1) {
         int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
         if (!help)
