@@ -41,13 +41,13 @@ extern "C" {
  * clframe.pc and clframe-info --version give. While MAJOR is 0 a MINOR step
  * may change the API; a PATCH step never does. The build reads the version
  * from these three numbers, and make test-install checks the rest. */
-#define CLFRAME_VERSION_MAJOR 0
-#define CLFRAME_VERSION_MINOR 1
+#define CLFRAME_VERSION_MAJOR 1
+#define CLFRAME_VERSION_MINOR 0
 #define CLFRAME_VERSION_PATCH 0
 
 #define CLFRAME_VERSION_TEXT_(n) #n
 #define CLFRAME_VERSION_TEXT(n) CLFRAME_VERSION_TEXT_(n)
-/* "0.1.0": the three numbers as a string literal. */
+/* "1.0.0": the three numbers as a string literal. */
 #define CLFRAME_VERSION_STRING CLFRAME_VERSION_TEXT(CLFRAME_VERSION_MAJOR) \
     "." CLFRAME_VERSION_TEXT(CLFRAME_VERSION_MINOR) \
     "." CLFRAME_VERSION_TEXT(CLFRAME_VERSION_PATCH)

@@ -43,13 +43,10 @@ endif
 
 # The shared library carries its ABI's version in its SONAME, so a program
 # linked against it finds a version it was built for: libclframe.so.MAJOR,
-# and libclframe.so.0.MINOR while MAJOR is 0, when a MINOR step may change
-# the API. The file is libclframe.so.MAJOR.MINOR.PATCH, the SONAME a link
-# to it, and libclframe.so a link to link with.
+# MAJOR rising when the ABI changes. The file is
+# libclframe.so.MAJOR.MINOR.PATCH, the SONAME a link to it, and
+# libclframe.so a link to link with.
 SOVERSION := $(CLFRAME_VERSION_MAJOR)
-ifeq ($(CLFRAME_VERSION_MAJOR),0)
-SOVERSION := 0.$(CLFRAME_VERSION_MINOR)
-endif
 $(B)/libclframe.so.$(CLFRAME_VERSION): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libclframe.so.$(SOVERSION) -o $@ $^ $(LDLIBS)
 
