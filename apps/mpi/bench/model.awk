@@ -1,8 +1,8 @@
-# model.awk: the scaling model of bench/RESULTS.md's MPI sections
-# (issues 23 and 26). It reads bin/bench-mpi's tables (its output, or those
-# rows of RESULTS.md), checks the model against every row of ranks on GPUs
-# of their own, fits the cost an exchange has beyond it, and predicts weak
-# and strong scaling for 2 to 1024 GPUs.
+# model.awk: the scaling model of bench/history/mpi.md (issues 23 and
+# 26). It reads bin/bench-mpi's tables (its output, or those rows of
+# bench/history/mpi.md), checks the model against every row of ranks on
+# GPUs of their own, fits the cost an exchange has beyond it, and predicts
+# weak and strong scaling for 2 to 1024 GPUs.
 #
 #   awk -f apps/mpi/bench/model.awk bench-mpi-output.txt
 #   awk -v measured_design=0 -f ...     rows measured at 82166f9
@@ -32,7 +32,7 @@
 BEGIN {
     FS = "|"
     # Copies enqueued and then waited for, fitted through bench-transfer's
-    # 64 KiB and 1 MiB figures on the H100 (RESULTS.md, "Data movement"):
+    # 64 KiB and 1 MiB figures on the H100 (bench/history/transfers.md):
     # "non-blocking + clFinish" from malloc'd memory, "plain pinned".
     fit("h2d_pageable", 65536, 31.9e-6, 1048576, 1048576 / 3.28e9)
     fit("d2h_pageable", 65536, 68.4e-6, 1048576, 1048576 / 3.87e9)
