@@ -576,8 +576,9 @@ int clframe_add_sources(const clframe_source *table);
  * parameters): so no check depends on the driver. A kernel whose signature
  * neither shows (one made by a ## macro, with no report) is refused.
  * A source may take __local scratch in any function with local_malloc(bytes)
- * and local_free(bytes) (README.md: constant sizes, freed last in first out);
- * it is rewritten before the build, by libclang in a child process.
+ * and local_free(bytes) (docs/local-malloc.md: constant sizes, freed last
+ * in first out); it is rewritten before the build, by libclang in a child
+ * process.
  * Kernels of one source and options share one build in a context, and a
  * program stays built after its last kernel is freed (the 16 most recently
  * freed are kept until clctx_free), so making the same kernel again is cheap.

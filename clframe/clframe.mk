@@ -99,8 +99,8 @@ test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
               $(BIN)/clframe-local-malloc
 	tests/install/check
 
-# Every example of README.md and clframe.h, taken from the text, built and
-# run, and the example header of docs/sharing.md checked on both sides
+# Every example of README.md, docs/*.md and clframe.h, taken from the
+# text, built and run, and the example header of docs/sharing.md checked on both sides
 # (tests/docs/check).
 .PHONY: test-docs check-layers
 test-clframe: test-docs check-layers

@@ -1,7 +1,7 @@
 /*
  * test_cache.c: the on-disk program binary cache. A second context building
  * the same source loads it (and its kernels still check their arguments);
- * entries are where the README says; CLFRAME_CACHE=0 and CL_DEBUG leave it
+ * entries are where docs/getting-started.md says; CLFRAME_CACHE=0 and CL_DEBUG leave it
  * alone; truncated and damaged entries are rebuilt, never loaded; options,
  * source and included files change the key; an unwritable cache costs
  * nothing but the time; processes writing one entry at once do not break it.

@@ -1,12 +1,13 @@
 /*
- * context.h: what the examples of README.md and clframe/clframe.h take as
- * given (tests/docs/check builds each example as the body of a function
- * after this header): the arrays a, b, c, state, tmp of n floats, the
- * kernels vadd and k (vadd.cl) and step (smooth in smooth.cl), the device
- * function f (score in rules.cl) with its result ret and a Board, the
- * cooperative functions mark, group_best and best (group.cl) with best's
- * 64 values and its result at, all made by docs_setup. docs_run runs
- * each example and fails on any error clframe raised in it.
+ * context.h: what the examples of README.md, the guides in docs/ and
+ * clframe/clframe.h take as given (tests/docs/check builds each example
+ * as the body of a function after this header): the arrays a, b, c,
+ * state, tmp of n floats, the kernels vadd and k (vadd.cl) and step
+ * (smooth in smooth.cl), the device function f (score in rules.cl) with
+ * its result ret and a Board, the cooperative functions mark, group_best
+ * and best (group.cl) with best's 64 values and its result at, all made
+ * by docs_setup. docs_run runs each example and fails on any error
+ * clframe raised in it.
  */
 #include <clframe.h>
 #include <stdio.h>

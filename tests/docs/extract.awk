@@ -1,15 +1,17 @@
-# extract.awk: writes the examples of one documentation file as C or C++
-# for tests/docs/check. Run with -v out=DIR on README.md (fenced ```c and
-# ```cpp blocks) or on clframe.h (comment lines indented four spaces past
-# " * "; those after the header's C++ section starts are C++). Each example
-# goes to DIR as one of:
-#   program-LINE.c    a block with main(): a program of its own;
-#   test-LINE.c       a block with START_TEST: a Check test of its own;
+# extract.awk: writes the examples of documentation files as C or C++
+# for tests/docs/check. Run with -v out=DIR on Markdown files (fenced ```c
+# and ```cpp blocks; a fence with more words, such as ```c excerpt, marks
+# text that is not an example and is left out) or on clframe.h (comment
+# lines indented four spaces past " * "; those after the header's C++
+# section starts are C++). Each example goes to DIR as one of:
+#   program-FILE-LINE.c  a block with main(): a program of its own (.cpp
+#                        in C++);
+#   test-FILE-LINE.c  a block with START_TEST: a Check test of its own;
 #   fragments.c/.cpp  any other block, as the body of a function
 #                     example_N, listed in fragments-list.c/.cpp.
 # #line directives keep the documentation's file and line in errors.
 
-function flush(   kind, path, name) {
+function flush(   kind, path, file) {
     if (nlines == 0)
         return
     if (body ~ /int main\(/)
@@ -19,7 +21,9 @@ function flush(   kind, path, name) {
     else
         kind = "fragment"
     if (kind != "fragment") {
-        path = out "/" kind "-" start "." lang
+        file = FILENAME
+        gsub(/[^A-Za-z0-9]/, "_", file)
+        path = out "/" kind "-" file "-" start "." lang
         printf "#line %d \"%s\"\n%s", start, FILENAME, body > path
         close(path)
     } else {
@@ -45,7 +49,7 @@ function add(line) {
     nlines++
 }
 
-# README.md: fenced blocks.
+# Markdown: fenced blocks.
 FILENAME ~ /\.md$/ && /^```(c|cpp)$/ { inside = 1; lang = substr($0, 4); next }
 FILENAME ~ /\.md$/ && inside && /^```$/ { inside = 0; flush(); next }
 FILENAME ~ /\.md$/ && inside { add($0); next }

@@ -1,5 +1,5 @@
-/* rules.cl: the device functions that the examples of README.md and
- * clframe.h test through clfunction: a move of a small sowing game. */
+/* rules.cl: the device functions that the examples of docs/clfunction.md
+ * and clframe.h test through clfunction: a move of a small sowing game. */
 #include "board.h"
 
 /* Takes the seeds of pit `move`, sows them one by one into the next pits
