@@ -81,11 +81,12 @@ endef
 # Every test binary is made of a folder of Check suites with its main.c and
 # tests/support.c (what all suites share). The tests run on the CPU device
 # (PoCL) unless CLFRAME_DEVICE says otherwise, all in one process
-# (CK_FORK=no: a fork per test starts PoCL again, which made the library's
-# suites four times slower; run bin/test-NAME alone for a fork per test and
-# Check's timeouts). PoCL's kernel cache lives in a folder of the build
-# (XDG_CACHE_HOME), so the checked runs reuse what the plain runs compiled;
-# clframe's own program cache stays off (see test_main in tests/support.c).
+# (CK_FORK=no: a fork per test starts PoCL again, which costs the library's
+# suites far more than their tests; run bin/test-NAME alone for a fork per
+# test and Check's timeouts). PoCL's kernel cache lives in a folder of the
+# build (XDG_CACHE_HOME), so the checked runs reuse what the plain runs
+# compiled; clframe's own program cache stays off (see test_main in
+# tests/support.c).
 TEST_CFLAGS = $(CHECK_CFLAGS) -Itests
 TEST_CACHE  = $(CURDIR)/$(B)/test-cache
 TESTS :=

@@ -15,14 +15,14 @@
  *   - off:     CLFRAME_CACHE=0: compile from source only, for the price of
  *              storing (first - off).
  *
- * Goal (issue 3): cached <= 5% of first. PoCL keeps a kernel cache of its
+ * Goal: cached <= 5% of first. PoCL keeps a kernel cache of its
  * own, which would make "first" fast from the second run on: it is turned
  * off (POCL_KERNEL_CACHE=0, set before the first OpenCL call), and its
  * working files go to this program's temporary folder, removed at the end.
  *
  * usage: bench-cache [runs]   (default 5)
  * CLFRAME_DEVICE chooses the device, as for every clframe program; the
- * issue's figure is for the CPU device (CLFRAME_DEVICE=cpu).
+ * goal is for the CPU device (CLFRAME_DEVICE=cpu).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L     /* clock_gettime, localtime_r, mkdtemp */

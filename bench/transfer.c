@@ -1,18 +1,19 @@
 /*
  * transfer.c: how fast bytes move between host and device, by each path a
- * user has, beside clframe's (issue 22: data movement at the bus's speed).
+ * user has, beside clframe's, whose goal is to move data at the bus's
+ * speed.
  *
  * For each direction and size (4 KiB to 1 GiB) one copy of the whole array
  * is timed by wall clock, by: plain clEnqueueWrite/ReadBuffer of touched
  * malloc'd memory, blocking, and non-blocking + clFinish (how clframe's
  * calls copy); a read into fresh memory, whose first-touch page faults then
- * fall inside the copy (the suspected reason for clframe's slow read-back
- * on the GPU); plain copies from and to pinned memory (a
- * CL_MEM_ALLOC_HOST_PTR buffer mapped once, NVIDIA's documented way);
+ * fall inside the copy (a possible cause of a slow read-back on a GPU);
+ * plain copies from and to pinned memory (a CL_MEM_ALLOC_HOST_PTR buffer
+ * mapped once, NVIDIA's documented way);
  * clpeak's transfer test as clpeak times it; a copy staged through two
  * pinned buffers in pipelined chunks, the host's memcpy of one chunk
- * overlapping the DMA of the next (the issue asks whether that beats the
- * driver's own pageable path); and clframe's clarg_write and
+ * overlapping the DMA of the next (does that beat the driver's own
+ * pageable path?); and clframe's clarg_write and
  * clarg_read of a persistent argument over the malloc'd array and over one
  * from clframe_host_alloc, which a device sharing the host's memory uses in
  * place (clctx_get_stats then counts no bytes, and this checks it). The
@@ -54,7 +55,8 @@ static const char *const USAGE =
     "  CLFRAME_DEVICE=gpu bin/bench-transfer 5 1G\n";
 
 enum { DEFAULT_RUNS = 5, MAX_RUNS = 100, NSIZES = 6, SMALL = 64 << 10 };
-/* 1 s on the 2-core PoCL machine; 256M took 17 to 20 s there. */
+/* Quick on a small CPU device; the larger sizes are asked for by max-size
+ * (the GPU machine's command above). */
 static const char *const DEFAULT_MAX = "16M";
 static const size_t SIZES[NSIZES] = {4u << 10, 64u << 10, 1u << 20,
                                      16u << 20, 256u << 20, 1u << 30};
@@ -513,10 +515,8 @@ static cl_mem new_buffer(bench *b, cl_mem_flags flags, cl_int *err)
  * here, so that no timed copy meets a page never touched. Each plain path
  * has a device buffer of its own, as each clframe path has: on a CPU
  * device buffers are host memory, and one that another path had just
- * used would still be in the caches (at 16 MiB, on the 2-core PoCL
- * machine whose L3 holds 480 MiB, clframe pageable measured 78 to 91 % of
- * a plain path that shared its buffer with the others, 99 to 101 % of one
- * with its own). */
+ * used would still be in the caches, which would make a plain path that
+ * shares its buffer with the others look faster than clframe's. */
 static int open_size(bench *b, size_t bytes)
 {
     b->bytes = bytes;

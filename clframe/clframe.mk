@@ -102,11 +102,16 @@ test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
 # Every example of README.md, docs/*.md and clframe.h, taken from the
 # text, built and run, and the example header of docs/sharing.md checked on both sides
 # (tests/docs/check).
-.PHONY: test-docs check-layers
-test-clframe: test-docs check-layers
+.PHONY: test-docs check-layers check-comments
+test-clframe: test-docs check-layers check-comments
 # The library's core depends on none of its source tools (docs/design.md).
 check-layers:
 	scripts/check-layers
+
+# No comment in the code, the Makefiles or the scripts names a date, a
+# commit or an issue: figures and their dates live in bench/RESULTS.md.
+check-comments:
+	scripts/check-comments
 
 test-docs: export CLFRAME_DEVICE ?= cpu
 test-docs: $(B)/libclframe.a

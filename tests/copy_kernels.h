@@ -1,7 +1,7 @@
 /*
  * copy_kernels.h: the kernels of the pinned-memory and stream suites
  * (test_pinned.c, test_stream.c), one source so that a run compiles one
- * program for both: under valgrind PoCL takes some 15 s a program.
+ * program for both: under valgrind PoCL compiles a program slowly.
  */
 #ifndef COPY_KERNELS_H
 #define COPY_KERNELS_H

@@ -4,7 +4,7 @@
  * in this process. Under valgrind the suites are dealt round to
  * CLFRAME_TEST_PART's processes in this order: pinned and stream, which
  * share their kernels' source, fall in the same one (a program's compile
- * there takes some 15 s).
+ * is slow there).
  */
 #include "support.h"
 

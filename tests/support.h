@@ -28,8 +28,8 @@ int test_main(Suite *(*const suites[])(void));
     } while (0)
 
 /* ck_assert_msg for big loops: Check records every passing assertion (a
- * write to a file; under valgrind 2 million of them were 83 s of the MWC64X
- * suite's 95), so this calls into Check only to fail. */
+ * write to a file; under valgrind the MWC64X suite's millions of them were
+ * most of its time), so this calls into Check only to fail. */
 #define ck_assert_quietly(cond, ...)                                       \
     do {                                                                   \
         if (!(cond))                                                       \
@@ -75,7 +75,7 @@ const char *test_write_file(const char *name, const char *text);
  * Every run of a suite makes the same assertions. Only its sizes (lengths,
  * counts, steps, lists of shapes) may differ between a full run and a
  * checked one: valgrind and Oclgrind check memory, not arithmetic, and run
- * a hundred times slower. A suite declares its sizes in one table at its
+ * many times slower. A suite declares its sizes in one table at its
  * top, one column per kind of run, and reads this run's with RUN_SIZE:
  *
  *     static const struct { int agents, days; } run_sizes[] = {

@@ -38,11 +38,11 @@ enum { ARG_GROUPS = NDATA * NMASKS, K_GROUPS = NMASKS * NK, KMAX = MAX_N + 2 };
  * work-items above) but launches 256 of the 428 work-items that each
  * length's five sizes make. A launch holds each kind once, not every
  * pairing. On Oclgrind, k lists of 255 and 256 elements, or forced rounds
- * for large k, take minutes: the k lists there stop at 65, one past the
+ * for large k, are too slow: the k lists there stop at 65, one past the
  * group of 64 (lengths below, at, past and several times a group's size
  * all come up with groups of 7 and 64; the argmax tests take the group of
  * 100 past its size, through the same reduction; on Oclgrind, one thread,
- * the lengths 99 to 101 took 48 s of that test's 113), and with a method
+ * the lengths 99 to 101 were most of that test's time), and with a method
  * forced at 33. */
 static const struct {
     test_sweep sweep;

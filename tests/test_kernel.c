@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The sizes per run (support.h): valgrind and Oclgrind run kernels a
- * hundred times slower; on Oclgrind 4096 work-items took 9 s in each test
- * that uses them. */
+/* The sizes per run (support.h): valgrind and Oclgrind run kernels many
+ * times slower, and on Oclgrind 4096 work-items make each test that uses
+ * them slow. */
 static const struct {
     size_t work_items;      /* of the timed kernel */
 } run_sizes[] = {

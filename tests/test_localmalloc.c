@@ -552,8 +552,8 @@ START_TEST(overloads_get_each_their_own_frame)
 END_TEST
 
 /* Names longer than 255 characters are told apart in full: N (255 n's)
- * takes 16 bytes, Nx 4096. (Cut at 255, the call of Nx went to N: an
- * arena of 16.) */
+ * takes 16 bytes, Nx 4096. (Were they cut at 255, the call of Nx would go
+ * to N: an arena of 16.) */
 START_TEST(long_names_are_told_apart)
 {
     char name[256];

@@ -50,7 +50,7 @@ static void give(int pinned, float *p)
         free(p);
 }
 
-/* The part boundaries used to cut n elements: uneven, some empty. */
+/* Where three parts cut n elements: uneven, some empty. */
 static void cuts(int n, size_t at[4])
 {
     at[0] = 0;

@@ -36,9 +36,9 @@ extern const clframe_source blur_kernel_sources[];
  * so 4 passes per launch. The halo trades extra work for fewer memory
  * passes: each launch recomputes (64 / 56)^2 = 1.31 times the output
  * block and moves 8 * 1.31 / 4 = 2.6 bytes per pixel and pass instead of
- * double's 8. On the H100 at 7680 x 4320 (bench/RESULTS.md) halos of 2,
- * 6 and 8 were slower than 4 (a larger halo recomputes more, a smaller
- * one goes to memory more often). */
+ * double's 8. Halos of 2, 6 and 8 are slower than 4 on a GPU
+ * (bench/RESULTS.md, Image blur): a larger halo recomputes more, a smaller
+ * one goes to memory more often. */
 enum { GROUP_W = 32, GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64, HALO = 4 };
 
 unsigned blur_fast_passes_per_launch(void)

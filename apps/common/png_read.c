@@ -30,12 +30,12 @@ typedef struct png_load {
 
 /* Sets libpng's limits on what the file may make it allocate. libpng 1.6
  * only warns when an ancillary chunk is larger than its chunk limit, then
- * allocates and zeroes it anyway (a 94-byte file whose tEXt chunk claims
- * 1.6 GB took 1.5 GB), so the ancillary chunks are skipped unread: with
- * a negative count, png_set_keep_unknown_chunks ignores every chunk but
- * the critical ones and tRNS, which is all that a conversion to RGBA
- * uses. A side above IMAGE_MAX_SIDE is then an error in png_read_info,
- * before the rows are allocated. */
+ * allocates and zeroes it anyway (a file of a few bytes whose tEXt chunk
+ * claims gigabytes makes it allocate them), so the ancillary chunks are
+ * skipped unread: with a negative count, png_set_keep_unknown_chunks
+ * ignores every chunk but the critical ones and tRNS, which is all that a
+ * conversion to RGBA uses. A side above IMAGE_MAX_SIDE is then an error in
+ * png_read_info, before the rows are allocated. */
 static void limit_png(png_structp png)
 {
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);

@@ -340,22 +340,18 @@ static int step_persistent(heat_run *run, unsigned steps, heat_version v)
 
 /* ---- v7: blocks stepped alone, for CPU devices --------------------------- */
 
-/* v7's block, steps per launch and work-items, chosen by interleaved runs
- * on PoCL 3.1 with the 2 cores of a Xeon VM (AVX-512, 2 MB of L2 each):
- * kernel times of standard worlds, medians of 3 to 7 runs, 3 rounds:
- *  - rows: 256 was 1 to 5 % faster than 128 on worlds 1000 to 4000 cells
- *    square; 512 no faster than 256;
- *  - columns: 2048 as fast as whole rows on 4000 x 4000 (476 to 485 ms for
- *    48 steps, against 473 to 496 ms), 1024 8 to 9 % slower; 2048 bounds
- *    the ring on wider worlds (7 x 3 rows of 2064 floats, 173 KB);
- *  - steps per launch: 8. On 1000 x 1000 (100 steps) 6 and 8 were best,
- *    12 and 16 3 to 7 % slower; on 2000 x 2000 and 4000 x 4000, 12 and 16
- *    were 2 to 10 % faster than 8, and 4 8 to 15 % slower (more passes
- *    over memory);
+/* v7's block, steps per launch and work-items, chosen by timing standard
+ * worlds on PoCL with 2 cores:
+ *  - rows: 256, faster than 128 and as fast as 512;
+ *  - columns: 2048, as fast as whole rows on the largest world timed, and
+ *    bounding the ring on wider worlds (7 x 3 rows of 2064 floats, 173 KB);
+ *  - steps per launch: 8, among the best on small worlds; more were a
+ *    little faster on large ones, fewer slower everywhere (more passes over
+ *    memory);
  *  - 1, 2, 4 or 8 work-items per compute unit: no difference beyond the
  *    noise; 4 lets the others take a busy core's share.
- * Not measured beyond 2 cores: a world too small to give every compute
- * unit BLOCK_MIN_PER_UNIT blocks gets blocks of fewer rows, down to
+ * Not tried beyond 2 cores: a world too small to give every compute unit
+ * BLOCK_MIN_PER_UNIT blocks gets blocks of fewer rows, down to
  * BLOCK_MIN_ROWS, so that every core has work. */
 enum { BLOCK_ROWS = 256, BLOCK_COLS = 2048, BLOCK_STEPS = 8,
        BLOCK_ITEMS_PER_UNIT = 4, BLOCK_MIN_PER_UNIT = 2,

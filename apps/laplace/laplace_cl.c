@@ -43,10 +43,9 @@ enum { GROUP_W = 32, GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64, HALO = 4 };
 
 /* How `double` updates its cells. CPUs: one per work-item (the other
  * kernels' loops and vectors are slower on PoCL). GPUs: a float4 of cells
- * per work-item where nx is a multiple of 4 (99 % of the H100's copy
- * bandwidth at 6000 x 6000), else COLUMN_ROWS cells down a column (77 %;
- * one cell per work-item reached 59 %). bench/RESULTS.md has the
- * figures. */
+ * per work-item where nx is a multiple of 4, else COLUMN_ROWS cells down a
+ * column: both come nearer the device's copy bandwidth than one cell per
+ * work-item (bench/RESULTS.md, Laplace). */
 typedef enum update_kind { UPDATE_CELL, UPDATE_COLUMN, UPDATE_FLOAT4 }
     update_kind;
 enum { COLUMN_ROWS = 4 };
@@ -64,24 +63,10 @@ static const struct update_shape {
 /* rows: the most rows in a block a work-item makes, and the most
  * iterations per launch (a launch of n iterations makes n - 1 redundant
  * rows on each side of a block at its first level, one fewer at each level
- * after, and keeps a ring of 3 * (n - 1) rows per block). Measured on PoCL
- * 3.1 on 2 cores (Xeon, 2 MB of L2 each) shared with other work, as kernel
- * times with LAPLACE_ROW_BLOCK and LAPLACE_ROW_STEPS set, interleaved with
- * double's runs, 100 iterations of the seed's problem, medians of 9 to 11
- * runs, with the heights that set_up_row_blocks makes (ROW_BLOCK 128 and
- * 256 give 2 blocks of 100 rows at 200 x 200, 8 of 125 and 4 of 250 at
- * 1000 x 1000):
- *
- *     iterations per launch      8          12         16
- *     200 x 200, height 100      0.88 ms    0.78 ms    0.74 ms
- *     1000 x 1000, height 125    13.09 ms   12.21 ms   12.53 ms
- *     1000 x 1000, height 250    12.53 ms   12.03 ms   12.05 ms
- *
- * (double: 1.72 and 20.35 ms). At 4000 x 4000 (144 MB with both buffers
- * and the mask), 48 iterations, height 250, 16 per launch took 219 ms and
- * 8 took 353 ms (medians of 5; double 714 ms). More per launch do not pay
- * at these sizes (24: slower at 200 x 200), and shorter blocks lose to
- * their halos (height 63 at 1000 x 1000, 8 per launch: 13.33 ms). */
+ * after, and keeps a ring of 3 * (n - 1) rows per block). Chosen by timing
+ * PoCL with LAPLACE_ROW_BLOCK and LAPLACE_ROW_STEPS set: more iterations
+ * per launch save passes over memory until their redundant rows cost more
+ * than that saves, and shorter blocks lose to their halos. */
 enum { ROW_BLOCK = 256, ROW_STEPS = 16, ROW_MAX_STEPS = 64 };
 
 static update_kind choose_update(clctx *ctx, uint32_t nx)

@@ -88,9 +88,9 @@ int matmul_tile_choose(clctx *ctx, matmul_tile *t)
         return 0;               /* checked when read */
     } else if (clctx_device_type(ctx) & CL_DEVICE_TYPE_GPU) {
         /* 128 x 128 blocks, 64 sums per work-item, k in steps of 16:
-         * the best of the shapes tried on the H100 (bench/RESULTS.md);
-         * steps of 8 where its 17 KB of local memory is more than the
-         * device has. */
+         * the best of the shapes tried on a GPU (bench/RESULTS.md,
+         * Matrix multiplication); steps of 8 where its 17 KB of local
+         * memory is more than the device has. */
         *t = (matmul_tile){8, 8, 16, 16, 16, 4};
         if (tile_local_bytes(t) > clctx_local_mem_size(ctx))
             t->tk = 8;

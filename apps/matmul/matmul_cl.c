@@ -113,9 +113,9 @@ void matmul_plan_set_chunks(matmul_plan *p, unsigned chunks)
 
 /* The panels a call is cut into: a device that shares the host's memory
  * copies nothing to overlap; elsewhere panels of at least PANEL_ROWS rows
- * of C, at most MATMUL_CHUNKS of them. On the H100, 8192 x 8192 ran
- * fastest in 8 panels and 4096 x 4096 in 4: thinner panels leave the
- * GPU's multiprocessors short of work-groups (bench/RESULTS.md). */
+ * of C, at most MATMUL_CHUNKS of them: thinner panels leave a GPU's
+ * multiprocessors short of work-groups (bench/RESULTS.md, Data
+ * movement). */
 enum { PANEL_ROWS = 1024 };
 
 static unsigned chunks_for(const matmul_plan *p, uint32_t m)

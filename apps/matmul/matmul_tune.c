@@ -1,8 +1,8 @@
 /*
  * matmul_tune.c: the blocked kernel's tile, tuned on the device. The best
  * tile depends on the device and on how its compiler schedules each shape
- * (on the H100 two shapes a few percent apart swapped places after a
- * change that left the arithmetic alone), so a sweep measures instead of
+ * (on a GPU two shapes close in speed can swap places after a change that
+ * leaves the arithmetic alone), so a sweep measures instead of
  * guessing: each candidate the device can run is first checked against
  * the exact product on a small odd-sized one, then timed on an n x n x n
  * product (the median kernel time of `runs` runs after a warm-up). The
@@ -21,7 +21,8 @@
 
 #define MATMUL_TILE_SETTING "matmul-tile"
 
-/* Shapes around the H100's best (bench/RESULTS.md has their figures) and
+/* Shapes around the best on a GPU (bench/RESULTS.md, Matrix
+ * multiplication, has their figures) and
  * smaller ones for devices with fewer registers or smaller groups. */
 static const char *const default_candidates[] = {
     "8x8x16x16x16x4", "8x8x8x16x16x4", "8x8x12x16x16x4", "8x8x32x16x16x4",

@@ -1,6 +1,6 @@
 /*
  * md.h: molecular dynamics of Lennard-Jones particles in a periodic cube
- * (apps/md/SPEC.md, issue 9): the system (an FCC start at the
+ * (apps/md/SPEC.md): the system (an FCC start at the
  * standard liquid state point; md_system.c), the versions that step it
  * with velocity-Verlet (a host all-pairs reference in double and a host
  * cell list, md_ref.c; all pairs, one work-item per particle over a cell
@@ -86,12 +86,10 @@ int md_cells_per_side(double box);
 uint32_t md_min_particles(md_version v);
 
 /* The most particles version v runs: MD_MAX_PARTICLES, except the
- * reference, whose all-pairs loop is O(N^2). It took 3.8 to 4.0 ns a pair
- * on a 2-core Xeon VM (measured 2026-11-26 with `bin/md --particles N
- * --steps 1 --version reference`: 0.51 s a step at N = 16000, 1.96 s at
- * 32000); at 2^17 particles a step is 8.6e9 pairs, about 35 s, so a run
- * of a hundred steps is an hour, and the 2^24 allowed before would have
- * taken some 80 hours a step. The cell lists (cells-host, particle,
+ * reference, whose all-pairs loop is O(N^2): at 2^17 particles a step is
+ * 8.6e9 pairs, already a long wait on a small CPU, and each doubling of N
+ * makes it four times longer (bench/RESULTS.md, Molecular dynamics, has
+ * the reference's time a step). The cell lists (cells-host, particle,
  * cell) cost in proportion to N. */
 #define MD_REFERENCE_MAX_PARTICLES (1u << 17)
 uint32_t md_max_particles(md_version v);

@@ -35,8 +35,8 @@ enum { PARTICLE_GROUP = 64, CELL_GROUP = 32, STAGE_PER_ITEM = 16,
        SCAN_GROUP_MAX = 1024, SCAN_BLOCK = 256 };
 
 /* The scan goes by blocks above this many: below, its three launches
- * cost more than one group's pass over the counts (on the H100, 18 us
- * against 11 us at 4096 cells; 20 us against 29 us at 17 576 cells). */
+ * cost more than one group's pass over the counts (bench/RESULTS.md,
+ * Molecular dynamics). */
 enum { SCAN_MAX_ONE_GROUP_BLOCKS = 16 };
 
 struct md_device {

@@ -22,7 +22,7 @@ VALGRIND_SUPP_mpi = --suppressions=/usr/share/openmpi/openmpi-valgrind.supp \
 
 # `make bench`: the table's sizes, steps and runs, on MPI_BENCH_RANKS ranks
 # (PoCL a thread each); a host with several GPUs: apps/mpi/bench/scaling
-# (bench/RESULTS.md, issues 23 and 26). mpirun hands the ranks
+# (bench/RESULTS.md, MPI). mpirun hands the ranks
 # OCL_ICD_FILENAMES cut at its first colon, so it is passed again whole.
 MPI_BENCH ?= 1000 100 3
 MPI_BENCH_RANKS ?= 2

@@ -36,7 +36,7 @@ typedef struct slab_times {
  * exchanged, and steps between exchanges. Deeper than the tiles' steps per
  * launch (4), a stretch is several launches and the exchange's fixed cost
  * is paid once for all of them, for 2 x depth halo rows that the
- * neighbours step too (bench/RESULTS.md, issue 26). */
+ * neighbours step too (bench/RESULTS.md, MPI). */
 #define SLAB_DEPTH 16u
 
 /* How a part is laid out; zeros (or NULL) ask for the defaults. */

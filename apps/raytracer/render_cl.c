@@ -6,8 +6,8 @@
  * the surface on screen. The read runs at the bus's speed when the
  * caller's pixels are pinned (clframe_host_alloc, as the GUI's surfaces
  * are). A frame in bands of rows, each read while the next renders
- * (clkernel_call_chunked), measured slower at every size tried on the
- * H100 (bench/RESULTS.md): a frame is one call.
+ * (clkernel_call_chunked), was slower at every size tried on a GPU
+ * (bench/RESULTS.md, Data movement): a frame is one call.
  */
 #include "raytracer.h"
 #include "common/error.h"

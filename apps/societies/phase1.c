@@ -29,8 +29,8 @@ int societies_agents_new(const societies_config *c, societies_agents *a)
                         c->resources);
     }
     /* Stream i + 1 is MWC64X_STREAM_GAP steps after stream i: one jump
-     * each, where mwc64x_stream would compute the power every time (5 s
-     * for a million agents). */
+     * each, where mwc64x_stream would compute the power every time (a
+     * long wait for a million agents). */
     CLF_ULONG gap = mwc64x_power(MWC64X_STREAM_GAP);
     a->rng[0] = mwc64x_stream(c->seed, 0);
     for (int i = 1; i < c->agents; i++)

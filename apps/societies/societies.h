@@ -138,9 +138,8 @@ typedef enum societies_version {
 extern const app_versions societies_versions;
 
 /* A GPU runs item for societies of this many agents or more: a work-item
- * per agent then fills it, and on an H200 item ran 1.1 to 5.4 times
- * group's rates from 100000 agents up, while group won at 1000 and in
- * most rows at 10000 (bench/RESULTS.md, "Defaults per device"). */
+ * per agent then fills it, and item outran group from there up, while
+ * group won on smaller societies (bench/RESULTS.md, Defaults per device). */
 #define SOCIETIES_ITEM_AGENTS 100000
 
 /* The version to run c on ctx's device (NULL: the default device) when

@@ -1,4 +1,4 @@
-# cuda.mk: the CUDA twins (issue 25), included by the root Makefile before
+# cuda.mk: the CUDA twins, included by the root Makefile before
 # the apps' fragments. It finds nvcc, builds the library's own twin
 # (bench/cuda/launch: an empty kernel and a build, clframe against CUDA)
 # and gives the apps' fragments two calls for theirs:

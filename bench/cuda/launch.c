@@ -1,6 +1,6 @@
 /*
  * launch.c (bin/bench-cuda-launch): what a kernel costs before it computes,
- * in clframe's OpenCL and in CUDA, on the same GPU (issue 25).
+ * in clframe's OpenCL and in CUDA, on the same GPU.
  *
  * Two tables. An empty kernel: the host time per launch of `launches` in a
  * row (clkernel_enqueue; CUDA's <<<1, 1>>>), and per launch with a wait

@@ -1,7 +1,7 @@
 /*
  * blur.c (bin/bench-cuda-blur): apps/blur's device versions (seed, double,
  * fast) on clframe's OpenCL beside their CUDA twins (blur.cu,
- * blur_kernels.cuh) on the same GPU, for issue 25.
+ * blur_kernels.cuh) on the same GPU.
  *
  * For each W x H size, the image bin/bench-blur blurs (blur_image_random)
  * is blurred `passes` times by each version through the app's own API,

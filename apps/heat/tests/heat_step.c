@@ -472,8 +472,8 @@ static test_exit step_world_on(const char *input, size_t len,
 }
 
 /* A header claiming the largest world (2^31 cells, 16 GiB), then two
- * cells: found short within 256 MiB of address space, where the header
- * alone used to size both arrays. */
+ * cells: found short within 256 MiB of address space, so the arrays are
+ * not sized by the header's claim alone. */
 START_TEST(programs_read_a_huge_header_in_little_memory)
 {
     static const char text[] = "HPCEHeatWorldV0\n65536 32768 0.1\n- 2 2\n";
@@ -494,7 +494,7 @@ START_TEST(programs_read_a_huge_header_in_little_memory)
 END_TEST
 
 /* An endless stream that can never become a world: refused at its first
- * byte, where step_world used to read one endless word. */
+ * byte, not read as one endless word. */
 START_TEST(programs_stop_on_dev_zero)
 {
     const char *out = tmp_path("zero-out");

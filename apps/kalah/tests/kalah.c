@@ -485,8 +485,8 @@ static int human_plays(const char *input, size_t len, int *moves, int max,
     return rc;
 }
 
-/* A line longer than 127 characters is refused whole: fgets used to cut
- * it, and its tail ("3") was played as the next move. */
+/* A line longer than 127 characters is refused whole, not cut by fgets
+ * with its tail ("3") played as the next move. */
 START_TEST(a_human_line_too_long_is_refused_whole)
 {
     char input[200];

@@ -1,7 +1,7 @@
 /*
  * laplace.c (bin/bench-cuda-laplace): apps/laplace's OpenCL versions seed,
  * double and fast against their CUDA twins (laplace.cu, on the kernels of
- * laplace_kernels.cuh), side by side in one run (issue 25).
+ * laplace_kernels.cuh), side by side in one run.
  *
  * For each n x n size, the seed's problem as bench-laplace makes it
  * (border at 0, a centred n/4 square at 1) is iterated `iterations` times

@@ -22,7 +22,7 @@
  * comes last, so there is nothing to fuse anyway: nvcc 13.0's sm_90 code
  * (the cubin's .text of every kernel) is byte for byte the same with and
  * without the flag, and its PTX has no fma either way; the flag keeps it
- * so if the code changes, at no cost now. Writing __fadd_rn and __fmul_rn
+ * so if the code changes, at no cost. Writing __fadd_rn and __fmul_rn
  * instead would do the same where the OpenCL source writes + and *.
  * nvcc's other defaults are the OpenCL build's (whose only FP option is
  * -cl-fp32-correctly-rounded-divide-sqrt, and there is no division):
@@ -196,7 +196,7 @@ extern "C" __global__ void laplace_update4(const float *in, float *out,
  * budget registers for this block size and no larger. An experiment may
  * ask for blocks resident per multiprocessor as well
  * (-DLAPLACE_TILE_MIN_BLOCKS=4: at most 64 registers, as NVIDIA's OpenCL
- * compiler chose; bench/RESULTS.md, issue 25). */
+ * compiler chose; bench/RESULTS.md, CUDA twins). */
 #ifndef LAPLACE_TILE_MIN_BLOCKS
 #define LAPLACE_TILE_MIN_BLOCKS 1
 #endif

@@ -91,8 +91,8 @@ static int run_clblast(size_t n, const float *a, const float *b, float *c,
                                &err[2]);
     int rc = err[0] || err[1] || err[2] ? -1 : 0;
     /* CLBlast runs several kernels for one SGEMM (padding and transposes
-     * around the main one) and its event is only the last one's, which
-     * measured 0.18 ms for 8192 on the H100: its time is the wall time
+     * around the main one) and its event is only the last one's, a part of
+     * the whole: its time is the wall time
      * from the call to the queue's end, on buffers already on the device
      * (launch overheads included, a few microseconds). */
     double wall[MAX_RUNS + 1];

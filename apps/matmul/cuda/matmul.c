@@ -1,6 +1,6 @@
 /*
  * matmul.c (bin/bench-cuda-matmul): matmul's OpenCL versions against
- * their CUDA twins (issue 25), and CLBlast's SGEMM against cuBLAS's.
+ * their CUDA twins, and CLBlast's SGEMM against cuBLAS's.
  *
  * For each size n, C = A x B on n x n floats from the app's generator
  * (matmul_random_fill), by naive, tiled and blocked through the app's

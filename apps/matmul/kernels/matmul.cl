@@ -17,13 +17,13 @@
  * block: rows 4 ty + 4 i MM_WG_Y + (0..3) and columns 4 tx + 4 j MM_WG_X +
  * (0..3). Each step of k then reads its strips of A's column and B's row
  * from local memory as float4s, a quarter of the reads of scalar strips
- * (on the H100 at 8192 that took the kernel from 30.9 to 39.3 TFLOP/s);
+ * and much faster on a GPU (bench/RESULTS.md, Matrix multiplication);
  * work-items next to each other read neighbouring float4s of B (no bank
  * conflicts) and the same ones of A (broadcast), and write neighbouring
  * float4s of C. The next step's tiles are read into registers while this
- * step's are multiplied; local memory holds one step's tiles, which
- * measured faster there than two copies with one barrier a step instead
- * of two (40.1 against 39.3 TFLOP/s). */
+ * step's are multiplied; local memory holds one step's tiles, which was
+ * faster on a GPU than two copies with one barrier a step instead of
+ * two. */
 
 __kernel void matmul_naive(__global const float *a, __global const float *b,
                            __global float *c, uint m, uint k, uint n)
@@ -163,8 +163,8 @@ void matmul_blocked(__global const float *a, __global const float *b,
     /* The next step's tiles are read from global memory into registers
      * while this step's are multiplied from local memory, so the wait for
      * global memory overlaps arithmetic. (Storing them at the top of the
-     * loop instead, the same sequence of steps, measured 2 % slower on
-     * the H100: the compiler schedules the two differently.) */
+     * loop instead, the same sequence of steps, is slower on a GPU: the
+     * compiler schedules the two differently.) */
     float4 anext[MM_A_LOADS], bnext[MM_B_LOADS];
     load_tiles(ablock, bblock, k, n, 0, tid, anext, bnext);
     store_tiles((__local float *)as, bs, tid, anext, bnext);

@@ -29,10 +29,10 @@
  * divides exactly by default (-prec-div=true, a slow path called per
  * division), so md.cu.o is built with -prec-div=false, OpenCL's division
  * (one division per pair, in md_pair, and one in md_wrap when a particle
- * leaves the box). With nvcc's default the cell twin took 15 % longer
- * (bench/RESULTS.md, issue 25). Denormals are kept on both
- * sides (no -ftz, no -cl-denorms-are-zero). The app checks its float
- * results against double within a tolerance, never bit for bit.
+ * leaves the box). nvcc's default slows the cell twin down markedly
+ * (bench/RESULTS.md, CUDA twins). Denormals are kept on both sides (no
+ * -ftz, no -cl-denorms-are-zero). The app checks its float results
+ * against double within a tolerance, never bit for bit.
  *
  * Self-contained, so that NVRTC compiles it alone: MD_CELL_GROUP (the
  * cell kernel's block, 32 by default as md_cl.c's CELL_GROUP) and

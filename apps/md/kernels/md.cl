@@ -86,8 +86,8 @@ __kernel void md_bin(__global const float4 *pos, uint n,
  * md_block_sums adds up each block, md_cell_scan scans those sums, and
  * md_block_starts scans each block from its start. The middle one is a
  * single work-group, but over a block's worth fewer numbers: a single
- * group over all the cells took 12 % of a 4M-particle step on the H100
- * (bench/RESULTS.md). */
+ * group over all the cells was a large share of a step of millions of
+ * particles on a GPU (bench/RESULTS.md, Molecular dynamics). */
 
 /* The exclusive prefix of x over the work-group (scratch: a local int per
  * work-item); *total gets the group's sum. */

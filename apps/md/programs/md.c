@@ -100,7 +100,8 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->particles < least)
         return usage_error("%s", text);
     uint32_t most = md_max_particles(o->version);
-    /* The reference's time a step, at about 4 ns a pair (md.h). */
+    /* The reference's time a step, roughly, from its cost per pair on a
+     * small CPU (md.h): for the message, not a promise. */
     double step_s = 4e-9 * (double)o->particles * (o->particles - 1) / 2;
     snprintf(text, sizeof text, "%lu particles are too many for %s: its "
              "all-pairs forces would take about %.0f s a step; give at most "

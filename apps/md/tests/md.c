@@ -437,8 +437,8 @@ START_TEST(bad_arguments_are_refused)
 }
 END_TEST
 
-/* The reference's O(N^2) loop is capped where a step takes half a minute
- * (md.h); it took up to 2^24 particles, some 80 hours a step. */
+/* The reference's O(N^2) loop is capped (md.h), so that no run of it
+ * takes hours a step. */
 START_TEST(reference_is_capped_where_it_would_take_hours)
 {
     ck_assert_uint_eq(md_max_particles(MD_REFERENCE), 131072);
@@ -452,7 +452,7 @@ START_TEST(reference_is_capped_where_it_would_take_hours)
                         "particles (has 131073)");
     md_system_free(&big);
     /* bin/md refuses it as a bad argument, naming the faster versions,
-     * where it used to start a step of some 35 s. */
+     * rather than start a step that would keep the user waiting. */
     const char *out = test_tmp_path("md", "capped.txt");
     const char *argv[] = {test_program("md"), "--particles", "131073",
                           "--steps", "0", "--version", "reference", NULL};

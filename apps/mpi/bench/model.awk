@@ -1,22 +1,23 @@
-# model.awk: the scaling model of bench/history/mpi.md (issues 23 and
-# 26). It reads bin/bench-mpi's tables (its output, or those rows of
+# model.awk: the scaling model of bench/history/mpi.md. It reads
+# bin/bench-mpi's tables (its output, or those rows of
 # bench/history/mpi.md), checks the model against every row of ranks on
 # GPUs of their own, fits the cost an exchange has beyond it, and predicts
 # weak and strong scaling for 2 to 1024 GPUs.
 #
 #   awk -f apps/mpi/bench/model.awk bench-mpi-output.txt
-#   awk -v measured_design=0 -f ...     rows measured at 82166f9
+#   awk -v measured_design=0 -f ...     rows measured with halos written
+#                                       after the interior
 #
 # A stretch of d steps (d = the halo's depth) on a rank with nb neighbours
 # (slab.c), in launches of s = 4 steps over rows of b = 56 tiles, W cells
 # wide: the edge tiles run first (E), the interior (I) while the host reads
 # the rows sent (R) and trades them by MPI (M), and the halos are written
-# (Wr), after the interior as at 82166f9, or beside it on the copy
-# stream, as slab.c writes them since 450960a (`measured_design` says which
-# the rows were measured with, 1 if not given):
+# (Wr), after the interior, or beside it on the copy stream as slab.c
+# writes them (`measured_design` says which the rows were measured with:
+# 0 after, 1 beside, the default):
 #
-#   stretch = E + max(I, R + M) + Wr + fixed    (82166f9)
-#   stretch = E + max(I, R + M + Wr) + fixed    (450960a on, the default)
+#   stretch = E + max(I, R + M) + Wr + fixed    (halos written after)
+#   stretch = E + max(I, R + M + Wr) + fixed    (beside, the default)
 #   E + I = d x compute
 #
 # compute: the rank's rows of tiles, halos included, k*b*W cells at c
@@ -169,9 +170,9 @@ function check(    i, t, excess, n, sorted, j, x, err0, err1) {
 # Weak (10000 x 10000 cells per GPU, a square grid) and strong scaling
 # (heat 40000, Laplace 32000) from 2 to 1024 GPUs, halos 16 deep and
 # pinned, with the fitted fixed cost: halos written after the interior
-# (82166f9) and beside it (450960a on); one node's MPI up to 8 GPUs,
-# InfiniBand beyond. The last column is issue 23's design (halos 4 deep,
-# pageable, written after the interior).
+# and beside it; one node's MPI up to 8 GPUs, InfiniBand beyond. The last
+# column is the plainest design: halos 4 deep, pageable, written after the
+# interior.
 function predict(    a, apps, R, N, link, one, strong, x, y, z, u, v, w) {
     split("heat laplace", apps, " ")
     for (a = 1; a <= 2; a++) {

@@ -1,7 +1,6 @@
 /*
  * mpi.c (bin/bench-mpi): the heat world and the Laplace solver stepped
- * over MPI ranks (apps/mpi) against one rank of the same job (issues 23
- * and 26).
+ * over MPI ranks (apps/mpi) against one rank of the same job.
  *
  * For each app and size n, the grid is n x n (strong scaling) or, with
  * `weak`, n x n cells per rank (a square of side n sqrt(R)). Its rows:
@@ -13,8 +12,8 @@
  * heat_step_mpi and laplace_solve_mpi do), steps a few times untimed,
  * then times `runs` calls of slab_advance between barriers by rank 0's
  * clock, the device finished. Only the stepping is timed: a whole call's
- * setup (scatter, upload, read-back, gather) took seconds at the large
- * sizes and varied by more than the stepping took.
+ * setup (scatter, upload, read-back, gather) outweighs the stepping at
+ * large sizes and varies by more than the stepping takes.
  *
  * Efficiency: cells per second against R times the reference's (rank 0
  * alone on the grid, or on n x n when weak). Exchange share: the part of

@@ -34,8 +34,9 @@ typedef struct societies_day {
  * x^(1/n), for x < SOCIETIES_TABLE_UNITS).
  * The item kernels read them where the reference computes: a CPU device's
  * pow, expm1 and log1p may cost many times the host's (on PoCL the item
- * kernels ran 3 to 16 times faster reading them: bench/RESULTS.md), and a
- * value the host computed is the reference's, bit for bit. The reference passes no table (0); values outside it are
+ * kernels run several times faster reading them: bench/RESULTS.md,
+ * Defaults per device), and a value the host computed is the reference's,
+ * bit for bit. The reference passes no table (0); values outside it are
  * computed on either side. */
 #define SOCIETIES_TABLE_EFFORT 4096
 #define SOCIETIES_TABLE_MU(r) \

@@ -112,7 +112,8 @@ START_TEST(the_readmes_example_is_read)
 }
 END_TEST
 
-/* A key given twice was taken from its last line; now both are named. */
+/* A key given twice is refused, naming both lines, rather than taken
+ * from its last. */
 START_TEST(a_key_given_twice_is_refused)
 {
     static const struct {

@@ -1,6 +1,6 @@
 /*
  * seed.h: the declarations of local_malloc and local_free as the header of
- * the first local_malloc analyser gives them (issue 39, item 9), written
+ * the seed's local_malloc analyser gives them, written
  * again for clframe's tests: under __LOCAL_MALLOC_ANALYSIS__, both return
  * a __local pointer and take a size. Without the macro it declares nothing,
  * and clframe's rewrite declares them itself.

@@ -2,11 +2,11 @@
  * blur_clframe.c: the seed's image blur, apps/blur's blur_seed then
  * blur_seed_copy each pass on R, G and B as int arrays, for a number of
  * passes over the app's pseudo-random image, through clframe: the clframe
- * one of issue 25's three host programs per workload, whose lines
+ * one of the three host programs per workload, whose lines
  * bench/cuda/effort/count compares. It prints the kernels' time from their
  * profiling events and checks every channel against the app's C reference
- * (the image and the reference are apps/blur's helpers, shared by the
- * three programs and not counted). From the repository's root, after make:
+ * (the image and the reference are apps/blur's helpers, shared by the three
+ * programs and not counted). From the repository's root, after make:
  *
  *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iapps -o bin/effort-blur-clframe apps/blur/cuda/effort/blur_clframe.c build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-blur-clframe 512 512 10
  */

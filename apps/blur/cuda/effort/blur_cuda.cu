@@ -2,13 +2,13 @@
  * blur_cuda.cu: the seed's image blur, the CUDA twins of apps/blur's
  * blur_seed then blur_seed_copy each pass on R, G and B as int arrays, for
  * a number of passes over the app's pseudo-random image, through the CUDA
- * runtime API: the CUDA one of issue 25's three host programs per
- * workload, whose lines bench/cuda/effort/count compares. It prints the
- * kernels' time (a pair of events around the loop) and checks every
- * channel against the app's C reference (the image and the reference are
- * apps/blur's helpers, shared by the three programs and not counted; their
- * library holds the app's OpenCL versions too, hence clframe and OpenCL on
- * the link line). From the repository's root, after make:
+ * runtime API: the CUDA one of the three host programs per workload, whose
+ * lines bench/cuda/effort/count compares. It prints the kernels' time (a
+ * pair of events around the loop) and checks every channel against the app's
+ * C reference (the image and the reference are apps/blur's helpers, shared
+ * by the three programs and not counted; their library holds the app's
+ * OpenCL versions too, hence clframe and OpenCL on the link line). From the
+ * repository's root, after make:
  *
  *   nvcc -O3 -arch=sm_90 -Iapps -o bin/effort-blur-cuda apps/blur/cuda/effort/blur_cuda.cu build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-blur-cuda 512 512 10
  */

@@ -2,13 +2,13 @@
  * blur_opencl.c: the seed's image blur, apps/blur's blur_seed then
  * blur_seed_copy each pass on R, G and B as int arrays, for a number of
  * passes over the app's pseudo-random image, through the plain OpenCL API
- * without clframe: one of issue 25's three host programs per workload,
- * whose lines bench/cuda/effort/count compares. It runs on the first GPU,
- * or the first device of any kind when there is no GPU, prints the
- * kernels' time (first start to last end, from their profiling events) and
- * checks every channel against the app's C reference (the image and the
- * reference are apps/blur's helpers, shared by the three programs and not
- * counted). From the repository's root, after make:
+ * without clframe: one of the three host programs per workload, whose lines
+ * bench/cuda/effort/count compares. It runs on the first GPU, or the first
+ * device of any kind when there is no GPU, prints the kernels' time (first
+ * start to last end, from their profiling events) and checks every channel
+ * against the app's C reference (the image and the reference are apps/blur's
+ * helpers, shared by the three programs and not counted). From the
+ * repository's root, after make:
  *
  *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-blur-opencl apps/blur/cuda/effort/blur_opencl.c build/libblur.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-blur-opencl 512 512 10
  */

@@ -3,14 +3,14 @@
  * apps/laplace's laplace_seed_update then laplace_seed_copy each Jacobi
  * iteration, on the seed's problem (the app's default: border at 0, a
  * centred conductor a quarter of each side at 1), through the CUDA runtime
- * API: the CUDA one of issue 25's three host programs per workload, whose
- * lines bench/cuda/effort/count compares. It prints the kernels' time (a
- * pair of events around the loop) and checks the potential bit for bit
- * against the app's C reference (the grid and the reference are
- * apps/laplace's helpers, shared by the three programs and not counted;
- * their library holds the app's OpenCL versions too, hence clframe and
- * OpenCL on the link line). -fmad=false as the OpenCL file's FP_CONTRACT
- * OFF. From the repository's root, after make:
+ * API: the CUDA one of the three host programs per workload, whose lines
+ * bench/cuda/effort/count compares. It prints the kernels' time (a pair of
+ * events around the loop) and checks the potential bit for bit against the
+ * app's C reference (the grid and the reference are apps/laplace's helpers,
+ * shared by the three programs and not counted; their library holds the
+ * app's OpenCL versions too, hence clframe and OpenCL on the link line).
+ * -fmad=false as the OpenCL file's FP_CONTRACT OFF. From the repository's
+ * root, after make:
  *
  *   nvcc -O3 -arch=sm_90 -fmad=false -Iapps -o bin/effort-laplace-cuda apps/laplace/cuda/effort/laplace_cuda.cu build/liblaplace.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-laplace-cuda 200 200 100
  */

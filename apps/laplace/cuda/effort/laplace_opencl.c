@@ -3,13 +3,13 @@
  * laplace_seed_update then laplace_seed_copy each Jacobi iteration, on the
  * seed's problem (the app's default: border at 0, a centred conductor a
  * quarter of each side at 1), through the plain OpenCL API without
- * clframe: one of issue 25's three host programs per workload, whose lines
+ * clframe: one of the three host programs per workload, whose lines
  * bench/cuda/effort/count compares. It runs on the first GPU, or the first
  * device of any kind when there is no GPU, prints the kernels' time (first
- * start to last end, from their profiling events) and checks the
- * potential bit for bit against the app's C reference (the grid and the
- * reference are apps/laplace's helpers, shared by the three programs and
- * not counted). From the repository's root, after make:
+ * start to last end, from their profiling events) and checks the potential
+ * bit for bit against the app's C reference (the grid and the reference are
+ * apps/laplace's helpers, shared by the three programs and not counted).
+ * From the repository's root, after make:
  *
  *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-laplace-opencl apps/laplace/cuda/effort/laplace_opencl.c build/liblaplace.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-laplace-opencl 200 200 100
  */

@@ -1,12 +1,11 @@
 /*
  * matmul_clframe.c: C = A x B for n x n floats by apps/matmul's tiled
  * kernel (matmul_tiled, 16 x 16), through clframe: the clframe one of
- * issue 25's three host programs per workload, whose lines
- * bench/cuda/effort/count compares. It runs on clframe's default device,
- * prints the kernel's time from its profiling event and checks C with the
- * app's matmul_compare (the input and the check are apps/matmul's helpers,
- * shared by the three programs and not counted). From the repository's
- * root, after make:
+ * the three host programs per workload, whose lines bench/cuda/effort/count
+ * compares. It runs on clframe's default device, prints the kernel's time
+ * from its profiling event and checks C with the app's matmul_compare (the
+ * input and the check are apps/matmul's helpers, shared by the three
+ * programs and not counted). From the repository's root, after make:
  *
  *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iapps -o bin/effort-matmul-clframe apps/matmul/cuda/effort/matmul_clframe.c build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-matmul-clframe 512
  */

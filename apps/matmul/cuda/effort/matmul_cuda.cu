@@ -1,13 +1,13 @@
 /*
  * matmul_cuda.cu: C = A x B for n x n floats by the CUDA twin of
  * apps/matmul's tiled kernel (matmul_tiled, 16 x 16 blocks), through the
- * CUDA runtime API: the CUDA one of issue 25's three host programs per
- * workload, whose lines bench/cuda/effort/count compares. It prints the
- * kernel's time from a pair of events and checks C with the app's
- * matmul_compare (the input and the check are apps/matmul's helpers,
- * shared by the three programs and not counted; their library holds the
- * app's OpenCL versions too, hence clframe and OpenCL on the link line).
- * From the repository's root, after make:
+ * CUDA runtime API: the CUDA one of the three host programs per workload,
+ * whose lines bench/cuda/effort/count compares. It prints the kernel's time
+ * from a pair of events and checks C with the app's matmul_compare (the
+ * input and the check are apps/matmul's helpers, shared by the three
+ * programs and not counted; their library holds the app's OpenCL versions
+ * too, hence clframe and OpenCL on the link line). From the repository's
+ * root, after make:
  *
  *   nvcc -O3 -arch=sm_90 -Iapps -o bin/effort-matmul-cuda apps/matmul/cuda/effort/matmul_cuda.cu build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-matmul-cuda 512
  */

@@ -1,13 +1,12 @@
 /*
  * matmul_opencl.c: C = A x B for n x n floats by apps/matmul's tiled kernel
  * (matmul_tiled, 16 x 16), through the plain OpenCL API without clframe:
- * one of issue 25's three host programs per workload (CUDA, plain OpenCL,
- * clframe) whose lines bench/cuda/effort/count compares. It runs on the
- * first GPU, or the first device of any kind when there is no GPU, prints
- * the kernel's time from its profiling event, and checks C with the app's
- * matmul_compare (the input and the check are apps/matmul's helpers, shared
- * by the three programs and not counted). From the repository's root,
- * after make:
+ * one of the three host programs per workload (CUDA, plain OpenCL, clframe)
+ * whose lines bench/cuda/effort/count compares. It runs on the first GPU, or
+ * the first device of any kind when there is no GPU, prints the kernel's
+ * time from its profiling event, and checks C with the app's matmul_compare
+ * (the input and the check are apps/matmul's helpers, shared by the three
+ * programs and not counted). From the repository's root, after make:
  *
  *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iapps -o bin/effort-matmul-opencl apps/matmul/cuda/effort/matmul_opencl.c build/libmatmul.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-matmul-opencl 512
  */

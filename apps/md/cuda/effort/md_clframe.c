@@ -5,13 +5,14 @@
  * md_cell_scan, or above 16 blocks of cells md_block_sums, md_cell_scan of the
  * sums and md_block_starts), md_cell_scatter and md_force_particle, after the
  * first forces (md_bin, the scan, the scatter, the forces), as apps/md/md_cl.c
- * enqueues them, through clframe: the clframe one of issue 25's three host
- * programs per workload, whose lines bench/cuda/effort/count compares. It
- * prints the last S steps' kernel time (every launch timed by the context) and
- * checks, after the first 3, positions within 1e-4 and velocities within 1e-3
+ * enqueues them, through clframe: the clframe one of the three host programs
+ * per workload, whose lines bench/cuda/effort/count compares. It prints the
+ * last S steps' kernel time (every launch timed by the context) and checks,
+ * after the first 3, positions within 1e-4 and velocities within 1e-3
  * against the app's host cell list in double (the start, md_system_init, and
- * the check, md_run's cells-host version, are apps/md's helpers, shared by the
- * three programs and not counted). From the repository's root, after make:
+ * the check, md_run's cells-host version, are apps/md's helpers, shared by
+ * the three programs and not counted). From the repository's root, after
+ * make:
  *
  *   cc -std=c11 -O2 -Wall -Wextra -Werror -Iclframe -Iclframe/kernels -Iapps -o bin/effort-md-clframe apps/md/cuda/effort/md_clframe.c build/libmd.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -fopenmp && bin/effort-md-clframe 4000 10
  */

@@ -6,15 +6,15 @@
  * of the sums and md_block_starts), md_cell_scatter and md_force_particle,
  * after the first forces (md_bin, the scan, the scatter, the forces), launched
  * as apps/md/cuda/md.cu launches them, through the CUDA runtime API: the CUDA one
- * of issue 25's three host programs per workload, whose lines
- * bench/cuda/effort/count compares. It prints the last S steps' kernel time (a
- * pair of events around their loop) and checks, after the first 3, positions
- * within 1e-4 and velocities within 1e-3 against the app's host cell list in
- * double (the start, md_system_init, and the check, md_run's cells-host
- * version, are apps/md's helpers, shared by the three programs and not counted;
- * their library holds the app's OpenCL versions too, hence clframe and OpenCL
- * on the link line). -prec-div=false for OpenCL's division, as md.cu is built.
- * From the repository's root, after make:
+ * of the three host programs per workload, whose lines
+ * bench/cuda/effort/count compares. It prints the last S steps' kernel time
+ * (a pair of events around their loop) and checks, after the first 3,
+ * positions within 1e-4 and velocities within 1e-3 against the app's host
+ * cell list in double (the start, md_system_init, and the check, md_run's
+ * cells-host version, are apps/md's helpers, shared by the three programs
+ * and not counted; their library holds the app's OpenCL versions too, hence
+ * clframe and OpenCL on the link line). -prec-div=false for OpenCL's
+ * division, as md.cu is built. From the repository's root, after make:
  *
  *   nvcc -O3 -arch=sm_90 -prec-div=false -Iapps -Iclframe/kernels -o bin/effort-md-cuda apps/md/cuda/effort/md_cuda.cu build/libmd.a build/libcommon.a build/libclframe.a -lOpenCL -lpng16 -lm -lgomp && bin/effort-md-cuda 4000 10
  */
