@@ -17,6 +17,7 @@
 #   make test-gpu      every suite once on the GPU, a line each
 #   make test-clframe  the library's own suites alone (builds no app)
 #   make test-NAME     the suites of apps/NAME alone
+#   make docs          the API reference in build/docs/html (Doxygen)
 #   make bench         benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
 #   make check-asan / check-oclgrind / check-valgrind
 #                      one checked run of every suite

@@ -99,9 +99,25 @@ test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
               $(BIN)/clframe-local-malloc
 	tests/install/check
 
+# `make docs`: the API reference, $(B)/docs/html, made by Doxygen from
+# clframe.h's comments (docs/Doxyfile). Any warning fails it, a public name
+# without a doc comment among them; a failed build leaves no reference
+# behind, so that the next make builds it again.
+DOXYGEN := $(shell command -v doxygen 2>/dev/null)
+.PHONY: docs
+docs: deps
+	@$(MAKE) --no-print-directory $(B)/docs/html/index.html
+
+$(B)/docs/html/index.html: clframe/clframe.h docs/Doxyfile docs/mainpage.dox
+	rm -rf $(B)/docs/html
+	@mkdir -p $(B)/docs
+	(cat docs/Doxyfile; echo "OUTPUT_DIRECTORY = $(B)/docs") | doxygen - \
+	    || { rm -rf $(B)/docs/html; exit 1; }
+
 # Every example of README.md, docs/*.md and clframe.h, taken from the
-# text, built and run, and the example header of docs/sharing.md checked on both sides
-# (tests/docs/check).
+# text, built and run, the example header of docs/sharing.md checked on
+# both sides (tests/docs/check), and the API reference built (where doxygen
+# is installed, as `make test` makes sure).
 .PHONY: test-docs check-layers check-comments
 test-clframe: test-docs check-layers check-comments
 # The library's core depends on none of its source tools (docs/design.md).
@@ -114,8 +130,10 @@ check-comments:
 	scripts/check-comments
 
 test-docs: export CLFRAME_DEVICE ?= cpu
-test-docs: $(B)/libclframe.a
+test-docs: $(B)/libclframe.a $(if $(DOXYGEN),$(B)/docs/html/index.html)
 	CC="$(CC)" CXX="$(CXX)" tests/docs/check
+	$(if $(DOXYGEN),,@echo "test-docs: no doxygen, so the API reference" \
+	    "was not built (scripts/install-deps installs it)")
 
 # The checked runs: the library's valgrind run, the longest, is spread over
 # processes (CLFRAME_TEST_PART) so that the cores share it, and it and its
