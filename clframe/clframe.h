@@ -813,8 +813,8 @@ int clkernel_call_chunked_args(clkernel *k, size_t items, size_t chunk,
  * its profiling event (waiting for it if need be); -1 before the first.
  * Calls are timed only after clkernel_set_timing(k, 1), or for every kernel
  * under CLFRAME_PROFILE=1: asking the driver for an event is not free (on
- * NVIDIA's driver it measured 8 us per blocking call, about as much as the
- * call itself; see bench/RESULTS.md). A timed launch does not wait: the
+ * NVIDIA's driver it costs about as much as a small blocking call itself;
+ * see bench/history/call.md). A timed launch does not wait: the
  * context keeps its event and reads it into k's totals (below) at the
  * next blocking call, clctx_finish or clctx_free, when some thousands are
  * pending, or when one of these asks. */

@@ -598,8 +598,8 @@ static cl_int enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
     if (bytes == 0)
         return CL_SUCCESS;
     /* Profiled by the clock when the host waits: NVIDIA's events of a
-     * copy of pageable memory span more than the copy, which made large
-     * read-backs look several times slower than they are.
+     * copy of pageable memory span more than the copy, which would make
+     * large read-backs look slower than they are.
      * The queue is finished first, so the clock times the copy alone; an
      * enqueued copy has only its event. */
     cl_event *evp = ctx->profile && !blocking ? timed : NULL;
