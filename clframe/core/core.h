@@ -45,6 +45,10 @@ double clf_now_ms(void);       /* monotonic clock */
 int clf_env_on(const char *name);
 /* 1 if s is a C identifier ("play", "_x1"), 0 for NULL, "" and the rest. */
 int clf_is_identifier(const char *s);
+/* A size as the environment gives it: "1048576", "64K", "256M", "2G"
+ * (K, M, G: powers of 1024, either case) into *bytes; 0, or -1 for
+ * anything else (a sign, a fraction, a space, too large for size_t). */
+int clf_parse_bytes(const char *text, size_t *bytes);
 /* A whole regular file of at most CLF_READ_MAX bytes, NUL-terminated (*len,
  * if given, without the NUL); NULL with errno when it cannot be opened or
  * read, EINVAL when it is not a regular file (/dev/zero would never end),
