@@ -427,7 +427,9 @@ static int list_add(entry_list *list, const char *name, const struct stat *st)
 static int list_entries(int dir_fd, entry_list *list)
 {
     *list = (entry_list){0};
-    int fd = dup(dir_fd);               /* closedir closes it */
+    /* A descriptor of its own, so that each scan starts at the first
+     * name (a dup would share dir_fd's place); closedir closes it. */
+    int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     if (!d) {
         int saved = errno;
