@@ -396,6 +396,13 @@ END_TEST
 
 /* ---- the cap ------------------------------------------------------------- */
 
+/* 1 for a program entry's name, <16 hex digits>.bin. */
+static int named_as_entry(const char *name)
+{
+    return strspn(name, "0123456789abcdef") == 16 &&
+           strcmp(name + 16, ".bin") == 0;
+}
+
 /* The program entries in the test's folder: how many (*count) and their
  * bytes. Only files named as entries count: the lock and settings do not. */
 static long entry_bytes(int *count)
@@ -407,8 +414,7 @@ static long entry_bytes(int *count)
         char path[600];
         snprintf(path, sizeof path, "%s/%s", entry_dir, e->d_name);
         struct stat st;
-        if (strspn(e->d_name, "0123456789abcdef") == 16 &&
-            strcmp(e->d_name + 16, ".bin") == 0 && lstat(path, &st) == 0 &&
+        if (named_as_entry(e->d_name) && lstat(path, &st) == 0 &&
             S_ISREG(st.st_mode)) {
             bytes += (long)st.st_size;
             ++*count;
@@ -460,7 +466,7 @@ static void build_stored(int factor, char *path)
         int seen = 0;
         for (int i = 0; i < n && !seen; i++)
             seen = strcmp(before[i], e->d_name) == 0;
-        if (!seen && strcmp(e->d_name + 16, ".bin") == 0) {
+        if (!seen && named_as_entry(e->d_name)) {
             ck_assert_msg(path[0] == '\0', "two new entries");
             snprintf(path, 600, "%s/%s", entry_dir, e->d_name);
         }
@@ -920,7 +926,7 @@ START_TEST(processes_at_the_cap_leave_whole_entries_within_it)
         char path[600];
         snprintf(path, sizeof path, "%s/%s", entry_dir, e->d_name);
         ck_assert_msg(!strstr(e->d_name, ".bin."), "%s left", e->d_name);
-        if (strcmp(e->d_name + 16, ".bin") == 0)
+        if (named_as_entry(e->d_name))
             assert_entry_whole(path);
     }
     closedir(d);
