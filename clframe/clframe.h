@@ -220,6 +220,32 @@ int clctx_setting_get(clctx *ctx, const char *name, char *value, size_t size);
 int clctx_setting_put(clctx *ctx, const char *name, const char *value);
 /** @} */
 
+/** @name The program cache on disk
+ * @{ */
+/** Compiled programs are kept in $XDG_CACHE_HOME/clframe (else
+ * ~/.cache/clframe), at most CLFRAME_CACHE_MAX bytes of them (read when a
+ * context is made; 256 MiB unless it says), the least recently used
+ * removed first when a new one would pass it. clframe_cache_get_usage
+ * says where the folder is and what it holds (clframe-info --cache prints
+ * it); clframe_cache_clear removes every entry, and only those: never the
+ * settings above, PoCL's pocl/ folder or anything else there, and says
+ * what it removed (clframe-info --clear-cache). A folder not made yet is
+ * an empty cache. 0, or a code with a message: CLFRAME_ERR_USAGE for a
+ * malformed CLFRAME_CACHE_MAX, CLFRAME_ERR_IO when there is no folder
+ * (neither XDG_CACHE_HOME nor HOME is an absolute path, or others can
+ * write to it) or it cannot be read, or an entry cannot be removed. */
+typedef struct clframe_cache_usage {
+    char dir[4096];              /**< the folder */
+    int exists;                  /**< 0: not made yet */
+    int on;                      /**< 0 under CLFRAME_CACHE=0 */
+    uint64_t entries;            /**< compiled programs */
+    uint64_t bytes;              /**< their size */
+    uint64_t max;                /**< the cap */
+} clframe_cache_usage;
+int clframe_cache_get_usage(clframe_cache_usage *usage);
+int clframe_cache_clear(clframe_cache_usage *removed);
+/** @} */
+
 /** Blocks until everything enqueued on the context has finished: on its own
  * queue, its streams (clstream) and a chunked call's copy queues. */
 int clctx_finish(clctx *ctx);

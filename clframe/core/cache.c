@@ -27,11 +27,23 @@
  * The cache can only save time, never cost a build: every failure in it (no
  * home folder, an unwritable or full disk, a binary the driver rejects) is a
  * silent miss. It is off under CLFRAME_CACHE=0, and under CL_DEBUG, where
- * every build must print its log. Nothing is evicted (remove the folder to
- * reclaim the space), and a writer killed before its rename leaves a
- * <hash>.bin.XXXXXX file that nothing reads. The folder also keeps the
+ * every build must print its log. A writer killed before its rename leaves
+ * a <hash>.bin.XXXXXX file that nothing reads. The folder also keeps the
  * small per-device values of settings.c, and PoCL's own kernel cache. It
  * must be the user's alone: one that others can write to is no cache.
+ *
+ * The entries (the files named <16 hex digits>.bin, nothing else) hold at
+ * most CLFRAME_CACHE_MAX bytes together. A file's modification time is its
+ * last use: writing sets it, and a hit sets it again (as ccache does), so
+ * the scan that follows each store can remove the least recently used
+ * entries until what is left fits, never the one just stored. An entry
+ * larger than the cap itself is not stored (it would push every other out
+ * and still not fit): under CLFRAME_CACHE_MAX=0 nothing is. Processes that
+ * evict at once take turns under an flock() of the folder's cache.lock, so
+ * each scans what the others left and none removes more than it must; a
+ * reader needs no lock, since an entry removed while it is open stays
+ * readable to the end (POSIX), and one removed before it is opened is a
+ * miss.
  *
  * What storing costs depends on the driver: NVIDIA hands over the PTX it
  * already has, PoCL compiles every kernel's work-group code to put it in the
@@ -40,16 +52,22 @@
  */
 #include "core.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 enum { ENTRY_FORMAT = 1 };
+/* The cap unless CLFRAME_CACHE_MAX says: room for the programs of all of
+ * clframe's tests, apps and benchmarks many times over, little on a disk. */
+static const size_t CACHE_MAX_DEFAULT = (size_t)256 << 20;
+static const char LOCK_NAME[] = "cache.lock";
 static const char ENTRY_MAGIC[8] = {'C', 'L', 'F', 'C', 'A', 'C', 'H', 'E'};
 
 /* The first bytes of an entry, in the host's byte order: a cache is read by
@@ -112,6 +130,17 @@ int clf_cache_switched_off(void)
 {
     const char *v = getenv("CLFRAME_CACHE");
     return v && strcmp(v, "0") == 0;
+}
+
+int clf_cache_max(size_t *max)
+{
+    const char *env = getenv("CLFRAME_CACHE_MAX");
+    *max = CACHE_MAX_DEFAULT;
+    if (env && *env && clf_parse_bytes(env, max))
+        return clframe_fail(CLFRAME_ERR_USAGE, "CLFRAME_CACHE_MAX=\"%s\": a "
+                            "number of bytes expected, with K, M or G after "
+                            "it for KiB, MiB or GiB (0 stores nothing)", env);
+    return 0;
 }
 
 static int cache_enabled(clctx *ctx)
@@ -198,11 +227,10 @@ static int folder_trusted(const char *path)
            (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
-/* $XDG_CACHE_HOME/clframe, or $HOME/.cache/clframe; NULL when neither is
- * usable, or when the folder is one another user could write to (then the
- * cache is off: its entries would be another's code). The XDG
- * specification says to ignore a relative XDG_CACHE_HOME. */
-char *clf_cache_dir(void)
+/* $XDG_CACHE_HOME/clframe, or $HOME/.cache/clframe, trusted or not; NULL
+ * when neither is usable (or out of memory). The XDG specification says to
+ * ignore a relative XDG_CACHE_HOME. */
+static char *cache_dir_named(void)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     clf_str dir = {0};
@@ -212,11 +240,24 @@ char *clf_cache_dir(void)
         clf_str_printf(&dir, "%s/.cache/clframe", home);
     else
         return NULL;
-    if (dir.failed || !folder_trusted(dir.data)) {
+    if (dir.failed) {
         free(dir.data);
         return NULL;
     }
     return dir.data;
+}
+
+/* The named folder; NULL when there is none, or when it is one another
+ * user could write to (then the cache is off: its entries would be
+ * another's code). */
+char *clf_cache_dir(void)
+{
+    char *dir = cache_dir_named();
+    if (dir && !folder_trusted(dir)) {
+        free(dir);
+        return NULL;
+    }
+    return dir;
 }
 
 /* PoCL keeps the kernels it compiles in a cache of its own and runs what
@@ -324,15 +365,160 @@ cl_program clf_cache_load(clctx *ctx, const char *source, const char *options)
         clf_cache_entry_binary(file, size, key, key_len, &binary_len);
     cl_program program =
         binary ? program_from_binary(ctx, binary, binary_len, options) : NULL;
-    if (program)
+    if (program) {
         ctx->stats.cache_hits++;
-    else if (found)
+        utimensat(AT_FDCWD, path, NULL, 0);     /* used now: evicted last */
+    } else if (found)
         unlink(path);           /* damaged, stale or rejected: rebuilt next */
     free(file);
     free(path);
     free(dir);
     free(key);
     return program;
+}
+
+/* ---- keeping it bounded ------------------------------------------------- */
+
+/* One entry as the folder's scan sees it. */
+enum { ENTRY_NAME_LEN = 20 };
+typedef struct cache_entry {
+    char name[ENTRY_NAME_LEN + 1];      /* <16 hex digits>.bin */
+    uint64_t bytes;
+    struct timespec used;       /* its modification time: last written or
+                                   loaded */
+} cache_entry;
+
+typedef struct entry_list {
+    cache_entry *at;
+    size_t n, room;
+    uint64_t bytes;             /* of them all */
+} entry_list;
+
+/* 1 for the names clf_cache_path gives program entries: only such files
+ * are counted, evicted or cleared; whatever else is in the folder
+ * (settings, PoCL's folder, the lock, a writer's temporary) is left. */
+static int is_entry_name(const char *name)
+{
+    return strspn(name, "0123456789abcdef") == 16 &&
+           strcmp(name + 16, ".bin") == 0;
+}
+
+static int list_add(entry_list *list, const char *name, const struct stat *st)
+{
+    if (list->n == list->room) {
+        size_t room = list->room ? 2 * list->room : 64;
+        cache_entry *at = realloc(list->at, room * sizeof *at);
+        if (!at)
+            return -1;
+        list->at = at;
+        list->room = room;
+    }
+    cache_entry *e = &list->at[list->n++];
+    memcpy(e->name, name, sizeof e->name);  /* is_entry_name: its length */
+    e->bytes = (uint64_t)st->st_size;
+    e->used = st->st_mtim;
+    list->bytes += e->bytes;
+    return 0;
+}
+
+/* The entries of the folder open as dir_fd: regular files with an entry's
+ * name (one that vanishes during the scan is not one). 0, or -1 with
+ * errno (the folder cannot be read, out of memory); free list->at. */
+static int list_entries(int dir_fd, entry_list *list)
+{
+    *list = (entry_list){0};
+    /* A descriptor of its own, so that each scan starts at the first
+     * name (a dup would share dir_fd's place); closedir closes it. */
+    int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        int saved = errno;
+        if (fd >= 0)
+            close(fd);
+        errno = saved;
+        return -1;
+    }
+    int bad = 0;
+    for (struct dirent *e; !bad && (e = readdir(d));) {
+        struct stat st;
+        if (is_entry_name(e->d_name) &&
+            fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode))
+            bad = list_add(list, e->d_name, &st);
+    }
+    int saved = errno;
+    closedir(d);
+    if (bad) {
+        free(list->at);
+        *list = (entry_list){0};
+        errno = saved;
+    }
+    return bad ? -1 : 0;
+}
+
+/* Least recently used first; the name settles a tie, so that every
+ * process orders the same entries the same way. */
+static int by_use(const void *a, const void *b)
+{
+    const cache_entry *x = a, *y = b;
+    if (x->used.tv_sec != y->used.tv_sec)
+        return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+    if (x->used.tv_nsec != y->used.tv_nsec)
+        return x->used.tv_nsec < y->used.tv_nsec ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* Removes entries of the folder dir_fd, least recently used first and never
+ * keep, until the rest hold at most max bytes: one scan, one pass. An
+ * entry already removed by another counts as removed; one that cannot be
+ * removed is passed over. */
+static void evict_entries(int dir_fd, uint64_t max, const char *keep)
+{
+    entry_list list;
+    if (list_entries(dir_fd, &list) != 0 || list.bytes <= max) {
+        free(list.at);
+        return;
+    }
+    qsort(list.at, list.n, sizeof *list.at, by_use);
+    for (size_t i = 0; i < list.n && list.bytes > max; i++)
+        if (strcmp(list.at[i].name, keep) != 0 &&
+            (unlinkat(dir_fd, list.at[i].name, 0) == 0 || errno == ENOENT))
+            list.bytes -= list.at[i].bytes;
+    free(list.at);
+}
+
+/* 1 if the entries of the folder dir_fd hold more than max bytes. */
+static int over_cap(int dir_fd, uint64_t max)
+{
+    entry_list list;
+    int over = list_entries(dir_fd, &list) == 0 && list.bytes > max;
+    free(list.at);
+    return over;
+}
+
+/* Evicts what the entry just stored (keep) pushed past max. A scan without
+ * the lock finds most stores within the cap; past it, the eviction runs
+ * under the folder's lock, after a second scan: processes storing at once
+ * evict one after the other, each seeing what the last one left, so that
+ * none removes more than it must. Every store scans after its rename, so
+ * the last scan sees every entry, and the folder ends within the cap.
+ * Without a lock (a file system that has none) it evicts all the same. */
+static void evict(const char *dir, size_t max, const char *keep)
+{
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0)
+        return;
+    if (!over_cap(dir_fd, max)) {
+        close(dir_fd);
+        return;
+    }
+    int lock = openat(dir_fd, LOCK_NAME, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    while (lock >= 0 && flock(lock, LOCK_EX) != 0 && errno == EINTR)
+        continue;
+    evict_entries(dir_fd, max, keep);
+    if (lock >= 0)
+        close(lock);                    /* and with it the lock */
+    close(dir_fd);
 }
 
 /* ---- storing ------------------------------------------------------------- */
@@ -394,9 +580,10 @@ int clf_write_atomic(const char *path, const clf_span *spans, int n)
 }
 
 /* Writes the entry (no fsync: an entry cut short by a crash fails the
- * checks and is rebuilt, which is cheaper than syncing every build). */
-static void write_entry(const char *path, const char *key, size_t key_len,
-                        const unsigned char *binary, size_t binary_len)
+ * checks and is rebuilt, which is cheaper than syncing every build). 0, or
+ * -1 when nothing was written. */
+static int write_entry(const char *path, const char *key, size_t key_len,
+                       const unsigned char *binary, size_t binary_len)
 {
     entry_header h = {.format = ENTRY_FORMAT, .key_len = key_len,
                       .binary_len = binary_len,
@@ -405,7 +592,16 @@ static void write_entry(const char *path, const char *key, size_t key_len,
     memcpy(h.magic, ENTRY_MAGIC, sizeof h.magic);
     const clf_span spans[] = {{&h, sizeof h}, {key, key_len},
                               {binary, binary_len}};
-    clf_write_atomic(path, spans, 3);
+    return clf_write_atomic(path, spans, 3);
+}
+
+/* Whether an entry of this key and binary may be stored under cap max: it
+ * must fit the cap, and be small enough for clf_cache_load to read. */
+static int entry_fits(size_t key_len, size_t binary_len, size_t max)
+{
+    size_t most = max < CLF_READ_MAX ? max : CLF_READ_MAX;
+    return key_len <= most && binary_len <= most - key_len &&
+           sizeof(entry_header) <= most - key_len - binary_len;
 }
 
 void clf_cache_store(clctx *ctx, cl_program program, const char *source,
@@ -415,15 +611,119 @@ void clf_cache_store(clctx *ctx, cl_program program, const char *source,
         return;
     size_t key_len = 0, binary_len = 0;
     char *key = make_key(ctx, source, options, &key_len);
-    char *dir = key ? clf_cache_dir() : NULL;
+    /* No entry fits a cap below its key (CLFRAME_CACHE_MAX=0): the binary,
+     * which can cost PoCL seconds to make, is not even asked for. */
+    int may_fit = key && entry_fits(key_len, 0, ctx->cache_max);
+    char *dir = may_fit ? clf_cache_dir() : NULL;
     char *path = dir ? clf_cache_path(dir, key, key_len, "bin") : NULL;
     unsigned char *binary =
         path && clf_make_dirs(dir, 0700) == 0
             ? program_binary(program, &binary_len) : NULL;
-    if (binary)
-        write_entry(path, key, key_len, binary, binary_len);
+    if (binary && entry_fits(key_len, binary_len, ctx->cache_max) &&
+        write_entry(path, key, key_len, binary, binary_len) == 0)
+        evict(dir, ctx->cache_max, strrchr(path, '/') + 1);
     free(binary);
     free(path);
     free(dir);
     free(key);
+}
+
+/* ---- looking at it and clearing it --------------------------------------- */
+
+/* Opens the cache's folder for the user's own look at it: its path in
+ * usage->dir, *dir_fd open on it, or -1 when it is not made yet. 0, or an
+ * error (who: the caller) saying why there is no folder to look at. */
+static int open_cache_dir(const char *who, clframe_cache_usage *usage,
+                          int *dir_fd)
+{
+    *dir_fd = -1;
+    char *dir = cache_dir_named();
+    if (!dir)
+        return clframe_fail(CLFRAME_ERR_IO, "%s: no cache folder: neither "
+                            "XDG_CACHE_HOME nor HOME is an absolute path",
+                            who);
+    int too_long = strlen(dir) >= sizeof usage->dir;
+    snprintf(usage->dir, sizeof usage->dir, "%s", dir);
+    free(dir);
+    if (too_long)
+        return clframe_fail(CLFRAME_ERR_IO, "%s: the cache folder's path is "
+                            "longer than %zu bytes", who,
+                            sizeof usage->dir - 1);
+    *dir_fd = open(usage->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (*dir_fd < 0 && errno == ENOENT)
+        return 0;
+    if (*dir_fd < 0)
+        return clframe_fail(CLFRAME_ERR_IO, "%s: %s: %s", who, usage->dir,
+                            strerror(errno));
+    usage->exists = 1;
+    if (!folder_trusted(usage->dir)) {
+        close(*dir_fd);
+        *dir_fd = -1;
+        return clframe_fail(CLFRAME_ERR_IO, "%s: %s: not yours alone "
+                            "(others can write to it), so it is no cache",
+                            who, usage->dir);
+    }
+    return 0;
+}
+
+/* What both public calls start with: the cap, the folder and its entries
+ * (list, empty when the folder is not made yet). 0, or an error. */
+static int look(const char *who, clframe_cache_usage *usage, int *dir_fd,
+                entry_list *list)
+{
+    *list = (entry_list){0};
+    *dir_fd = -1;
+    if (!usage)
+        return clframe_fail(CLFRAME_ERR_USAGE, "%s: NULL usage", who);
+    memset(usage, 0, sizeof *usage);
+    size_t max = 0;
+    int err = clf_cache_max(&max);
+    if (err || (err = open_cache_dir(who, usage, dir_fd)) != 0)
+        return err;
+    usage->on = !clf_cache_switched_off();
+    usage->max = max;
+    if (*dir_fd >= 0 && list_entries(*dir_fd, list) != 0)
+        return clframe_fail(CLFRAME_ERR_IO, "%s: %s: %s", who, usage->dir,
+                            strerror(errno));
+    return 0;
+}
+
+int clframe_cache_get_usage(clframe_cache_usage *usage)
+{
+    int dir_fd;
+    entry_list list;
+    int err = look("clframe_cache_get_usage", usage, &dir_fd, &list);
+    if (!err) {
+        usage->entries = list.n;
+        usage->bytes = list.bytes;
+    }
+    free(list.at);
+    if (dir_fd >= 0)
+        close(dir_fd);
+    return err;
+}
+
+int clframe_cache_clear(clframe_cache_usage *removed)
+{
+    int dir_fd;
+    entry_list list;
+    int err = look("clframe_cache_clear", removed, &dir_fd, &list);
+    int failed = 0;             /* errno of the first entry left */
+    const char *left = NULL;
+    for (size_t i = 0; !err && i < list.n; i++) {
+        if (unlinkat(dir_fd, list.at[i].name, 0) == 0) {
+            removed->entries++;
+            removed->bytes += list.at[i].bytes;
+        } else if (errno != ENOENT && !failed) {
+            failed = errno;         /* gone already: another cleared it */
+            left = list.at[i].name;
+        }
+    }
+    if (failed)
+        err = clframe_fail(CLFRAME_ERR_IO, "clframe_cache_clear: %s/%s: %s",
+                           removed->dir, left, strerror(failed));
+    free(list.at);
+    if (dir_fd >= 0)
+        close(dir_fd);
+    return err;
 }

@@ -45,6 +45,10 @@ double clf_now_ms(void);       /* monotonic clock */
 int clf_env_on(const char *name);
 /* 1 if s is a C identifier ("play", "_x1"), 0 for NULL, "" and the rest. */
 int clf_is_identifier(const char *s);
+/* A size as the environment gives it: "1048576", "64K", "256M", "2G"
+ * (K, M, G: powers of 1024, either case) into *bytes; 0, or -1 for
+ * anything else (a sign, a fraction, a space, too large for size_t). */
+int clf_parse_bytes(const char *text, size_t *bytes);
 /* A whole regular file of at most CLF_READ_MAX bytes, NUL-terminated (*len,
  * if given, without the NUL); NULL with errno when it cannot be opened or
  * read, EINVAL when it is not a regular file (/dev/zero would never end),
@@ -141,6 +145,8 @@ struct clctx {
     int fast_math_macro;        /* -cl-fast-relaxed-math defines
                                    __FAST_RELAXED_MATH__: 1 yes, 2 no, 0
                                    not yet measured (macros.c) */
+    size_t cache_max;           /* the program cache's cap, read when the
+                                   context is made (cache.c) */
     clctx_stats stats;
     clf_pool pool;
     clf_read_pending reads[CLF_READS_MOST]; /* reads into host arrays not
@@ -617,6 +623,9 @@ int clf_setting_parse(const char *file, size_t size, const char *key,
 /* 1 under CLFRAME_CACHE=0, which turns off the cache and the settings
  * kept beside it. */
 int clf_cache_switched_off(void);
+/* The cache's cap in *max: CLFRAME_CACHE_MAX, or the default. 0, or
+ * CLFRAME_ERR_USAGE naming the variable when it is malformed. */
+int clf_cache_max(size_t *max);
 /* The cache's folder ($XDG_CACHE_HOME/clframe, else ~/.cache/clframe);
  * NULL when neither is usable, or when it is not this user's alone to
  * write. Free it. */

@@ -80,7 +80,7 @@ static clctx *new_context(const char *selector, unsigned nth, int by_index)
     ctx->global_limit = bits >= 8 && bits < 64 ? (size_t)1 << (bits - 1)
                                                : (size_t)1 << 63;
     read_memory_model(ctx);
-    if (clf_pool_open(ctx)) {
+    if (clf_pool_open(ctx) || clf_cache_max(&ctx->cache_max)) {
         free(ctx);
         return NULL;
     }

@@ -92,34 +92,11 @@ static size_t default_limit(const clctx *ctx)
     return (size_t)(memory / 8 < most ? memory / 8 : most);
 }
 
-/* "1048576", "64K", "256M", "2G" (powers of 1024) into *bytes. */
-static int parse_bytes(const char *text, size_t *bytes)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || errno || text[0] == '-')
-        return -1;
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k')
-        shift = 10;
-    else if (*end == 'M' || *end == 'm')
-        shift = 20;
-    else if (*end == 'G' || *end == 'g')
-        shift = 30;
-    if (shift)
-        end++;
-    if (*end || v > ((unsigned long long)SIZE_MAX >> shift))
-        return -1;
-    *bytes = (size_t)(v << shift);
-    return 0;
-}
-
 int clf_pool_open(clctx *ctx)
 {
     const char *env = getenv("CLFRAME_POOL_BYTES");
     ctx->pool.limit = default_limit(ctx);
-    if (env && *env && parse_bytes(env, &ctx->pool.limit))
+    if (env && *env && clf_parse_bytes(env, &ctx->pool.limit))
         return clframe_fail(CLFRAME_ERR_USAGE, "CLFRAME_POOL_BYTES=\"%s\": a "
                             "number of bytes expected, with K, M or G after "
                             "it for KiB, MiB or GiB (0 turns the pool off)",

@@ -83,6 +83,28 @@ int clf_env_on(const char *name)
     return v && *v && strcmp(v, "0") != 0;
 }
 
+int clf_parse_bytes(const char *text, size_t *bytes)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno || text[0] == '-')
+        return -1;
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k')
+        shift = 10;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30;
+    if (shift)
+        end++;
+    if (*end || v > ((unsigned long long)SIZE_MAX >> shift))
+        return -1;
+    *bytes = (size_t)(v << shift);
+    return 0;
+}
+
 int clf_is_identifier(const char *s)
 {
     if (!s || !(isalpha((unsigned char)*s) || *s == '_'))

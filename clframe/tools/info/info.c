@@ -24,11 +24,14 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: clframe-info [--help | --version]\n"
+        "usage: clframe-info [--help | --version | --cache | --clear-cache]\n"
         "\n"
         "Lists every OpenCL platform and device with its limits, the device\n"
         "clframe would choose and why, and whether Oclgrind is available.\n"
         "--version prints the version of clframe, as clframe_version() does.\n"
+        "--cache prints the program cache's folder, its entries, their size\n"
+        "and its cap (CLFRAME_CACHE_MAX); --clear-cache removes its entries\n"
+        "(compiled programs only: not the settings, nor PoCL's pocl/).\n"
         "\n"
         "clframe chooses, as clctx_new(NULL) does: CLFRAME_DEVICE if set (gpu,\n"
         "cpu, P:D or N, the indices listed here, or part of a device name),\n"
@@ -306,13 +309,59 @@ static void print_oclgrind(int has_platform)
         printf("  install it with 'apt-get install oclgrind'\n");
 }
 
-/* The listing, the version or the usage: the exit status. */
+/* ---- the program cache --------------------------------------------------- */
+
+/* --cache: the folder, its entries and the cap; 0, or 1 on an error. */
+static int print_cache(void)
+{
+    clframe_cache_usage u;
+    if (clframe_cache_get_usage(&u) != 0) {
+        fprintf(stderr, "clframe-info: %s\n", clframe_last_error());
+        return 1;
+    }
+    char size[64];
+    printf("program cache: %s%s\n", u.dir,
+           u.exists ? "" : " (not made yet: empty)");
+    format_bytes(u.bytes, size, sizeof size);
+    printf("    entries  %llu, %llu bytes (%s)\n",
+           (unsigned long long)u.entries, (unsigned long long)u.bytes, size);
+    format_bytes(u.max, size, sizeof size);
+    printf("    cap      %llu bytes (%s), CLFRAME_CACHE_MAX\n",
+           (unsigned long long)u.max, size);
+    if (!u.on)
+        printf("    off: CLFRAME_CACHE=0 (nothing is loaded or stored)\n");
+    return 0;
+}
+
+/* --clear-cache: removes the entries and says how many; 0, or 1. */
+static int clear_cache(void)
+{
+    clframe_cache_usage removed;
+    int err = clframe_cache_clear(&removed);
+    char size[64];
+    format_bytes(removed.bytes, size, sizeof size);
+    if (!err && !removed.exists)
+        printf("nothing to remove: %s is not made yet\n", removed.dir);
+    else if (!err || removed.entries)
+        printf("removed %llu %s (%s) from %s\n",
+               (unsigned long long)removed.entries,
+               removed.entries == 1 ? "entry" : "entries", size, removed.dir);
+    if (err)
+        fprintf(stderr, "clframe-info: %s\n", clframe_last_error());
+    return err ? 1 : 0;
+}
+
+/* The listing, the version, the cache's, or the usage: the exit status. */
 static int run(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
         printf("clframe-info %s\n", clframe_version());
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "--cache") == 0)
+        return print_cache();
+    if (argc == 2 && strcmp(argv[1], "--clear-cache") == 0)
+        return clear_cache();
     if (argc > 1) {
         int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
         if (!help)
