@@ -91,13 +91,14 @@ $(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
   $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o $(FUZZ_OBJECTS_$(p)),,tests/fuzz/$(p))))
 
 # The installed library used as a user would: their own kernels/demo/vadd.cl
-# must not be shadowed by anything of clframe's (tests/install/check).
+# must not be shadowed by anything of clframe's (tests/install/check). It
+# runs make install itself, which shares this make's jobs (+).
 .PHONY: test-install
 test-clframe: test-install
 test-install: export CLFRAME_DEVICE ?= cpu
 test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
               $(BIN)/clframe-local-malloc
-	tests/install/check
+	+tests/install/check
 
 # `make docs`: the API reference, $(B)/docs/html, made by Doxygen from
 # clframe.h's comments (docs/Doxyfile). Any warning fails it, a public name
@@ -144,15 +145,20 @@ LONGEST_CHECKS += oclgrind-test-clframe valgrind-test-clframe
 # ---- install ----------------------------------------------------------------------
 
 # The library alone: its archives, clframe.h, clframe-info,
-# clframe-local-malloc, clframe.pc (its Version clframe.h's), and
-# its device library (compiled into it as well) for host code that shares
-# its headers: include/clframe/shared.h, share/clframe/kernels/.
+# clframe-local-malloc, clframe.pc (its Version clframe.h's), CMake's
+# package files (lib/cmake/clframe: clframeConfig.cmake and its version
+# file, whose pointer size is the compiler's), and its device library
+# (compiled into it as well) for host code that shares its headers:
+# include/clframe/shared.h, share/clframe/kernels/.
+CMAKEDIR = $(DESTDIR)$(PREFIX)/lib/cmake/clframe
+SIZEOF_VOID_P = $(or $(shell echo __SIZEOF_POINTER__ | $(CC) $(CFLAGS) -E -P -), \
+    $(error $(CC) does not say its pointer size))
 .PHONY: install uninstall
 install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
          $(BIN)/clframe-local-malloc
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	    $(DESTDIR)$(PREFIX)/share/clframe
+	    $(DESTDIR)$(PREFIX)/share/clframe $(CMAKEDIR)
 	install -m 644 $(B)/libclframe.a $(B)/libclframe.so.$(CLFRAME_VERSION) \
 	    $(DESTDIR)$(PREFIX)/lib
 	ln -sf libclframe.so.$(CLFRAME_VERSION) \
@@ -166,6 +172,13 @@ install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(CLFRAME_VERSION)|' \
 	    clframe/clframe.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
+	sed -e 's|@VERSION@|$(CLFRAME_VERSION)|' -e 's|@SOVERSION@|$(SOVERSION)|' \
+	    clframe/clframeConfig.cmake.in > $(CMAKEDIR)/clframeConfig.cmake
+	sed -e 's|@VERSION@|$(CLFRAME_VERSION)|' \
+	    -e 's|@MAJOR@|$(CLFRAME_VERSION_MAJOR)|' \
+	    -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|' \
+	    clframe/clframeConfigVersion.cmake.in \
+	    > $(CMAKEDIR)/clframeConfigVersion.cmake
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libclframe.a $(DESTDIR)$(PREFIX)/lib/libclframe.so \
@@ -174,4 +187,5 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
 	    $(DESTDIR)$(PREFIX)/bin/clframe-local-malloc \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
-	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe
+	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe \
+	    $(CMAKEDIR)
