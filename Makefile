@@ -69,11 +69,12 @@ $(B)/gen/$(1).c: scripts/embed-sources $(shell find $(addprefix $(3)/,$(4)) -typ
 	scripts/embed-sources $$@ $(2) $(3) $(4)
 endef
 
-# $(call link,PROGRAM,OBJECTS AND LIBRARIES,LINK FLAGS): bin/PROGRAM.
+# $(call link,PROGRAM,OBJECTS AND LIBRARIES,LINK FLAGS): bin/PROGRAM,
+# linked with the caller's LDFLAGS too (a packager's hardening flags).
 define link
 $(BIN)/$(1): $(2) $(B)/libclframe.a
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALL_CFLAGS) -o $$@ $$+ $(3) $$(LDLIBS)
+	$$(CC) $$(ALL_CFLAGS) $$(LDFLAGS) -o $$@ $$+ $(3) $$(LDLIBS)
 PROGRAMS += $(BIN)/$(1)
 endef
 

@@ -45,10 +45,13 @@ endif
 # linked against it finds a version it was built for: libclframe.so.MAJOR,
 # MAJOR rising when the ABI changes. The file is
 # libclframe.so.MAJOR.MINOR.PATCH, the SONAME a link to it, and
-# libclframe.so a link to link with.
+# libclframe.so a link to link with. It exports clframe.h's functions
+# alone (clframe/clframe.map), not the clf_* that its files share, so its
+# ABI is its API (debian/libclframe1.symbols holds the list).
 SOVERSION := $(CLFRAME_VERSION_MAJOR)
-$(B)/libclframe.so.$(CLFRAME_VERSION): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libclframe.so.$(SOVERSION) -o $@ $^ $(LDLIBS)
+$(B)/libclframe.so.$(CLFRAME_VERSION): $(LIB_OBJ) clframe/clframe.map
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libclframe.so.$(SOVERSION) \
+	    -Wl,--version-script=clframe/clframe.map -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(B)/libclframe.so.$(SOVERSION): $(B)/libclframe.so.$(CLFRAME_VERSION)
 	ln -sf libclframe.so.$(CLFRAME_VERSION) $@
