@@ -24,6 +24,11 @@ endif
 LIBCLANG_VERSION := $(patsubst /usr/lib/llvm-%/include,%,$(filter /usr/lib/llvm-%,$(LIBCLANG_INCLUDE)))
 $(B)/clframe/source/localmalloc.o: ALL_CFLAGS += $(if $(LIBCLANG_INCLUDE),-isystem $(LIBCLANG_INCLUDE)) \
     $(if $(LIBCLANG_VERSION),-DCLF_LIBCLANG_VERSION=$(LIBCLANG_VERSION))
+# The version N of /usr/lib/llvm-N that local_malloc opens first, for a
+# package to depend on (debian/rules); empty for /usr/include's headers.
+.PHONY: libclang-version
+libclang-version:
+	@echo $(LIBCLANG_VERSION)
 
 $(B)/libclframe.a: $(LIB_OBJ)
 	rm -f $@
@@ -65,6 +70,13 @@ $(eval $(call link,clframe-info,$(B)/clframe/tools/info/info.o))
 LOCAL_MALLOC_ARGS := $(B)/clframe/tools/local-malloc/args.o
 $(eval $(call link,clframe-local-malloc,$(B)/clframe/tools/local-malloc/local-malloc.o $(LOCAL_MALLOC_ARGS)))
 
+# What `make install` installs that the build makes: the library and its
+# tools, which `make library` builds alone (debian/rules does).
+LIBRARY_AND_TOOLS := $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
+                     $(BIN)/clframe-local-malloc
+.PHONY: library
+library: $(LIBRARY_AND_TOOLS)
+
 # The library's benchmarks: bench/NAME.c is bin/bench-NAME, its kernels
 # (bench/kernels) compiled in; what they share is bench/bench.h.
 $(eval $(call embed,bench/sources,bench_kernel_sources,.,bench/kernels))
@@ -98,8 +110,7 @@ $(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
 .PHONY: test-install
 test-clframe: test-install
 test-install: export CLFRAME_DEVICE ?= cpu
-test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-              $(BIN)/clframe-local-malloc
+test-install: $(LIBRARY_AND_TOOLS)
 	tests/install/check
 
 # `make docs`: the API reference, $(B)/docs/html, made by Doxygen from
@@ -146,35 +157,34 @@ LONGEST_CHECKS += oclgrind-test-clframe valgrind-test-clframe
 
 # ---- install ----------------------------------------------------------------------
 
-# The library alone: its archives, clframe.h, clframe-info,
-# clframe-local-malloc, clframe.pc (its Version clframe.h's), and
-# its device library (compiled into it as well) for host code that shares
-# its headers: include/clframe/shared.h, share/clframe/kernels/.
+# The library alone: its archives (in LIBDIR), clframe.h, clframe-info,
+# clframe-local-malloc, clframe.pc (its Version clframe.h's, its libdir
+# LIBDIR), and its device library (compiled into it as well) for host code
+# that shares its headers: include/clframe/shared.h, share/clframe/kernels/.
 .PHONY: install uninstall
-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-         $(BIN)/clframe-local-malloc
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
-	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+install: $(LIBRARY_AND_TOOLS)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PREFIX)/include/clframe \
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe
 	install -m 644 $(B)/libclframe.a $(B)/libclframe.so.$(CLFRAME_VERSION) \
-	    $(DESTDIR)$(PREFIX)/lib
+	    $(DESTDIR)$(LIBDIR)
 	ln -sf libclframe.so.$(CLFRAME_VERSION) \
-	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION)
-	ln -sf libclframe.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libclframe.so
+	    $(DESTDIR)$(LIBDIR)/libclframe.so.$(SOVERSION)
+	ln -sf libclframe.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libclframe.so
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(BIN)/clframe-local-malloc \
 	    $(DESTDIR)$(PREFIX)/bin
 	cp -r clframe/kernels $(DESTDIR)$(PREFIX)/share/clframe/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(CLFRAME_VERSION)|' \
-	    clframe/clframe.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	    clframe/clframe.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/clframe.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libclframe.a $(DESTDIR)$(PREFIX)/lib/libclframe.so \
-	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION) \
-	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(CLFRAME_VERSION) \
+	rm -f $(DESTDIR)$(LIBDIR)/libclframe.a $(DESTDIR)$(LIBDIR)/libclframe.so \
+	    $(DESTDIR)$(LIBDIR)/libclframe.so.$(SOVERSION) \
+	    $(DESTDIR)$(LIBDIR)/libclframe.so.$(CLFRAME_VERSION) \
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
 	    $(DESTDIR)$(PREFIX)/bin/clframe-local-malloc \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/clframe.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe
