@@ -24,6 +24,7 @@
 #                      one checked run of every suite
 #   make install       PREFIX=/usr/local DESTDIR=  (the library alone; its
 #                      libraries in LIBDIR, PREFIX/lib unless set)
+#   make test-debian   the Debian packages built, checked and used (debian/)
 #   make clean
 #
 # An app's fragment may add its own targets (apps/*/app.mk). CC=clang

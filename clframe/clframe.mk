@@ -113,6 +113,17 @@ test-install: export CLFRAME_DEVICE ?= cpu
 test-install: $(LIBRARY_AND_TOOLS)
 	tests/install/check
 
+# The Debian packages (debian/) built from a copy of the tree, checked by
+# lintian, unpacked into a scratch root and used from there as a user
+# would (tests/debian/check); skipped, saying so, where Debian's packaging
+# tools are missing (scripts/install-deps installs them). `make test`
+# runs it.
+.PHONY: test-debian
+test-run: test-debian
+test-debian: export CLFRAME_DEVICE ?= cpu
+test-debian:
+	JOBS=$(JOBS) tests/debian/check
+
 # `make docs`: the API reference, $(B)/docs/html, made by Doxygen from
 # clframe.h's comments (docs/Doxyfile). Any warning fails it, a public name
 # without a doc comment among them; a failed build leaves no reference
