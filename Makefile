@@ -9,6 +9,7 @@
 #   tests/checked.mk     the checked runs (ASan, valgrind, Oclgrind) and fuzzing
 #
 #   make               the library (build/libclframe.a, .so) and every program (bin/)
+#   make library       the library and its tools alone (what make install installs)
 #   make test          installs missing packages, builds, runs every Check suite,
 #                      then again under AddressSanitizer+UBSan, the docs' and
 #                      the installed library's checks, the fuzzers' corpora
@@ -21,7 +22,9 @@
 #   make bench         benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
 #   make check-asan / check-oclgrind / check-valgrind
 #                      one checked run of every suite
-#   make install       PREFIX=/usr/local DESTDIR=  (the library alone)
+#   make install       PREFIX=/usr/local DESTDIR=  (the library alone; its
+#                      libraries in LIBDIR, PREFIX/lib unless set)
+#   make test-debian   the Debian packages built, checked and used (debian/)
 #   make clean
 #
 # An app's fragment may add its own targets (apps/*/app.mk). CC=clang
@@ -29,6 +32,7 @@
 
 CC      ?= cc
 PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
 DESTDIR ?=
 B       ?= build
 BIN     ?= bin
@@ -69,11 +73,12 @@ $(B)/gen/$(1).c: scripts/embed-sources $(shell find $(addprefix $(3)/,$(4)) -typ
 	scripts/embed-sources $$@ $(2) $(3) $(4)
 endef
 
-# $(call link,PROGRAM,OBJECTS AND LIBRARIES,LINK FLAGS): bin/PROGRAM.
+# $(call link,PROGRAM,OBJECTS AND LIBRARIES,LINK FLAGS): bin/PROGRAM,
+# linked with the caller's LDFLAGS too (a packager's hardening flags).
 define link
 $(BIN)/$(1): $(2) $(B)/libclframe.a
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALL_CFLAGS) -o $$@ $$+ $(3) $$(LDLIBS)
+	$$(CC) $$(ALL_CFLAGS) $$(LDFLAGS) -o $$@ $$+ $(3) $$(LDLIBS)
 PROGRAMS += $(BIN)/$(1)
 endef
 

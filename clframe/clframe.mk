@@ -24,6 +24,11 @@ endif
 LIBCLANG_VERSION := $(patsubst /usr/lib/llvm-%/include,%,$(filter /usr/lib/llvm-%,$(LIBCLANG_INCLUDE)))
 $(B)/clframe/source/localmalloc.o: ALL_CFLAGS += $(if $(LIBCLANG_INCLUDE),-isystem $(LIBCLANG_INCLUDE)) \
     $(if $(LIBCLANG_VERSION),-DCLF_LIBCLANG_VERSION=$(LIBCLANG_VERSION))
+# The version N of /usr/lib/llvm-N that local_malloc opens first, for a
+# package to depend on (debian/rules); empty for /usr/include's headers.
+.PHONY: libclang-version
+libclang-version:
+	@echo $(LIBCLANG_VERSION)
 
 $(B)/libclframe.a: $(LIB_OBJ)
 	rm -f $@
@@ -45,10 +50,13 @@ endif
 # linked against it finds a version it was built for: libclframe.so.MAJOR,
 # MAJOR rising when the ABI changes. The file is
 # libclframe.so.MAJOR.MINOR.PATCH, the SONAME a link to it, and
-# libclframe.so a link to link with.
+# libclframe.so a link to link with. It exports clframe.h's functions
+# alone (clframe/clframe.map), not the clf_* that its files share, so its
+# ABI is its API (debian/libclframe1.symbols holds the list).
 SOVERSION := $(CLFRAME_VERSION_MAJOR)
-$(B)/libclframe.so.$(CLFRAME_VERSION): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libclframe.so.$(SOVERSION) -o $@ $^ $(LDLIBS)
+$(B)/libclframe.so.$(CLFRAME_VERSION): $(LIB_OBJ) clframe/clframe.map
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libclframe.so.$(SOVERSION) \
+	    -Wl,--version-script=clframe/clframe.map -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(B)/libclframe.so.$(SOVERSION): $(B)/libclframe.so.$(CLFRAME_VERSION)
 	ln -sf libclframe.so.$(CLFRAME_VERSION) $@
@@ -61,6 +69,13 @@ $(eval $(call link,clframe-info,$(B)/clframe/tools/info/info.o))
 # fuzzing harness links too (FUZZ_OBJECTS_localmalloc-args).
 LOCAL_MALLOC_ARGS := $(B)/clframe/tools/local-malloc/args.o
 $(eval $(call link,clframe-local-malloc,$(B)/clframe/tools/local-malloc/local-malloc.o $(LOCAL_MALLOC_ARGS)))
+
+# What `make install` installs that the build makes: the library and its
+# tools, which `make library` builds alone (debian/rules does).
+LIBRARY_AND_TOOLS := $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
+                     $(BIN)/clframe-local-malloc
+.PHONY: library
+library: $(LIBRARY_AND_TOOLS)
 
 # The library's benchmarks: bench/NAME.c is bin/bench-NAME, its kernels
 # (bench/kernels) compiled in; what they share is bench/bench.h.
@@ -96,9 +111,19 @@ $(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
 .PHONY: test-install
 test-clframe: test-install
 test-install: export CLFRAME_DEVICE ?= cpu
-test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-              $(BIN)/clframe-local-malloc
+test-install: $(LIBRARY_AND_TOOLS)
 	+tests/install/check
+
+# The Debian packages (debian/) built from a copy of the tree, checked by
+# lintian, unpacked into a scratch root and used from there as a user
+# would (tests/debian/check); skipped, saying so, where Debian's packaging
+# tools are missing (scripts/install-deps installs them). `make test`
+# runs it.
+.PHONY: test-debian
+test-run: test-debian
+test-debian: export CLFRAME_DEVICE ?= cpu
+test-debian:
+	JOBS=$(JOBS) tests/debian/check
 
 # `make docs`: the API reference, $(B)/docs/html, made by Doxygen from
 # clframe.h's comments (docs/Doxyfile). Any warning fails it, a public name
@@ -144,35 +169,41 @@ LONGEST_CHECKS += oclgrind-test-clframe valgrind-test-clframe
 
 # ---- install ----------------------------------------------------------------------
 
-# The library alone: its archives, clframe.h, clframe-info,
-# clframe-local-malloc, clframe.pc (its Version clframe.h's), CMake's
-# package files (lib/cmake/clframe: clframeConfig.cmake and its version
-# file, whose pointer size is the compiler's), and its device library
-# (compiled into it as well) for host code that shares its headers:
+# The library alone: its archives (in LIBDIR), clframe.h, clframe-info,
+# clframe-local-malloc, clframe.pc (its Version clframe.h's, its libdir
+# LIBDIR), CMake's package files (LIBDIR/cmake/clframe: clframeConfig.cmake,
+# which finds the prefix from its own place, and its version file, whose
+# pointer size is the compiler's), and its device library (compiled into
+# it as well) for host code that shares its headers:
 # include/clframe/shared.h, share/clframe/kernels/.
-CMAKEDIR = $(DESTDIR)$(PREFIX)/lib/cmake/clframe
+CMAKEDIR = $(DESTDIR)$(LIBDIR)/cmake/clframe
 SIZEOF_VOID_P = $(or $(shell echo __SIZEOF_POINTER__ | $(CC) $(CFLAGS) -E -P -), \
     $(error $(CC) does not say its pointer size))
+# The prefix as clframeConfig.cmake finds it from LIBDIR: a ".." per folder
+# of LIBDIR below PREFIX (lib: one; lib/x86_64-linux-gnu: two), or PREFIX
+# itself when LIBDIR lies elsewhere.
+LIBDIR_BELOW_PREFIX = $(patsubst $(PREFIX)/%,%,$(LIBDIR))
+CMAKE_PREFIX_FROM_LIBDIR = $(if $(filter $(LIBDIR),$(LIBDIR_BELOW_PREFIX)),$(PREFIX),$${_clframe_libdir}$(subst $(eval) ,,$(foreach d,$(subst /, ,$(LIBDIR_BELOW_PREFIX)),/..)))
 .PHONY: install uninstall
-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-         $(BIN)/clframe-local-malloc
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
-	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+install: $(LIBRARY_AND_TOOLS)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PREFIX)/include/clframe \
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe $(CMAKEDIR)
 	install -m 644 $(B)/libclframe.a $(B)/libclframe.so.$(CLFRAME_VERSION) \
-	    $(DESTDIR)$(PREFIX)/lib
+	    $(DESTDIR)$(LIBDIR)
 	ln -sf libclframe.so.$(CLFRAME_VERSION) \
-	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION)
-	ln -sf libclframe.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libclframe.so
+	    $(DESTDIR)$(LIBDIR)/libclframe.so.$(SOVERSION)
+	ln -sf libclframe.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libclframe.so
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(BIN)/clframe-local-malloc \
 	    $(DESTDIR)$(PREFIX)/bin
 	cp -r clframe/kernels $(DESTDIR)$(PREFIX)/share/clframe/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(CLFRAME_VERSION)|' \
-	    clframe/clframe.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	    clframe/clframe.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/clframe.pc
 	sed -e 's|@VERSION@|$(CLFRAME_VERSION)|' -e 's|@SOVERSION@|$(SOVERSION)|' \
+	    -e 's|@PREFIX_FROM_LIBDIR@|$(CMAKE_PREFIX_FROM_LIBDIR)|' \
 	    clframe/clframeConfig.cmake.in > $(CMAKEDIR)/clframeConfig.cmake
 	sed -e 's|@VERSION@|$(CLFRAME_VERSION)|' \
 	    -e 's|@MAJOR@|$(CLFRAME_VERSION_MAJOR)|' \
@@ -181,11 +212,11 @@ install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
 	    > $(CMAKEDIR)/clframeConfigVersion.cmake
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libclframe.a $(DESTDIR)$(PREFIX)/lib/libclframe.so \
-	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION) \
-	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(CLFRAME_VERSION) \
+	rm -f $(DESTDIR)$(LIBDIR)/libclframe.a $(DESTDIR)$(LIBDIR)/libclframe.so \
+	    $(DESTDIR)$(LIBDIR)/libclframe.so.$(SOVERSION) \
+	    $(DESTDIR)$(LIBDIR)/libclframe.so.$(CLFRAME_VERSION) \
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
 	    $(DESTDIR)$(PREFIX)/bin/clframe-local-malloc \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/clframe.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(CMAKEDIR)
