@@ -44,6 +44,12 @@ $(eval $(call link,clframe-info,$(B)/clframe/tools/info/info.o))
 # fuzzing harness links too (FUZZ_OBJECTS_localmalloc-args).
 LOCAL_MALLOC_ARGS := $(B)/clframe/tools/local-malloc/args.o
 $(eval $(call link,clframe-local-malloc,$(B)/clframe/tools/local-malloc/local-malloc.o $(LOCAL_MALLOC_ARGS)))
+# clframe-trace reads traces with json-c (libjson-c-dev); its reader is a
+# file of its own, which the library's tests and its fuzzing harness link.
+JSON_C_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
+TRACE_READ := $(B)/clframe/tools/trace/read.o
+$(eval $(call link,clframe-trace,$(B)/clframe/tools/trace/trace.o \
+  $(B)/clframe/tools/trace/timeline.o $(TRACE_READ),$(JSON_C_LIBS)))
 
 # The library's benchmarks: bench/NAME.c is bin/bench-NAME, its kernels
 # (bench/kernels) compiled in; what they share is bench/bench.h.
@@ -65,13 +71,18 @@ BENCH_transfer = $(BIN)/bench-transfer $(TRANSFER_BENCH)
 
 $(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
 # Its tests run the library's tools from beside it (every tree builds them).
-$(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c))),,$(BIN)/clframe-local-malloc $(BIN)/clframe-info))
+# Its trace suite reads what it wrote with clframe-trace's reader.
+$(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c))) \
+  $(TRACE_READ),$(JSON_C_LIBS),$(BIN)/clframe-local-malloc $(BIN)/clframe-info))
 
 # Its fuzzing harnesses, tests/fuzz/NAME.c (the library's parsers).
-# FUZZ_OBJECTS_NAME: what harness NAME links beside itself and the library.
+# FUZZ_OBJECTS_NAME: what harness NAME links beside itself and the library,
+# FUZZ_LDLIBS_NAME the libraries it needs more.
 FUZZ_OBJECTS_localmalloc-args := $(LOCAL_MALLOC_ARGS)
+FUZZ_OBJECTS_trace := $(TRACE_READ)
+FUZZ_LDLIBS_trace := $(JSON_C_LIBS)
 $(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
-  $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o $(FUZZ_OBJECTS_$(p)),,tests/fuzz/$(p))))
+  $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o $(FUZZ_OBJECTS_$(p)),$(FUZZ_LDLIBS_$(p)),tests/fuzz/$(p))))
 
 # The installed library used as a user would: their own kernels/demo/vadd.cl
 # must not be shadowed by anything of clframe's (tests/install/check).
@@ -79,8 +90,15 @@ $(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
 test-clframe: test-install
 test-install: export CLFRAME_DEVICE ?= cpu
 test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-              $(BIN)/clframe-local-malloc
+              $(BIN)/clframe-local-malloc $(BIN)/clframe-trace
 	tests/install/check
+
+# clframe-trace on traces made by hand, whose answers are known, and on
+# input that is not a trace (tests/trace/check).
+.PHONY: test-trace-tool
+test-clframe: test-trace-tool
+test-trace-tool: $(BIN)/clframe-trace
+	tests/trace/check $(BIN)/clframe-trace
 
 # Every example of README.md and clframe.h, taken from the text, built and
 # run, and the example header of docs/sharing.md checked on both sides
@@ -104,12 +122,12 @@ LONGEST_CHECKS += oclgrind-test-clframe valgrind-test-clframe
 # ---- install ----------------------------------------------------------------------
 
 # The library alone: its archives, clframe.h, clframe-info,
-# clframe-local-malloc, clframe.pc, and
+# clframe-local-malloc, clframe-trace, clframe.pc, and
 # its device library (compiled into it as well) for host code that shares
 # its headers: include/clframe/shared.h, share/clframe/kernels/.
 .PHONY: install uninstall
 install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-         $(BIN)/clframe-local-malloc
+         $(BIN)/clframe-local-malloc $(BIN)/clframe-trace
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe
@@ -119,7 +137,7 @@ install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(BIN)/clframe-local-malloc \
-	    $(DESTDIR)$(PREFIX)/bin
+	    $(BIN)/clframe-trace $(DESTDIR)$(PREFIX)/bin
 	cp -r clframe/kernels $(DESTDIR)$(PREFIX)/share/clframe/
 	sed -e 's|@PREFIX@|$(PREFIX)|' clframe/clframe.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
@@ -129,5 +147,6 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/lib/libclframe.so.$(SOVERSION) \
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
 	    $(DESTDIR)$(PREFIX)/bin/clframe-local-malloc \
+	    $(DESTDIR)$(PREFIX)/bin/clframe-trace \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe
