@@ -1,6 +1,6 @@
 /*
  * read.c: reading trace files (read.h) with json-c, Debian's JSON parser.
- * The file is taken whole (a regular file of at most TR_MAX_BYTES), parsed
+ * The file is taken whole (a regular file of at most CTRACE_MAX_BYTES), parsed
  * strictly with a bounded depth, and each event checked as it is copied
  * out: numbers finite and within range, fields of the types the format
  * gives them. What is not a complete event or a name is counted and left.
@@ -36,7 +36,7 @@ static int fail(char *error, size_t size, const char *fmt, ...)
 
 /* ---- the file ------------------------------------------------------------ */
 
-char *tr_load(const char *path, size_t *size, char *error, size_t error_size)
+char *ctrace_load(const char *path, size_t *size, char *error, size_t error_size)
 {
     /* Without blocking, so that a FIFO with no writer cannot hang the open;
      * the kind tested on what was opened. */
@@ -51,9 +51,9 @@ char *tr_load(const char *path, size_t *size, char *error, size_t error_size)
         fail(error, error_size, "cannot read %s: %s", path, strerror(errno));
     else if (!S_ISREG(st.st_mode))
         fail(error, error_size, "%s is not a regular file", path);
-    else if (st.st_size > TR_MAX_BYTES)
+    else if (st.st_size > CTRACE_MAX_BYTES)
         fail(error, error_size, "%s: more than %d MiB, the most read", path,
-             TR_MAX_BYTES >> 20);
+             CTRACE_MAX_BYTES >> 20);
     else if (!(text = malloc((size_t)st.st_size + 1)))
         fail(error, error_size, "%s: out of memory", path);
     size_t n = 0;
@@ -78,15 +78,15 @@ char *tr_load(const char *path, size_t *size, char *error, size_t error_size)
     return text;
 }
 
-struct json_object *tr_parse(const char *text, size_t size, const char *what,
+struct json_object *ctrace_parse(const char *text, size_t size, const char *what,
                              char *error, size_t error_size)
 {
-    if (size > TR_MAX_BYTES) {
+    if (size > CTRACE_MAX_BYTES) {
         fail(error, error_size, "%s: more than %d MiB, the most read", what,
-             TR_MAX_BYTES >> 20);
+             CTRACE_MAX_BYTES >> 20);
         return NULL;
     }
-    struct json_tokener *tok = json_tokener_new_ex(TR_MAX_DEPTH);
+    struct json_tokener *tok = json_tokener_new_ex(CTRACE_MAX_DEPTH);
     if (!tok) {
         fail(error, error_size, "%s: out of memory", what);
         return NULL;
@@ -103,8 +103,8 @@ struct json_object *tr_parse(const char *text, size_t size, const char *what,
         fail(error, error_size, "%s: not JSON: %s at byte %zu", what,
              json_tokener_error_desc(why), end);
     } else {
-        while (end < size && text[end] && strchr(" \t\r\n", text[end]))
-            end++;
+        /* Strict parsing takes the blanks after the document and refuses
+         * anything else there; a NUL byte may still end it early. */
         if (end < size)
             fail(error, error_size, "%s: not JSON: more after the document, "
                  "at byte %zu", what, end);
@@ -122,7 +122,7 @@ struct json_object *tr_parse(const char *text, size_t size, const char *what,
     return doc;
 }
 
-struct json_object *tr_events_of(struct json_object *doc, const char *what,
+struct json_object *ctrace_events_of(struct json_object *doc, const char *what,
                                  char *error, size_t error_size)
 {
     struct json_object *events = doc;
@@ -201,9 +201,8 @@ static int get_id(struct json_object *o, const char *name, int64_t *out,
         return 0;
     if (!json_object_is_type(v, json_type_int))
         return bad(at, name, "is not an integer");
-    errno = 0;
     *out = json_object_get_int64(v);
-    if (errno == EINVAL)
+    if (*out == INT64_MAX || *out == INT64_MIN)   /* json-c's clamp */
         return bad(at, name, "is out of range");
     return 0;
 }
@@ -231,26 +230,26 @@ static char *copy_of(const char *s)
 
 static int kind_of(const char *cat)
 {
-    static const char *const kinds[] = {[TR_KERNEL] = "kernel",
-                                        [TR_COPY] = "copy",
-                                        [TR_BUILD] = "build",
-                                        [TR_WAIT] = "wait"};
-    for (int k = 0; cat && k < TR_OTHER; k++)
+    static const char *const kinds[] = {[CTRACE_KERNEL] = "kernel",
+                                        [CTRACE_COPY] = "copy",
+                                        [CTRACE_BUILD] = "build",
+                                        [CTRACE_WAIT] = "wait"};
+    for (int k = 0; cat && k < CTRACE_OTHER; k++)
         if (strcmp(cat, kinds[k]) == 0)
             return k;
-    return TR_OTHER;
+    return CTRACE_OTHER;
 }
 
 /* A complete event's args: a copy's bytes and direction, a build's how. */
-static int read_args(struct json_object *o, tr_event *e, const place *at)
+static int read_args(struct json_object *o, ctrace_event *e, const place *at)
 {
     struct json_object *args;
     if (!json_object_object_get_ex(o, "args", &args) || !args)
-        return e->kind == TR_COPY ? bad(at, "args", "is missing (a copy's "
+        return e->kind == CTRACE_COPY ? bad(at, "args", "is missing (a copy's "
                                         "bytes and direction)") : 0;
     if (!json_object_is_type(args, json_type_object))
         return bad(at, "args", "is not an object");
-    if (e->kind == TR_COPY) {
+    if (e->kind == CTRACE_COPY) {
         const char *direction;
         if (get_number(args, "bytes", 0, MAX_BYTES, 1, 0, &e->bytes, at) ||
             get_string(args, "direction", &direction, at))
@@ -260,7 +259,7 @@ static int read_args(struct json_object *o, tr_event *e, const place *at)
             return bad(at, "direction", "is not \"to device\" or \"to "
                        "host\"");
         e->to_host = strcmp(direction, "to host") == 0;
-    } else if (e->kind == TR_BUILD) {
+    } else if (e->kind == CTRACE_BUILD) {
         const char *how;
         if (get_string(args, "how", &how, at))
             return -1;
@@ -271,10 +270,10 @@ static int read_args(struct json_object *o, tr_event *e, const place *at)
 }
 
 /* A "thread_name" or "process_name" event's name, added to t. */
-static int read_name(tr_trace *t, struct json_object *o, int process,
+static int read_name(ctrace_trace *t, struct json_object *o, int process,
                      const place *at)
 {
-    tr_name n = {0};
+    ctrace_name n = {0};
     struct json_object *args;
     const char *name = NULL;
     if (get_id(o, "pid", &n.pid, at) || get_id(o, "tid", &n.tid, at))
@@ -285,7 +284,7 @@ static int read_name(tr_trace *t, struct json_object *o, int process,
         return -1;
     if (!name)
         return 0;
-    tr_name **list = process ? &t->processes : &t->lanes;
+    ctrace_name **list = process ? &t->processes : &t->lanes;
     size_t *count = process ? &t->nprocesses : &t->nlanes;
     size_t *room = process ? &t->processes_room : &t->lanes_room;
     if (grow((void **)list, room, *count, sizeof **list) ||
@@ -296,7 +295,7 @@ static int read_name(tr_trace *t, struct json_object *o, int process,
 }
 
 /* Event o (at) added to t when it is a complete event or a name. */
-static int read_event(tr_trace *t, struct json_object *o, const place *at)
+static int read_event(ctrace_trace *t, struct json_object *o, const place *at)
 {
     const char *ph, *name, *cat;
     if (!json_object_is_type(o, json_type_object))
@@ -312,7 +311,7 @@ static int read_event(tr_trace *t, struct json_object *o, const place *at)
         t->ignored++;
         return 0;
     }
-    tr_event e = {.kind = kind_of(cat), .cached = -1};
+    ctrace_event e = {.kind = kind_of(cat), .cached = -1};
     if (get_id(o, "pid", &e.pid, at) || get_id(o, "tid", &e.tid, at) ||
         get_number(o, "ts", -MAX_TS_US, MAX_TS_US, 1, 0, &e.ts, at) ||
         get_number(o, "dur", 0, MAX_DUR_US, 1, 0, &e.dur, at) ||
@@ -328,7 +327,7 @@ static int read_event(tr_trace *t, struct json_object *o, const place *at)
 /* ---- whole traces ------------------------------------------------------------ */
 
 /* Frees t's entries from the given counts on: what a failed read added. */
-static void truncate_to(tr_trace *t, size_t events, size_t lanes,
+static void truncate_to(ctrace_trace *t, size_t events, size_t lanes,
                         size_t processes, size_t ignored)
 {
     while (t->nevents > events)
@@ -340,13 +339,39 @@ static void truncate_to(tr_trace *t, size_t events, size_t lanes,
     t->ignored = ignored;
 }
 
-int tr_read_text(tr_trace *t, const char *text, size_t size, const char *what,
+/* The largest "clock error us" of the contexts in doc's otherData, as
+ * clframe writes it, into t; what is missing or malformed is left. */
+static void read_clock_error(ctrace_trace *t, struct json_object *doc)
+{
+    struct json_object *other, *contexts;
+    if (!json_object_is_type(doc, json_type_object) ||
+        !json_object_object_get_ex(doc, "otherData", &other) ||
+        !json_object_is_type(other, json_type_object) ||
+        !json_object_object_get_ex(other, "contexts", &contexts) ||
+        !json_object_is_type(contexts, json_type_array))
+        return;
+    size_t n = json_object_array_length(contexts);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *c = json_object_array_get_idx(contexts, i), *e;
+        if (json_object_is_type(c, json_type_object) &&
+            json_object_object_get_ex(c, "clock error us", &e) &&
+            (json_object_is_type(e, json_type_double) ||
+             json_object_is_type(e, json_type_int))) {
+            double us = json_object_get_double(e);
+            if (isfinite(us) && us >= 0 && us < MAX_DUR_US &&
+                us > t->clock_error_us)
+                t->clock_error_us = us;
+        }
+    }
+}
+
+int ctrace_read_text(ctrace_trace *t, const char *text, size_t size, const char *what,
                  char *error, size_t error_size)
 {
-    struct json_object *doc = tr_parse(text, size, what, error, error_size);
+    struct json_object *doc = ctrace_parse(text, size, what, error, error_size);
     if (!doc)
         return -1;
-    struct json_object *events = tr_events_of(doc, what, error, error_size);
+    struct json_object *events = ctrace_events_of(doc, what, error, error_size);
     size_t before[4] = {t->nevents, t->nlanes, t->nprocesses, t->ignored};
     int rc = events ? 0 : -1;
     size_t n = events ? json_object_array_length(events) : 0;
@@ -356,32 +381,34 @@ int tr_read_text(tr_trace *t, const char *text, size_t size, const char *what,
     }
     if (rc)
         truncate_to(t, before[0], before[1], before[2], before[3]);
+    else
+        read_clock_error(t, doc);
     json_object_put(doc);
     return rc;
 }
 
-int tr_read_file(tr_trace *t, const char *path, char *error,
+int ctrace_read_file(ctrace_trace *t, const char *path, char *error,
                  size_t error_size)
 {
     size_t size;
-    char *text = tr_load(path, &size, error, error_size);
+    char *text = ctrace_load(path, &size, error, error_size);
     if (!text)
         return -1;
-    int rc = tr_read_text(t, text, size, path, error, error_size);
+    int rc = ctrace_read_text(t, text, size, path, error, error_size);
     free(text);
     return rc;
 }
 
-void tr_free(tr_trace *t)
+void ctrace_free(ctrace_trace *t)
 {
     truncate_to(t, 0, 0, 0, 0);
     free(t->events);
     free(t->lanes);
     free(t->processes);
-    *t = (tr_trace){0};
+    *t = CTRACE_TRACE_EMPTY;
 }
 
-static const char *find_name(const tr_name *list, size_t n, int64_t pid,
+static const char *find_name(const ctrace_name *list, size_t n, int64_t pid,
                              int64_t tid, int match_tid)
 {
     for (size_t i = n; i-- > 0;)        /* the last given wins */
@@ -390,12 +417,12 @@ static const char *find_name(const tr_name *list, size_t n, int64_t pid,
     return NULL;
 }
 
-const char *tr_lane_name(const tr_trace *t, int64_t pid, int64_t tid)
+const char *ctrace_lane_name(const ctrace_trace *t, int64_t pid, int64_t tid)
 {
     return find_name(t->lanes, t->nlanes, pid, tid, 1);
 }
 
-const char *tr_process_name(const tr_trace *t, int64_t pid)
+const char *ctrace_process_name(const ctrace_trace *t, int64_t pid)
 {
     return find_name(t->processes, t->nprocesses, pid, 0, 0);
 }

@@ -50,11 +50,11 @@ static int fail(char *error, size_t size, const char *fmt, ...)
 }
 
 /* e's entry in colours. */
-static int colour_of(const tr_event *e)
+static int colour_of(const ctrace_event *e)
 {
-    return e->kind == TR_KERNEL ? 0
-         : e->kind == TR_COPY ? (e->to_host ? 2 : 1)
-         : e->kind == TR_BUILD ? 3 : e->kind == TR_WAIT ? 4 : 5;
+    return e->kind == CTRACE_KERNEL ? 0
+         : e->kind == CTRACE_COPY ? (e->to_host ? 2 : 1)
+         : e->kind == CTRACE_BUILD ? 3 : e->kind == CTRACE_WAIT ? 4 : 5;
 }
 
 /* label in single quotes, only characters that are plain in any gnuplot
@@ -72,7 +72,7 @@ static void put_label(FILE *f, const char *label)
 }
 
 /* gnuplot's whole input into f. */
-static void write_script(FILE *f, const tr_trace *t, const size_t *row,
+static void write_script(FILE *f, const ctrace_trace *t, const size_t *row,
                          const char *const *labels, size_t nrows,
                          double origin)
 {
@@ -92,7 +92,7 @@ static void write_script(FILE *f, const tr_trace *t, const size_t *row,
     fputs(")\n$data << EOD\n", f);
     int drawn[sizeof colours / sizeof *colours] = {0};
     for (size_t i = 0; i < t->nevents; i++) {
-        const tr_event *e = &t->events[i];
+        const ctrace_event *e = &t->events[i];
         int c = colour_of(e);
         drawn[c] = 1;
         fprintf(f, " %.6f %.6f %zu %u\n", (e->ts - origin) / 1e3,
@@ -209,7 +209,7 @@ static int run_gnuplot(FILE *script, const char *png, unsigned char **image,
     return rc;
 }
 
-int tl_draw(const tr_trace *t, const size_t *row, const char *const *labels,
+int tl_draw(const ctrace_trace *t, const size_t *row, const char *const *labels,
             size_t nrows, double origin, const char *png, char *error,
             size_t error_size)
 {

@@ -16,7 +16,7 @@
  * on its standard input and the PNG read from its standard output, so no
  * name of a file is in its commands. 0, or -1 with a message in error
  * (gnuplot missing or failing, the PNG not written). */
-int tl_draw(const tr_trace *t, const size_t *row, const char *const *labels,
+int tl_draw(const ctrace_trace *t, const size_t *row, const char *const *labels,
             size_t nrows, double origin, const char *png, char *error,
             size_t error_size);
 

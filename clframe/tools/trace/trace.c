@@ -80,7 +80,7 @@ static size_t trimmed_length(const char *s, size_t n)
 /* The distinct lanes of t's events, sorted, labelled ("rank 1: stream 2"
  * when there are several processes), and each event's lane in *of. NULL
  * when out of memory. */
-static lane *make_lanes(const tr_trace *t, size_t *nlanes, size_t **of)
+static lane *make_lanes(const ctrace_trace *t, size_t *nlanes, size_t **of)
 {
     lane *lanes = malloc((t->nevents + 1) * sizeof *lanes);
     *of = malloc((t->nevents + 1) * sizeof **of);
@@ -100,8 +100,8 @@ static lane *make_lanes(const tr_trace *t, size_t *nlanes, size_t **of)
     int processes = kept > 0 && lanes[0].pid != lanes[kept - 1].pid;
     for (size_t i = 0; i < kept; i++) {
         lane *l = &lanes[i];
-        const char *name = tr_lane_name(t, l->pid, l->tid);
-        const char *process = tr_process_name(t, l->pid);
+        const char *name = ctrace_lane_name(t, l->pid, l->tid);
+        const char *process = ctrace_process_name(t, l->pid);
         char own[48];
         if (!name) {
             snprintf(own, sizeof own, "tid %lld", (long long)l->tid);
@@ -121,8 +121,8 @@ static lane *make_lanes(const tr_trace *t, size_t *nlanes, size_t **of)
         size_t at = find_lane(lanes, kept, t->events[i].pid,
                               t->events[i].tid);
         (*of)[i] = at;
-        lanes[at].device |= t->events[i].kind == TR_KERNEL ||
-                            t->events[i].kind == TR_COPY;
+        lanes[at].device |= t->events[i].kind == CTRACE_KERNEL ||
+                            t->events[i].kind == CTRACE_COPY;
     }
     *nlanes = kept;
     return lanes;
@@ -179,7 +179,7 @@ static double covered(const span *u, size_t m, double a, double b)
 /* The copy time of t (µs) that kernels on other lanes of the same process
  * ran under: for each lane with copies, the union of the kernels of the
  * other lanes, against each of its copies. -1 when out of memory. */
-static double hidden_copy_time(const tr_trace *t, const size_t *of,
+static double hidden_copy_time(const ctrace_trace *t, const size_t *of,
                                const lane *lanes, size_t nlanes)
 {
     span *u = malloc((t->nevents + 1) * sizeof *u);
@@ -189,19 +189,19 @@ static double hidden_copy_time(const tr_trace *t, const size_t *of,
     for (size_t l = 0; l < nlanes; l++) {
         int copies = 0;
         for (size_t i = 0; i < t->nevents && !copies; i++)
-            copies = of[i] == l && t->events[i].kind == TR_COPY;
+            copies = of[i] == l && t->events[i].kind == CTRACE_COPY;
         if (!copies)
             continue;
         size_t m = 0;
         for (size_t i = 0; i < t->nevents; i++) {
-            const tr_event *e = &t->events[i];
-            if (e->kind == TR_KERNEL && e->pid == lanes[l].pid && of[i] != l)
+            const ctrace_event *e = &t->events[i];
+            if (e->kind == CTRACE_KERNEL && e->pid == lanes[l].pid && of[i] != l)
                 u[m++] = (span){e->ts, e->ts + e->dur};
         }
         m = merge_spans(u, m);
         for (size_t i = 0; i < t->nevents; i++) {
-            const tr_event *e = &t->events[i];
-            if (of[i] == l && e->kind == TR_COPY)
+            const ctrace_event *e = &t->events[i];
+            if (of[i] == l && e->kind == CTRACE_COPY)
                 hidden += covered(u, m, e->ts, e->ts + e->dur);
         }
     }
@@ -210,7 +210,7 @@ static double hidden_copy_time(const tr_trace *t, const size_t *of,
 }
 
 /* Each lane's span, busy time and longest gap between its events. */
-static int measure_lanes(const tr_trace *t, const size_t *of, lane *lanes,
+static int measure_lanes(const ctrace_trace *t, const size_t *of, lane *lanes,
                          size_t nlanes)
 {
     span *s = malloc((t->nevents + 1) * sizeof *s);
@@ -254,15 +254,15 @@ static int compare_kernel(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static int print_kernels(const tr_trace *t)
+static int print_kernels(const ctrace_trace *t)
 {
     kernel_total *k = malloc((t->nevents + 1) * sizeof *k);
     if (!k)
         return -1;
     size_t n = 0;
     for (size_t i = 0; i < t->nevents; i++) {
-        const tr_event *e = &t->events[i];
-        if (e->kind != TR_KERNEL)
+        const ctrace_event *e = &t->events[i];
+        if (e->kind != CTRACE_KERNEL)
             continue;
         size_t j = 0;
         while (j < n && strcmp(k[j].name, e->name))
@@ -287,13 +287,13 @@ static int print_kernels(const tr_trace *t)
     return 0;
 }
 
-static void print_copies(const tr_trace *t, double hidden)
+static void print_copies(const ctrace_trace *t, double hidden)
 {
     double bytes[2] = {0, 0}, time[2] = {0, 0};
     size_t copies[2] = {0, 0};
     for (size_t i = 0; i < t->nevents; i++) {
-        const tr_event *e = &t->events[i];
-        if (e->kind == TR_COPY) {
+        const ctrace_event *e = &t->events[i];
+        if (e->kind == CTRACE_COPY) {
             copies[e->to_host]++;
             bytes[e->to_host] += e->bytes;
             time[e->to_host] += e->dur;
@@ -312,17 +312,17 @@ static void print_copies(const tr_trace *t, double hidden)
            all > 0 ? 100 * hidden / all : 0.0);
 }
 
-static void print_builds_and_waits(const tr_trace *t)
+static void print_builds_and_waits(const ctrace_trace *t)
 {
     size_t n[3] = {0, 0, 0}, waits = 0;
     double ms[3] = {0, 0, 0}, waited = 0;
     for (size_t i = 0; i < t->nevents; i++) {
-        const tr_event *e = &t->events[i];
-        if (e->kind == TR_BUILD) {
+        const ctrace_event *e = &t->events[i];
+        if (e->kind == CTRACE_BUILD) {
             int how = e->cached == 1 ? 1 : e->cached == 0 ? 0 : 2;
             n[how]++;
             ms[how] += e->dur / 1e3;
-        } else if (e->kind == TR_WAIT) {
+        } else if (e->kind == CTRACE_WAIT) {
             waits++;
             waited += e->dur / 1e3;
         }
@@ -401,10 +401,10 @@ static int merge(char **files, int nfiles, const char *out)
         snprintf(error, sizeof error, "%s: out of memory", out);
     for (int f = 0; f < nfiles && rc == 0; f++) {
         size_t size;
-        char *text = tr_load(files[f], &size, error, sizeof error);
-        struct json_object *one = text ? tr_parse(text, size, files[f], error,
+        char *text = ctrace_load(files[f], &size, error, sizeof error);
+        struct json_object *one = text ? ctrace_parse(text, size, files[f], error,
                                                   sizeof error) : NULL;
-        struct json_object *events = one ? tr_events_of(one, files[f], error,
+        struct json_object *events = one ? ctrace_events_of(one, files[f], error,
                                                         sizeof error) : NULL;
         rc = events ? 0 : -1;
         size_t n = events ? json_object_array_length(events) : 0;
@@ -470,11 +470,11 @@ int main(int argc, char **argv)
         free(files);
         return 2;
     }
-    tr_trace t = {0};
+    ctrace_trace t = CTRACE_TRACE_EMPTY;
     char error[512];
     int rc = 0;
     for (int f = 0; f < nfiles && rc == 0; f++)
-        if (tr_read_file(&t, files[f], error, sizeof error)) {
+        if (ctrace_read_file(&t, files[f], error, sizeof error)) {
             fprintf(stderr, "clframe-trace: %s\n", error);
             rc = 1;
         }
@@ -488,7 +488,7 @@ int main(int argc, char **argv)
     }
     double origin = 0, end = 0;
     for (size_t i = 0; rc == 0 && i < t.nevents; i++) {
-        const tr_event *e = &t.events[i];
+        const ctrace_event *e = &t.events[i];
         if (i == 0 || e->ts < origin)
             origin = e->ts;
         if (i == 0 || e->ts + e->dur > end)
@@ -498,6 +498,9 @@ int main(int argc, char **argv)
         printf("clframe-trace: %zu events on %zu lanes over %.3f ms, from "
                "%d file%s\n", t.nevents, nlanes, (end - origin) / 1e3, nfiles,
                nfiles == 1 ? "" : "s");
+        if (t.clock_error_us >= 0)
+            printf("device clocks put on the host's within %.3f us\n",
+                   t.clock_error_us);
         if (print_kernels(&t))
             rc = 1;
         print_copies(&t, hidden);
@@ -524,7 +527,7 @@ int main(int argc, char **argv)
         rc = 1;
     free(lanes);
     free(of);
-    tr_free(&t);
+    ctrace_free(&t);
     free(files);
     return rc;
 }
