@@ -50,14 +50,14 @@ void clstream_free(clstream *s)
 {
     if (!s)
         return;
+    if (clf_trace_on())         /* its events' lane is named while it is */
+        clf_collect_events(s->ctx);                 /* one of the streams */
     clstream **link = &s->ctx->streams;
     while (*link && *link != s)
         link = &(*link)->next;
     if (*link)
         *link = s->next;
     clFinish(s->queue);
-    if (clf_trace_on())         /* its lane is named while it is known */
-        clf_collect_events(s->ctx);
     clf_queue_done(s->ctx, s->queue);    /* the handle may be reused */
     clReleaseCommandQueue(s->queue);
     clf_track(s->ctx, -1);

@@ -21,12 +21,14 @@
  * during a run moves nothing. A device's profiling times are its own
  * clock's nanoseconds: each context measures its offset to the host's
  * when its first events arrive, and again a second later or more, at a
- * collection (drift). It reads the device's clock against the host's
- * twice, before and after, and keeps the narrowest of five brackets: with
+ * collection (drift). Five readings of the device's clock each bound the
+ * offset between the host's readings around them: with
  * clGetDeviceAndHostTimer where the platform has a host timer (OpenCL
- * 2.1), else with a marker's CL_PROFILING_COMMAND_QUEUED, which the
- * device stamps while the host is inside clEnqueueMarkerWithWaitList. Half
- * that bracket bounds the error; it is written in the file.
+ * 2.1), else with a marker, whose queued time the device stamps while the
+ * host is inside clEnqueueMarkerWithWaitList and whose end it stamps
+ * before the host's wait for it returns. The offset is the middle of what
+ * all five allow; half that range bounds its error, and is written in the
+ * file.
  *
  * Lanes (tid): a host thread's is its number, from 1, in the order threads
  * first record; a device queue's is 1000 times its context's number (from
@@ -134,62 +136,92 @@ static int has_host_timer(const clctx *ctx)
                              NULL) == CL_SUCCESS && resolution > 0;
 }
 
-/* One reading of ctx's device clock, *device, taken before the host's
- * monotonic clock reads *t1 (ns): 0, or -1 when it could not be read. */
-static int read_device_clock(clctx *ctx, int timer, cl_ulong *device,
-                             int64_t *t1)
+/* What one reading tells of the offset (host ns - device ns) of ctx's
+ * device clock: it lies in [*low, *high]. With the host timer, the
+ * device's time was read between the host's readings before and after
+ * the call; with a marker, the device stamped its queued time during the
+ * enqueue and its end before the wait for it returned. 0, or -1 when the
+ * clock could not be read. */
+static int read_device_clock(clctx *ctx, int timer, int64_t *low,
+                             int64_t *high)
 {
+    int64_t t0 = clock_ns(CLOCK_MONOTONIC);
     if (timer) {
-        cl_ulong host;
-        cl_int err = clGetDeviceAndHostTimer(ctx->device, device, &host);
-        *t1 = clock_ns(CLOCK_MONOTONIC);
-        return err == CL_SUCCESS ? 0 : -1;
+        cl_ulong device = 0, host;
+        cl_int err = clGetDeviceAndHostTimer(ctx->device, &device, &host);
+        int64_t t1 = clock_ns(CLOCK_MONOTONIC);
+        *low = t0 - (int64_t)device;
+        *high = t1 - (int64_t)device;
+        return err == CL_SUCCESS && device ? 0 : -1;
     }
     cl_event mark;
     if (clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &mark) != CL_SUCCESS)
         return -1;
-    *t1 = clock_ns(CLOCK_MONOTONIC);
+    int64_t t1 = clock_ns(CLOCK_MONOTONIC);
     cl_int err = clWaitForEvents(1, &mark);
+    int64_t t2 = clock_ns(CLOCK_MONOTONIC);
+    cl_ulong queued = 0, end = 0;
     if (err == CL_SUCCESS)
         err = clGetEventProfilingInfo(mark, CL_PROFILING_COMMAND_QUEUED,
-                                      sizeof *device, device, NULL);
-    if (err == CL_SUCCESS && *device == 0) {
-        /* No queued time: its end, before the wait returned, is sure. */
+                                      sizeof queued, &queued, NULL);
+    if (err == CL_SUCCESS)
         err = clGetEventProfilingInfo(mark, CL_PROFILING_COMMAND_END,
-                                      sizeof *device, device, NULL);
-        *t1 = clock_ns(CLOCK_MONOTONIC);
-    }
+                                      sizeof end, &end, NULL);
     clReleaseEvent(mark);
-    return err == CL_SUCCESS && *device ? 0 : -1;
+    if (err != CL_SUCCESS || end == 0)
+        return -1;
+    *low = t0 - (int64_t)(queued ? queued : end);
+    *high = t2 - (int64_t)end;
+    if (queued && t1 - (int64_t)queued < *high)
+        *high = t1 - (int64_t)queued;
+    return 0;
 }
 
-/* Measures ctx's device clock against the trace's: the narrowest of
- * CALIBRATIONS brackets. Called without the lock (the context is the
- * caller's); *method and *error_ns say how and how well. */
+/* Measures ctx's device clock against the trace's: the offset that every
+ * one of CALIBRATIONS readings allows, the middle of the narrowest range
+ * they leave together. Called without the lock (the context is the
+ * caller's); *method and *error_ns (half that range) say how and how
+ * well. Readings that contradict each other (a device whose stamps are
+ * not one clock) leave the middle of the narrowest one, with the spread. */
 static void calibrate(clctx *ctx, int64_t realtime_offset_ns,
                       const char **method, int64_t *error_ns)
 {
-    int timer = has_host_timer(ctx);
-    int64_t best_width = -1, best_offset = 0;
+    int timer = has_host_timer(ctx), read = 0;
+    int64_t low = INT64_MIN, high = INT64_MAX, narrowest = INT64_MAX;
+    int64_t narrowest_mid = 0;
     for (int i = 0; i < CALIBRATIONS; i++) {
-        cl_ulong device = 0;
-        int64_t t0 = clock_ns(CLOCK_MONOTONIC), t1;
-        if (read_device_clock(ctx, timer, &device, &t1)) {
+        int64_t lo, hi;
+        if (read_device_clock(ctx, timer, &lo, &hi)) {
             if (!timer)
                 break;
             timer = 0;                  /* the marker, then */
+            i = -1;
+            low = INT64_MIN;
+            high = INT64_MAX;
+            narrowest = INT64_MAX;
             continue;
         }
-        if (best_width < 0 || t1 - t0 < best_width) {
-            best_width = t1 - t0;
-            best_offset = t0 + best_width / 2 - (int64_t)device;
+        read++;
+        low = lo > low ? lo : low;
+        high = hi < high ? hi : high;
+        if (hi - lo < narrowest) {
+            narrowest = hi - lo;
+            narrowest_mid = lo + (hi - lo) / 2;
         }
     }
-    *method = best_width < 0 ? "none (device times as the host's)"
+    int64_t offset = 0;
+    *error_ns = -1;
+    if (read && low <= high) {
+        offset = low + (high - low) / 2;
+        *error_ns = (high - low) / 2;
+    } else if (read) {
+        offset = narrowest_mid;
+        *error_ns = narrowest / 2 + (low - high);
+    }
+    *method = !read ? "none (device times as the host's)"
               : timer ? "clGetDeviceAndHostTimer"
-                      : "marker (CL_PROFILING_COMMAND_QUEUED)";
-    *error_ns = best_width < 0 ? -1 : best_width / 2;
-    ctx->trace_offset_ns = best_offset + realtime_offset_ns;
+                      : "marker (queued and end times)";
+    ctx->trace_offset_ns = offset + realtime_offset_ns;
     ctx->trace_calibrated_ms = clf_now_ms();
 }
 
