@@ -90,15 +90,27 @@ static void write_script(FILE *f, const ctrace_trace *t, const size_t *row,
         fprintf(f, " %zu%s", r, r + 1 < nrows ? ", " : "");
     }
     fputs(")\n$data << EOD\n", f);
+    /* Each event as its middle and half its length in ms, at least half
+     * a pixel's time, so that the shortest still show. */
+    double first = 0, last = 0;
+    for (size_t i = 0; i < t->nevents; i++) {
+        const ctrace_event *e = &t->events[i];
+        if (i == 0 || e->ts < first)
+            first = e->ts;
+        if (i == 0 || e->ts + e->dur > last)
+            last = e->ts + e->dur;
+    }
+    double least = (last - first) / 1e3 / (2.0 * WIDTH);
     int drawn[sizeof colours / sizeof *colours] = {0};
     for (size_t i = 0; i < t->nevents; i++) {
         const ctrace_event *e = &t->events[i];
         int c = colour_of(e);
+        double half = e->dur / 2e3;
         drawn[c] = 1;
-        fprintf(f, " %.6f %.6f %zu %u\n", (e->ts - origin) / 1e3,
-                (e->ts + e->dur - origin) / 1e3, row[i], colours[c].rgb);
+        fprintf(f, " %.6f %.6f %zu %u\n", (e->ts - origin) / 1e3 + half,
+                half > least ? half : least, row[i], colours[c].rgb);
     }
-    fputs("EOD\nplot $data using (($1+$2)/2):3:(($2-$1)/2):(0.35):4 "
+    fputs("EOD\nplot $data using 1:3:2:(0.35):4 "
           "with boxxyerror lc rgb variable notitle", f);
     for (size_t c = 0; c < sizeof colours / sizeof *colours; c++)   /* the key */
         if (drawn[c])

@@ -11,6 +11,7 @@
 #include "timeline.h"
 
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: clframe-trace [-o TIMELINE.png] [-m MERGED.json] TRACE.json...\n"
+        "usage: clframe-trace [-o TIMELINE.png] [-m MERGED.json] [-w FROM:TO]\n"
+        "                     TRACE.json...\n"
         "\n"
         "Summarizes traces written under CLFRAME_TRACE=TRACE.json (or by\n"
         "clframe_trace_start): time per kernel, per copy direction (bytes,\n"
@@ -28,6 +30,9 @@ static void usage(FILE *out)
         "  -o TIMELINE.png  also draw the lanes with gnuplot\n"
         "  -m MERGED.json   also write the traces merged into one file, for\n"
         "                   Perfetto (ui.perfetto.dev) or chrome://tracing\n"
+        "  -w FROM:TO       summarize and draw only the events that start from\n"
+        "                   FROM to TO ms after the first event (either may be\n"
+        "                   left out: -w 1200: is from 1200 ms to the end)\n"
         "Exit status: 0 done, 1 a file unread or not written, 2 bad usage.\n");
 }
 
@@ -436,11 +441,51 @@ static int merge(char **files, int nfiles, const char *out)
     return rc;
 }
 
+/* ---- a window ------------------------------------------------------------------ */
+
+/* -w FROM:TO into *from and *to (ms; empty: the trace's start or end):
+ * 0, or -1 when it is not two numbers in order. */
+static int parse_window(const char *text, double *from, double *to)
+{
+    const char *colon = strchr(text, ':');
+    if (!colon)
+        return -1;
+    char *end;
+    *from = -HUGE_VAL;
+    *to = HUGE_VAL;
+    if (colon > text) {
+        *from = strtod(text, &end);
+        if (end != colon || !isfinite(*from))
+            return -1;
+    }
+    if (colon[1]) {
+        *to = strtod(colon + 1, &end);
+        if (*end || !isfinite(*to))
+            return -1;
+    }
+    return *from <= *to ? 0 : -1;
+}
+
+/* Drops t's events that start before from or after to ms from origin. */
+static void keep_window(ctrace_trace *t, double origin, double from,
+                        double to)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < t->nevents; i++) {
+        double at = (t->events[i].ts - origin) / 1e3;
+        if (at >= from && at <= to)
+            t->events[kept++] = t->events[i];
+        else
+            free(t->events[i].name);
+    }
+    t->nevents = kept;
+}
+
 /* ---- the program ---------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
-    const char *png = NULL, *merged = NULL;
+    const char *png = NULL, *merged = NULL, *window = NULL;
     char **files = calloc((size_t)argc + 1, sizeof *files);
     int nfiles = 0;
     if (!files)
@@ -451,9 +496,11 @@ int main(int argc, char **argv)
             free(files);
             return 0;
         }
-        if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "-m")) &&
-            i + 1 < argc && argv[i + 1][0]) {
-            *(argv[i][1] == 'o' ? &png : &merged) = argv[i + 1];
+        if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "-m") ||
+             !strcmp(argv[i], "-w")) && i + 1 < argc && argv[i + 1][0]) {
+            *(argv[i][1] == 'o' ? &png : argv[i][1] == 'm' ? &merged
+                                                          : &window) =
+                argv[i + 1];
             i++;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "clframe-trace: %s: unknown option, or no file "
@@ -464,6 +511,13 @@ int main(int argc, char **argv)
         } else {
             files[nfiles++] = argv[i];
         }
+    }
+    double from = 0, to = 0;
+    if (window && parse_window(window, &from, &to)) {
+        fprintf(stderr, "clframe-trace: -w %s: not FROM:TO, two numbers of "
+                "ms in order (either may be left out)\n", window);
+        free(files);
+        return 2;
     }
     if (nfiles == 0) {
         usage(stderr);
@@ -478,6 +532,20 @@ int main(int argc, char **argv)
             fprintf(stderr, "clframe-trace: %s\n", error);
             rc = 1;
         }
+    /* Times are from the first event of all, windowed or not. */
+    double origin = 0, start = 0, end = 0;
+    for (size_t i = 0; i < t.nevents; i++)
+        if (i == 0 || t.events[i].ts < origin)
+            origin = t.events[i].ts;
+    if (window)
+        keep_window(&t, origin, from, to);
+    for (size_t i = 0; i < t.nevents; i++) {
+        const ctrace_event *e = &t.events[i];
+        if (i == 0 || e->ts < start)
+            start = e->ts;
+        if (i == 0 || e->ts + e->dur > end)
+            end = e->ts + e->dur;
+    }
     size_t nlanes = 0, *of = NULL;
     lane *lanes = rc ? NULL : make_lanes(&t, &nlanes, &of);
     double hidden = lanes ? hidden_copy_time(&t, of, lanes, nlanes) : -1;
@@ -486,18 +554,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "clframe-trace: out of memory\n");
         rc = 1;
     }
-    double origin = 0, end = 0;
-    for (size_t i = 0; rc == 0 && i < t.nevents; i++) {
-        const ctrace_event *e = &t.events[i];
-        if (i == 0 || e->ts < origin)
-            origin = e->ts;
-        if (i == 0 || e->ts + e->dur > end)
-            end = e->ts + e->dur;
-    }
     if (rc == 0) {
         printf("clframe-trace: %zu events on %zu lanes over %.3f ms, from "
-               "%d file%s\n", t.nevents, nlanes, (end - origin) / 1e3, nfiles,
-               nfiles == 1 ? "" : "s");
+               "%d file%s\n", t.nevents, nlanes,
+               (end - start) / 1e3, nfiles, nfiles == 1 ? "" : "s");
+        if (window)
+            printf("window: the events starting %s ms after the first\n",
+                   window);
         if (t.clock_error_us >= 0)
             printf("device clocks put on the host's within %.3f us\n",
                    t.clock_error_us);
