@@ -21,7 +21,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { N = 1000, CALLS = 3, ENQUEUES = 2, CHUNK = 250 };
+/* Arrays long enough that each copy takes longer than the error of a
+ * device clock put on the host's (PoCL's, under a loaded machine, some
+ * tens of microseconds): the order of a lane's events is then theirs. */
+enum { N = 1 << 16, CALLS = 3, ENQUEUES = 2, CHUNK = N / 4 };
 
 /* ---- reading a trace back ------------------------------------------------- */
 
@@ -50,11 +53,12 @@ static int by_start(const void *a, const void *b)
     return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-/* The events of lane tid of the kinds in mask (1 << CTRACE_...), in the order
- * they started, as a word a letter each: K a kernel, D a copy to the
- * device, H one to the host, W a wait, B a build. Asserts that none starts
- * before the one before it ended, beyond the error of the device clock's
- * measurement (a queue runs one command at a time). */
+/* The events of lane tid of the kinds in mask (1 << CTRACE_...), in the
+ * order they started, as a word a letter each: K a kernel, D a copy to the
+ * device, H one to the host, W a wait, B a build. (Where one ends and the
+ * next starts is not compared: a blocking copy is timed by the host's
+ * clock, the others by the device's, and PoCL stamps an end late when its
+ * thread is kept from running.) */
 static char *lane_word(const ctrace_trace *t, int64_t tid, unsigned mask)
 {
     const ctrace_event **on = malloc((t->nevents + 1) * sizeof *on);
@@ -65,18 +69,12 @@ static char *lane_word(const ctrace_trace *t, int64_t tid, unsigned mask)
         if (t->events[i].tid == tid && (mask & (1u << t->events[i].kind)))
             on[n++] = &t->events[i];
     qsort(on, n, sizeof *on, by_start);
-    double slack = (t->clock_error_us > 0 ? 2 * t->clock_error_us : 0) + 1;
     for (size_t i = 0; i < n; i++) {
         const ctrace_event *e = on[i];
         word[i] = e->kind == CTRACE_KERNEL ? 'K'
                 : e->kind == CTRACE_COPY ? (e->to_host ? 'H' : 'D')
-                : e->kind == CTRACE_WAIT ? 'W' : e->kind == CTRACE_BUILD ? 'B' : '?';
-        if (i && mask != (1u << CTRACE_WAIT))
-            ck_assert_msg(e->ts + slack >= on[i - 1]->ts + on[i - 1]->dur,
-                          "on lane %lld, event %zu (%s) starts %.3f us "
-                          "before the one before it ends", (long long)tid,
-                          i, e->name,
-                          on[i - 1]->ts + on[i - 1]->dur - e->ts);
+                : e->kind == CTRACE_WAIT ? 'W'
+                : e->kind == CTRACE_BUILD ? 'B' : '?';
     }
     word[n] = '\0';
     free(on);
