@@ -26,7 +26,7 @@
  * tens of microseconds): the order of a lane's events is then theirs. */
 enum { N = 1 << 16, CALLS = 3, ENQUEUES = 2, CHUNK = N / 4 };
 
-/* ---- reading a trace back ------------------------------------------------- */
+/* ---- reading a trace back ----------------------------------------------- */
 
 static ctrace_trace read_trace(const char *path)
 {
@@ -49,7 +49,8 @@ static int64_t lane_named(const ctrace_trace *t, const char *name)
 
 static int by_start(const void *a, const void *b)
 {
-    const ctrace_event *x = *(ctrace_event *const *)a, *y = *(ctrace_event *const *)b;
+    const ctrace_event *x = *(ctrace_event *const *)a;
+    const ctrace_event *y = *(ctrace_event *const *)b;
     return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
@@ -112,7 +113,7 @@ static void assert_word(const ctrace_trace *t, int64_t tid, unsigned mask,
     free(got);
 }
 
-/* ---- what is run ---------------------------------------------------------- */
+/* ---- what is run -------------------------------------------------------- */
 
 static clctx *ctx;
 static clkernel *twice;
@@ -168,7 +169,7 @@ static void assert_files(const char *dir, const char *want)
     ck_assert_str_eq(got, want);
 }
 
-/* ---- the tests -------------------------------------------------------------- */
+/* ---- the tests ---------------------------------------------------------- */
 
 /* Blocking calls, then enqueued ones and a finish: each call's two copies
  * in, its kernel and two copies back, in that order, on the context's
@@ -197,8 +198,8 @@ START_TEST(calls_in_order_on_the_context_queue)
             ck_assert_msg(t.events[i].bytes == N * sizeof(float),
                           "a copy of %g bytes", t.events[i].bytes);
     int64_t host = lane_named(&t, "host thread 1");
-    ck_assert_int_eq(count(&t, CTRACE_WAIT, "queue drained for a blocking copy"),
-                     CALLS);
+    ck_assert_int_eq(count(&t, CTRACE_WAIT,
+                           "queue drained for a blocking copy"), CALLS);
     ck_assert_int_eq(count(&t, CTRACE_WAIT, "clctx_finish"), 1);
     char *waits = repeat("W", CALLS + 1);
     assert_word(&t, host, 1u << CTRACE_WAIT, waits);

@@ -104,7 +104,7 @@ static struct {
 static int env_started;         /* CLFRAME_TRACE read and honoured */
 static _Thread_local unsigned thread_lane, thread_session;
 
-/* ---- clocks ----------------------------------------------------------------- */
+/* ---- clocks ------------------------------------------------------------- */
 
 static int64_t clock_ns(clockid_t id)
 {
@@ -225,7 +225,7 @@ static void calibrate(clctx *ctx, int64_t realtime_offset_ns,
     ctx->trace_calibrated_ms = clf_now_ms();
 }
 
-/* ---- the file ------------------------------------------------------------------ */
+/* ---- the file ----------------------------------------------------------- */
 
 /* s as a JSON string. */
 static void put_string(FILE *f, const char *s)
@@ -441,7 +441,7 @@ static void close_trace(void)
     trace.file = NULL;
 }
 
-/* ---- starting and stopping ---------------------------------------------------- */
+/* ---- starting and stopping ---------------------------------------------- */
 
 /* The MPI rank the launcher gave this process, or -1. */
 static long process_rank(void)
@@ -586,7 +586,7 @@ int clframe_trace_stop(void)
     return rc;
 }
 
-/* ---- records ---------------------------------------------------------------------- */
+/* ---- records ------------------------------------------------------------ */
 
 /* Measures ctx's clock when it has not been in this trace, or a while
  * ago; the lock is not held (it waits on the device). */

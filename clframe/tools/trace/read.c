@@ -34,9 +34,10 @@ static int fail(char *error, size_t size, const char *fmt, ...)
     return -1;
 }
 
-/* ---- the file ------------------------------------------------------------ */
+/* ---- the file ----------------------------------------------------------- */
 
-char *ctrace_load(const char *path, size_t *size, char *error, size_t error_size)
+char *ctrace_load(const char *path, size_t *size, char *error,
+                  size_t error_size)
 {
     /* Without blocking, so that a FIFO with no writer cannot hang the open;
      * the kind tested on what was opened. */
@@ -78,8 +79,9 @@ char *ctrace_load(const char *path, size_t *size, char *error, size_t error_size
     return text;
 }
 
-struct json_object *ctrace_parse(const char *text, size_t size, const char *what,
-                             char *error, size_t error_size)
+struct json_object *ctrace_parse(const char *text, size_t size,
+                                 const char *what, char *error,
+                                 size_t error_size)
 {
     if (size > CTRACE_MAX_BYTES) {
         fail(error, error_size, "%s: more than %d MiB, the most read", what,
@@ -122,8 +124,9 @@ struct json_object *ctrace_parse(const char *text, size_t size, const char *what
     return doc;
 }
 
-struct json_object *ctrace_events_of(struct json_object *doc, const char *what,
-                                 char *error, size_t error_size)
+struct json_object *ctrace_events_of(struct json_object *doc,
+                                     const char *what, char *error,
+                                     size_t error_size)
 {
     struct json_object *events = doc;
     if (json_object_is_type(doc, json_type_object) &&
@@ -140,7 +143,7 @@ struct json_object *ctrace_events_of(struct json_object *doc, const char *what,
     return events;
 }
 
-/* ---- one event ------------------------------------------------------------- */
+/* ---- one event ---------------------------------------------------------- */
 
 /* Where an event is, for messages. */
 typedef struct place {
@@ -324,7 +327,7 @@ static int read_event(ctrace_trace *t, struct json_object *o, const place *at)
     return 0;
 }
 
-/* ---- whole traces ------------------------------------------------------------ */
+/* ---- whole traces ------------------------------------------------------- */
 
 /* Frees t's entries from the given counts on: what a failed read added. */
 static void truncate_to(ctrace_trace *t, size_t events, size_t lanes,
@@ -365,8 +368,8 @@ static void read_clock_error(ctrace_trace *t, struct json_object *doc)
     }
 }
 
-int ctrace_read_text(ctrace_trace *t, const char *text, size_t size, const char *what,
-                 char *error, size_t error_size)
+int ctrace_read_text(ctrace_trace *t, const char *text, size_t size,
+                     const char *what, char *error, size_t error_size)
 {
     struct json_object *doc = ctrace_parse(text, size, what, error, error_size);
     if (!doc)
@@ -388,7 +391,7 @@ int ctrace_read_text(ctrace_trace *t, const char *text, size_t size, const char 
 }
 
 int ctrace_read_file(ctrace_trace *t, const char *path, char *error,
-                 size_t error_size)
+                     size_t error_size)
 {
     size_t size;
     char *text = ctrace_load(path, &size, error, error_size);

@@ -53,26 +53,29 @@ enum { CTRACE_MAX_BYTES = 256 << 20, CTRACE_MAX_DEPTH = 32 };
 /* Parses size bytes of JSON text (what names it in messages): the whole
  * document, or NULL with a message in error (error_size bytes) saying
  * what and where. Free with json_object_put. */
-struct json_object *ctrace_parse(const char *text, size_t size, const char *what,
-                             char *error, size_t error_size);
+struct json_object *ctrace_parse(const char *text, size_t size,
+                                 const char *what, char *error,
+                                 size_t error_size);
 
 /* A whole regular file of at most CTRACE_MAX_BYTES (a FIFO, a device, a folder
  * are refused, without waiting on them), NUL-terminated: its bytes and
  * *size, or NULL with a message in error. Caller frees. */
-char *ctrace_load(const char *path, size_t *size, char *error, size_t error_size);
+char *ctrace_load(const char *path, size_t *size, char *error,
+                  size_t error_size);
 
 /* The events of a trace document: its "traceEvents" array, or the
  * document itself when it is an array; NULL with a message otherwise. */
-struct json_object *ctrace_events_of(struct json_object *doc, const char *what,
-                                 char *error, size_t error_size);
+struct json_object *ctrace_events_of(struct json_object *doc,
+                                     const char *what, char *error,
+                                     size_t error_size);
 
 /* Adds the events and names of the trace in text (what names it) to t:
  * 0, or -1 with a message in error (t keeps what it had). */
-int ctrace_read_text(ctrace_trace *t, const char *text, size_t size, const char *what,
-                 char *error, size_t error_size);
+int ctrace_read_text(ctrace_trace *t, const char *text, size_t size,
+                     const char *what, char *error, size_t error_size);
 /* As ctrace_read_text, for the file at path. */
 int ctrace_read_file(ctrace_trace *t, const char *path, char *error,
-                 size_t error_size);
+                     size_t error_size);
 void ctrace_free(ctrace_trace *t);
 
 /* Lane (pid, tid)'s name, or NULL when the trace does not name it; the

@@ -112,7 +112,7 @@ static void write_script(FILE *f, const ctrace_trace *t, const size_t *row,
     }
     fputs("EOD\nplot $data using 1:3:2:(0.35):4 "
           "with boxxyerror lc rgb variable notitle", f);
-    for (size_t c = 0; c < sizeof colours / sizeof *colours; c++)   /* the key */
+    for (size_t c = 0; c < sizeof colours / sizeof *colours; c++) /* key */
         if (drawn[c])
             fprintf(f, ", \\\n  NaN with boxes lc rgb '#%06x' title '%s'",
                     colours[c].rgb, colours[c].name);

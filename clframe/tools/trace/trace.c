@@ -30,13 +30,12 @@ static void usage(FILE *out)
         "  -o TIMELINE.png  also draw the lanes with gnuplot\n"
         "  -m MERGED.json   also write the traces merged into one file, for\n"
         "                   Perfetto (ui.perfetto.dev) or chrome://tracing\n"
-        "  -w FROM:TO       summarize and draw only the events that start from\n"
-        "                   FROM to TO ms after the first event (either may be\n"
-        "                   left out: -w 1200: is from 1200 ms to the end)\n"
+        "  -w FROM:TO       only the events that start FROM to TO ms after\n"
+        "                   the first (-w 1200: from 1200 ms to the end)\n"
         "Exit status: 0 done, 1 a file unread or not written, 2 bad usage.\n");
 }
 
-/* ---- lanes ------------------------------------------------------------------ */
+/* ---- lanes -------------------------------------------------------------- */
 
 /* A lane as the summary and the picture see it. */
 typedef struct lane {
@@ -133,7 +132,7 @@ static lane *make_lanes(const ctrace_trace *t, size_t *nlanes, size_t **of)
     return lanes;
 }
 
-/* ---- intervals ---------------------------------------------------------------- */
+/* ---- intervals ---------------------------------------------------------- */
 
 typedef struct span {
     double a, b;
@@ -200,7 +199,8 @@ static double hidden_copy_time(const ctrace_trace *t, const size_t *of,
         size_t m = 0;
         for (size_t i = 0; i < t->nevents; i++) {
             const ctrace_event *e = &t->events[i];
-            if (e->kind == CTRACE_KERNEL && e->pid == lanes[l].pid && of[i] != l)
+            if (e->kind == CTRACE_KERNEL && e->pid == lanes[l].pid &&
+                of[i] != l)
                 u[m++] = (span){e->ts, e->ts + e->dur};
         }
         m = merge_spans(u, m);
@@ -243,7 +243,7 @@ static int measure_lanes(const ctrace_trace *t, const size_t *of, lane *lanes,
     return 0;
 }
 
-/* ---- the summary ------------------------------------------------------------------ */
+/* ---- the summary -------------------------------------------------------- */
 
 typedef struct kernel_total {
     const char *name;
@@ -364,7 +364,7 @@ static void print_lanes(const lane *lanes, size_t nlanes, double origin)
         printf("  (none)\n");
 }
 
-/* ---- the picture ------------------------------------------------------------- */
+/* ---- the picture -------------------------------------------------------- */
 
 /* The picture's rows from the top: each process's device lanes, then its
  * host threads. labels gets each row's label, and of (each event's lane)
@@ -393,7 +393,7 @@ static int rows_in_order(const lane *lanes, size_t nlanes,
     return 0;
 }
 
-/* ---- merging -------------------------------------------------------------------- */
+/* ---- merging ------------------------------------------------------------ */
 
 /* The events of every file in one document, written to out. */
 static int merge(char **files, int nfiles, const char *out)
@@ -407,10 +407,11 @@ static int merge(char **files, int nfiles, const char *out)
     for (int f = 0; f < nfiles && rc == 0; f++) {
         size_t size;
         char *text = ctrace_load(files[f], &size, error, sizeof error);
-        struct json_object *one = text ? ctrace_parse(text, size, files[f], error,
-                                                  sizeof error) : NULL;
-        struct json_object *events = one ? ctrace_events_of(one, files[f], error,
-                                                        sizeof error) : NULL;
+        struct json_object *one =
+            text ? ctrace_parse(text, size, files[f], error, sizeof error)
+                 : NULL;
+        struct json_object *events =
+            one ? ctrace_events_of(one, files[f], error, sizeof error) : NULL;
         rc = events ? 0 : -1;
         size_t n = events ? json_object_array_length(events) : 0;
         for (size_t i = 0; i < n && rc == 0; i++) {
@@ -441,7 +442,7 @@ static int merge(char **files, int nfiles, const char *out)
     return rc;
 }
 
-/* ---- a window ------------------------------------------------------------------ */
+/* ---- a window ----------------------------------------------------------- */
 
 /* -w FROM:TO into *from and *to (ms; empty: the trace's start or end):
  * 0, or -1 when it is not two numbers in order. */
@@ -481,7 +482,7 @@ static void keep_window(ctrace_trace *t, double origin, double from,
     t->nevents = kept;
 }
 
-/* ---- the program ---------------------------------------------------------------- */
+/* ---- the program -------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
