@@ -44,6 +44,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,11 @@ typedef struct traced_context {
 
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-    FILE *file;                 /* the temporary file; NULL: none open */
+    int open;                   /* a trace is being written */
+    int fd;                     /* to the temporary file, through buf */
+    char buf[FILE_BUFFER];
+    size_t used;                /* bytes of buf not written yet */
+    int write_error;            /* the first write's errno, or 0 */
     char *path, *temp;
     unsigned session;           /* bumped by each start */
     long pid, rank;             /* rank: -1 when none */
@@ -227,29 +232,75 @@ static void calibrate(clctx *ctx, int64_t realtime_offset_ns,
 
 /* ---- the file ----------------------------------------------------------- */
 
-/* s as a JSON string. */
-static void put_string(FILE *f, const char *s)
+/* The file is written through a buffer of the trace's own, not stdio's:
+ * a child process (fork) gets a copy of it but never writes it (stdio
+ * would flush its copy at the child's exit, into the parent's file). */
+
+static void flush_out(void)
 {
-    putc('"', f);
+    for (size_t at = 0; at < trace.used && !trace.write_error;) {
+        ssize_t n = write(trace.fd, trace.buf + at, trace.used - at);
+        if (n > 0)
+            at += (size_t)n;
+        else if (errno != EINTR)
+            trace.write_error = errno;
+    }
+    trace.used = 0;
+}
+
+static void put(const char *text, size_t n)
+{
+    while (n > 0) {
+        if (trace.used == sizeof trace.buf)
+            flush_out();
+        size_t room = sizeof trace.buf - trace.used;
+        size_t part = n < room ? n : room;
+        memcpy(trace.buf + trace.used, text, part);
+        trace.used += part;
+        text += part;
+        n -= part;
+    }
+}
+
+static void put_text(const char *text)
+{
+    put(text, strlen(text));
+}
+
+/* printf's output, of a line's length at most (numbers, short words). */
+static void put_format(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static void put_format(const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    put(line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n
+                                                  : sizeof line - 1);
+}
+
+/* s as a JSON string. */
+static void put_string(const char *s)
+{
+    put("\"", 1);
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
         if (*c == '"' || *c == '\\')
-            fprintf(f, "\\%c", *c);
+            put_format("\\%c", *c);
         else if (*c < 0x20 || *c == 0x7f)
-            fprintf(f, "\\u%04x", *c);
+            put_format("\\u%04x", *c);
         else
-            putc(*c, f);
+            put((const char *)c, 1);
     }
-    putc('"', f);
+    put("\"", 1);
 }
 
 /* ns as microseconds with three decimals, exactly. */
-static void put_us(FILE *f, int64_t ns)
+static void put_us(int64_t ns)
 {
-    if (ns < 0) {
-        putc('-', f);
-        ns = -ns;
-    }
-    fprintf(f, "%" PRId64 ".%03d", ns / 1000, (int)(ns % 1000));
+    put_format("%s%" PRId64 ".%03d", ns < 0 ? "-" : "",
+               (ns < 0 ? -ns : ns) / 1000, (int)((ns < 0 ? -ns : ns) % 1000));
 }
 
 /* Starts an "X" event: the caller writes its args (or nothing) and ends it
@@ -257,19 +308,18 @@ static void put_us(FILE *f, int64_t ns)
 static void begin_event(const char *name, const char *cat, unsigned tid,
                         int64_t start_ns, int64_t end_ns)
 {
-    FILE *f = trace.file;
-    fputs(trace.events++ ? ",\n{\"name\":" : "{\"name\":", f);
-    put_string(f, name);
-    fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%ld,\"tid\":%u,\"ts\":",
-            cat, trace.pid, tid);
-    put_us(f, start_ns);
-    fputs(",\"dur\":", f);
-    put_us(f, end_ns > start_ns ? end_ns - start_ns : 0);
+    put_text(trace.events++ ? ",\n{\"name\":" : "{\"name\":");
+    put_string(name);
+    put_format(",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%ld,\"tid\":%u,\"ts\":",
+               cat, trace.pid, tid);
+    put_us(start_ns);
+    put_text(",\"dur\":");
+    put_us(end_ns > start_ns ? end_ns - start_ns : 0);
 }
 
 static void end_event(void)
 {
-    putc('}', trace.file);
+    put("}", 1);
 }
 
 /* Grows *array (of *room elements of size) to hold one more than n:
@@ -385,46 +435,44 @@ static void note_calibration(clctx *ctx, const char *method, int64_t error_ns)
  * end, after the last event. */
 static void write_end(void)
 {
-    FILE *f = trace.file;
     char process[64];
     if (trace.rank >= 0)
         snprintf(process, sizeof process, "rank %ld (pid %ld)", trace.rank,
                  (long)getpid());
     else
         snprintf(process, sizeof process, "pid %ld", trace.pid);
-    fputs(trace.events++ ? ",\n{\"name\":\"process_name\"" :
-                           "{\"name\":\"process_name\"", f);
-    fprintf(f, ",\"ph\":\"M\",\"pid\":%ld,\"args\":{\"name\":", trace.pid);
-    put_string(f, process);
-    fputs("}}", f);
+    put_text(trace.events++ ? ",\n{\"name\":\"process_name\""
+                            : "{\"name\":\"process_name\"");
+    put_format(",\"ph\":\"M\",\"pid\":%ld,\"args\":{\"name\":", trace.pid);
+    put_string(process);
+    put_text("}}");
     for (size_t i = 0; i < trace.nlanes; i++) {
         const lane *l = &trace.lanes[i];
-        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%ld,"
-                "\"tid\":%u,\"args\":{\"name\":", trace.pid, l->tid);
-        put_string(f, l->name);
-        fprintf(f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\","
-                "\"pid\":%ld,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
-                trace.pid, l->tid,
-                l->tid < LANES_PER_CONTEXT ? 1000000 + l->tid : l->tid);
+        put_format(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%ld,"
+                   "\"tid\":%u,\"args\":{\"name\":", trace.pid, l->tid);
+        put_string(l->name);
+        put_format("}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\","
+                   "\"pid\":%ld,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
+                   trace.pid, l->tid,
+                   l->tid < LANES_PER_CONTEXT ? 1000000 + l->tid : l->tid);
     }
-    fputs("\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"clock\":"
-          "\"CLOCK_REALTIME, microseconds\",\"contexts\":[", f);
+    put_text("\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"clock\":"
+             "\"CLOCK_REALTIME, microseconds\",\"contexts\":[");
     for (size_t i = 0; i < trace.ntraced; i++) {
         const traced_context *t = &trace.traced[i];
-        fprintf(f, "%s{\"context\":%u,\"device\":", i ? "," : "", t->no);
-        put_string(f, t->device);
-        fputs(",\"clock\":", f);
-        put_string(f, t->method);
-        fputs(",\"clock error us\":", f);
+        put_format("%s{\"context\":%u,\"device\":", i ? "," : "", t->no);
+        put_string(t->device);
+        put_text(",\"clock\":");
+        put_string(t->method);
+        put_text(",\"clock error us\":");
         if (t->error_ns < 0)
-            fputs("null", f);
+            put_text("null");
         else
-            put_us(f, t->error_ns);
-        putc('}', f);
+            put_us(t->error_ns);
+        put("}", 1);
     }
-    fprintf(f, "]%s}}\n", trace.out_of_memory
-                              ? ",\"note\":\"out of memory: some lanes are "
-                                "not named\"" : "");
+    put_text(trace.out_of_memory ? "],\"note\":\"out of memory: some lanes "
+                                   "are not named\"}}\n" : "]}}\n");
 }
 
 /* Frees the open trace's state (the lock held). */
@@ -438,7 +486,8 @@ static void close_trace(void)
     trace.lanes = NULL;
     trace.traced = NULL;
     trace.nlanes = trace.lanes_room = trace.ntraced = trace.traced_room = 0;
-    trace.file = NULL;
+    trace.open = 0;
+    trace.fd = -1;
 }
 
 /* ---- starting and stopping ---------------------------------------------- */
@@ -481,14 +530,27 @@ static char *file_path(const char *path, long rank)
 
 static void stop_at_exit(void)
 {
-    if (trace.file && clframe_trace_stop())
+    if (trace.open && clframe_trace_stop())
         fprintf(stderr, "clframe: %s\n", clframe_last_error());
+}
+
+/* A child process (fork) has a copy of the trace that is not its own: it
+ * records nothing and writes nothing, not even at its exit. Without the
+ * lock, which a thread of the parent may have held. */
+static void forget_in_child(void)
+{
+    atomic_store(&clf_tracing, 0);
+    if (trace.open)
+        close(trace.fd);
+    trace.open = 0;
+    trace.fd = -1;
+    trace.used = 0;
 }
 
 /* Opens the trace (the lock held); who names the caller in messages. */
 static int open_trace(const char *path, const char *who)
 {
-    if (trace.file)
+    if (trace.open)
         return clframe_fail(CLFRAME_ERR_USAGE, "%s: a trace is already being "
                             "written to %s (clframe_trace_stop ends it)",
                             who, trace.path);
@@ -504,21 +566,18 @@ static int open_trace(const char *path, const char *who)
         close_trace();
         return clframe_fail(CLFRAME_ERR_NO_MEMORY, "%s: out of memory", who);
     }
-    int fd = open(trace.temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-                  O_NOFOLLOW, 0666);
-    if (fd < 0 || !(trace.file = fdopen(fd, "w"))) {
-        int why = errno;
-        if (fd >= 0) {
-            close(fd);
-            unlink(trace.temp);
-        }
+    trace.fd = open(trace.temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+                    O_NOFOLLOW, 0666);
+    if (trace.fd < 0) {
         int rc = clframe_fail(CLFRAME_ERR_IO, "%s: cannot write the trace "
-                              "%s: %s", who, trace.path, strerror(why));
+                              "%s: %s", who, trace.path, strerror(errno));
         close_trace();
         return rc;
     }
-    setvbuf(trace.file, NULL, _IOFBF, FILE_BUFFER);
-    fputs("{\"traceEvents\":[\n", trace.file);
+    trace.open = 1;
+    trace.used = 0;
+    trace.write_error = 0;
+    put_text("{\"traceEvents\":[\n");
     trace.session++;
     trace.rank = rank;
     trace.pid = rank >= 0 ? rank : (long)getpid();
@@ -526,7 +585,8 @@ static int open_trace(const char *path, const char *who)
     trace.events = trace.threads = trace.contexts = 0;
     trace.out_of_memory = 0;
     static int registered;
-    if (!registered && atexit(stop_at_exit) == 0)
+    if (!registered && atexit(stop_at_exit) == 0 &&
+        pthread_atfork(NULL, NULL, forget_in_child) == 0)
         registered = 1;
     atomic_store(&clf_tracing, 1);
     return 0;
@@ -561,16 +621,18 @@ int clf_trace_from_env(void)
 int clframe_trace_stop(void)
 {
     pthread_mutex_lock(&trace_lock);
-    if (!trace.file) {
+    if (!trace.open) {
         pthread_mutex_unlock(&trace_lock);
         return clframe_fail(CLFRAME_ERR_USAGE, "clframe_trace_stop: no trace "
                             "is open");
     }
     atomic_store(&clf_tracing, 0);
     write_end();
-    int bad = fflush(trace.file) != 0 || ferror(trace.file);
-    int why = errno;
-    bad |= fclose(trace.file) != 0;
+    flush_out();
+    int why = trace.write_error;
+    if (close(trace.fd) != 0 && !why)
+        why = errno;
+    int bad = why != 0;
     if (!bad && rename(trace.temp, trace.path) != 0) {
         why = errno;
         bad = 1;
@@ -593,7 +655,7 @@ int clframe_trace_stop(void)
 static void calibrate_if_due(clctx *ctx)
 {
     pthread_mutex_lock(&trace_lock);
-    int open = trace.file != NULL;
+    int open = trace.open;
     int due = open && (ctx->trace_session != trace.session ||
                        ctx->trace_calibrated_ms == 0 ||
                        clf_now_ms() - ctx->trace_calibrated_ms >=
@@ -608,7 +670,7 @@ static void calibrate_if_due(clctx *ctx)
     int64_t error_ns;
     calibrate(ctx, offset, &method, &error_ns);
     pthread_mutex_lock(&trace_lock);
-    if (trace.file && ctx->trace_session == trace.session)
+    if (trace.open && ctx->trace_session == trace.session)
         note_calibration(ctx, method, error_ns);
     pthread_mutex_unlock(&trace_lock);
 }
@@ -623,10 +685,10 @@ static cl_ulong profiling_time(cl_event ev, cl_profiling_info which)
 /* A copy's args: its bytes, direction and speed. */
 static void put_copy_args(int what, size_t bytes, int64_t ns, const char *by)
 {
-    fprintf(trace.file, ",\"args\":{\"bytes\":%zu,\"direction\":\"%s\","
-            "\"GB/s\":%.3f,\"timed by\":\"%s\"}", bytes,
-            what == CLF_EV_WRITE ? "to device" : "to host",
-            ns > 0 ? (double)bytes / (double)ns : 0.0, by);
+    put_format(",\"args\":{\"bytes\":%zu,\"direction\":\"%s\","
+               "\"GB/s\":%.3f,\"timed by\":\"%s\"}", bytes,
+               what == CLF_EV_WRITE ? "to device" : "to host",
+               ns > 0 ? (double)bytes / (double)ns : 0.0, by);
 }
 
 static const char *copy_name(int what)
@@ -640,7 +702,7 @@ void clf_trace_events(clctx *ctx, const clf_pending_event *events, size_t n)
         return;
     calibrate_if_due(ctx);
     pthread_mutex_lock(&trace_lock);
-    for (size_t i = 0; trace.file && i < n; i++) {
+    for (size_t i = 0; trace.open && i < n; i++) {
         const clf_pending_event *p = &events[i];
         cl_ulong start = profiling_time(p->event, CL_PROFILING_COMMAND_START);
         cl_ulong end = profiling_time(p->event, CL_PROFILING_COMMAND_END);
@@ -669,7 +731,7 @@ void clf_trace_events(clctx *ctx, const clf_pending_event *events, size_t n)
 void clf_trace_wait(const char *what, double start_ms, double end_ms)
 {
     pthread_mutex_lock(&trace_lock);
-    if (trace.file) {
+    if (trace.open) {
         begin_event(what, "wait", host_lane(), host_ns(start_ms),
                     host_ns(end_ms));
         end_event();
@@ -681,15 +743,14 @@ void clf_trace_build(clctx *ctx, const char *origin, const char *how,
                      double start_ms, double end_ms)
 {
     pthread_mutex_lock(&trace_lock);
-    if (trace.file) {
+    if (trace.open) {
         char name[160];
         snprintf(name, sizeof name, "build %s", origin);
         begin_event(name, "build", host_lane(), host_ns(start_ms),
                     host_ns(end_ms));
-        fputs(",\"args\":{\"source\":", trace.file);
-        put_string(trace.file, origin);
-        fprintf(trace.file, ",\"how\":\"%s\",\"context\":%u}", how,
-                context_no(ctx));
+        put_text(",\"args\":{\"source\":");
+        put_string(origin);
+        put_format(",\"how\":\"%s\",\"context\":%u}", how, context_no(ctx));
         end_event();
     }
     pthread_mutex_unlock(&trace_lock);
@@ -699,7 +760,7 @@ void clf_trace_copy(clctx *ctx, cl_command_queue queue, int what,
                     size_t bytes, double start_ms, double end_ms)
 {
     pthread_mutex_lock(&trace_lock);
-    if (trace.file) {
+    if (trace.open) {
         int64_t t0 = host_ns(start_ms), t1 = host_ns(end_ms);
         begin_event(copy_name(what), "copy", device_lane(ctx, queue), t0, t1);
         put_copy_args(what, bytes, t1 - t0, "clock");
