@@ -46,10 +46,18 @@ LOCAL_MALLOC_ARGS := $(B)/clframe/tools/local-malloc/args.o
 $(eval $(call link,clframe-local-malloc,$(B)/clframe/tools/local-malloc/local-malloc.o $(LOCAL_MALLOC_ARGS)))
 # clframe-trace reads traces with json-c (libjson-c-dev); its reader is a
 # file of its own, which the library's tests and its fuzzing harness link.
-JSON_C_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
+# Without json-c (a GPU machine may lack it) the tool is not built and the
+# trace suite writes traces without reading them back, saying so.
+JSON_C_LIBS := $(shell pkg-config --libs json-c 2>/dev/null)
+ifneq ($(JSON_C_LIBS),)
 TRACE_READ := $(B)/clframe/tools/trace/read.o
+TRACE_TOOL := $(BIN)/clframe-trace
+$(B)/tests/test_trace.o: ALL_CFLAGS += -DCLFRAME_HAVE_JSON_C
 $(eval $(call link,clframe-trace,$(B)/clframe/tools/trace/trace.o \
   $(B)/clframe/tools/trace/timeline.o $(TRACE_READ),$(JSON_C_LIBS)))
+else
+$(info note: not building clframe-trace: json-c is not installed (libjson-c-dev))
+endif
 
 # The library's benchmarks: bench/NAME.c is bin/bench-NAME, its kernels
 # (bench/kernels) compiled in; what they share is bench/bench.h.
@@ -81,7 +89,8 @@ $(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/sup
 FUZZ_OBJECTS_localmalloc-args := $(LOCAL_MALLOC_ARGS)
 FUZZ_OBJECTS_trace := $(TRACE_READ)
 FUZZ_LDLIBS_trace := $(JSON_C_LIBS)
-$(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
+$(foreach p,$(filter-out $(if $(TRACE_READ),,trace),\
+                         $(notdir $(basename $(wildcard tests/fuzz/*.c)))),\
   $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o $(FUZZ_OBJECTS_$(p)),$(FUZZ_LDLIBS_$(p)),tests/fuzz/$(p))))
 
 # The installed library used as a user would: their own kernels/demo/vadd.cl
@@ -90,15 +99,15 @@ $(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
 test-clframe: test-install
 test-install: export CLFRAME_DEVICE ?= cpu
 test-install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-              $(BIN)/clframe-local-malloc $(BIN)/clframe-trace
+              $(BIN)/clframe-local-malloc $(TRACE_TOOL)
 	tests/install/check
 
 # clframe-trace on traces made by hand, whose answers are known, and on
 # input that is not a trace (tests/trace/check).
 .PHONY: test-trace-tool
-test-clframe: test-trace-tool
-test-trace-tool: $(BIN)/clframe-trace
-	tests/trace/check $(BIN)/clframe-trace
+test-clframe: $(if $(TRACE_TOOL),test-trace-tool)
+test-trace-tool: $(TRACE_TOOL)
+	tests/trace/check $(TRACE_TOOL)
 
 # Every example of README.md and clframe.h, taken from the text, built and
 # run, and the example header of docs/sharing.md checked on both sides
@@ -127,7 +136,7 @@ LONGEST_CHECKS += oclgrind-test-clframe valgrind-test-clframe
 # its headers: include/clframe/shared.h, share/clframe/kernels/.
 .PHONY: install uninstall
 install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-         $(BIN)/clframe-local-malloc $(BIN)/clframe-trace
+         $(BIN)/clframe-local-malloc $(TRACE_TOOL)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/clframe
@@ -137,7 +146,7 @@ install: $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(BIN)/clframe-local-malloc \
-	    $(BIN)/clframe-trace $(DESTDIR)$(PREFIX)/bin
+	    $(TRACE_TOOL) $(DESTDIR)$(PREFIX)/bin
 	cp -r clframe/kernels $(DESTDIR)$(PREFIX)/share/clframe/
 	sed -e 's|@PREFIX@|$(PREFIX)|' clframe/clframe.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clframe.pc

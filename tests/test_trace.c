@@ -9,7 +9,9 @@
  * under an MPI rank the file is NAME.rankN.json; bad paths and misuse are
  * errors naming what failed. Where streams overlap depends on the device
  * (PoCL may run them one after the other): clframe-trace's own test
- * (tests/trace/check) measures overlap on traces made by hand.
+ * (tests/trace/check) measures overlap on traces made by hand. Where
+ * json-c is missing (clframe-trace is not built), traces are written but
+ * not read back.
  */
 #include "support.h"
 #include "copy_kernels.h"
@@ -25,6 +27,8 @@
  * device clock put on the host's (PoCL's, under a loaded machine, some
  * tens of microseconds): the order of a lane's events is then theirs. */
 enum { N = 1 << 16, CALLS = 3, ENQUEUES = 2, CHUNK = N / 4 };
+
+#ifdef CLFRAME_HAVE_JSON_C    /* clframe-trace's reader was built */
 
 /* ---- reading a trace back ----------------------------------------------- */
 
@@ -113,6 +117,8 @@ static void assert_word(const ctrace_trace *t, int64_t tid, unsigned mask,
     free(got);
 }
 
+#endif /* CLFRAME_HAVE_JSON_C */
+
 /* ---- what is run -------------------------------------------------------- */
 
 static clctx *ctx;
@@ -171,6 +177,7 @@ static void assert_files(const char *dir, const char *want)
 
 /* ---- the tests ---------------------------------------------------------- */
 
+#ifdef CLFRAME_HAVE_JSON_C
 /* Blocking calls, then enqueued ones and a finish: each call's two copies
  * in, its kernel and two copies back, in that order, on the context's
  * queue; the host waits before each blocking copy back and in the finish. */
@@ -331,6 +338,7 @@ START_TEST(builds_compiled_then_cached)
     ctrace_free(&t);
 }
 END_TEST
+#endif /* CLFRAME_HAVE_JSON_C */
 
 /* With no trace open, a launch asks the driver for no event; while one
  * is, it does (an event is a live object until read). After the trace
@@ -378,6 +386,7 @@ START_TEST(a_rank_names_its_file)
     unsetenv("OMPI_COMM_WORLD_RANK");
     ck_assert_cl(started);
     assert_files(dir, "plain.rank3\nr.rank3.json\n");
+#ifdef CLFRAME_HAVE_JSON_C
     ctrace_trace t = read_trace(file_in(dir, "r.rank3.json"));
     ck_assert_int_gt(t.nevents, 0);
     for (size_t i = 0; i < t.nevents; i++)
@@ -386,6 +395,7 @@ START_TEST(a_rank_names_its_file)
     ck_assert_msg(strncmp(ctrace_process_name(&t, 3), "rank 3 (pid ", 12) == 0,
                   "process named %s", ctrace_process_name(&t, 3));
     ctrace_free(&t);
+#endif
 }
 END_TEST
 
@@ -428,10 +438,15 @@ START_TEST(the_environment_variable)
     clkernel_free(k);
     clctx_free(c);
     ck_assert_cl(clframe_trace_stop());
+    size_t size;
+    free(test_read_file(path, &size));
+    ck_assert_int_gt(size, 0);
+#ifdef CLFRAME_HAVE_JSON_C
     ctrace_trace t = read_trace(path);
     ck_assert_int_eq(count(&t, CTRACE_KERNEL, "twice"), 1);
     ck_assert_int_eq(count(&t, CTRACE_BUILD, NULL) >= 1, 1);
     ctrace_free(&t);
+#endif
 }
 END_TEST
 
@@ -440,10 +455,15 @@ Suite *trace_suite(void)
     Suite *s = suite_create("trace");
     TCase *tc = test_case("trace");
     tcase_add_checked_fixture(tc, open_context, close_context);
+#ifdef CLFRAME_HAVE_JSON_C
     tcase_add_test(tc, calls_in_order_on_the_context_queue);
     tcase_add_test(tc, streams_on_lanes_of_their_own);
     tcase_add_test(tc, chunked_copies_on_the_copy_queues);
     tcase_add_test(tc, builds_compiled_then_cached);
+#else
+    fprintf(stderr, "trace: json-c is not installed: the traces written "
+            "are not read back\n");
+#endif
     tcase_add_test(tc, tracing_off_times_nothing_and_writes_nothing);
     tcase_add_test(tc, a_rank_names_its_file);
     tcase_add_test(tc, misuse_and_bad_paths_are_errors);
