@@ -20,6 +20,8 @@
 #   make test-NAME     the suites of apps/NAME alone
 #   make docs          the API reference in build/docs/html (Doxygen)
 #   make bench         benchmarks (set CLFRAME_DEVICE=gpu on the GPU machine)
+#   make trace-pictures
+#                      the timelines of docs/tracing.md, on this machine's device
 #   make check-asan / check-oclgrind / check-valgrind
 #                      one checked run of every suite
 #   make install       PREFIX=/usr/local DESTDIR=  (the library alone; its
@@ -243,6 +245,13 @@ endef
 bench: all
 	@mkdir -p bench/out
 	$(foreach r,$(BENCH_RUNS),$(BENCH_$(r))$(newline))
+
+# The timelines docs/tracing.md shows, made on this machine's device
+# (scripts/trace-pictures: its sizes and windows).
+.PHONY: trace-pictures
+trace-pictures: $(BIN)/clframe-trace $(BIN)/matmul $(BIN)/make_world \
+                $(BIN)/step_world_mpi
+	scripts/trace-pictures
 
 clean:
 	rm -rf build bin

@@ -308,6 +308,24 @@ double clctx_kernel_ms(clctx *ctx);
 
 /** @} */
 
+/* A timeline of the process's device work, for Perfetto, chrome://tracing
+ * and clframe-trace (docs/tracing.md): every kernel launch, copy (bytes,
+ * direction, GB/s), build (compiled or from the cache) and host wait of
+ * every context, with device start and end times on the host's clock
+ * (CLOCK_REALTIME, so that several processes' files merge), one lane per
+ * queue or stream and one per host thread, written to path in the Trace
+ * Event format. While it runs every command is timed, as under
+ * CLFRAME_PROFILE=1; a context hands its commands over when it reads their
+ * times (a blocking call, clctx_finish, clstream_wait, clctx_free), so
+ * finish the contexts before stopping. The file appears whole when the
+ * trace stops (clframe_trace_stop, or exit), never half-written.
+ * CLFRAME_TRACE=path starts one before the first context. Under MPI
+ * (OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID set) path NAME.json is
+ * NAME.rankN.json. 0, or CLFRAME_ERR_IO naming a path that cannot be
+ * written, or CLFRAME_ERR_USAGE (a trace already open; none to stop). */
+int clframe_trace_start(const char *path);
+int clframe_trace_stop(void);
+
 /* ------------------------------------------------------------------------ */
 /** @defgroup pinned Pinned host memory
  * @{ */

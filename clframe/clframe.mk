@@ -69,11 +69,25 @@ $(eval $(call link,clframe-info,$(B)/clframe/tools/info/info.o))
 # fuzzing harness links too (FUZZ_OBJECTS_localmalloc-args).
 LOCAL_MALLOC_ARGS := $(B)/clframe/tools/local-malloc/args.o
 $(eval $(call link,clframe-local-malloc,$(B)/clframe/tools/local-malloc/local-malloc.o $(LOCAL_MALLOC_ARGS)))
+# clframe-trace reads traces with json-c (libjson-c-dev); its reader is a
+# file of its own, which the library's tests and its fuzzing harness link.
+# Without json-c (a GPU machine may lack it) the tool is not built and the
+# trace suite writes traces without reading them back, saying so.
+JSON_C_LIBS := $(shell pkg-config --libs json-c 2>/dev/null)
+ifneq ($(JSON_C_LIBS),)
+TRACE_READ := $(B)/clframe/tools/trace/read.o
+TRACE_TOOL := $(BIN)/clframe-trace
+$(B)/tests/test_trace.o: ALL_CFLAGS += -DCLFRAME_HAVE_JSON_C
+$(eval $(call link,clframe-trace,$(B)/clframe/tools/trace/trace.o \
+  $(B)/clframe/tools/trace/timeline.o $(TRACE_READ),$(JSON_C_LIBS)))
+else
+$(info note: not building clframe-trace: json-c is not installed (libjson-c-dev))
+endif
 
 # What `make install` installs that the build makes: the library and its
 # tools, which `make library` builds alone (debian/rules does).
 LIBRARY_AND_TOOLS := $(B)/libclframe.a $(B)/libclframe.so $(BIN)/clframe-info \
-                     $(BIN)/clframe-local-malloc
+                     $(BIN)/clframe-local-malloc $(TRACE_TOOL)
 .PHONY: library
 library: $(LIBRARY_AND_TOOLS)
 
@@ -97,13 +111,19 @@ BENCH_transfer = $(BIN)/bench-transfer $(TRANSFER_BENCH)
 
 $(B)/tests/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
 # Its tests run the library's tools from beside it (every tree builds them).
-$(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c))),,$(BIN)/clframe-local-malloc $(BIN)/clframe-info))
+# Its trace suite reads what it wrote with clframe-trace's reader.
+$(eval $(call test_binary,clframe,$(patsubst %.c,$(B)/%.o,$(filter-out tests/support.c,$(wildcard tests/*.c))) \
+  $(TRACE_READ),$(JSON_C_LIBS),$(BIN)/clframe-local-malloc $(BIN)/clframe-info))
 
 # Its fuzzing harnesses, tests/fuzz/NAME.c (the library's parsers).
-# FUZZ_OBJECTS_NAME: what harness NAME links beside itself and the library.
+# FUZZ_OBJECTS_NAME: what harness NAME links beside itself and the library,
+# FUZZ_LDLIBS_NAME the libraries it needs more.
 FUZZ_OBJECTS_localmalloc-args := $(LOCAL_MALLOC_ARGS)
-$(foreach p,$(notdir $(basename $(wildcard tests/fuzz/*.c))),\
-  $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o $(FUZZ_OBJECTS_$(p)),,tests/fuzz/$(p))))
+FUZZ_OBJECTS_trace := $(TRACE_READ)
+FUZZ_LDLIBS_trace := $(JSON_C_LIBS)
+$(foreach p,$(filter-out $(if $(TRACE_READ),,trace),\
+                         $(notdir $(basename $(wildcard tests/fuzz/*.c)))),\
+  $(eval $(call fuzz_target,$(p),$(B)/tests/fuzz/$(p).o $(FUZZ_OBJECTS_$(p)),$(FUZZ_LDLIBS_$(p)),tests/fuzz/$(p))))
 
 # The installed library used as a user would: their own kernels/demo/vadd.cl
 # must not be shadowed by anything of clframe's (tests/install/check). It
@@ -140,6 +160,13 @@ $(B)/docs/html/index.html: clframe/clframe.h docs/Doxyfile docs/mainpage.dox
 	(cat docs/Doxyfile; echo "OUTPUT_DIRECTORY = $(B)/docs") | doxygen - \
 	    || { rm -rf $(B)/docs/html; exit 1; }
 
+# clframe-trace on traces made by hand, whose answers are known, and on
+# input that is not a trace (tests/trace/check).
+.PHONY: test-trace-tool
+test-clframe: $(if $(TRACE_TOOL),test-trace-tool)
+test-trace-tool: $(TRACE_TOOL)
+	tests/trace/check $(TRACE_TOOL)
+
 # Every example of README.md, docs/*.md and clframe.h, taken from the
 # text, built and run, the example header of docs/sharing.md checked on
 # both sides (tests/docs/check), and the API reference built (where doxygen
@@ -170,7 +197,7 @@ LONGEST_CHECKS += oclgrind-test-clframe valgrind-test-clframe
 # ---- install ----------------------------------------------------------------------
 
 # The library alone: its archives (in LIBDIR), clframe.h, clframe-info,
-# clframe-local-malloc, clframe.pc (its Version clframe.h's, its libdir
+# clframe-local-malloc, clframe-trace, clframe.pc (its Version clframe.h's, its libdir
 # LIBDIR), CMake's package files (LIBDIR/cmake/clframe: clframeConfig.cmake,
 # which finds the prefix from its own place, and its version file, whose
 # pointer size is the compiler's), and its device library (compiled into
@@ -197,7 +224,7 @@ install: $(LIBRARY_AND_TOOLS)
 	install -m 644 clframe/clframe.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 clframe/kernels/clframe/shared.h $(DESTDIR)$(PREFIX)/include/clframe
 	install -m 755 $(BIN)/clframe-info $(BIN)/clframe-local-malloc \
-	    $(DESTDIR)$(PREFIX)/bin
+	    $(TRACE_TOOL) $(DESTDIR)$(PREFIX)/bin
 	cp -r clframe/kernels $(DESTDIR)$(PREFIX)/share/clframe/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(CLFRAME_VERSION)|' \
 	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
@@ -217,6 +244,7 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libclframe.so.$(CLFRAME_VERSION) \
 	    $(DESTDIR)$(PREFIX)/include/clframe.h $(DESTDIR)$(PREFIX)/bin/clframe-info \
 	    $(DESTDIR)$(PREFIX)/bin/clframe-local-malloc \
+	    $(DESTDIR)$(PREFIX)/bin/clframe-trace \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/clframe.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/clframe $(DESTDIR)$(PREFIX)/include/clframe \
 	    $(CMAKEDIR)

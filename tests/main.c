@@ -28,6 +28,7 @@ Suite *image_suite(void);
 Suite *signature_suite(void);
 Suite *pool_suite(void);
 Suite *save_suite(void);
+Suite *trace_suite(void);
 
 int main(void)
 {
@@ -36,5 +37,5 @@ int main(void)
         function_suite, layout_suite, group_minmax_suite, group_shim_suite,
         mwc64x_suite, group_choose_suite, pinned_suite, cache_suite,
         preproc_suite, localmalloc_suite, stream_suite, image_suite,
-        signature_suite, pool_suite, save_suite, NULL});
+        signature_suite, pool_suite, save_suite, trace_suite, NULL});
 }

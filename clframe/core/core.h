@@ -12,6 +12,7 @@
 #include "clframe.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <sys/types.h>
 
 /* ---- errors (error.c) --------------------------------------------------- */
@@ -167,6 +168,13 @@ struct clctx {
     clstream *streams;          /* the user's, until clstream_free */
     double transfer_ms[2];      /* profiled write, read time */
     uint64_t transfer_bytes[2]; /* profiled write, read bytes */
+    unsigned streams_made;      /* streams' numbers, from 1 (stream.c) */
+    /* This context in the open trace (trace.c); stale when trace_session
+     * is not the trace's own. */
+    unsigned trace_session;
+    unsigned trace_no;          /* its number there, from 1: its lanes */
+    int64_t trace_offset_ns;    /* device clock to the trace's clock */
+    double trace_calibrated_ms; /* when that was measured (clf_now_ms) */
 };
 
 /* ctx NULL -> the default context (which may fail: then NULL). */
@@ -220,11 +228,42 @@ double clf_event_ms(cl_event ev);   /* end - start, or -1 */
 /* The CLFRAME_PROFILE=1 table of ctx's kernels and copies, on stderr. */
 void clf_print_profile(clctx *ctx);
 
+/* ---- the timeline (trace.c) ---------------------------------------------- */
+
+/* 1 while a trace is open (clframe_trace_start, CLFRAME_TRACE). */
+extern atomic_int clf_tracing;
+static inline int clf_trace_on(void)
+{
+    return atomic_load_explicit(&clf_tracing, memory_order_relaxed);
+}
+/* Whether ctx keeps an event of every command: under CLFRAME_PROFILE=1 or
+ * while tracing. One test on the hot path, whichever is on. */
+static inline int clf_keeps_events(const clctx *ctx)
+{
+    return ctx->profile | clf_trace_on();
+}
+/* Starts the trace CLFRAME_TRACE names, once a process, before the first
+ * context: 0 (none asked, or started), or an error naming the file. */
+int clf_trace_from_env(void);
+/* Writes the n events of ctx, finished, to the open trace (profile.c's
+ * collection hands them all on). */
+void clf_trace_events(clctx *ctx, const clf_pending_event *events, size_t n);
+/* Host-side records, times from clf_now_ms: a wait of the calling thread
+ * (what names it: "clctx_finish", "clkernel_call(vadd)"), a build of origin
+ * (how: "compiled", "cached", "failed"), and a copy on queue timed by the
+ * clock (a blocking one, memory.c). Nothing when no trace is open. */
+void clf_trace_wait(const char *what, double start_ms, double end_ms);
+void clf_trace_build(clctx *ctx, const char *origin, const char *how,
+                     double start_ms, double end_ms);
+void clf_trace_copy(clctx *ctx, cl_command_queue queue, int what,
+                    size_t bytes, double start_ms, double end_ms);
+
 /* ---- streams (stream.c) -------------------------------------------------- */
 
 struct clstream {
     clctx *ctx;
     cl_command_queue queue;
+    unsigned id;                /* its context's nth stream, from 1 */
     clstream *next;             /* in ctx->streams */
 };
 

@@ -38,6 +38,8 @@ static clctx *new_context(const char *selector, unsigned nth, int by_index)
 {
     clf_candidate chosen;
     char why[512];
+    if (clf_trace_from_env())       /* CLFRAME_TRACE names a file it cannot write */
+        return NULL;
     if (clf_select_device(selector, nth, by_index, &chosen, why, sizeof why))
         return NULL;
     clctx *ctx = calloc(1, sizeof *ctx);
@@ -225,11 +227,20 @@ double clctx_kernel_ms(clctx *ctx)
     return ctx->kernel_ms;
 }
 
+/* clf_finish_all, the wait traced. */
+static cl_int finish_all_traced(clctx *ctx)
+{
+    double start = clf_now_ms();
+    cl_int err = clf_finish_all(ctx);
+    clf_trace_wait("clctx_finish", start, clf_now_ms());
+    return err;
+}
+
 int clctx_finish(clctx *ctx)
 {
     if (!(ctx = clf_ctx(ctx)))
         return CLFRAME_ERR_NO_DEVICE;
-    cl_int err = clf_finish_all(ctx);
+    cl_int err = clf_trace_on() ? finish_all_traced(ctx) : clf_finish_all(ctx);
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, "clFinish", "waiting for %s", ctx->device_name);
     clf_collect_events(ctx);

@@ -78,6 +78,7 @@ clkernel *clf_kernel_new(clctx *ctx, cl_program program, const char *name,
     k->program = program;
     k->times.last_ms = -1;
     snprintf(k->name, sizeof k->name, "%s", name);
+    snprintf(k->times.name, sizeof k->times.name, "%s", name);
     cl_int err;
     k->kernel = clCreateKernel(k->program, name, &err);
     if (err != CL_SUCCESS) {
@@ -274,13 +275,14 @@ typedef struct call_mode {
 
 /* Launches k over global work-items from offset (NULL: none) on queue. A
  * timed launch's event joins the context's pending ones, read at the next
- * collection into the kernel's totals and, when profiling, its name's. */
+ * collection into the kernel's totals and, when profiling or tracing, its
+ * name's (which the trace names it by). */
 static int launch(clkernel *k, cl_command_queue queue, const size_t *offset,
                   const size_t *global)
 {
     clctx *ctx = k->ctx;
     cl_event ev = NULL;
-    int want_event = k->timing || ctx->timing || ctx->profile;
+    int want_event = k->timing | ctx->timing | clf_keeps_events(ctx);
     cl_int err;
     for (int tries = 0; tries < 2; tries++) {
         err = clEnqueueNDRangeKernel(queue, k->kernel, k->dims, offset, global,
@@ -296,6 +298,8 @@ static int launch(clkernel *k, cl_command_queue queue, const size_t *offset,
                            k->local[1], k->local[2], ctx->device_name);
     if (ev) {
         clf_track(ctx, 1);
+        if (!k->profile && clf_trace_on())
+            k->profile = clf_kernel_profile_for(ctx, k->name);
         clf_keep_event(ctx, ev, CLF_EV_KERNEL, 0, k->profile, &k->times);
     }
     ctx->stats.kernel_runs++;

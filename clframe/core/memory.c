@@ -564,8 +564,9 @@ void clf_queue_done(clctx *ctx, cl_command_queue queue)
 }
 
 /* Enqueues a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) between
- * host and mem at offset, counting it and, when profiling, timing it: by
- * the clock when blocking, else by its event, handed back in *timed (live,
+ * host and mem at offset, counting it and, when profiling or tracing,
+ * timing it: by the clock when blocking (traced at once, with the wait for
+ * the queue before it), else by its event, handed back in *timed (live,
  * for the caller to keep). CL_SUCCESS or the driver's code. */
 static cl_int enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
                            cl_mem mem, size_t offset, size_t bytes, void *host,
@@ -579,11 +580,16 @@ static cl_int enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
      * large read-backs look slower than they are.
      * The queue is finished first, so the clock times the copy alone; an
      * enqueued copy has only its event. */
-    cl_event *evp = ctx->profile && !blocking ? timed : NULL;
+    int keep = clf_keeps_events(ctx);
+    cl_event *evp = keep && !blocking ? timed : NULL;
     double start = 0;
-    if (ctx->profile && blocking) {
+    if (keep && blocking) {
+        double waited = clf_now_ms();
         clFinish(queue);
         start = clf_now_ms();
+        if (clf_trace_on())
+            clf_trace_wait("queue drained for a blocking copy", waited,
+                           start);
     }
     cl_int err = before_copy(ctx, what, host, bytes);
     for (int tries = 0; err == CL_SUCCESS && tries < 2; tries++) {
@@ -602,10 +608,13 @@ static cl_int enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
     count_copy(ctx, what, bytes);
     if (*timed) {
         clf_track(ctx, 1);
-    } else if (ctx->profile) {
+    } else if (keep) {
         int d = what == CLF_EV_WRITE ? 0 : 1;
-        ctx->transfer_ms[d] += clf_now_ms() - start;
+        double end = clf_now_ms();
+        ctx->transfer_ms[d] += end - start;
         ctx->transfer_bytes[d] += bytes;
+        if (clf_trace_on())
+            clf_trace_copy(ctx, queue, what, bytes, start, end);
     }
     return CL_SUCCESS;
 }
@@ -996,6 +1005,29 @@ static int run_chunks(clf_call *c)
     return rc;
 }
 
+/* Finishes every queue call c used: CL_SUCCESS or the first failure. */
+static cl_int finish_queues(const clf_call *c)
+{
+    cl_int err = clFinish(c->queue);
+    for (int q = 0; c->run_chunk && q < 2; q++)
+        if (err == CL_SUCCESS)
+            err = clFinish(c->ctx->copy_queue[q]);
+        else
+            clFinish(c->ctx->copy_queue[q]);
+    return err;
+}
+
+/* finish_queues, the wait traced as the call's ("clkernel_call(vadd)"). */
+static cl_int finish_queues_traced(const clf_call *c)
+{
+    double start = clf_now_ms();
+    cl_int err = finish_queues(c);
+    char what[200];
+    snprintf(what, sizeof what, "%s(%s)", c->who, c->name);
+    clf_trace_wait(what, start, clf_now_ms());
+    return err;
+}
+
 /* Waits for every queue the call used: on success if blocking (or
  * debugging) and not waited for already, and always after a failure of a
  * blocking call, so that no copy lands after it returns. *waited is then
@@ -1006,12 +1038,7 @@ static int wait_for(clf_call *c, int rc, int *waited)
     if ((rc == 0 && !c->blocking && !ctx->debug) || (rc && !c->blocking) ||
         (rc == 0 && *waited))
         return rc;
-    cl_int err = clFinish(c->queue);
-    for (int q = 0; c->run_chunk && q < 2; q++)
-        if (err == CL_SUCCESS)
-            err = clFinish(ctx->copy_queue[q]);
-        else
-            clFinish(ctx->copy_queue[q]);
+    cl_int err = clf_trace_on() ? finish_queues_traced(c) : finish_queues(c);
     if (rc == 0 && err != CL_SUCCESS)
         rc = fail(c, err, "clFinish", "running kernel %s on %s", c->name,
                   ctx->device_name);

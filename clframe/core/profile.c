@@ -5,7 +5,8 @@
  * the events are read together at the next collection (a finish, a
  * blocking call, clctx_free), into the totals of the kernel's name (the
  * CLFRAME_PROFILE=1 table clctx_free prints), of the clkernel launched
- * (clkernel_total_ms, clkernel_last_ms) and of the context.
+ * (clkernel_total_ms, clkernel_last_ms) and of the context, and, while a
+ * trace is open, into the timeline (trace.c).
  */
 #include "core.h"
 
@@ -122,6 +123,8 @@ void clf_collect_events(clctx *ctx)
         return;
     for (size_t i = 0; i < ctx->npending; i++)
         clWaitForEvents(1, &ctx->pending[i].event);
+    if (clf_trace_on())
+        clf_trace_events(ctx, ctx->pending, ctx->npending);
     for (size_t i = 0; i < ctx->npending; i++) {
         record_event(ctx, &ctx->pending[i]);
         clf_release_event(ctx, ctx->pending[i].event);

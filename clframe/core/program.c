@@ -121,9 +121,12 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
                           cl_int *err, char **log)
 {
     *log = NULL;
+    double start = clf_now_ms();
     cl_program program = clf_cache_load(ctx, source, options);
     if (program) {
         *err = CL_SUCCESS;
+        if (clf_trace_on())
+            clf_trace_build(ctx, origin, "cached", start, clf_now_ms());
         return program;
     }
     char *rewritten = NULL;
@@ -139,6 +142,9 @@ static cl_program compile(clctx *ctx, const char *source, const char *origin,
         ctx->stats.cache_misses++;
         clf_cache_store(ctx, program, source, options);
     }
+    if (clf_trace_on())
+        clf_trace_build(ctx, origin, program ? "compiled" : "failed", start,
+                        clf_now_ms());
     return program;
 }
 

@@ -11,6 +11,7 @@
  */
 #include "core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 int clf_new_queue(clctx *ctx, cl_command_queue *queue)
@@ -34,6 +35,7 @@ clstream *clstream_new(clctx *ctx)
         return NULL;
     }
     s->ctx = ctx;
+    s->id = ++ctx->streams_made;
     if (clf_new_queue(ctx, &s->queue)) {
         free(s);
         return NULL;
@@ -48,6 +50,8 @@ void clstream_free(clstream *s)
 {
     if (!s)
         return;
+    if (clf_trace_on())         /* its events' lane is named while it is */
+        clf_collect_events(s->ctx);                 /* one of the streams */
     clstream **link = &s->ctx->streams;
     while (*link && *link != s)
         link = &(*link)->next;
@@ -60,11 +64,22 @@ void clstream_free(clstream *s)
     free(s);
 }
 
+/* clFinish of s's queue, the wait traced. */
+static cl_int finish_traced(clstream *s)
+{
+    double start = clf_now_ms();
+    cl_int err = clFinish(s->queue);
+    char what[48];
+    snprintf(what, sizeof what, "clstream_wait(stream %u)", s->id);
+    clf_trace_wait(what, start, clf_now_ms());
+    return err;
+}
+
 int clstream_wait(clstream *s)
 {
     if (!s)
         return clframe_fail(CLFRAME_ERR_USAGE, "clstream_wait: NULL stream");
-    cl_int err = clFinish(s->queue);
+    cl_int err = clf_trace_on() ? finish_traced(s) : clFinish(s->queue);
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, "clFinish", "waiting for a stream on %s",
                            s->ctx->device_name);
