@@ -7,12 +7,13 @@
  *     clkernel_global(k, n);
  *     clkernel_call(k, CLARG_IN(a, n), CLARG_IN(b, n), CLARG_OUT(c, n), CLARG(n));
  *
- * Ten sections, each a group of the reference that `make docs` builds in
+ * Eleven sections, each a group of the reference that `make docs` builds in
  * build/docs/html:
  * - the version of clframe;
  * - errors: their codes and messages, and a handler that sees each;
  * - clctx: the device, its context and queue, with their limits, settings,
  *   counters, buffer pool and timing;
+ * - a timeline of every launch, copy, build and wait (CLFRAME_TRACE);
  * - pinned host memory, which the device reaches at full speed;
  * - clarg: one argument of a call, a small value built by macros;
  * - clstream: more in-order queues, for copies that overlap kernels;
@@ -23,7 +24,7 @@
  *
  * Every function that can fail returns NULL or a negative code and leaves a
  * message in clframe_last_error(); nothing here aborts. The header is C11
- * and C++11: an eleventh section, at the end, makes the same calls
+ * and C++11: a twelfth section, at the end, makes the same calls
  * templates in C++.
  *
  * Ownership in one line: what a *_new / *_file / *_source function returns is
@@ -308,7 +309,13 @@ double clctx_kernel_ms(clctx *ctx);
 
 /** @} */
 
-/* A timeline of the process's device work, for Perfetto, chrome://tracing
+/* ------------------------------------------------------------------------ */
+/** @defgroup tracing A timeline
+ * @{ */
+
+/** @name Tracing
+ * @{ */
+/** A timeline of the process's device work, for Perfetto, chrome://tracing
  * and clframe-trace (docs/tracing.md): every kernel launch, copy (bytes,
  * direction, GB/s), build (compiled or from the cache) and host wait of
  * every context, with device start and end times on the host's clock
@@ -325,6 +332,9 @@ double clctx_kernel_ms(clctx *ctx);
  * written, or CLFRAME_ERR_USAGE (a trace already open; none to stop). */
 int clframe_trace_start(const char *path);
 int clframe_trace_stop(void);
+/** @} */
+
+/** @} */
 
 /* ------------------------------------------------------------------------ */
 /** @defgroup pinned Pinned host memory
