@@ -246,13 +246,6 @@ bench: all
 	@mkdir -p bench/out
 	$(foreach r,$(BENCH_RUNS),$(BENCH_$(r))$(newline))
 
-# The timelines docs/tracing.md shows, made on this machine's device
-# (scripts/trace-pictures: its sizes and windows).
-.PHONY: trace-pictures
-trace-pictures: $(BIN)/clframe-trace $(BIN)/matmul $(BIN)/make_world \
-                $(BIN)/step_world_mpi
-	scripts/trace-pictures
-
 clean:
 	rm -rf build bin
 

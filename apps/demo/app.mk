@@ -21,3 +21,10 @@ demo-run: all
 DEFAULTS_BENCH ?= 3
 BENCH_RUNS += defaults
 BENCH_defaults = $(BIN)/bench-defaults $(DEFAULTS_BENCH)
+
+# The timelines docs/tracing.md shows, made on this machine's device from
+# two apps (scripts/trace-pictures: its sizes and windows).
+.PHONY: trace-pictures
+trace-pictures: $(BIN)/clframe-trace $(BIN)/matmul $(BIN)/make_world \
+                $(BIN)/step_world_mpi
+	scripts/trace-pictures
