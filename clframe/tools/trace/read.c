@@ -23,10 +23,7 @@
 static const double MAX_TS_US = 1e17, MAX_DUR_US = 1e13;
 static const double MAX_BYTES = 1e18;
 
-static int fail(char *error, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *error, size_t size, const char *fmt, ...)
-{
+int ctrace_fail(char *error, size_t size, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(error, size, fmt, ap);
@@ -43,20 +40,22 @@ char *ctrace_load(const char *path, size_t *size, char *error,
      * the kind tested on what was opened. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        fail(error, error_size, "cannot read %s: %s", path, strerror(errno));
+        ctrace_fail(error, error_size, "cannot read %s: %s", path,
+                    strerror(errno));
         return NULL;
     }
     struct stat st;
     char *text = NULL;
     if (fstat(fd, &st) != 0)
-        fail(error, error_size, "cannot read %s: %s", path, strerror(errno));
+        ctrace_fail(error, error_size, "cannot read %s: %s", path,
+                    strerror(errno));
     else if (!S_ISREG(st.st_mode))
-        fail(error, error_size, "%s is not a regular file", path);
+        ctrace_fail(error, error_size, "%s is not a regular file", path);
     else if (st.st_size > CTRACE_MAX_BYTES)
-        fail(error, error_size, "%s: more than %d MiB, the most read", path,
-             CTRACE_MAX_BYTES >> 20);
+        ctrace_fail(error, error_size, "%s: more than %d MiB, the most read",
+                    path, CTRACE_MAX_BYTES >> 20);
     else if (!(text = malloc((size_t)st.st_size + 1)))
-        fail(error, error_size, "%s: out of memory", path);
+        ctrace_fail(error, error_size, "%s: out of memory", path);
     size_t n = 0;
     while (text && n < (size_t)st.st_size) {
         ssize_t got = read(fd, text + n, (size_t)st.st_size - n);
@@ -65,8 +64,8 @@ char *ctrace_load(const char *path, size_t *size, char *error,
         } else if (got == 0) {
             break;                      /* cut short while being read */
         } else if (errno != EINTR) {
-            fail(error, error_size, "cannot read %s: %s", path,
-                 strerror(errno));
+            ctrace_fail(error, error_size, "cannot read %s: %s", path,
+                        strerror(errno));
             free(text);
             text = NULL;
         }
@@ -84,13 +83,13 @@ struct json_object *ctrace_parse(const char *text, size_t size,
                                  size_t error_size)
 {
     if (size > CTRACE_MAX_BYTES) {
-        fail(error, error_size, "%s: more than %d MiB, the most read", what,
-             CTRACE_MAX_BYTES >> 20);
+        ctrace_fail(error, error_size, "%s: more than %d MiB, the most read",
+                    what, CTRACE_MAX_BYTES >> 20);
         return NULL;
     }
     struct json_tokener *tok = json_tokener_new_ex(CTRACE_MAX_DEPTH);
     if (!tok) {
-        fail(error, error_size, "%s: out of memory", what);
+        ctrace_fail(error, error_size, "%s: out of memory", what);
         return NULL;
     }
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
@@ -99,20 +98,22 @@ struct json_object *ctrace_parse(const char *text, size_t size,
     size_t end = json_tokener_get_parse_end(tok);
     int ok = 0;
     if (why == json_tokener_continue) {
-        fail(error, error_size, "%s: not JSON: %s", what,
-             size ? "it ends in the middle" : "it is empty");
+        ctrace_fail(error, error_size, "%s: not JSON: %s", what,
+                    size ? "it ends in the middle" : "it is empty");
     } else if (why != json_tokener_success) {
-        fail(error, error_size, "%s: not JSON: %s at byte %zu", what,
-             json_tokener_error_desc(why), end);
+        ctrace_fail(error, error_size, "%s: not JSON: %s at byte %zu", what,
+                    json_tokener_error_desc(why), end);
     } else {
         /* Strict parsing takes the blanks after the document and refuses
          * anything else there; a NUL byte may still end it early. */
         if (end < size)
-            fail(error, error_size, "%s: not JSON: more after the document, "
-                 "at byte %zu", what, end);
+            ctrace_fail(error, error_size,
+                        "%s: not JSON: more after the document, "
+                        "at byte %zu",
+                        what, end);
         else if (!doc)
-            fail(error, error_size, "%s: not a trace: the document is null",
-                 what);
+            ctrace_fail(error, error_size,
+                        "%s: not a trace: the document is null", what);
         else
             ok = 1;
     }
@@ -131,13 +132,15 @@ struct json_object *ctrace_events_of(struct json_object *doc,
     struct json_object *events = doc;
     if (json_object_is_type(doc, json_type_object) &&
         !json_object_object_get_ex(doc, "traceEvents", &events)) {
-        fail(error, error_size, "%s: not a trace: an object without "
-             "\"traceEvents\"", what);
+        ctrace_fail(error, error_size,
+                    "%s: not a trace: an object without "
+                    "\"traceEvents\"",
+                    what);
         return NULL;
     }
     if (!json_object_is_type(events, json_type_array)) {
-        fail(error, error_size, "%s: not a trace: %s is not an array", what,
-             events == doc ? "the document" : "\"traceEvents\"");
+        ctrace_fail(error, error_size, "%s: not a trace: %s is not an array",
+                    what, events == doc ? "the document" : "\"traceEvents\"");
         return NULL;
     }
     return events;
@@ -155,8 +158,8 @@ typedef struct place {
 
 static int bad(const place *at, const char *field, const char *why)
 {
-    return fail(at->error, at->error_size, "%s: event %zu: \"%s\" %s",
-                at->what, at->index, field, why);
+    return ctrace_fail(at->error, at->error_size, "%s: event %zu: \"%s\" %s",
+                       at->what, at->index, field, why);
 }
 
 /* o's string field name into *out (NULL when absent): 0, or -1 when it is
@@ -292,7 +295,8 @@ static int read_name(ctrace_trace *t, struct json_object *o, int process,
     size_t *room = process ? &t->processes_room : &t->lanes_room;
     if (grow((void **)list, room, *count, sizeof **list) ||
         !(n.name = copy_of(name)))
-        return fail(at->error, at->error_size, "%s: out of memory", at->what);
+        return ctrace_fail(at->error, at->error_size, "%s: out of memory",
+                           at->what);
     (*list)[(*count)++] = n;
     return 0;
 }
@@ -302,8 +306,10 @@ static int read_event(ctrace_trace *t, struct json_object *o, const place *at)
 {
     const char *ph, *name, *cat;
     if (!json_object_is_type(o, json_type_object))
-        return fail(at->error, at->error_size, "%s: event %zu is not an "
-                    "object", at->what, at->index);
+        return ctrace_fail(at->error, at->error_size,
+                           "%s: event %zu is not an "
+                           "object",
+                           at->what, at->index);
     if (get_string(o, "ph", &ph, at) || get_string(o, "name", &name, at) ||
         get_string(o, "cat", &cat, at))
         return -1;
@@ -322,7 +328,8 @@ static int read_event(ctrace_trace *t, struct json_object *o, const place *at)
         return -1;
     if (grow((void **)&t->events, &t->events_room, t->nevents,
              sizeof *t->events) || !(e.name = copy_of(name)))
-        return fail(at->error, at->error_size, "%s: out of memory", at->what);
+        return ctrace_fail(at->error, at->error_size, "%s: out of memory",
+                           at->what);
     t->events[t->nevents++] = e;
     return 0;
 }

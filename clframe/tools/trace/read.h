@@ -57,6 +57,10 @@ struct json_object *ctrace_parse(const char *text, size_t size,
                                  const char *what, char *error,
                                  size_t error_size);
 
+/* Writes a message into error (size bytes), as printf; returns -1. */
+int ctrace_fail(char *error, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* A whole regular file of at most CTRACE_MAX_BYTES (a FIFO, a device, a folder
  * are refused, without waiting on them), NUL-terminated: its bytes and
  * *size, or NULL with a message in error. Caller frees. */

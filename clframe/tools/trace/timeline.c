@@ -38,17 +38,6 @@ static const struct {
                {0xee7733, "copy to host"}, {0x999999, "build"},
                {0xcc3311, "wait"}, {0xbbbbbb, "other"}};
 
-static int fail(char *error, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *error, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(error, size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* e's entry in colours. */
 static int colour_of(const ctrace_event *e)
 {
@@ -177,17 +166,22 @@ static int run_gnuplot(FILE *script, const char *png, unsigned char **image,
 {
     int ends[2];
     if (pipe(ends) != 0)
-        return fail(error, error_size, "cannot draw %s: no pipe for gnuplot: "
-                    "%s", png, strerror(errno));
+        return ctrace_fail(error, error_size,
+                           "cannot draw %s: no pipe for gnuplot: "
+                           "%s",
+                           png, strerror(errno));
     pid_t pid;
     int why = start_gnuplot(script, ends[1], &pid);
     close(ends[1]);
     if (why != 0) {
         close(ends[0]);
-        return fail(error, error_size, why == ENOENT
-                    ? "cannot draw %s: gnuplot is not installed (Debian: "
-                      "gnuplot-nox)%s" : "cannot draw %s: cannot run gnuplot: "
-                    "%s", png, why == ENOENT ? "" : strerror(why));
+        return ctrace_fail(
+            error, error_size,
+            why == ENOENT ? "cannot draw %s: gnuplot is not installed (Debian: "
+                            "gnuplot-nox)%s"
+                          : "cannot draw %s: cannot run gnuplot: "
+                            "%s",
+            png, why == ENOENT ? "" : strerror(why));
     }
     int read_failed = read_all(ends[0], image, size);
     close(ends[0]);
@@ -199,23 +193,31 @@ static int run_gnuplot(FILE *script, const char *png, unsigned char **image,
                                                '\r', '\n', 0x1a, '\n'};
     int rc = 0;
     if (waited < 0)
-        rc = fail(error, error_size, "cannot draw %s: cannot wait for "
-                  "gnuplot: %s", png, strerror(errno));
+        rc = ctrace_fail(error, error_size,
+                         "cannot draw %s: cannot wait for "
+                         "gnuplot: %s",
+                         png, strerror(errno));
     else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        rc = fail(error, error_size, "cannot draw %s: gnuplot is not "
-                  "installed (Debian: gnuplot-nox)", png);
+        rc = ctrace_fail(error, error_size,
+                         "cannot draw %s: gnuplot is not "
+                         "installed (Debian: gnuplot-nox)",
+                         png);
     else if (status != 0)
-        rc = fail(error, error_size, "cannot draw %s: gnuplot failed (%s %d)",
-                  png, WIFEXITED(status) ? "exit status" : "signal",
-                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+        rc = ctrace_fail(
+            error, error_size, "cannot draw %s: gnuplot failed (%s %d)", png,
+            WIFEXITED(status) ? "exit status" : "signal",
+            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     else if (read_failed)
-        rc = fail(error, error_size, "cannot draw %s: reading gnuplot's PNG: "
-                  "%s", png, read_failed == EFBIG ? "more than 64 MiB"
-                                                  : strerror(read_failed));
+        rc = ctrace_fail(error, error_size,
+                         "cannot draw %s: reading gnuplot's PNG: "
+                         "%s",
+                         png,
+                         read_failed == EFBIG ? "more than 64 MiB"
+                                              : strerror(read_failed));
     else if (*size < sizeof signature || memcmp(*image, signature,
                                                 sizeof signature))
-        rc = fail(error, error_size, "cannot draw %s: gnuplot wrote no PNG",
-                  png);
+        rc = ctrace_fail(error, error_size,
+                         "cannot draw %s: gnuplot wrote no PNG", png);
     if (rc != 0 && !read_failed)
         free(*image);
     return rc;
@@ -227,15 +229,19 @@ int tl_draw(const ctrace_trace *t, const size_t *row, const char *const *labels,
 {
     FILE *script = tmpfile();
     if (!script)
-        return fail(error, error_size, "cannot draw %s: no temporary file "
-                    "for gnuplot: %s", png, strerror(errno));
+        return ctrace_fail(error, error_size,
+                           "cannot draw %s: no temporary file "
+                           "for gnuplot: %s",
+                           png, strerror(errno));
     write_script(script, t, row, labels, nrows, origin);
     if (fflush(script) != 0 || ferror(script) ||
         fseek(script, 0, SEEK_SET) != 0) {
         int why = errno;
         fclose(script);
-        return fail(error, error_size, "cannot draw %s: writing gnuplot's "
-                    "commands: %s", png, strerror(why));
+        return ctrace_fail(error, error_size,
+                           "cannot draw %s: writing gnuplot's "
+                           "commands: %s",
+                           png, strerror(why));
     }
     unsigned char *image = NULL;
     size_t size = 0;
@@ -254,7 +260,7 @@ int tl_write_file(const char *path, const void *data, size_t size,
     size_t n = strlen(path) + 32;
     char *temp = malloc(n);
     if (!temp)
-        return fail(error, error_size, "%s: out of memory", path);
+        return ctrace_fail(error, error_size, "%s: out of memory", path);
     snprintf(temp, n, "%s.%ld.tmp", path, (long)getpid());
     int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     int why = fd < 0 ? errno : 0;
@@ -272,6 +278,7 @@ int tl_write_file(const char *path, const void *data, size_t size,
     if (fd >= 0 && why)
         unlink(temp);
     free(temp);
-    return why ? fail(error, error_size, "cannot write %s: %s", path,
-                      strerror(why)) : 0;
+    return why ? ctrace_fail(error, error_size, "cannot write %s: %s", path,
+                             strerror(why))
+               : 0;
 }
