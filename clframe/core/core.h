@@ -72,15 +72,25 @@ typedef struct clf_kernel_profile {
     uint64_t unread;            /* events kept but not read yet */
 } clf_kernel_profile;
 
-/* An enqueued command whose profiling event is read later. */
+/* A timed command: an enqueued one whose profiling event is read later
+ * (event; at collection its device times and queue are read into start_ns,
+ * end_ns and queue, and it is released), or one the host timed by its
+ * clock (by_clock: a blocking copy on queue from start_ms to end_ms, after
+ * waiting for that queue from waited_from_ms (0: it did not), or a wait of
+ * the host's for its queues, CLF_EV_WAIT, named by label). */
 typedef struct clf_pending_event {
     cl_event event;
-    int what;                   /* CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ */
+    int what;                   /* CLF_EV_KERNEL, _WRITE, _READ, _WAIT */
     size_t bytes;               /* transfers */
     clf_kernel_profile *kernel; /* kernels: the totals of the name, */
     clf_kernel_profile *launch; /* and of the clkernel launched */
+    cl_command_queue queue;
+    cl_ulong start_ns, end_ns;  /* an event's device times; 0: none read */
+    int by_clock;
+    double start_ms, end_ms, waited_from_ms;    /* clf_now_ms */
+    const char *label;
 } clf_pending_event;
-enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ };
+enum { CLF_EV_KERNEL, CLF_EV_WRITE, CLF_EV_READ, CLF_EV_WAIT };
 
 typedef struct clf_program clf_program;   /* program.c: built programs */
 typedef struct clf_build_hooks clf_build_hooks;        /* program.c */
@@ -215,16 +225,17 @@ clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name);
 void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
                     clf_kernel_profile *kernel, clf_kernel_profile *launch);
 void clf_collect_events(clctx *ctx);
-/* Keeps the n events of a call's timed copies (events, as clf_keep_event
- * would each), then collects every pending event if collect is set. */
-void clf_keep_events(clctx *ctx, const clf_pending_event *events, size_t n,
+/* Takes a call's n timed commands (records): its events kept, as
+ * clf_keep_event would each, its clock-timed copies added to the totals;
+ * then, if collect is set, every pending event read; then all of them
+ * written to the trace, if one is open. */
+void clf_keep_events(clctx *ctx, const clf_pending_event *records, size_t n,
                      int collect);
 /* Releases an event, counted as live no more. */
 void clf_release_event(clctx *ctx, cl_event ev);
 /* Totals that are going away (a freed clkernel's): their pending events
  * are still read into the others, and released, at the next collection. */
 void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals);
-double clf_event_ms(cl_event ev);   /* end - start, or -1 */
 /* The CLFRAME_PROFILE=1 table of ctx's kernels and copies, on stderr. */
 void clf_print_profile(clctx *ctx);
 
@@ -245,18 +256,18 @@ static inline int clf_keeps_events(const clctx *ctx)
 /* Starts the trace CLFRAME_TRACE names, once a process, before the first
  * context: 0 (none asked, or started), or an error naming the file. */
 int clf_trace_from_env(void);
-/* Writes the n events of ctx, finished, to the open trace (profile.c's
- * collection hands them all on). */
-void clf_trace_events(clctx *ctx, const clf_pending_event *events, size_t n);
+/* Writes n timed commands of ctx to the open trace: those read from their
+ * events (device times; one with none read is passed over), and those
+ * timed by the host's clock (a blocking copy and the wait for its queue
+ * before it, a wait). profile.c hands them all on. */
+void clf_trace_records(clctx *ctx, const clf_pending_event *records, size_t n);
 /* Host-side records, times from clf_now_ms: a wait of the calling thread
- * (what names it: "clctx_finish", "clkernel_call(vadd)"), a build of origin
- * (how: "compiled", "cached", "failed"), and a copy on queue timed by the
- * clock (a blocking one, memory.c). Nothing when no trace is open. */
+ * (what names it: "clctx_finish", "clstream_wait(stream 1)"), and a build
+ * of origin (how: "compiled", "cached", "failed"). Nothing when no trace
+ * is open. */
 void clf_trace_wait(const char *what, double start_ms, double end_ms);
 void clf_trace_build(clctx *ctx, const char *origin, const char *how,
                      double start_ms, double end_ms);
-void clf_trace_copy(clctx *ctx, cl_command_queue queue, int what,
-                    size_t bytes, double start_ms, double end_ms);
 
 /* ---- streams (stream.c) -------------------------------------------------- */
 
@@ -506,8 +517,11 @@ typedef struct clf_call {
     int failed;
     const char *failed_api;
     char *failed_what;           /* CLF_CALL_FAILURE_BYTES, clf_call_run's */
+    int keeps_events;            /* times its commands (set by the caller:
+                                    clf_keeps_events) */
     clf_pending_event *timed;
     size_t ntimed, timed_room;
+    char *waited_for;            /* its wait's name, clf_call_run's */
 } clf_call;
 enum { CLF_CALL_FAILURE_BYTES = 512 };
 

@@ -356,6 +356,7 @@ static int run(clkernel *k, const call_mode *p, unsigned nargs,
                   .blocking = p->blocking, .items = p->items,
                   .chunk = p->chunk, .run_chunk = run_chunk, .nargs = nargs,
                   .args = args, .launch = launch_part, .launcher = k};
+    c.keeps_events = clf_keeps_events(k->ctx);
     rc = clf_call_plan(&c);
     if (rc == 0)
         rc = clf_check_call(&c);

@@ -564,15 +564,17 @@ void clf_queue_done(clctx *ctx, cl_command_queue queue)
 }
 
 /* Enqueues a copy of bytes one way (CLF_EV_WRITE, CLF_EV_READ) between
- * host and mem at offset, counting it and, when profiling or tracing,
- * timing it: by the clock when blocking (traced at once, with the wait for
- * the queue before it), else by its event, handed back in *timed (live,
- * for the caller to keep). CL_SUCCESS or the driver's code. */
+ * host and mem at offset, counting it and, when keep is set (profiling or
+ * tracing), timing it into *timed for the caller to hand to the profile:
+ * by the clock when blocking, with the wait for the queue before it,
+ * else by its event (live). *timed is left zero when nothing was timed.
+ * CL_SUCCESS or the driver's code. */
 static cl_int enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
                            cl_mem mem, size_t offset, size_t bytes, void *host,
-                           cl_bool blocking, cl_event *timed)
+                           cl_bool blocking, int keep,
+                           clf_pending_event *timed)
 {
-    *timed = NULL;
+    *timed = (clf_pending_event){0};
     if (bytes == 0)
         return CL_SUCCESS;
     /* Profiled by the clock when the host waits: NVIDIA's events of a
@@ -580,16 +582,13 @@ static cl_int enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
      * large read-backs look slower than they are.
      * The queue is finished first, so the clock times the copy alone; an
      * enqueued copy has only its event. */
-    int keep = clf_keeps_events(ctx);
-    cl_event *evp = keep && !blocking ? timed : NULL;
-    double start = 0;
+    cl_event ev = NULL;
+    cl_event *evp = keep && !blocking ? &ev : NULL;
+    double waited_from = 0, start = 0;
     if (keep && blocking) {
-        double waited = clf_now_ms();
+        waited_from = clf_now_ms();
         clFinish(queue);
         start = clf_now_ms();
-        if (clf_trace_on())
-            clf_trace_wait("queue drained for a blocking copy", waited,
-                           start);
     }
     cl_int err = before_copy(ctx, what, host, bytes);
     for (int tries = 0; err == CL_SUCCESS && tries < 2; tries++) {
@@ -606,17 +605,24 @@ static cl_int enqueue_copy(clctx *ctx, cl_command_queue queue, int what,
         return err;
     after_copy(ctx, queue, what, host, bytes, blocking);
     count_copy(ctx, what, bytes);
-    if (*timed) {
+    if (ev) {
         clf_track(ctx, 1);
+        *timed = (clf_pending_event){.event = ev, .what = what,
+                                     .bytes = bytes};
     } else if (keep) {
-        int d = what == CLF_EV_WRITE ? 0 : 1;
-        double end = clf_now_ms();
-        ctx->transfer_ms[d] += end - start;
-        ctx->transfer_bytes[d] += bytes;
-        if (clf_trace_on())
-            clf_trace_copy(ctx, queue, what, bytes, start, end);
+        *timed = (clf_pending_event){.by_clock = 1, .what = what,
+                                     .bytes = bytes, .queue = queue,
+                                     .start_ms = start,
+                                     .end_ms = clf_now_ms(),
+                                     .waited_from_ms = waited_from};
     }
     return CL_SUCCESS;
+}
+
+/* Whether enqueue_copy timed a copy. */
+static int timed_one(const clf_pending_event *timed)
+{
+    return timed->event || timed->by_clock;
 }
 
 static const char *copy_api(int what)
@@ -629,14 +635,14 @@ int clf_copy(clctx *ctx, cl_command_queue queue, int what, cl_mem mem,
              size_t offset, size_t bytes, void *host, cl_bool blocking,
              const char *desc)
 {
-    cl_event timed;
+    clf_pending_event timed;
     cl_int err = enqueue_copy(ctx, queue, what, mem, offset, bytes, host,
-                              blocking, &timed);
+                              blocking, clf_keeps_events(ctx), &timed);
     if (err != CL_SUCCESS)
         return clf_fail_cl(err, copy_api(what), "copying %zu bytes for %s",
                            bytes, desc);
-    if (timed)
-        clf_keep_event(ctx, timed, what, bytes, NULL, NULL);
+    if (timed_one(&timed))
+        clf_keep_events(ctx, &timed, 1, 0);
     return 0;
 }
 
@@ -691,8 +697,8 @@ cl_int clf_finish_all(clctx *ctx)
 /* ---- a call carried out --------------------------------------------------- */
 
 /* A call's failures and timed copies stay with the call while it runs:
- * the first failure is worded once, at its end (report), and the events
- * of its timed copies are handed to the profile then, with the call's
+ * the first failure is worded once, at its end, and its timed commands
+ * (its copies, its wait) are handed to the profile then, with the call's
  * work finished and its buffers given back. */
 
 /* Records call c's first failure: code (the driver's, with api the OpenCL
@@ -713,22 +719,23 @@ static int fail(clf_call *c, int code, const char *api, const char *fmt, ...)
     return code;
 }
 
-/* Keeps a timed copy's event with the call, for the profile. */
-static void keep_timed(clf_call *c, cl_event ev, int what, size_t bytes)
+/* Keeps a timed command with the call, for the profile. */
+static void keep_timed(clf_call *c, const clf_pending_event *timed)
 {
     if (c->ntimed == c->timed_room) {
         size_t room = c->timed_room ? 2 * c->timed_room : 16;
         clf_pending_event *more = realloc(c->timed, room * sizeof *more);
-        if (!more) {                    /* the copy goes untimed */
-            clReleaseEvent(ev);
-            clf_track(c->ctx, -1);
+        if (!more) {                    /* it goes untimed */
+            if (timed->event) {
+                clReleaseEvent(timed->event);
+                clf_track(c->ctx, -1);
+            }
             return;
         }
         c->timed = more;
         c->timed_room = room;
     }
-    c->timed[c->ntimed++] =
-        (clf_pending_event){.event = ev, .what = what, .bytes = bytes};
+    c->timed[c->ntimed++] = *timed;
 }
 
 /* Enqueues one of call c's copies (as enqueue_copy), its event kept with
@@ -742,9 +749,9 @@ static int call_copy(clf_call *c, cl_command_queue queue, int what, cl_mem mem,
                      size_t offset, size_t bytes, void *host, cl_bool blocking,
                      const char *fmt, ...)
 {
-    cl_event timed;
+    clf_pending_event timed;
     cl_int err = enqueue_copy(c->ctx, queue, what, mem, offset, bytes, host,
-                              blocking, &timed);
+                              blocking, c->keeps_events, &timed);
     if (err != CL_SUCCESS) {
         char desc[256];
         va_list ap;
@@ -754,8 +761,8 @@ static int call_copy(clf_call *c, cl_command_queue queue, int what, cl_mem mem,
         return fail(c, err, copy_api(what), "copying %zu bytes for %s", bytes,
                     desc);
     }
-    if (timed)
-        keep_timed(c, timed, what, bytes);
+    if (timed_one(&timed))
+        keep_timed(c, &timed);
     return 0;
 }
 
@@ -1017,14 +1024,18 @@ static cl_int finish_queues(const clf_call *c)
     return err;
 }
 
-/* finish_queues, the wait traced as the call's ("clkernel_call(vadd)"). */
-static cl_int finish_queues_traced(const clf_call *c)
+/* finish_queues, the wait timed and kept with the call, named as the
+ * call ("clkernel_call(vadd)"). */
+static cl_int finish_queues_timed(clf_call *c)
 {
     double start = clf_now_ms();
     cl_int err = finish_queues(c);
-    char what[200];
-    snprintf(what, sizeof what, "%s(%s)", c->who, c->name);
-    clf_trace_wait(what, start, clf_now_ms());
+    snprintf(c->waited_for, CLF_CALL_FAILURE_BYTES, "%s(%s)", c->who,
+             c->name);
+    clf_pending_event wait = {.by_clock = 1, .what = CLF_EV_WAIT,
+                              .start_ms = start, .end_ms = clf_now_ms(),
+                              .label = c->waited_for};
+    keep_timed(c, &wait);
     return err;
 }
 
@@ -1038,7 +1049,7 @@ static int wait_for(clf_call *c, int rc, int *waited)
     if ((rc == 0 && !c->blocking && !ctx->debug) || (rc && !c->blocking) ||
         (rc == 0 && *waited))
         return rc;
-    cl_int err = clf_trace_on() ? finish_queues_traced(c) : finish_queues(c);
+    cl_int err = c->keeps_events ? finish_queues_timed(c) : finish_queues(c);
     if (rc == 0 && err != CL_SUCCESS)
         rc = fail(c, err, "clFinish", "running kernel %s on %s", c->name,
                   ctx->device_name);
@@ -1084,12 +1095,14 @@ static int carry_out(clf_call *c, int *waited)
 
 int clf_call_run(clf_call *c)
 {
-    char failed_what[CLF_CALL_FAILURE_BYTES];
+    char failed_what[CLF_CALL_FAILURE_BYTES], waited_for[CLF_CALL_FAILURE_BYTES];
     c->failed = 0;
     c->failed_what = failed_what;
+    c->waited_for = waited_for;
     int waited = 0;
     int rc = carry_out(c, &waited);
-    /* A blocking call's work has finished: its events are read now. */
+    /* A blocking call's work has finished: its events are read now, and
+     * its commands written to the trace, if one is open. */
     clf_keep_events(c->ctx, c->timed, c->ntimed,
                     rc == 0 && c->blocking && waited);
     free(c->timed);

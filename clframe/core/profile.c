@@ -34,17 +34,6 @@ clf_kernel_profile *clf_kernel_profile_for(clctx *ctx, const char *name)
     return k;
 }
 
-double clf_event_ms(cl_event ev)
-{
-    cl_ulong start = 0, end = 0;
-    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
-                                &start, NULL) != CL_SUCCESS ||
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
-                                NULL) != CL_SUCCESS)
-        return -1;
-    return (double)(end - start) * 1e-6;
-}
-
 /* A kernel event read: its time, when the driver gave one, added. */
 static void add_kernel_time(clf_kernel_profile *totals, double ms)
 {
@@ -60,9 +49,21 @@ static void add_kernel_time(clf_kernel_profile *totals, double ms)
         totals->max_ms = ms;
 }
 
-static void record_event(clctx *ctx, const clf_pending_event *p)
+/* A finished event read: its device times and queue into p, its time
+ * into the totals; then it is released (p->event NULL). */
+static void read_event(clctx *ctx, clf_pending_event *p)
 {
-    double ms = clf_event_ms(p->event);
+    if (clGetEventProfilingInfo(p->event, CL_PROFILING_COMMAND_START,
+                                sizeof p->start_ns, &p->start_ns,
+                                NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(p->event, CL_PROFILING_COMMAND_END,
+                                sizeof p->end_ns, &p->end_ns,
+                                NULL) != CL_SUCCESS ||
+        p->end_ns < p->start_ns)
+        p->start_ns = p->end_ns = 0;
+    clGetEventInfo(p->event, CL_EVENT_COMMAND_QUEUE, sizeof p->queue,
+                   &p->queue, NULL);
+    double ms = p->start_ns ? (double)(p->end_ns - p->start_ns) * 1e-6 : -1;
     if (p->what == CLF_EV_KERNEL) {
         add_kernel_time(p->kernel, ms);
         add_kernel_time(p->launch, ms);
@@ -73,38 +74,85 @@ static void record_event(clctx *ctx, const clf_pending_event *p)
         ctx->transfer_ms[d] += ms;
         ctx->transfer_bytes[d] += p->bytes;
     }
+    clf_release_event(ctx, p->event);
+    p->event = NULL;
+}
+
+/* A copy the host timed by its clock, into the totals. */
+static void add_clock_copy(clctx *ctx, const clf_pending_event *p)
+{
+    if (p->what != CLF_EV_WRITE && p->what != CLF_EV_READ)
+        return;
+    int d = p->what == CLF_EV_WRITE ? 0 : 1;
+    ctx->transfer_ms[d] += p->end_ms - p->start_ms;
+    ctx->transfer_bytes[d] += p->bytes;
+}
+
+/* Waits for every pending event and reads it (read_event); the records
+ * stay in ctx->pending, for the trace, until the caller empties it. */
+static void read_pending(clctx *ctx)
+{
+    for (size_t i = 0; i < ctx->npending; i++)
+        clWaitForEvents(1, &ctx->pending[i].event);
+    for (size_t i = 0; i < ctx->npending; i++)
+        read_event(ctx, &ctx->pending[i]);
+}
+
+/* Past this many pending events, they are read (and written to the trace)
+ * at the next hand-over, so that a long loop of enqueues keeps few. */
+enum { MAX_PENDING = 4096 };
+
+/* Adds a record with an event to the pending ones; if there is no room
+ * for it, its command goes untimed. */
+static void add_pending(clctx *ctx, const clf_pending_event *record)
+{
+    if (ctx->npending == ctx->cappending) {
+        size_t room = ctx->cappending ? 2 * ctx->cappending : 256;
+        clf_pending_event *more = realloc(ctx->pending, room * sizeof *more);
+        if (!more) {
+            clf_release_event(ctx, record->event);
+            return;
+        }
+        ctx->pending = more;
+        ctx->cappending = room;
+    }
+    ctx->pending[ctx->npending++] = *record;
+    if (record->kernel)
+        record->kernel->unread++;
+    if (record->launch)
+        record->launch->unread++;
 }
 
 /* Takes over the caller's reference to ev (already counted as live). */
 void clf_keep_event(clctx *ctx, cl_event ev, int what, size_t bytes,
                     clf_kernel_profile *kernel, clf_kernel_profile *launch)
 {
-    enum { MAX_PENDING = 4096 };
-    if (ctx->npending == MAX_PENDING)
+    add_pending(ctx, &(clf_pending_event){.event = ev, .what = what,
+                                          .bytes = bytes, .kernel = kernel,
+                                          .launch = launch});
+    if (ctx->npending >= MAX_PENDING)
         clf_collect_events(ctx);
-    if (!ctx->pending)
-        ctx->pending = malloc(MAX_PENDING * sizeof *ctx->pending);
-    if (!ctx->pending) {
-        clf_release_event(ctx, ev);
-        return;
-    }
-    ctx->pending[ctx->npending++] =
-        (clf_pending_event){.event = ev, .what = what, .bytes = bytes,
-                            .kernel = kernel, .launch = launch};
-    if (kernel)
-        kernel->unread++;
-    if (launch)
-        launch->unread++;
 }
 
-void clf_keep_events(clctx *ctx, const clf_pending_event *events, size_t n,
+void clf_keep_events(clctx *ctx, const clf_pending_event *records, size_t n,
                      int collect)
 {
     for (size_t i = 0; i < n; i++)
-        clf_keep_event(ctx, events[i].event, events[i].what, events[i].bytes,
-                       events[i].kernel, events[i].launch);
-    if (collect)
-        clf_collect_events(ctx);
+        if (records[i].by_clock)
+            add_clock_copy(ctx, &records[i]);
+        else
+            add_pending(ctx, &records[i]);
+    size_t read = 0;
+    if (collect || ctx->npending >= MAX_PENDING) {
+        read_pending(ctx);
+        read = ctx->npending;
+    }
+    if (clf_trace_on()) {       /* the call's events among the ones read */
+        clf_trace_records(ctx, ctx->pending, read);
+        clf_trace_records(ctx, records, n);
+    }
+    if (read)
+        ctx->npending = 0;
 }
 
 void clf_forget_profile(clctx *ctx, const clf_kernel_profile *totals)
@@ -121,14 +169,9 @@ void clf_collect_events(clctx *ctx)
 {
     if (ctx->npending == 0)
         return;
-    for (size_t i = 0; i < ctx->npending; i++)
-        clWaitForEvents(1, &ctx->pending[i].event);
+    read_pending(ctx);
     if (clf_trace_on())
-        clf_trace_events(ctx, ctx->pending, ctx->npending);
-    for (size_t i = 0; i < ctx->npending; i++) {
-        record_event(ctx, &ctx->pending[i]);
-        clf_release_event(ctx, ctx->pending[i].event);
-    }
+        clf_trace_records(ctx, ctx->pending, ctx->npending);
     ctx->npending = 0;
 }
 

@@ -675,13 +675,6 @@ static void calibrate_if_due(clctx *ctx)
     pthread_mutex_unlock(&trace_lock);
 }
 
-static cl_ulong profiling_time(cl_event ev, cl_profiling_info which)
-{
-    cl_ulong t = 0;
-    clGetEventProfilingInfo(ev, which, sizeof t, &t, NULL);
-    return t;
-}
-
 /* A copy's args: its bytes, direction and speed. */
 static void put_copy_args(int what, size_t bytes, int64_t ns, const char *by)
 {
@@ -696,34 +689,57 @@ static const char *copy_name(int what)
     return what == CLF_EV_WRITE ? "copy to device" : "copy to host";
 }
 
-void clf_trace_events(clctx *ctx, const clf_pending_event *events, size_t n)
+/* A record read from its event: kernel or copy, at its device times. */
+static void put_device_record(clctx *ctx, const clf_pending_event *p)
+{
+    unsigned tid = device_lane(ctx, p->queue);
+    int64_t t0 = (int64_t)p->start_ns + ctx->trace_offset_ns;
+    int64_t t1 = (int64_t)p->end_ns + ctx->trace_offset_ns;
+    if (p->what == CLF_EV_KERNEL) {
+        const char *name = p->kernel ? p->kernel->name
+                           : p->launch && p->launch->name[0]
+                               ? p->launch->name : "kernel";
+        begin_event(name, "kernel", tid, t0, t1);
+    } else {
+        begin_event(copy_name(p->what), "copy", tid, t0, t1);
+        put_copy_args(p->what, p->bytes, t1 - t0, "event");
+    }
+    end_event();
+}
+
+/* A record the host timed: a wait, or a blocking copy and the wait for its
+ * queue before it. */
+static void put_clock_record(clctx *ctx, const clf_pending_event *p)
+{
+    int64_t t0 = host_ns(p->start_ms), t1 = host_ns(p->end_ms);
+    if (p->what == CLF_EV_WAIT) {
+        begin_event(p->label, "wait", host_lane(), t0, t1);
+        end_event();
+        return;
+    }
+    if (p->waited_from_ms > 0) {
+        begin_event("queue drained for a blocking copy", "wait", host_lane(),
+                    host_ns(p->waited_from_ms), t0);
+        end_event();
+    }
+    begin_event(copy_name(p->what), "copy", device_lane(ctx, p->queue), t0,
+                t1);
+    put_copy_args(p->what, p->bytes, t1 - t0, "clock");
+    end_event();
+}
+
+void clf_trace_records(clctx *ctx, const clf_pending_event *records, size_t n)
 {
     if (n == 0)
         return;
     calibrate_if_due(ctx);
     pthread_mutex_lock(&trace_lock);
     for (size_t i = 0; trace.open && i < n; i++) {
-        const clf_pending_event *p = &events[i];
-        cl_ulong start = profiling_time(p->event, CL_PROFILING_COMMAND_START);
-        cl_ulong end = profiling_time(p->event, CL_PROFILING_COMMAND_END);
-        cl_command_queue queue = NULL;
-        clGetEventInfo(p->event, CL_EVENT_COMMAND_QUEUE, sizeof queue, &queue,
-                       NULL);
-        if (start == 0 || end < start)  /* failed, or no times */
-            continue;
-        unsigned tid = device_lane(ctx, queue);
-        int64_t t0 = (int64_t)start + ctx->trace_offset_ns;
-        int64_t t1 = (int64_t)end + ctx->trace_offset_ns;
-        if (p->what == CLF_EV_KERNEL) {
-            const char *name = p->kernel ? p->kernel->name
-                               : p->launch && p->launch->name[0]
-                                   ? p->launch->name : "kernel";
-            begin_event(name, "kernel", tid, t0, t1);
-        } else {
-            begin_event(copy_name(p->what), "copy", tid, t0, t1);
-            put_copy_args(p->what, p->bytes, t1 - t0, "event");
-        }
-        end_event();
+        const clf_pending_event *p = &records[i];
+        if (p->by_clock)
+            put_clock_record(ctx, p);
+        else if (p->start_ns != 0 && p->end_ns >= p->start_ns)
+            put_device_record(ctx, p);  /* else failed, or no times */
     }
     pthread_mutex_unlock(&trace_lock);
 }
@@ -756,15 +772,3 @@ void clf_trace_build(clctx *ctx, const char *origin, const char *how,
     pthread_mutex_unlock(&trace_lock);
 }
 
-void clf_trace_copy(clctx *ctx, cl_command_queue queue, int what,
-                    size_t bytes, double start_ms, double end_ms)
-{
-    pthread_mutex_lock(&trace_lock);
-    if (trace.open) {
-        int64_t t0 = host_ns(start_ms), t1 = host_ns(end_ms);
-        begin_event(copy_name(what), "copy", device_lane(ctx, queue), t0, t1);
-        put_copy_args(what, bytes, t1 - t0, "clock");
-        end_event();
-    }
-    pthread_mutex_unlock(&trace_lock);
-}
