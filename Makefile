@@ -212,19 +212,18 @@ deps:
 # Each runs install-deps first, then itself again, so that pkg-config looks
 # for Check (and GTK) only after they are installed. `make test` is the
 # suites (with the docs' and the installed library's checks), then the same
-# suites under the sanitizers and the fuzzers' corpora; `make check` adds
-# every suite under valgrind and Oclgrind; `make test-run` is the quick
-# first part alone. The checked runs start with the longest
-# (LONGEST_CHECKS), so that no long one is left running alone at the end
-# while the other core idles.
+# suites under the sanitizers and the fuzzers' corpora; `make check` is
+# `make test`, then every suite under valgrind and Oclgrind; `make
+# test-run` is the quick first part alone. The checked runs start with the
+# longest (LONGEST_CHECKS), so that no long one is left running alone at
+# the end while the other core idles.
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget test-run
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget asan-run test-fuzz
 
-check: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget test-run
+check: test
 	@$(MAKE) --no-print-directory -j$(JOBS) -Otarget $(LONGEST_CHECKS) \
-	    valgrind-run asan-run oclgrind-run test-fuzz
+	    valgrind-run oclgrind-run
 
 test-run: test-plain-c $(addprefix test-,$(TESTS))
 
