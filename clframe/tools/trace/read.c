@@ -6,17 +6,15 @@
  * gives them. What is not a complete event or a name is counted and left.
  */
 #include "read.h"
+#include "core/core.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* The widest times taken, in microseconds: about 3000 years either side
  * of 1970 for a start, 100 days for a duration. */
@@ -33,48 +31,22 @@ int ctrace_fail(char *error, size_t size, const char *fmt, ...) {
 
 /* ---- the file ----------------------------------------------------------- */
 
+/* The file is read as the library reads sources (clf_read_file). */
+_Static_assert((long)CTRACE_MAX_BYTES == (long)CLF_READ_MAX,
+               "the largest trace read");
+
 char *ctrace_load(const char *path, size_t *size, char *error,
                   size_t error_size)
 {
-    /* Without blocking, so that a FIFO with no writer cannot hang the open;
-     * the kind tested on what was opened. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        ctrace_fail(error, error_size, "cannot read %s: %s", path,
-                    strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    char *text = NULL;
-    if (fstat(fd, &st) != 0)
-        ctrace_fail(error, error_size, "cannot read %s: %s", path,
-                    strerror(errno));
-    else if (!S_ISREG(st.st_mode))
+    char *text = clf_read_file(path, size);
+    if (!text && errno == EINVAL)
         ctrace_fail(error, error_size, "%s is not a regular file", path);
-    else if (st.st_size > CTRACE_MAX_BYTES)
+    else if (!text && errno == EFBIG)
         ctrace_fail(error, error_size, "%s: more than %d MiB, the most read",
                     path, CTRACE_MAX_BYTES >> 20);
-    else if (!(text = malloc((size_t)st.st_size + 1)))
-        ctrace_fail(error, error_size, "%s: out of memory", path);
-    size_t n = 0;
-    while (text && n < (size_t)st.st_size) {
-        ssize_t got = read(fd, text + n, (size_t)st.st_size - n);
-        if (got > 0) {
-            n += (size_t)got;
-        } else if (got == 0) {
-            break;                      /* cut short while being read */
-        } else if (errno != EINTR) {
-            ctrace_fail(error, error_size, "cannot read %s: %s", path,
-                        strerror(errno));
-            free(text);
-            text = NULL;
-        }
-    }
-    close(fd);
-    if (text) {
-        text[n] = '\0';
-        *size = n;
-    }
+    else if (!text)
+        ctrace_fail(error, error_size, "cannot read %s: %s", path,
+                    strerror(errno));
     return text;
 }
 
