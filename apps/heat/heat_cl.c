@@ -152,44 +152,56 @@ static void *pack_flags(const heat_world *world, size_t bytes_per_cell)
     return flags;
 }
 
-/* A v6 tile: its size in cells, halo included, and the halo, which is
- * also the most steps one launch may take. */
+/* A v6 tile: its size in cells, halo included, the halo, which is also
+ * the most steps one launch may take, and the work-group that steps it. */
 typedef struct heat_tile {
-    unsigned w, h, halo;
+    unsigned w, h, halo, group_w, group_h;
 } heat_tile;
 
-/* The tile for this device: HEAT_V6_TILE=WxHxHALO if set (for tuning; W a
- * multiple of 32, H of 8), else the default; checked against the device's
- * local memory (two float copies of the tile). */
+/* Reads HEAT_V6_TILE=WxHxHALO[xGWxGH] into *t (the group defaulting to
+ * TILE_GROUP_W x TILE_GROUP_H). */
+static int parse_tile(const char *env, heat_tile *t)
+{
+    char end;
+    t->group_w = TILE_GROUP_W;
+    t->group_h = TILE_GROUP_H;
+    int n = sscanf(env, "%ux%ux%ux%ux%u%c", &t->w, &t->h, &t->halo,
+                   &t->group_w, &t->group_h, &end);
+    if ((n != 3 && n != 5) || t->group_w == 0 || t->group_h == 0 ||
+        t->w == 0 || t->h == 0 || t->w % t->group_w || t->h % t->group_h ||
+        t->halo == 0 || 2 * t->halo >= t->w || 2 * t->halo >= t->h)
+        return app_fail(APP_ERR_BAD_INPUT, "HEAT_V6_TILE=%s: expected "
+                        "WxHxHALO or WxHxHALOxGWxGH: W a multiple of GW "
+                        "(%d unless given), H of GH (%d unless given), and "
+                        "2*HALO less than both", env, TILE_GROUP_W,
+                        TILE_GROUP_H);
+    return 0;
+}
+
+/* The tile for this device: HEAT_V6_TILE if set (for tuning), else the
+ * default; checked against the device's local memory (two float copies
+ * of the tile) and work-group size. */
 static int choose_tile(clctx *ctx, heat_tile *t)
 {
     cl_ulong local = clctx_local_mem_size(ctx);
     const char *env = getenv("HEAT_V6_TILE");
     if (env && *env) {
-        char end;
-        if (sscanf(env, "%ux%ux%u%c", &t->w, &t->h, &t->halo, &end) != 3 ||
-            t->w % TILE_GROUP_W || t->h % TILE_GROUP_H || t->w == 0 ||
-            t->h == 0 || t->halo == 0 || 2 * t->halo >= t->w ||
-            2 * t->halo >= t->h)
-            return app_fail(APP_ERR_BAD_INPUT, "HEAT_V6_TILE=%s: "
-                            "expected WxHxHALO, W a multiple of %d, H of "
-                            "%d, and 2*HALO less than both", env,
-                            TILE_GROUP_W, TILE_GROUP_H);
+        if (parse_tile(env, t))
+            return APP_ERR_BAD_INPUT;
     } else {
-        t->w = TILE_W;
-        t->halo = TILE_HALO;
-        t->h = TILE_MAX_H;
-        while (t->h > 2 * t->halo + TILE_GROUP_H &&
+        *t = (heat_tile){.w = TILE_W, .h = TILE_MAX_H, .halo = TILE_HALO,
+                         .group_w = TILE_GROUP_W, .group_h = TILE_GROUP_H};
+        while (t->h > 2 * t->halo + t->group_h &&
                (cl_ulong)2 * t->w * t->h * sizeof(float) > local)
-            t->h -= TILE_GROUP_H;
+            t->h -= t->group_h;
     }
+    size_t group = (size_t)t->group_w * t->group_h;
     if ((cl_ulong)2 * t->w * t->h * sizeof(float) > local ||
-        TILE_GROUP_W * TILE_GROUP_H > clctx_max_work_group_size(ctx))
+        group > clctx_max_work_group_size(ctx))
         return app_fail(APP_ERR_DEVICE, "heat v6: %ux%u tiles need "
-                        "%zu bytes of local memory and work-groups of %d; "
+                        "%zu bytes of local memory and work-groups of %zu; "
                         "%s has %lu bytes and groups of %zu", t->w, t->h,
-                        (size_t)2 * t->w * t->h * sizeof(float),
-                        TILE_GROUP_W * TILE_GROUP_H,
+                        (size_t)2 * t->w * t->h * sizeof(float), group,
                         clctx_device_name(ctx), (unsigned long)local,
                         clctx_max_work_group_size(ctx));
     return 0;
@@ -215,7 +227,8 @@ static int v6_enqueue(app_stencil *s, unsigned first, unsigned count,
     heat_v6 *v = (heat_v6 *)s;
     cl_uint now = steps;
     int rc = app_stencil_size(s, v->kernel, v->tile.w - 2 * v->tile.halo,
-                              TILE_GROUP_W, TILE_GROUP_H, first, count);
+                              v->tile.group_w, v->tile.group_h, first,
+                              count);
     if (rc == 0)
         rc = clkernel_enqueue(v->kernel, CLARG(v->run.inner),
                               CLARG(v->run.outer), CLARG(s->width),
@@ -258,10 +271,10 @@ int heat_v6_open(app_stencil **out, heat_world *world, float dt,
         rc = APP_ERR_NO_MEMORY;
     if (rc == 0) {
         char defines[160];
-        snprintf(defines, sizeof defines, "-DHEAT_GROUP_W=%d "
-                 "-DHEAT_GROUP_H=%d -DHEAT_TILE_W=%u -DHEAT_TILE_H=%u "
-                 "-DHEAT_HALO=%u", TILE_GROUP_W, TILE_GROUP_H, v->tile.w,
-                 v->tile.h, v->tile.halo);
+        snprintf(defines, sizeof defines, "-DHEAT_GROUP_W=%u "
+                 "-DHEAT_GROUP_H=%u -DHEAT_TILE_W=%u -DHEAT_TILE_H=%u "
+                 "-DHEAT_HALO=%u", v->tile.group_w, v->tile.group_h,
+                 v->tile.w, v->tile.h, v->tile.halo);
         v->kernel = build(&v->run, "heat_step_tiled", defines);
         rc = v->kernel ? 0 : CLFRAME_ERR_BUILD;
     }
