@@ -231,7 +231,8 @@ test-run: test-plain-c $(addprefix test-,$(TESTS))
 # library's programs, one line each (scripts/test-gpu): `make test-gpu` on
 # a machine with one, which is where most users run.
 test-gpu: all $(addprefix $(BIN)/test-,$(TESTS))
-	@scripts/test-gpu $(addprefix suite-,$(TESTS)) test-docs test-install
+	@scripts/test-gpu $(addprefix suite-,$(TESTS)) test-docs test-install \
+	    demo-debug
 
 # ---- benchmarks -------------------------------------------------------------------
 

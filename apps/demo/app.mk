@@ -16,6 +16,14 @@ demo-run: all
 	@echo
 	$(BIN)/clframe-demo
 
+# Every row again with CL_DEBUG=1, whose -g -cl-opt-disable builds each
+# kernel unoptimised: a driver that compiles a kernel only when optimising
+# (an `inline` function left undefined, say) fails here. `make test-gpu`
+# runs it on the GPU.
+.PHONY: demo-debug
+demo-debug: all
+	CL_DEBUG=1 $(BIN)/clframe-demo
+
 # `make bench`: the table of defaults (every app's default on this device
 # against its C reference and OpenMP version, bench-defaults): runs per row.
 DEFAULTS_BENCH ?= 3

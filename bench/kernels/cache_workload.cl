@@ -14,17 +14,17 @@
 
 /* ---- shared device functions --------------------------------------------- */
 
-inline int clamp_index(int i, int n)
+static inline int clamp_index(int i, int n)
 {
     return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
-inline float gaussian_weight(int offset, float sigma)
+static inline float gaussian_weight(int offset, float sigma)
 {
     return exp(-(float)(offset * offset) / (2.0f * sigma * sigma));
 }
 
-inline float luminance(float4 rgba)
+static inline float luminance(float4 rgba)
 {
     return 0.2126f * rgba.x + 0.7152f * rgba.y + 0.0722f * rgba.z;
 }
@@ -34,7 +34,7 @@ typedef struct rng_state {
     uint a, b, c, d;
 } rng_state;
 
-inline uint rng_next(rng_state *s)
+static inline uint rng_next(rng_state *s)
 {
     uint t = s->d;
     uint u = s->a;
@@ -47,12 +47,12 @@ inline uint rng_next(rng_state *s)
     return s->a;
 }
 
-inline float rng_uniform(rng_state *s)
+static inline float rng_uniform(rng_state *s)
 {
     return (float)(rng_next(s) >> 8) * (1.0f / 16777216.0f);
 }
 
-inline rng_state rng_seed(uint seed, uint id)
+static inline rng_state rng_seed(uint seed, uint id)
 {
     rng_state s;
     uint x = seed ^ (id * 0x9e3779b9u);
@@ -67,7 +67,7 @@ inline rng_state rng_seed(uint seed, uint id)
 
 /* Tree reduction of one value per work-item in local memory; the result is
  * in scratch[0] for every work-item after the last barrier. */
-inline float group_sum(float v, __local float *scratch)
+static inline float group_sum(float v, __local float *scratch)
 {
     size_t lid = get_local_id(0), n = get_local_size(0);
     scratch[lid] = v;

@@ -18,12 +18,12 @@
 
 /* (sum + count / 2) / count for count 1 to 4 (count 4, every pixel inside
  * the image, is a shift). */
-inline uint blur_round(uint sum, uint count)
+static inline uint blur_round(uint sum, uint count)
 {
     return count == 4 ? (sum + 2) >> 2 : (sum + count / 2) / count;
 }
 
-inline uint4 blur_round4(uint4 sum, uint count)
+static inline uint4 blur_round4(uint4 sum, uint count)
 {
     return count == 4 ? (sum + 2) >> 2 : (sum + count / 2) / count;
 }
@@ -43,7 +43,8 @@ inline uint4 blur_round4(uint4 sum, uint count)
 #define BLUR_LANES 0x00FF00FFu
 
 /* The rounded average of four packed neighbours, with centre's alpha. */
-inline uint blur_four(uint left, uint right, uint up, uint down, uint centre)
+static inline uint blur_four(uint left, uint right, uint up, uint down,
+                             uint centre)
 {
     uint rb = (left & BLUR_LANES) + (right & BLUR_LANES) +
               (up & BLUR_LANES) + (down & BLUR_LANES) + 0x00020002u;
@@ -56,9 +57,9 @@ inline uint blur_four(uint left, uint right, uint up, uint down, uint centre)
 
 /* Any pixel: the average of the neighbours it has, counted (for the
  * image's border, where fewer than four are there). */
-inline uint blur_counted(uint left, uint right, uint up, uint down,
-                        uint centre, int has_left, int has_right,
-                        int has_up, int has_down)
+static inline uint blur_counted(uint left, uint right, uint up, uint down,
+                               uint centre, int has_left, int has_right,
+                               int has_up, int has_down)
 {
     uint4 sum = 0;
     uint count = 0;
@@ -88,8 +89,8 @@ inline uint blur_counted(uint left, uint right, uint up, uint down,
 /* ---- the seed's port ----------------------------------------------------- */
 
 /* One channel's new value at (x, y) of a w x h array. */
-inline int blur_seed_channel(__global const int *c, uint x, uint y, uint w,
-                             uint h)
+static inline int blur_seed_channel(__global const int *c, uint x, uint y,
+                                    uint w, uint h)
 {
     uint i = y * w + x, sum = 0, count = 0;
     if (x > 0) {

@@ -26,8 +26,9 @@
 #define HEAT_CONDUCTS_FROM_PACKED(f) ((~(uint)(f) >> 2) & 0xfu)
 
 /* The new temperature of a normal cell, as the reference computes it. */
-inline float heat_update(float inner, float outer, float self, float above,
-                         float below, float left, float right, uint conducts)
+static inline float heat_update(float inner, float outer, float self,
+                                float above, float below, float left,
+                                float right, uint conducts)
 {
     float contrib = inner;
     float acc = inner * self;
@@ -83,7 +84,7 @@ typedef struct heat_divisors {
     heat_divisor q[5];
 } heat_divisors;
 
-inline heat_divisors heat_make_divisors(float inner, float outer)
+static inline heat_divisors heat_make_divisors(float inner, float outer)
 {
     heat_divisors d;
     float c = inner;
@@ -97,9 +98,9 @@ inline heat_divisors heat_make_divisors(float inner, float outer)
  * v6 takes this path, with no selects and a fixed divisor, for them and
  * the general one only for cells next to an insulator; the sums are the
  * general path's with every term added, so the result is the same. */
-inline float heat_update_plain(const heat_divisors *d, float inner,
-                               float outer, float self, float above,
-                               float below, float left, float right)
+static inline float heat_update_plain(const heat_divisors *d, float inner,
+                                      float outer, float self, float above,
+                                      float below, float left, float right)
 {
     float acc = inner * self;
     acc = acc + outer * above;
@@ -113,10 +114,10 @@ inline float heat_update_plain(const heat_divisors *d, float inner,
 /* heat_update with the division replaced as above, and selects instead of
  * branches (the same sums: a term is added or not, never added as 0, which
  * would turn a -0 into +0). */
-inline float heat_update_divisors(const heat_divisors *d, float inner,
-                                  float outer, float self, float above,
-                                  float below, float left, float right,
-                                  uint conducts)
+static inline float heat_update_divisors(const heat_divisors *d, float inner,
+                                         float outer, float self, float above,
+                                         float below, float left, float right,
+                                         uint conducts)
 {
     float acc = inner * self;
     acc = conducts & 1u ? acc + outer * above : acc;
@@ -336,12 +337,12 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
  * self[-1] and self[n] exist: `self` is the row at the level before,
  * `above` and `below` its neighbours there, `next` where the new cells go
  * (no other row: `restrict` lets the loop be vectorized without checks). */
-inline void heat_blocked_row(float inner, float outer,
-                             __global const uchar *restrict flags,
-                             __global const float *restrict above,
-                             __global const float *restrict self,
-                             __global const float *restrict below,
-                             __global float *restrict next, long n)
+static inline void heat_blocked_row(float inner, float outer,
+                                    __global const uchar *restrict flags,
+                                    __global const float *restrict above,
+                                    __global const float *restrict self,
+                                    __global const float *restrict below,
+                                    __global float *restrict next, long n)
 {
     for (long i = 0; i < n; i++) {
         uint f = flags[i];
@@ -360,8 +361,8 @@ typedef struct heat_ring {
     long ring_w, x_ring;
 } heat_ring;
 
-inline __global float *heat_ring_at(const heat_ring *ring, uint level,
-                                    long row, long x)
+static inline __global float *heat_ring_at(const heat_ring *ring, uint level,
+                                           long row, long x)
 {
     return ring->base + ((level - 1) * 3 + row % 3) * ring->ring_w
            + (x - ring->x_ring);
@@ -369,9 +370,9 @@ inline __global float *heat_ring_at(const heat_ring *ring, uint level,
 
 /* Row `row` of level `level` (0 to steps - 1) from column x: level 0 is
  * `in`, the others are in the ring. */
-inline __global const float *heat_blocked_source(
-    __global const float *in, const heat_ring *ring, long w, uint level,
-    long row, long x)
+static inline __global const float *heat_blocked_source(
+           __global const float *in, const heat_ring *ring, long w, uint level,
+           long row, long x)
 {
     return level == 0 ? in + row * w + x : heat_ring_at(ring, level, row, x);
 }
