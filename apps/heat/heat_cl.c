@@ -34,9 +34,14 @@ extern const clframe_source heat_kernel_sources[];
 enum { ROW_GROUP_W = 32, ROW_GROUP_H = 8 };
 
 /* v6's default tile: 64 cells wide and as tall as local memory allows, up
- * to 64, with a halo of 4 (so up to 4 steps per launch). */
-enum { TILE_GROUP_W = 32, TILE_GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64,
+ * to 48, with a halo of 4 (so up to 4 steps per launch), stepped by 64 x 4
+ * work-items, each a column of 12 cells: the fastest shape on a GPU
+ * (bench/RESULTS.md, Heat world). */
+enum { TILE_GROUP_W = 64, TILE_GROUP_H = 4, TILE_W = 64, TILE_MAX_H = 48,
        TILE_HALO = 4 };
+
+/* Local memory a tile cell takes: two temperatures and its flags. */
+#define TILE_CELL_BYTES (2 * sizeof(float) + 1)
 
 typedef struct heat_run {
     clctx *ctx;
@@ -162,12 +167,15 @@ typedef struct heat_tile {
  * TILE_GROUP_W x TILE_GROUP_H). */
 static int parse_tile(const char *env, heat_tile *t)
 {
-    char end;
+    int tile_end = 0, group_end = 0;
     t->group_w = TILE_GROUP_W;
     t->group_h = TILE_GROUP_H;
-    int n = sscanf(env, "%ux%ux%ux%ux%u%c", &t->w, &t->h, &t->halo,
-                   &t->group_w, &t->group_h, &end);
-    if ((n != 3 && n != 5) || t->group_w == 0 || t->group_h == 0 ||
+    int ok = sscanf(env, "%ux%ux%u%n", &t->w, &t->h, &t->halo,
+                    &tile_end) == 3 &&
+             (env[tile_end] == '\0' ||
+              (sscanf(env + tile_end, "x%ux%u%n", &t->group_w, &t->group_h,
+                      &group_end) == 2 && env[tile_end + group_end] == '\0'));
+    if (!ok || t->group_w == 0 || t->group_h == 0 ||
         t->w == 0 || t->h == 0 || t->w % t->group_w || t->h % t->group_h ||
         t->halo == 0 || 2 * t->halo >= t->w || 2 * t->halo >= t->h)
         return app_fail(APP_ERR_BAD_INPUT, "HEAT_V6_TILE=%s: expected "
@@ -179,8 +187,8 @@ static int parse_tile(const char *env, heat_tile *t)
 }
 
 /* The tile for this device: HEAT_V6_TILE if set (for tuning), else the
- * default; checked against the device's local memory (two float copies
- * of the tile) and work-group size. */
+ * default; checked against the device's local memory (TILE_CELL_BYTES a
+ * cell) and work-group size. */
 static int choose_tile(clctx *ctx, heat_tile *t)
 {
     cl_ulong local = clctx_local_mem_size(ctx);
@@ -192,16 +200,16 @@ static int choose_tile(clctx *ctx, heat_tile *t)
         *t = (heat_tile){.w = TILE_W, .h = TILE_MAX_H, .halo = TILE_HALO,
                          .group_w = TILE_GROUP_W, .group_h = TILE_GROUP_H};
         while (t->h > 2 * t->halo + t->group_h &&
-               (cl_ulong)2 * t->w * t->h * sizeof(float) > local)
+               (cl_ulong)t->w * t->h * TILE_CELL_BYTES > local)
             t->h -= t->group_h;
     }
     size_t group = (size_t)t->group_w * t->group_h;
-    if ((cl_ulong)2 * t->w * t->h * sizeof(float) > local ||
+    if ((cl_ulong)t->w * t->h * TILE_CELL_BYTES > local ||
         group > clctx_max_work_group_size(ctx))
         return app_fail(APP_ERR_DEVICE, "heat v6: %ux%u tiles need "
                         "%zu bytes of local memory and work-groups of %zu; "
                         "%s has %lu bytes and groups of %zu", t->w, t->h,
-                        (size_t)2 * t->w * t->h * sizeof(float), group,
+                        (size_t)t->w * t->h * TILE_CELL_BYTES, group,
                         clctx_device_name(ctx), (unsigned long)local,
                         clctx_max_work_group_size(ctx));
     return 0;

@@ -186,10 +186,13 @@ __kernel void heat_step_packed(float inner, float outer, uint w, uint h,
  *
  * Each work-item owns HEAT_PER_X columns (HEAT_GROUP_W apart, so a warp
  * reads a row without bank conflicts) of HEAT_PER_Y consecutive rows, and
- * keeps its cells' temperatures and flags in registers: the neighbours
- * above and below come from registers, except at the ends of its column
- * strips; only left, right and those ends go through local memory, which
- * holds two copies of the tile (read one, write the other, one barrier).
+ * keeps its cells' temperatures in registers: the neighbours above and
+ * below come from registers, except at the ends of its column strips; only
+ * left, right and those ends go through local memory, which holds two
+ * copies of the tile (read one, write the other, one barrier). The flags
+ * stay in local memory too: in registers beside the temperatures they
+ * pushed the arrays into slow per-thread memory on the H200 (bench/RESULTS.md,
+ * Heat world). Plain cells, nearly all of a world, take heat_update_plain.
  */
 #ifndef HEAT_GROUP_W
 #define HEAT_GROUP_W 32
@@ -225,9 +228,9 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
                      __global float *out, uint steps)
 {
     __local float tile[2][HEAT_TILE_H][HEAT_TILE_W];
+    __local uchar flags[HEAT_TILE_H][HEAT_TILE_W];
     heat_divisors divisors = heat_make_divisors(inner, outer);
     float v[HEAT_PER_X][HEAT_PER_Y];
-    uchar flags[HEAT_PER_X][HEAT_PER_Y];
     int lx = get_local_id(0), ty0 = get_local_id(1) * HEAT_PER_Y;
     /* Unsigned: the halo left of or above the world wraps to far past it
      * (a side is at most 2^31 cells), so gx < w alone says inside, and a
@@ -249,7 +252,7 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
             if (tx == 0 || ty == 0 || tx == HEAT_TILE_W - 1 ||
                 ty == HEAT_TILE_H - 1)
                 f |= HEAT_FIXED;
-            flags[i][j] = f;
+            flags[ty][tx] = f;
             v[i][j] = inside ? in[g] : 0.0f;
             tile[0][ty][tx] = v[i][j];
         }
@@ -272,7 +275,7 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
                 old[j] = v[i][j];
         for (int j = 0; j < HEAT_PER_Y; j++) {
                 int ty = ty0 + j;
-                uchar f = flags[i][j];
+                uchar f = flags[ty][tx];
                 float up = j > 0 ? old[j - 1] : above;
                 float down = j < HEAT_PER_Y - 1 ? old[j + 1] : below;
                 if (f == 0)

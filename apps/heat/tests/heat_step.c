@@ -99,13 +99,13 @@ END_TEST
 
 /* ---- random worlds ---------------------------------------------------------- */
 
-/* Sizes around the work-groups (32 x 8) and v6's output blocks (120 x 40
+/* Sizes around the work-groups (64 x 4) and v6's output blocks (56 x 40
  * on big-local-memory devices): below, at, just past, several; and one
  * past v7's default block width (2048; its rows are cut to fit the
  * world, so that every compute unit gets blocks). */
 static const uint32_t random_sizes[][2] = {
     {3, 3}, {4, 7}, {1, 1}, {2, 5}, {31, 33}, {37, 23}, {129, 5}, {5, 129},
-    {121, 41}, {130, 61}, {241, 83}, {2053, 37}};
+    {57, 41}, {130, 61}, {241, 83}, {2053, 37}};
 static const unsigned random_steps[] = {0, 1, 2, 3, 4, 5, 7, 9};
 
 START_TEST(random_worlds_match_reference)
@@ -175,6 +175,56 @@ START_TEST(bad_block_settings_are_refused)
     unsetenv("HEAT_V7_BLOCK");
     heat_world_free(&world);
     heat_world_free(&before);
+}
+END_TEST
+
+/* ---- v6's tiles ------------------------------------------------------------- */
+
+/* v6 with tiles and work-groups other than the default (HEAT_V6_TILE):
+ * one column of cells a work-item and several, columns 32 apart, halos of
+ * 1 to 5, output blocks narrower than the world and wider, and launches of
+ * fewer steps than the halo. */
+static const char *const v6_tiles[] = {"64x48x4x64x4", "64x64x4x32x8",
+                                       "32x16x1x32x4", "96x24x5x32x8",
+                                       "64x32x3x64x2"};
+static const uint32_t tile_worlds[][2] = {{5, 3}, {57, 41}, {131, 47}};
+
+START_TEST(v6_tiles_match_reference)
+{
+    setenv("HEAT_V6_TILE", v6_tiles[_i], 1);
+    for (size_t k = 0; k < sizeof tile_worlds / sizeof *tile_worlds; k++) {
+        heat_world world;
+        char what[64];
+        make_random_world(&world, tile_worlds[k][0], tile_worlds[k][1],
+                          31u + (uint32_t)k);
+        snprintf(what, sizeof what, "tile %s, random world", v6_tiles[_i]);
+        for (int s = 0; s < RUN_SIZE(random_steps); s++)
+            assert_matches_reference(&world, 0.25f + 0.5f * (float)(k % 3),
+                                     random_steps[s], HEAT_V6_TILED, what);
+        heat_world_free(&world);
+    }
+    unsetenv("HEAT_V6_TILE");
+}
+END_TEST
+
+/* A tile that is not WxHxHALO[xGWxGH] with W a multiple of GW, H of GH and
+ * the halo leaving an output block is refused with a message. */
+START_TEST(bad_tile_settings_are_refused)
+{
+    static const char *const bad[] = {
+        "64x48", "64x48x0", "64x48x24", "64x48x4x64", "64x48x4x0x4",
+        "64x48x4x48x4", "64x48x4x64x5", "64x48x4x64x4x1", "64x48x4 ",
+        "ax48x4", "0x48x4"};
+    heat_world world;
+    make_random_world(&world, 9, 7, 5);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("HEAT_V6_TILE", bad[i], 1);
+        ck_assert_app_fails(step_checked(&world, 0.1f, 3, HEAT_V6_TILED,
+                                         NULL), APP_ERR_BAD_INPUT,
+                            "HEAT_V6_TILE");
+    }
+    unsetenv("HEAT_V6_TILE");
+    heat_world_free(&world);
 }
 END_TEST
 
@@ -521,6 +571,9 @@ Suite *heat_step_suite(void)
     tcase_add_loop_test(tc, small_blocks_match_reference, 0,
                         sizeof small_blocks / sizeof *small_blocks);
     tcase_add_test(tc, bad_block_settings_are_refused);
+    tcase_add_loop_test(tc, v6_tiles_match_reference, 0,
+                        sizeof v6_tiles / sizeof *v6_tiles);
+    tcase_add_test(tc, bad_tile_settings_are_refused);
     tcase_add_test(tc, extreme_time_steps_match_reference);
     tcase_add_test(tc, reciprocal_division_is_correctly_rounded);
     tcase_add_test(tc, packed_flags_name_insulating_neighbours);
