@@ -176,6 +176,106 @@ static const char *temperature_problem(float t)
     return NULL;
 }
 
+/* Whether flags may be those of a cell inside the border, or on it. */
+static int inner_flags_ok(uint32_t flags)
+{
+    return flags <= HEAT_CELL_INSULATOR;
+}
+
+static int border_flags_ok(uint32_t flags)
+{
+    return flags == HEAT_CELL_FIXED || flags == HEAT_CELL_INSULATOR;
+}
+
+/* Scans of whole arrays go a block at a time: a loop of a fixed count
+ * that only ORs and adds is one the compiler vectorizes even at -O2. */
+enum { SCAN_BLOCK = 64 };
+
+/* Whether all of n flag words are at most 2 (known values): for such a
+ * v, v | (v + 1) is at most 3, and for any other (3, 4, ..., 2^32 - 1) it
+ * has a higher bit set. */
+static int inner_flags_all_ok(const uint32_t *flags, size_t n)
+{
+    uint32_t seen = 0;
+    size_t i = 0;
+    for (; i + SCAN_BLOCK <= n; i += SCAN_BLOCK)
+        for (size_t k = 0; k < SCAN_BLOCK; k++)
+            seen |= flags[i + k] | (flags[i + k] + 1);
+    for (; i < n; i++)
+        seen |= flags[i] | (flags[i] + 1);
+    return (seen & ~3u) == 0;
+}
+
+/* The index of the first cell whose flags flags_problem refuses, or w*h
+ * if none is. Row by row, with no division per cell: the inside of a row
+ * is checked in one pass, and searched again only when it holds a bad
+ * word. */
+static size_t first_bad_flags(const uint32_t *flags, uint32_t w, uint32_t h)
+{
+    for (uint32_t y = 0; y < h; y++) {
+        const uint32_t *row = flags + (size_t)y * w;
+        size_t start = (size_t)y * w;
+        if (y == 0 || y == h - 1) {
+            for (uint32_t x = 0; x < w; x++)
+                if (!border_flags_ok(row[x]))
+                    return start + x;
+            continue;
+        }
+        if (!border_flags_ok(row[0]))
+            return start;
+        if (w > 2 && !inner_flags_all_ok(row + 1, w - 2))
+            for (uint32_t x = 1; x + 1 < w; x++)
+                if (!inner_flags_ok(row[x]))
+                    return start + x;
+        if (!border_flags_ok(row[w - 1]))
+            return start + w - 1;
+    }
+    return (size_t)w * h;
+}
+
+/* Whether all of n floats are temperatures (in [0, 1], not NaN, no
+ * sign). Read as unsigned integers, those are exactly the bit patterns
+ * from 0 (+0) to 0x3f800000 (1.0f): every negative number and NaN lies
+ * above. With b + (0x7fffffff - 0x3f800000), which sets the top bit for
+ * b from 0x3f800001 to 0x7fffffff, b | that sum has its top bit set
+ * exactly for the patterns above 0x3f800000. */
+static int temperatures_all_ok(const float *t, size_t n)
+{
+    const uint32_t shift = 0x7fffffffu - 0x3f800000u;
+    uint32_t seen = 0;
+    size_t i = 0;
+    for (; i + SCAN_BLOCK <= n; i += SCAN_BLOCK) {
+        uint32_t bits[SCAN_BLOCK];
+        memcpy(bits, t + i, sizeof bits);
+        for (size_t k = 0; k < SCAN_BLOCK; k++)
+            seen |= bits[k] | (bits[k] + shift);
+    }
+    for (; i < n; i++) {
+        uint32_t bits;
+        memcpy(&bits, &t[i], sizeof bits);
+        seen |= bits | (bits + shift);
+    }
+    return (seen >> 31) == 0;
+}
+
+/* The index of the first of n temperatures that temperature_problem
+ * refuses, or n; searched one by one only in a block that holds one. */
+static size_t first_bad_temperature(const float *t, size_t n)
+{
+    enum { BLOCK = 4096 };
+    for (size_t start = 0; start < n; start += BLOCK) {
+        size_t count = n - start < BLOCK ? n - start : BLOCK;
+        if (temperatures_all_ok(t + start, count))
+            continue;
+        for (size_t i = start; i < start + count; i++)
+            if (temperature_problem(t[i]))
+                return i;
+    }
+    return n;
+}
+
+/* The first bad cell in index order; a cell with bad flags and a bad
+ * temperature is reported for its flags. */
 int heat_world_validate(const heat_world *world)
 {
     if (!world || !world->properties || !world->state || world->w == 0 ||
@@ -186,22 +286,25 @@ int heat_world_validate(const heat_world *world)
         return app_fail(APP_ERR_BAD_INPUT,
                         "heat world: alpha %g is not a finite number "
                         ">= 0 without a sign", world->alpha);
-    for (uint32_t y = 0; y < world->h; y++) {
-        for (uint32_t x = 0; x < world->w; x++) {
-            size_t i = (size_t)y * world->w + x;
-            const char *why = flags_problem(world->properties[i], x, y,
-                                            world->w, world->h);
-            if (why)
-                return app_fail(APP_ERR_BAD_INPUT,
-                                "heat world: flag value %u at x=%u, "
-                                "y=%u %s", world->properties[i], x, y,
-                                why);
-            why = temperature_problem(world->state[i]);
-            if (why)
-                return app_fail(APP_ERR_BAD_INPUT,
-                                "heat world: temperature %g at x=%u, "
-                                "y=%u %s", world->state[i], x, y, why);
-        }
+    size_t n = (size_t)world->w * world->h;
+    size_t bad_flags = first_bad_flags(world->properties, world->w, world->h);
+    size_t bad_t = first_bad_temperature(world->state, n);
+    if (bad_flags < n && bad_flags <= bad_t) {
+        size_t i = bad_flags;
+        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+        return app_fail(APP_ERR_BAD_INPUT,
+                        "heat world: flag value %u at x=%u, y=%u %s",
+                        world->properties[i], x, y,
+                        flags_problem(world->properties[i], x, y, world->w,
+                                      world->h));
+    }
+    if (bad_t < n) {
+        size_t i = bad_t;
+        return app_fail(APP_ERR_BAD_INPUT,
+                        "heat world: temperature %g at x=%u, y=%u %s",
+                        world->state[i], (uint32_t)(i % world->w),
+                        (uint32_t)(i / world->w),
+                        temperature_problem(world->state[i]));
     }
     return 0;
 }
@@ -657,22 +760,19 @@ static int read_binary_words(reader *r, heat_world *world, array_kind kind,
 
 static int read_binary_properties(reader *r, heat_world *world)
 {
-    size_t n = (size_t)world->w * world->h;
     unsigned long long start;
     int rc = read_binary_words(r, world, PROPERTIES, &start);
     if (rc != 0)
         return rc;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
-        const char *why = flags_problem(world->properties[i], x, y, world->w,
-                                        world->h);
-        if (why)
-            return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset "
-                            "%llu: flag value %u at x=%u, y=%u %s",
-                            r->name, start + 4 * (unsigned long long)i,
-                            world->properties[i], x, y, why);
-    }
-    return 0;
+    size_t i = first_bad_flags(world->properties, world->w, world->h);
+    if (i == (size_t)world->w * world->h)
+        return 0;
+    uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+    return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset %llu: flag value "
+                    "%u at x=%u, y=%u %s", r->name,
+                    start + 4 * (unsigned long long)i, world->properties[i],
+                    x, y, flags_problem(world->properties[i], x, y,
+                                        world->w, world->h));
 }
 
 static int read_binary_state(reader *r, heat_world *world)
@@ -682,16 +782,14 @@ static int read_binary_state(reader *r, heat_world *world)
     int rc = read_binary_words(r, world, STATE, &start);
     if (rc != 0)
         return rc;
-    for (size_t i = 0; i < n; i++) {
-        const char *why = temperature_problem(world->state[i]);
-        if (why)
-            return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset "
-                            "%llu: temperature %g at x=%u, y=%u %s",
-                            r->name, start + 4 * (unsigned long long)i,
-                            world->state[i], (uint32_t)(i % world->w),
-                            (uint32_t)(i / world->w), why);
-    }
-    return 0;
+    size_t i = first_bad_temperature(world->state, n);
+    if (i == n)
+        return 0;
+    return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset %llu: temperature "
+                    "%g at x=%u, y=%u %s", r->name,
+                    start + 4 * (unsigned long long)i, world->state[i],
+                    (uint32_t)(i % world->w), (uint32_t)(i / world->w),
+                    temperature_problem(world->state[i]));
 }
 
 static int read_end(reader *r)

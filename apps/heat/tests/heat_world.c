@@ -8,6 +8,7 @@
 #include "common/tests/testing.h"
 
 #include "heat/world.h"
+#include "heat/tests/random_world.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -318,6 +319,70 @@ START_TEST(validate_names_the_bad_cell)
 
     heat_world empty = {0};
     ck_assert_app_fails(heat_world_validate(&empty), APP_ERR_USAGE, "empty");
+}
+END_TEST
+
+/* Validation must fail naming cell (x, y); so must loading the world
+ * saved in binary, whose loader scans the same way. */
+static void assert_refused_at(const heat_world *world, uint32_t x, uint32_t y)
+{
+    char where[64];
+    snprintf(where, sizeof where, "at x=%u, y=%u ", x, y);
+    ck_assert_app_fails(heat_world_validate(world), APP_ERR_BAD_INPUT, where);
+    size_t len;
+    char *bin = saved(world, 1, &len);
+    heat_world loaded;
+    ck_assert_app_fails(load_bytes(&loaded, bin, len), APP_ERR_BAD_INPUT,
+                        where);
+    free(bin);
+}
+
+/* Validation and the binary loader scan whole arrays a block at a time;
+ * every bad word must still be found wherever it lies, the first one in
+ * index order reported, and every good one (0, 1, subnormals) let
+ * through, as make_random_world's worlds are. */
+START_TEST(bad_words_are_found_anywhere_in_a_large_world)
+{
+    static const uint32_t bad_flags[] = {3, 4, 7, 0x7fffffffu, 0x80000000u,
+                                         0xfffffffdu, 0xffffffffu};
+    static const uint32_t bad_bits[] = {
+        0x3f800001u, 0x40000000u, 0x7f800000u, 0x7fc00000u, 0x7fffffffu,
+        0x80000000u, 0x80000001u, 0xbf800000u, 0xffffffffu};
+    const uint32_t w = 301, h = 9;
+    uint32_t seed = 45;
+    heat_world world;
+    make_random_world(&world, w, h, 7);
+    for (size_t k = 0; k < sizeof bad_flags / sizeof *bad_flags; k++) {
+        uint32_t x = 1 + test_random(&seed) % (w - 2);
+        uint32_t y = 1 + test_random(&seed) % (h - 2);
+        size_t i = (size_t)y * w + x;
+        uint32_t kept = world.properties[i];
+        world.properties[i] = bad_flags[k];
+        assert_refused_at(&world, x, y);
+        world.properties[i] = kept;
+    }
+    for (size_t k = 0; k < sizeof bad_bits / sizeof *bad_bits; k++) {
+        uint32_t x = test_random(&seed) % w, y = test_random(&seed) % h;
+        size_t i = (size_t)y * w + x;
+        float kept = world.state[i];
+        memcpy(&world.state[i], &bad_bits[k], 4);
+        assert_refused_at(&world, x, y);
+        /* To validation, a bad flag word in a later cell comes second
+         * (the loader reads every flag word before any temperature). */
+        size_t later = i + 1 + test_random(&seed) % ((size_t)w * h - i);
+        if (later < (size_t)w * h) {
+            char where[64];
+            snprintf(where, sizeof where, "at x=%u, y=%u ", x, y);
+            uint32_t kept_flags = world.properties[later];
+            world.properties[later] = 5;
+            ck_assert_app_fails(heat_world_validate(&world),
+                                APP_ERR_BAD_INPUT, where);
+            world.properties[later] = kept_flags;
+        }
+        world.state[i] = kept;
+    }
+    ck_assert_app(heat_world_validate(&world));
+    heat_world_free(&world);
 }
 END_TEST
 
@@ -1333,6 +1398,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, alloc_refuses_zero_and_overflowing_sizes);
     tcase_add_test(tc, copy_is_equal_and_independent);
     tcase_add_test(tc, validate_names_the_bad_cell);
+    tcase_add_test(tc, bad_words_are_found_anywhere_in_a_large_world);
     suite_add_tcase(s, tc);
 
     tc = test_case("formats");
