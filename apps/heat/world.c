@@ -14,14 +14,20 @@
  * Writing formats into a buffer of our own, with a hand-written fixed-point
  * formatter that gives printf's "%.8f" digits for temperatures in [0, 1]
  * at a fraction of printf's cost.
+ * Where a world goes through a pipe, both ends widen it (widen_pipe).
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE             /* F_GETPIPE_SZ, F_SETPIPE_SZ */
+#endif
 #include "world.h"
 #include "common/error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char text_header[] = "HPCEHeatWorldV0";
 static const char binary_header[] = "HPCEHeatWorldV0Binary";
@@ -307,6 +313,34 @@ int heat_world_validate(const heat_world *world)
                         temperature_problem(world->state[i]));
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pipes                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* The pipe size widen_pipe asks for: Linux's default limit for an
+ * unprivileged process (/proc/sys/fs/pipe-max-size). */
+enum { WIDE_PIPE = 1 << 20 };
+
+/* A pipe holds 64 KiB by default on Linux, so a world of hundreds of
+ * megabytes (make_world | step_world) crosses it in thousands of turns of
+ * writer and reader; a 1 MiB pipe takes a sixteenth of them. Best effort:
+ * nothing happens where f is no pipe, the system has no such call or
+ * refuses (a user over their pipe quota), and errno is left as it was. */
+static void widen_pipe(FILE *f)
+{
+#if defined(F_GETPIPE_SZ) && defined(F_SETPIPE_SZ)
+    int saved_errno = errno;
+    struct stat st;
+    int fd = fileno(f);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+        fcntl(fd, F_GETPIPE_SZ) < WIDE_PIPE)
+        (void)fcntl(fd, F_SETPIPE_SZ, WIDE_PIPE);
+    errno = saved_errno;
+#else
+    (void)f;
+#endif
 }
 
 /* ------------------------------------------------------------------------ */
@@ -823,6 +857,7 @@ int heat_world_load(heat_world *world, FILE *f, const char *name)
 {
     memset(world, 0, sizeof *world);
     reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    widen_pipe(f);
     flockfile(f);
     int rc = read_world(&r, world);
     funlockfile(f);
@@ -849,6 +884,7 @@ int heat_world_load_whole(heat_world *world, FILE *f, const char *name)
 {
     memset(world, 0, sizeof *world);
     reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    widen_pipe(f);
     flockfile(f);
     int rc = read_world(&r, world);
     if (rc == 0)
@@ -997,6 +1033,7 @@ int heat_world_save(const heat_world *world, FILE *f, int binary)
                         "heat_world_save: out of memory");
     wr->f = f;
     wr->failed = 0;
+    widen_pipe(f);
     wr->len = 0;
     /* The seed prints alpha with iostream's defaults, which is "%g". */
     char line[96];

@@ -5,12 +5,16 @@
  * each rejected with a message that says what and where), validation, and
  * rendering to BMP and PNG, including failures that must leave no file.
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE             /* F_GETPIPE_SZ */
+#endif
 #include "common/tests/testing.h"
 
 #include "heat/world.h"
 #include "heat/tests/random_world.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <png.h>
 #include <stdarg.h>
@@ -727,6 +731,60 @@ START_TEST(save_reports_a_failed_write)
 }
 END_TEST
 
+/* A pipe's size now, through either end. */
+static int pipe_size(int fd)
+{
+#ifdef F_GETPIPE_SZ
+    return fcntl(fd, F_GETPIPE_SZ);
+#else
+    (void)fd;
+    return -1;
+#endif
+}
+
+/* Saving into a pipe and loading from one widen it to 1 MiB (Linux's
+ * default pipe-max-size), so that a large world crosses in fewer turns. */
+START_TEST(save_and_load_widen_a_pipe)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    if (pipe_size(fds[0]) < 0) {
+        close(fds[0]), close(fds[1]);
+        return;                     /* not Linux: pipes have no size */
+    }
+    ck_assert_int_lt(pipe_size(fds[0]), 1 << 20);
+    heat_world world, loaded;
+    ck_assert_app(heat_world_make_standard(&world, 10, 0.1f));
+    FILE *in = fdopen(fds[1], "w");
+    ck_assert_ptr_nonnull(in);
+    ck_assert_app(heat_world_save(&world, in, 1));
+    ck_assert_int_ge(pipe_size(fds[0]), 1 << 20);
+    fclose(in);
+    FILE *out = fdopen(fds[0], "r");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_app(heat_world_load_whole(&loaded, out, "<pipe>"));
+    fclose(out);
+    assert_worlds_equal(&world, &loaded);
+    heat_world_free(&loaded);
+
+    ck_assert_int_eq(pipe(fds), 0);
+    size_t len;
+    char *text = saved(&world, 0, &len);
+    ck_assert_int_eq(write(fds[1], text, len), (ssize_t)len);
+    close(fds[1]);
+    ck_assert_int_lt(pipe_size(fds[0]), 1 << 20);
+    out = fdopen(fds[0], "r");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_app(heat_world_load_whole(&loaded, out, "<pipe>"));
+    ck_assert_int_ge(pipe_size(fds[0]), 1 << 20);
+    fclose(out);
+    assert_worlds_equal(&world, &loaded);
+    heat_world_free(&loaded);
+    free(text);
+    heat_world_free(&world);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* Malformed text files: one test for each thing the spec rejects             */
 /* ------------------------------------------------------------------------ */
@@ -1414,6 +1472,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, load_whole_refuses_anything_after_end);
     tcase_add_test(tc, load_file_reads_a_path_and_names_missing_files);
     tcase_add_test(tc, save_reports_a_failed_write);
+    tcase_add_test(tc, save_and_load_widen_a_pipe);
     suite_add_tcase(s, tc);
 
     tc = test_case("malformed text");
