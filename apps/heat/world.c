@@ -20,6 +20,7 @@
 #define _GNU_SOURCE             /* F_GETPIPE_SZ, F_SETPIPE_SZ */
 #endif
 #include "world.h"
+#include "decimal.h"
 #include "common/error.h"
 
 #include <errno.h>
@@ -500,51 +501,11 @@ static int parse_digits(const char *text, size_t len, uint64_t *value)
     return 1;
 }
 
-/* The numbers of a world (alpha, temperatures), as messages state them. */
-#define NUMBER_RULE "decimal digits with an optional fraction and exponent"
-
-static int is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* Whether text is a number by the format's rule: decimal digits with an
- * optional fraction and exponent ("0.5", ".5", "5.", "1e-05"), as the
- * seed's writers produce them, after a '-' for a negative one (refused
- * later as out of range, with its value). Not the rest of what strtof
- * reads: hexadecimal floats, "inf", "nan", a '+'. */
-static int is_decimal(const char *text, size_t len)
-{
-    size_t i = len > 0 && text[0] == '-', digits = 0;
-    for (; i < len && is_digit(text[i]); i++)
-        digits++;
-    if (i < len && text[i] == '.')
-        for (i++; i < len && is_digit(text[i]); i++)
-            digits++;
-    if (digits == 0)
-        return 0;
-    if (i < len && (text[i] == 'e' || text[i] == 'E')) {
-        i++;
-        if (i < len && (text[i] == '+' || text[i] == '-'))
-            i++;
-        size_t start = i;
-        while (i < len && is_digit(text[i]))
-            i++;
-        if (i == start)
-            return 0;
-    }
-    return i == len;
-}
-
 /* Parses a whole token as a float; 0 if it is not a number by the
- * format's rule (is_decimal). */
+ * format's rule (heat_parse_decimal). */
 static int parse_float(const char *text, size_t len, float *value)
 {
-    if (len == 0 || len > TOKEN_MAX || !is_decimal(text, len))
-        return 0;
-    char *end;
-    *value = strtof(text, &end);
-    return end == text + len;
+    return len <= TOKEN_MAX && heat_parse_decimal(text, len, value);
 }
 
 /* Reads the width or height: a positive integer below 2^32. */
@@ -596,7 +557,7 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
         signbit(*alpha))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: alpha "
                         "'%s' is not a finite number >= 0 without a sign "
-                        "(" NUMBER_RULE ")", r->name, r->token_line,
+                        "(" HEAT_DECIMAL_RULE ")", r->name, r->token_line,
                         token_shown(r));
     return 0;
 }
@@ -728,7 +689,7 @@ static int read_text_state(reader *r, heat_world *world)
         if (!parse_float(r->token, r->token_len, &t))
             return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
                             "temperature '%s' at x=%u, y=%u is not a "
-                            "number (" NUMBER_RULE ")", r->name,
+                            "number (" HEAT_DECIMAL_RULE ")", r->name,
                             r->token_line, token_shown(r), x, y);
         const char *why = temperature_problem(t);
         if (why)
