@@ -6,9 +6,11 @@
  *
  * Reading goes through getc_unlocked on the caller's FILE, one character
  * at a time, rather than a private read-ahead buffer: the FILE is already
- * buffered, so this is fast (a 1000 x 1000 text world in well under a
- * second), and the stream is left just after "End" for whoever reads on.
- * Binary arrays are read with fread, straight into the world. Arrays grow
+ * buffered, and the stream is left just after "End" for whoever reads on
+ * (the space that ends a token is consumed with it, and only the one
+ * after "End" given back). Numbers are parsed by decimal.c, exactly as
+ * strtof would. Binary arrays are read with fread, straight into the
+ * world, and checked by loops the compiler vectorizes. Arrays grow
  * as their entries arrive (make_room), since a header of 35 bytes can
  * claim gigabytes.
  * Writing formats into a buffer of our own, with a hand-written fixed-point
@@ -363,6 +365,7 @@ typedef struct reader {
     char token[TOKEN_MAX + 1];/* the last token */
     size_t token_len;         /* its length; 0 at the end of input */
     unsigned long token_line; /* the line it started on */
+    int after_token;          /* the space that ended it, consumed, or EOF */
 } reader;
 
 static int is_space(int c)
@@ -382,21 +385,13 @@ static int next_char(reader *r)
     return c;
 }
 
-static void unread_char(reader *r, int c)
-{
-    if (c == EOF)
-        return;
-    ungetc(c, r->f);
-    r->offset--;
-    if (c == '\n')
-        r->line--;
-}
-
 /* Reads past whitespace to the first other character, *c (EOF at the
- * end). 0, or an error for more than SPACE_MAX bytes of it in a row. */
+ * end). 0, or an error for more than SPACE_MAX bytes of it in a row,
+ * counting the space that ended the last token. */
 static int skip_space(reader *r, int *c)
 {
-    unsigned long long start = r->offset;
+    unsigned long long start = r->offset - (r->after_token != EOF);
+    r->after_token = EOF;
     do
         *c = next_char(r);
     while (is_space(*c) && r->offset - start <= SPACE_MAX);
@@ -405,6 +400,15 @@ static int skip_space(reader *r, int *c)
                         "bytes of whitespace in a row from byte offset "
                         "%llu", r->name, r->line, SPACE_MAX, start);
     return 0;
+}
+
+/* Gives the stream back the space that ended the last token, so that it
+ * stands just after the token (one character, as ungetc promises). */
+static void unread_after_token(reader *r)
+{
+    if (r->after_token != EOF)
+        ungetc(r->after_token, r->f);
+    r->after_token = EOF;
 }
 
 /* Whether the last token is exactly word. */
@@ -445,32 +449,55 @@ static int input_ended(reader *r, const char *what)
 }
 
 /* Reads the next whitespace-separated token into r->token, as the seed's
- * iostream >> does, leaving the character after it unread; r->token_len
- * is 0 at the end of input. 0, or an error: a NUL byte (the text of a
- * world, the binary format's header included, holds none: it is binary
- * junk or /dev/zero), or a token longer than TOKEN_MAX. */
+ * iostream >> does; r->token_len is 0 at the end of input. The space
+ * that ends it is consumed too, kept in r->after_token for
+ * unread_after_token: one ungetc per world rather than one per token.
+ * 0, or an error: a NUL byte (the text of a world, the binary format's
+ * header included, holds none: it is binary junk or /dev/zero), or a
+ * token longer than TOKEN_MAX. */
 static int read_token(reader *r)
 {
     int c, rc = skip_space(r, &c);
     r->token_line = r->line;
     r->token_len = 0;
     r->token[0] = '\0';
-    if (rc != 0)
+    if (rc != 0 || c == EOF)
         return rc;
-    for (; c != EOF && !is_space(c); c = next_char(r)) {
-        if (c == '\0')
-            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a NUL byte "
-                            "at byte offset %llu; a heat world is text, "
-                            "apart from the binary format's arrays",
-                            r->name, r->line, r->offset - 1);
-        if (r->token_len == TOKEN_MAX)
-            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a word of "
-                            "more than %d characters ('%s')", r->name,
-                            r->token_line, TOKEN_MAX, token_shown(r));
-        r->token[r->token_len++] = (char)c;
-        r->token[r->token_len] = '\0';
+    /* Every byte above ' ' belongs to the token: the loop that takes
+     * them is the hot one. Below it lie the spaces, NUL, EOF and the
+     * other control bytes, which a token may hold. */
+    FILE *f = r->f;
+    char *token = r->token;
+    unsigned long long start = r->offset - 1;
+    size_t len = 0;
+    for (;;) {
+        while (c > ' ' && len < TOKEN_MAX) {
+            token[len++] = (char)c;
+            c = getc_unlocked(f);
+        }
+        if (c == EOF || is_space(c) || c == '\0' || len == TOKEN_MAX)
+            break;
+        token[len++] = (char)c;
+        c = getc_unlocked(f);
     }
-    unread_char(r, c);
+    token[len] = '\0';
+    r->token_len = len;
+    r->offset = start + len;
+    if (c == '\0')
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a NUL byte "
+                        "at byte offset %llu; a heat world is text, "
+                        "apart from the binary format's arrays",
+                        r->name, r->line, r->offset);
+    if (c != EOF && !is_space(c))
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a word of "
+                        "more than %d characters ('%s')", r->name,
+                        r->token_line, TOKEN_MAX, token_shown(r));
+    if (c != EOF) {
+        r->offset++;
+        if (c == '\n')
+            r->line++;
+    }
+    r->after_token = c;
     return 0;
 }
 
@@ -640,15 +667,23 @@ static int truncated_text(reader *r, const char *array, size_t i, size_t n)
 
 static int is_array_end(reader *r)
 {
-    return r->token_len == 0 || token_is(r, "-") ||
-           token_is(r, "End");
+    return r->token_len == 0 ||
+           (r->token_len == 1 && r->token[0] == '-') ||
+           (r->token_len == 3 && memcmp(r->token, "End", 3) == 0);
+}
+
+/* Steps (x, y) to the next cell of a row-by-row array w wide. */
+static void next_cell(uint32_t *x, uint32_t *y, uint32_t w)
+{
+    if (++*x == w)
+        *x = 0, ++*y;
 }
 
 static int read_text_properties(reader *r, heat_world *world)
 {
     size_t n = (size_t)world->w * world->h, room = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+    uint32_t x = 0, y = 0;
+    for (size_t i = 0; i < n; i++, next_cell(&x, &y, world->w)) {
         int rc = make_room(r, world, PROPERTIES, i, &room);
         if (rc == 0)
             rc = read_token(r);
@@ -676,8 +711,8 @@ static int read_text_properties(reader *r, heat_world *world)
 static int read_text_state(reader *r, heat_world *world)
 {
     size_t n = (size_t)world->w * world->h, room = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+    uint32_t x = 0, y = 0;
+    for (size_t i = 0; i < n; i++, next_cell(&x, &y, world->w)) {
         int rc = make_room(r, world, STATE, i, &room);
         if (rc == 0)
             rc = read_token(r);
@@ -817,10 +852,12 @@ static int read_world(reader *r, heat_world *world)
 int heat_world_load(heat_world *world, FILE *f, const char *name)
 {
     memset(world, 0, sizeof *world);
-    reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    reader r = {.f = f, .name = name ? name : "<input>", .line = 1,
+                .after_token = EOF};
     widen_pipe(f);
     flockfile(f);
     int rc = read_world(&r, world);
+    unread_after_token(&r);
     funlockfile(f);
     if (rc != 0)
         heat_world_free(world);
@@ -844,7 +881,8 @@ static int read_nothing_more(reader *r)
 int heat_world_load_whole(heat_world *world, FILE *f, const char *name)
 {
     memset(world, 0, sizeof *world);
-    reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    reader r = {.f = f, .name = name ? name : "<input>", .line = 1,
+                .after_token = EOF};
     widen_pipe(f);
     flockfile(f);
     int rc = read_world(&r, world);
@@ -926,6 +964,20 @@ static char *format_uint(char *p, uint32_t v)
     return p;
 }
 
+/* "00" to "99", two characters each: writing a number two digits at a
+ * time halves the chain of divisions each digit waits for. */
+static const char digit_pairs[] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static void put_two_digits(char *p, uint32_t v)
+{
+    memcpy(p, digit_pairs + 2 * v, 2);
+}
+
 /* printf("%.8f", t) for any float. For t in [0, 1] (every valid
  * temperature) t * 1e8 is exact in double (24 + 19 significant bits), so
  * rint, which rounds ties to even in the current rounding mode as glibc's
@@ -938,8 +990,11 @@ static char *format_fixed8(char *p, float t)
     *p++ = (char)('0' + v / 100000000u);
     *p++ = '.';
     v %= 100000000u;
-    for (int i = 7; i >= 0; i--, v /= 10)
-        p[i] = (char)('0' + v % 10);
+    uint32_t high = v / 10000, low = v % 10000;
+    put_two_digits(p, high / 100);
+    put_two_digits(p + 2, high % 100);
+    put_two_digits(p + 4, low / 100);
+    put_two_digits(p + 6, low % 100);
     return p + 8;
 }
 

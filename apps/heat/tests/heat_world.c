@@ -633,7 +633,10 @@ START_TEST(load_stops_after_end_so_worlds_can_follow)
     FILE *f = stream_of(two, strlen(two));
     heat_world a, b;
     ck_assert_app(heat_world_load(&a, f, "<test>"));
+    /* Just after "End": the newline that ended it is still to read. */
+    ck_assert_int_eq(ftell(f), (long)strlen(HEADER PROPS STATE "End"));
     ck_assert_app(heat_world_load(&b, f, "<test>"));
+    ck_assert_int_eq(ftell(f), (long)strlen(two) - 1);
     ck_assert(a.state[4] == 0.5f && b.state[4] == 0.25f && b.alpha == 0.5f);
     heat_world_free(&a);
     heat_world_free(&b);
