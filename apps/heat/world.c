@@ -6,22 +6,31 @@
  *
  * Reading goes through getc_unlocked on the caller's FILE, one character
  * at a time, rather than a private read-ahead buffer: the FILE is already
- * buffered, so this is fast (a 1000 x 1000 text world in well under a
- * second), and the stream is left just after "End" for whoever reads on.
- * Binary arrays are read with fread, straight into the world. Arrays grow
+ * buffered, and the stream is left just after "End" for whoever reads on
+ * (the space that ends a token is consumed with it, and only the one
+ * after "End" given back). Numbers are parsed by decimal.c, exactly as
+ * strtof would. Binary arrays are read with fread, straight into the
+ * world, and checked by loops the compiler vectorizes. Arrays grow
  * as their entries arrive (make_room), since a header of 35 bytes can
  * claim gigabytes.
  * Writing formats into a buffer of our own, with a hand-written fixed-point
  * formatter that gives printf's "%.8f" digits for temperatures in [0, 1]
  * at a fraction of printf's cost.
+ * Where a world goes through a pipe, both ends widen it (widen_pipe).
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE             /* F_GETPIPE_SZ, F_SETPIPE_SZ */
+#endif
 #include "world.h"
+#include "decimal.h"
 #include "common/error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char text_header[] = "HPCEHeatWorldV0";
 static const char binary_header[] = "HPCEHeatWorldV0Binary";
@@ -176,6 +185,106 @@ static const char *temperature_problem(float t)
     return NULL;
 }
 
+/* Whether flags may be those of a cell inside the border, or on it. */
+static int inner_flags_ok(uint32_t flags)
+{
+    return flags <= HEAT_CELL_INSULATOR;
+}
+
+static int border_flags_ok(uint32_t flags)
+{
+    return flags == HEAT_CELL_FIXED || flags == HEAT_CELL_INSULATOR;
+}
+
+/* Scans of whole arrays go a block at a time: a loop of a fixed count
+ * that only ORs and adds is one the compiler vectorizes even at -O2. */
+enum { SCAN_BLOCK = 64 };
+
+/* Whether all of n flag words are at most 2 (known values): for such a
+ * v, v | (v + 1) is at most 3, and for any other (3, 4, ..., 2^32 - 1) it
+ * has a higher bit set. */
+static int inner_flags_all_ok(const uint32_t *flags, size_t n)
+{
+    uint32_t seen = 0;
+    size_t i = 0;
+    for (; i + SCAN_BLOCK <= n; i += SCAN_BLOCK)
+        for (size_t k = 0; k < SCAN_BLOCK; k++)
+            seen |= flags[i + k] | (flags[i + k] + 1);
+    for (; i < n; i++)
+        seen |= flags[i] | (flags[i] + 1);
+    return (seen & ~3u) == 0;
+}
+
+/* The index of the first cell whose flags flags_problem refuses, or w*h
+ * if none is. Row by row, with no division per cell: the inside of a row
+ * is checked in one pass, and searched again only when it holds a bad
+ * word. */
+static size_t first_bad_flags(const uint32_t *flags, uint32_t w, uint32_t h)
+{
+    for (uint32_t y = 0; y < h; y++) {
+        const uint32_t *row = flags + (size_t)y * w;
+        size_t start = (size_t)y * w;
+        if (y == 0 || y == h - 1) {
+            for (uint32_t x = 0; x < w; x++)
+                if (!border_flags_ok(row[x]))
+                    return start + x;
+            continue;
+        }
+        if (!border_flags_ok(row[0]))
+            return start;
+        if (w > 2 && !inner_flags_all_ok(row + 1, w - 2))
+            for (uint32_t x = 1; x + 1 < w; x++)
+                if (!inner_flags_ok(row[x]))
+                    return start + x;
+        if (!border_flags_ok(row[w - 1]))
+            return start + w - 1;
+    }
+    return (size_t)w * h;
+}
+
+/* Whether all of n floats are temperatures (in [0, 1], not NaN, no
+ * sign). Read as unsigned integers, those are exactly the bit patterns
+ * from 0 (+0) to 0x3f800000 (1.0f): every negative number and NaN lies
+ * above. With b + (0x7fffffff - 0x3f800000), which sets the top bit for
+ * b from 0x3f800001 to 0x7fffffff, b | that sum has its top bit set
+ * exactly for the patterns above 0x3f800000. */
+static int temperatures_all_ok(const float *t, size_t n)
+{
+    const uint32_t shift = 0x7fffffffu - 0x3f800000u;
+    uint32_t seen = 0;
+    size_t i = 0;
+    for (; i + SCAN_BLOCK <= n; i += SCAN_BLOCK) {
+        uint32_t bits[SCAN_BLOCK];
+        memcpy(bits, t + i, sizeof bits);
+        for (size_t k = 0; k < SCAN_BLOCK; k++)
+            seen |= bits[k] | (bits[k] + shift);
+    }
+    for (; i < n; i++) {
+        uint32_t bits;
+        memcpy(&bits, &t[i], sizeof bits);
+        seen |= bits | (bits + shift);
+    }
+    return (seen >> 31) == 0;
+}
+
+/* The index of the first of n temperatures that temperature_problem
+ * refuses, or n; searched one by one only in a block that holds one. */
+static size_t first_bad_temperature(const float *t, size_t n)
+{
+    enum { BLOCK = 4096 };
+    for (size_t start = 0; start < n; start += BLOCK) {
+        size_t count = n - start < BLOCK ? n - start : BLOCK;
+        if (temperatures_all_ok(t + start, count))
+            continue;
+        for (size_t i = start; i < start + count; i++)
+            if (temperature_problem(t[i]))
+                return i;
+    }
+    return n;
+}
+
+/* The first bad cell in index order; a cell with bad flags and a bad
+ * temperature is reported for its flags. */
 int heat_world_validate(const heat_world *world)
 {
     if (!world || !world->properties || !world->state || world->w == 0 ||
@@ -186,24 +295,55 @@ int heat_world_validate(const heat_world *world)
         return app_fail(APP_ERR_BAD_INPUT,
                         "heat world: alpha %g is not a finite number "
                         ">= 0 without a sign", world->alpha);
-    for (uint32_t y = 0; y < world->h; y++) {
-        for (uint32_t x = 0; x < world->w; x++) {
-            size_t i = (size_t)y * world->w + x;
-            const char *why = flags_problem(world->properties[i], x, y,
-                                            world->w, world->h);
-            if (why)
-                return app_fail(APP_ERR_BAD_INPUT,
-                                "heat world: flag value %u at x=%u, "
-                                "y=%u %s", world->properties[i], x, y,
-                                why);
-            why = temperature_problem(world->state[i]);
-            if (why)
-                return app_fail(APP_ERR_BAD_INPUT,
-                                "heat world: temperature %g at x=%u, "
-                                "y=%u %s", world->state[i], x, y, why);
-        }
+    size_t n = (size_t)world->w * world->h;
+    size_t bad_flags = first_bad_flags(world->properties, world->w, world->h);
+    size_t bad_t = first_bad_temperature(world->state, n);
+    if (bad_flags < n && bad_flags <= bad_t) {
+        size_t i = bad_flags;
+        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+        return app_fail(APP_ERR_BAD_INPUT,
+                        "heat world: flag value %u at x=%u, y=%u %s",
+                        world->properties[i], x, y,
+                        flags_problem(world->properties[i], x, y, world->w,
+                                      world->h));
+    }
+    if (bad_t < n) {
+        size_t i = bad_t;
+        return app_fail(APP_ERR_BAD_INPUT,
+                        "heat world: temperature %g at x=%u, y=%u %s",
+                        world->state[i], (uint32_t)(i % world->w),
+                        (uint32_t)(i / world->w),
+                        temperature_problem(world->state[i]));
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pipes                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* The pipe size widen_pipe asks for: Linux's default limit for an
+ * unprivileged process (/proc/sys/fs/pipe-max-size). */
+enum { WIDE_PIPE = 1 << 20 };
+
+/* A pipe holds 64 KiB by default on Linux, so a world of hundreds of
+ * megabytes (make_world | step_world) crosses it in thousands of turns of
+ * writer and reader; a 1 MiB pipe takes a sixteenth of them. Best effort:
+ * nothing happens where f is no pipe, the system has no such call or
+ * refuses (a user over their pipe quota), and errno is left as it was. */
+static void widen_pipe(FILE *f)
+{
+#if defined(F_GETPIPE_SZ) && defined(F_SETPIPE_SZ)
+    int saved_errno = errno;
+    struct stat st;
+    int fd = fileno(f);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+        fcntl(fd, F_GETPIPE_SZ) < WIDE_PIPE)
+        (void)fcntl(fd, F_SETPIPE_SZ, WIDE_PIPE);
+    errno = saved_errno;
+#else
+    (void)f;
+#endif
 }
 
 /* ------------------------------------------------------------------------ */
@@ -225,6 +365,7 @@ typedef struct reader {
     char token[TOKEN_MAX + 1];/* the last token */
     size_t token_len;         /* its length; 0 at the end of input */
     unsigned long token_line; /* the line it started on */
+    int after_token;          /* the space that ended it, consumed, or EOF */
 } reader;
 
 static int is_space(int c)
@@ -244,21 +385,13 @@ static int next_char(reader *r)
     return c;
 }
 
-static void unread_char(reader *r, int c)
-{
-    if (c == EOF)
-        return;
-    ungetc(c, r->f);
-    r->offset--;
-    if (c == '\n')
-        r->line--;
-}
-
 /* Reads past whitespace to the first other character, *c (EOF at the
- * end). 0, or an error for more than SPACE_MAX bytes of it in a row. */
+ * end). 0, or an error for more than SPACE_MAX bytes of it in a row,
+ * counting the space that ended the last token. */
 static int skip_space(reader *r, int *c)
 {
-    unsigned long long start = r->offset;
+    unsigned long long start = r->offset - (r->after_token != EOF);
+    r->after_token = EOF;
     do
         *c = next_char(r);
     while (is_space(*c) && r->offset - start <= SPACE_MAX);
@@ -267,6 +400,15 @@ static int skip_space(reader *r, int *c)
                         "bytes of whitespace in a row from byte offset "
                         "%llu", r->name, r->line, SPACE_MAX, start);
     return 0;
+}
+
+/* Gives the stream back the space that ended the last token, so that it
+ * stands just after the token (one character, as ungetc promises). */
+static void unread_after_token(reader *r)
+{
+    if (r->after_token != EOF)
+        ungetc(r->after_token, r->f);
+    r->after_token = EOF;
 }
 
 /* Whether the last token is exactly word. */
@@ -307,32 +449,55 @@ static int input_ended(reader *r, const char *what)
 }
 
 /* Reads the next whitespace-separated token into r->token, as the seed's
- * iostream >> does, leaving the character after it unread; r->token_len
- * is 0 at the end of input. 0, or an error: a NUL byte (the text of a
- * world, the binary format's header included, holds none: it is binary
- * junk or /dev/zero), or a token longer than TOKEN_MAX. */
+ * iostream >> does; r->token_len is 0 at the end of input. The space
+ * that ends it is consumed too, kept in r->after_token for
+ * unread_after_token: one ungetc per world rather than one per token.
+ * 0, or an error: a NUL byte (the text of a world, the binary format's
+ * header included, holds none: it is binary junk or /dev/zero), or a
+ * token longer than TOKEN_MAX. */
 static int read_token(reader *r)
 {
     int c, rc = skip_space(r, &c);
     r->token_line = r->line;
     r->token_len = 0;
     r->token[0] = '\0';
-    if (rc != 0)
+    if (rc != 0 || c == EOF)
         return rc;
-    for (; c != EOF && !is_space(c); c = next_char(r)) {
-        if (c == '\0')
-            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a NUL byte "
-                            "at byte offset %llu; a heat world is text, "
-                            "apart from the binary format's arrays",
-                            r->name, r->line, r->offset - 1);
-        if (r->token_len == TOKEN_MAX)
-            return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a word of "
-                            "more than %d characters ('%s')", r->name,
-                            r->token_line, TOKEN_MAX, token_shown(r));
-        r->token[r->token_len++] = (char)c;
-        r->token[r->token_len] = '\0';
+    /* Every byte above ' ' belongs to the token: the loop that takes
+     * them is the hot one. Below it lie the spaces, NUL, EOF and the
+     * other control bytes, which a token may hold. */
+    FILE *f = r->f;
+    char *token = r->token;
+    unsigned long long start = r->offset - 1;
+    size_t len = 0;
+    for (;;) {
+        while (c > ' ' && len < TOKEN_MAX) {
+            token[len++] = (char)c;
+            c = getc_unlocked(f);
+        }
+        if (c == EOF || is_space(c) || c == '\0' || len == TOKEN_MAX)
+            break;
+        token[len++] = (char)c;
+        c = getc_unlocked(f);
     }
-    unread_char(r, c);
+    token[len] = '\0';
+    r->token_len = len;
+    r->offset = start + len;
+    if (c == '\0')
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a NUL byte "
+                        "at byte offset %llu; a heat world is text, "
+                        "apart from the binary format's arrays",
+                        r->name, r->line, r->offset);
+    if (c != EOF && !is_space(c))
+        return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: a word of "
+                        "more than %d characters ('%s')", r->name,
+                        r->token_line, TOKEN_MAX, token_shown(r));
+    if (c != EOF) {
+        r->offset++;
+        if (c == '\n')
+            r->line++;
+    }
+    r->after_token = c;
     return 0;
 }
 
@@ -363,51 +528,11 @@ static int parse_digits(const char *text, size_t len, uint64_t *value)
     return 1;
 }
 
-/* The numbers of a world (alpha, temperatures), as messages state them. */
-#define NUMBER_RULE "decimal digits with an optional fraction and exponent"
-
-static int is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* Whether text is a number by the format's rule: decimal digits with an
- * optional fraction and exponent ("0.5", ".5", "5.", "1e-05"), as the
- * seed's writers produce them, after a '-' for a negative one (refused
- * later as out of range, with its value). Not the rest of what strtof
- * reads: hexadecimal floats, "inf", "nan", a '+'. */
-static int is_decimal(const char *text, size_t len)
-{
-    size_t i = len > 0 && text[0] == '-', digits = 0;
-    for (; i < len && is_digit(text[i]); i++)
-        digits++;
-    if (i < len && text[i] == '.')
-        for (i++; i < len && is_digit(text[i]); i++)
-            digits++;
-    if (digits == 0)
-        return 0;
-    if (i < len && (text[i] == 'e' || text[i] == 'E')) {
-        i++;
-        if (i < len && (text[i] == '+' || text[i] == '-'))
-            i++;
-        size_t start = i;
-        while (i < len && is_digit(text[i]))
-            i++;
-        if (i == start)
-            return 0;
-    }
-    return i == len;
-}
-
 /* Parses a whole token as a float; 0 if it is not a number by the
- * format's rule (is_decimal). */
+ * format's rule (heat_parse_decimal). */
 static int parse_float(const char *text, size_t len, float *value)
 {
-    if (len == 0 || len > TOKEN_MAX || !is_decimal(text, len))
-        return 0;
-    char *end;
-    *value = strtof(text, &end);
-    return end == text + len;
+    return len <= TOKEN_MAX && heat_parse_decimal(text, len, value);
 }
 
 /* Reads the width or height: a positive integer below 2^32. */
@@ -459,7 +584,7 @@ static int read_header(reader *r, uint32_t *w, uint32_t *h, float *alpha,
         signbit(*alpha))
         return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: alpha "
                         "'%s' is not a finite number >= 0 without a sign "
-                        "(" NUMBER_RULE ")", r->name, r->token_line,
+                        "(" HEAT_DECIMAL_RULE ")", r->name, r->token_line,
                         token_shown(r));
     return 0;
 }
@@ -542,15 +667,23 @@ static int truncated_text(reader *r, const char *array, size_t i, size_t n)
 
 static int is_array_end(reader *r)
 {
-    return r->token_len == 0 || token_is(r, "-") ||
-           token_is(r, "End");
+    return r->token_len == 0 ||
+           (r->token_len == 1 && r->token[0] == '-') ||
+           (r->token_len == 3 && memcmp(r->token, "End", 3) == 0);
+}
+
+/* Steps (x, y) to the next cell of a row-by-row array w wide. */
+static void next_cell(uint32_t *x, uint32_t *y, uint32_t w)
+{
+    if (++*x == w)
+        *x = 0, ++*y;
 }
 
 static int read_text_properties(reader *r, heat_world *world)
 {
     size_t n = (size_t)world->w * world->h, room = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+    uint32_t x = 0, y = 0;
+    for (size_t i = 0; i < n; i++, next_cell(&x, &y, world->w)) {
         int rc = make_room(r, world, PROPERTIES, i, &room);
         if (rc == 0)
             rc = read_token(r);
@@ -578,8 +711,8 @@ static int read_text_properties(reader *r, heat_world *world)
 static int read_text_state(reader *r, heat_world *world)
 {
     size_t n = (size_t)world->w * world->h, room = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+    uint32_t x = 0, y = 0;
+    for (size_t i = 0; i < n; i++, next_cell(&x, &y, world->w)) {
         int rc = make_room(r, world, STATE, i, &room);
         if (rc == 0)
             rc = read_token(r);
@@ -591,7 +724,7 @@ static int read_text_state(reader *r, heat_world *world)
         if (!parse_float(r->token, r->token_len, &t))
             return app_fail(APP_ERR_BAD_INPUT, "%s: line %lu: "
                             "temperature '%s' at x=%u, y=%u is not a "
-                            "number (" NUMBER_RULE ")", r->name,
+                            "number (" HEAT_DECIMAL_RULE ")", r->name,
                             r->token_line, token_shown(r), x, y);
         const char *why = temperature_problem(t);
         if (why)
@@ -657,22 +790,19 @@ static int read_binary_words(reader *r, heat_world *world, array_kind kind,
 
 static int read_binary_properties(reader *r, heat_world *world)
 {
-    size_t n = (size_t)world->w * world->h;
     unsigned long long start;
     int rc = read_binary_words(r, world, PROPERTIES, &start);
     if (rc != 0)
         return rc;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
-        const char *why = flags_problem(world->properties[i], x, y, world->w,
-                                        world->h);
-        if (why)
-            return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset "
-                            "%llu: flag value %u at x=%u, y=%u %s",
-                            r->name, start + 4 * (unsigned long long)i,
-                            world->properties[i], x, y, why);
-    }
-    return 0;
+    size_t i = first_bad_flags(world->properties, world->w, world->h);
+    if (i == (size_t)world->w * world->h)
+        return 0;
+    uint32_t x = (uint32_t)(i % world->w), y = (uint32_t)(i / world->w);
+    return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset %llu: flag value "
+                    "%u at x=%u, y=%u %s", r->name,
+                    start + 4 * (unsigned long long)i, world->properties[i],
+                    x, y, flags_problem(world->properties[i], x, y,
+                                        world->w, world->h));
 }
 
 static int read_binary_state(reader *r, heat_world *world)
@@ -682,16 +812,14 @@ static int read_binary_state(reader *r, heat_world *world)
     int rc = read_binary_words(r, world, STATE, &start);
     if (rc != 0)
         return rc;
-    for (size_t i = 0; i < n; i++) {
-        const char *why = temperature_problem(world->state[i]);
-        if (why)
-            return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset "
-                            "%llu: temperature %g at x=%u, y=%u %s",
-                            r->name, start + 4 * (unsigned long long)i,
-                            world->state[i], (uint32_t)(i % world->w),
-                            (uint32_t)(i / world->w), why);
-    }
-    return 0;
+    size_t i = first_bad_temperature(world->state, n);
+    if (i == n)
+        return 0;
+    return app_fail(APP_ERR_BAD_INPUT, "%s: byte offset %llu: temperature "
+                    "%g at x=%u, y=%u %s", r->name,
+                    start + 4 * (unsigned long long)i, world->state[i],
+                    (uint32_t)(i % world->w), (uint32_t)(i / world->w),
+                    temperature_problem(world->state[i]));
 }
 
 static int read_end(reader *r)
@@ -724,9 +852,12 @@ static int read_world(reader *r, heat_world *world)
 int heat_world_load(heat_world *world, FILE *f, const char *name)
 {
     memset(world, 0, sizeof *world);
-    reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    reader r = {.f = f, .name = name ? name : "<input>", .line = 1,
+                .after_token = EOF};
+    widen_pipe(f);
     flockfile(f);
     int rc = read_world(&r, world);
+    unread_after_token(&r);
     funlockfile(f);
     if (rc != 0)
         heat_world_free(world);
@@ -750,7 +881,9 @@ static int read_nothing_more(reader *r)
 int heat_world_load_whole(heat_world *world, FILE *f, const char *name)
 {
     memset(world, 0, sizeof *world);
-    reader r = {.f = f, .name = name ? name : "<input>", .line = 1};
+    reader r = {.f = f, .name = name ? name : "<input>", .line = 1,
+                .after_token = EOF};
+    widen_pipe(f);
     flockfile(f);
     int rc = read_world(&r, world);
     if (rc == 0)
@@ -831,6 +964,20 @@ static char *format_uint(char *p, uint32_t v)
     return p;
 }
 
+/* "00" to "99", two characters each: writing a number two digits at a
+ * time halves the chain of divisions each digit waits for. */
+static const char digit_pairs[] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static void put_two_digits(char *p, uint32_t v)
+{
+    memcpy(p, digit_pairs + 2 * v, 2);
+}
+
 /* printf("%.8f", t) for any float. For t in [0, 1] (every valid
  * temperature) t * 1e8 is exact in double (24 + 19 significant bits), so
  * rint, which rounds ties to even in the current rounding mode as glibc's
@@ -843,8 +990,11 @@ static char *format_fixed8(char *p, float t)
     *p++ = (char)('0' + v / 100000000u);
     *p++ = '.';
     v %= 100000000u;
-    for (int i = 7; i >= 0; i--, v /= 10)
-        p[i] = (char)('0' + v % 10);
+    uint32_t high = v / 10000, low = v % 10000;
+    put_two_digits(p, high / 100);
+    put_two_digits(p + 2, high % 100);
+    put_two_digits(p + 4, low / 100);
+    put_two_digits(p + 6, low % 100);
     return p + 8;
 }
 
@@ -899,6 +1049,7 @@ int heat_world_save(const heat_world *world, FILE *f, int binary)
                         "heat_world_save: out of memory");
     wr->f = f;
     wr->failed = 0;
+    widen_pipe(f);
     wr->len = 0;
     /* The seed prints alpha with iostream's defaults, which is "%g". */
     char line[96];

@@ -5,11 +5,16 @@
  * each rejected with a message that says what and where), validation, and
  * rendering to BMP and PNG, including failures that must leave no file.
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE             /* F_GETPIPE_SZ */
+#endif
 #include "common/tests/testing.h"
 
 #include "heat/world.h"
+#include "heat/tests/random_world.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <png.h>
 #include <stdarg.h>
@@ -321,6 +326,70 @@ START_TEST(validate_names_the_bad_cell)
 }
 END_TEST
 
+/* Validation must fail naming cell (x, y); so must loading the world
+ * saved in binary, whose loader scans the same way. */
+static void assert_refused_at(const heat_world *world, uint32_t x, uint32_t y)
+{
+    char where[64];
+    snprintf(where, sizeof where, "at x=%u, y=%u ", x, y);
+    ck_assert_app_fails(heat_world_validate(world), APP_ERR_BAD_INPUT, where);
+    size_t len;
+    char *bin = saved(world, 1, &len);
+    heat_world loaded;
+    ck_assert_app_fails(load_bytes(&loaded, bin, len), APP_ERR_BAD_INPUT,
+                        where);
+    free(bin);
+}
+
+/* Validation and the binary loader scan whole arrays a block at a time;
+ * every bad word must still be found wherever it lies, the first one in
+ * index order reported, and every good one (0, 1, subnormals) let
+ * through, as make_random_world's worlds are. */
+START_TEST(bad_words_are_found_anywhere_in_a_large_world)
+{
+    static const uint32_t bad_flags[] = {3, 4, 7, 0x7fffffffu, 0x80000000u,
+                                         0xfffffffdu, 0xffffffffu};
+    static const uint32_t bad_bits[] = {
+        0x3f800001u, 0x40000000u, 0x7f800000u, 0x7fc00000u, 0x7fffffffu,
+        0x80000000u, 0x80000001u, 0xbf800000u, 0xffffffffu};
+    const uint32_t w = 301, h = 9;
+    uint32_t seed = 45;
+    heat_world world;
+    make_random_world(&world, w, h, 7);
+    for (size_t k = 0; k < sizeof bad_flags / sizeof *bad_flags; k++) {
+        uint32_t x = 1 + test_random(&seed) % (w - 2);
+        uint32_t y = 1 + test_random(&seed) % (h - 2);
+        size_t i = (size_t)y * w + x;
+        uint32_t kept = world.properties[i];
+        world.properties[i] = bad_flags[k];
+        assert_refused_at(&world, x, y);
+        world.properties[i] = kept;
+    }
+    for (size_t k = 0; k < sizeof bad_bits / sizeof *bad_bits; k++) {
+        uint32_t x = test_random(&seed) % w, y = test_random(&seed) % h;
+        size_t i = (size_t)y * w + x;
+        float kept = world.state[i];
+        memcpy(&world.state[i], &bad_bits[k], 4);
+        assert_refused_at(&world, x, y);
+        /* To validation, a bad flag word in a later cell comes second
+         * (the loader reads every flag word before any temperature). */
+        size_t later = i + 1 + test_random(&seed) % ((size_t)w * h - i);
+        if (later < (size_t)w * h) {
+            char where[64];
+            snprintf(where, sizeof where, "at x=%u, y=%u ", x, y);
+            uint32_t kept_flags = world.properties[later];
+            world.properties[later] = 5;
+            ck_assert_app_fails(heat_world_validate(&world),
+                                APP_ERR_BAD_INPUT, where);
+            world.properties[later] = kept_flags;
+        }
+        world.state[i] = kept;
+    }
+    ck_assert_app(heat_world_validate(&world));
+    heat_world_free(&world);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* File formats                                                               */
 /* ------------------------------------------------------------------------ */
@@ -564,7 +633,10 @@ START_TEST(load_stops_after_end_so_worlds_can_follow)
     FILE *f = stream_of(two, strlen(two));
     heat_world a, b;
     ck_assert_app(heat_world_load(&a, f, "<test>"));
+    /* Just after "End": the newline that ended it is still to read. */
+    ck_assert_int_eq(ftell(f), (long)strlen(HEADER PROPS STATE "End"));
     ck_assert_app(heat_world_load(&b, f, "<test>"));
+    ck_assert_int_eq(ftell(f), (long)strlen(two) - 1);
     ck_assert(a.state[4] == 0.5f && b.state[4] == 0.25f && b.alpha == 0.5f);
     heat_world_free(&a);
     heat_world_free(&b);
@@ -658,6 +730,60 @@ START_TEST(save_reports_a_failed_write)
     ck_assert_app_fails(heat_world_save(&world, full, 1), APP_ERR_IO,
                         "No space left");
     fclose(full);
+    heat_world_free(&world);
+}
+END_TEST
+
+/* A pipe's size now, through either end. */
+static int pipe_size(int fd)
+{
+#ifdef F_GETPIPE_SZ
+    return fcntl(fd, F_GETPIPE_SZ);
+#else
+    (void)fd;
+    return -1;
+#endif
+}
+
+/* Saving into a pipe and loading from one widen it to 1 MiB (Linux's
+ * default pipe-max-size), so that a large world crosses in fewer turns. */
+START_TEST(save_and_load_widen_a_pipe)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    if (pipe_size(fds[0]) < 0) {
+        close(fds[0]), close(fds[1]);
+        return;                     /* not Linux: pipes have no size */
+    }
+    ck_assert_int_lt(pipe_size(fds[0]), 1 << 20);
+    heat_world world, loaded;
+    ck_assert_app(heat_world_make_standard(&world, 10, 0.1f));
+    FILE *in = fdopen(fds[1], "w");
+    ck_assert_ptr_nonnull(in);
+    ck_assert_app(heat_world_save(&world, in, 1));
+    ck_assert_int_ge(pipe_size(fds[0]), 1 << 20);
+    fclose(in);
+    FILE *out = fdopen(fds[0], "r");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_app(heat_world_load_whole(&loaded, out, "<pipe>"));
+    fclose(out);
+    assert_worlds_equal(&world, &loaded);
+    heat_world_free(&loaded);
+
+    ck_assert_int_eq(pipe(fds), 0);
+    size_t len;
+    char *text = saved(&world, 0, &len);
+    ck_assert_int_eq(write(fds[1], text, len), (ssize_t)len);
+    close(fds[1]);
+    ck_assert_int_lt(pipe_size(fds[0]), 1 << 20);
+    out = fdopen(fds[0], "r");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_app(heat_world_load_whole(&loaded, out, "<pipe>"));
+    ck_assert_int_ge(pipe_size(fds[0]), 1 << 20);
+    fclose(out);
+    assert_worlds_equal(&world, &loaded);
+    heat_world_free(&loaded);
+    free(text);
     heat_world_free(&world);
 }
 END_TEST
@@ -1333,6 +1459,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, alloc_refuses_zero_and_overflowing_sizes);
     tcase_add_test(tc, copy_is_equal_and_independent);
     tcase_add_test(tc, validate_names_the_bad_cell);
+    tcase_add_test(tc, bad_words_are_found_anywhere_in_a_large_world);
     suite_add_tcase(s, tc);
 
     tc = test_case("formats");
@@ -1348,6 +1475,7 @@ Suite *heat_world_suite(void)
     tcase_add_test(tc, load_whole_refuses_anything_after_end);
     tcase_add_test(tc, load_file_reads_a_path_and_names_missing_files);
     tcase_add_test(tc, save_reports_a_failed_write);
+    tcase_add_test(tc, save_and_load_widen_a_pipe);
     suite_add_tcase(s, tc);
 
     tc = test_case("malformed text");
