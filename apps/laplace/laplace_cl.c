@@ -50,15 +50,18 @@ typedef struct laplace_tile {
 
 /* The default: the first of these that the device takes (its local memory
  * and work-group size), with two copies where they fit. The first is the
- * one to change; the others are for devices with less. A tile moves its
- * halo's share more memory per launch, (w * h) / ((w - 2 halo) * (h - 2
- * halo)), and makes `halo` iterations of it: 128 x 128 with a halo of 8
- * reads 1.31 times the grid per 8 iterations, 64 x 64 with 4 the same per
- * 4. LAPLACE_TILE=WxHxHALO[xVX[xPY[xCOPIES]]] asks for another (for
- * tuning: the README). */
+ * one to change (apps/laplace/cuda/laplace_kernels.cuh's defaults are its
+ * twin's); the others are for devices with less. A tile reads (w * h) /
+ * ((w - 2 halo) * (h - 2 halo)) times the grid per launch, and computes
+ * that many cells per cell of the grid, for `halo` iterations: 128 x 64
+ * with a halo of 8, 1.52 times per 8 iterations; 128 x 128, 1.31 per 8;
+ * 64 x 64 with 4 (the tile before blocks of cells), 1.31 per 4. nvcc
+ * gives 4 x 8 blocks about 110 registers a work-item, 4 x 16 about 190
+ * (one work-group per multiprocessor). LAPLACE_TILE=WxHxHALO[xVX[xPY[x
+ * COPIES]]] asks for another (for tuning: the README). */
 static const laplace_tile tile_choices[] = {
-    {128, 128, 8, 4, 16, 0},    /* 40 KB of local memory, 256 work-items */
-    {64, 64, 4, 4, 4, 0},       /* 16 KB, 256 */
+    {128, 64, 8, 4, 8, 0},      /* 2 x 24 KB of local memory, 256 items */
+    {64, 64, 4, 4, 4, 0},       /* 16 KB a copy, 256 */
     {32, 32, 4, 4, 4, 0},       /* 4 KB, 64 */
 };
 enum { TILE_GROUP_ITEMS = 256 };    /* a LAPLACE_TILE without PY */

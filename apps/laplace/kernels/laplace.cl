@@ -210,7 +210,7 @@ LAPLACE_CHANGE_KERNEL(laplace_update_change, uchar)
  * first and last rows; after a barrier it loads the last column of the
  * block on its left, the first column of the one on its right, the last row
  * of the one above and the first row of the one below. Per cell that is
- * 2/VX + 2/PY stores and as many loads (0.625 of each at 4 x 16).
+ * 2/VX + 2/PY stores and as many loads (0.75 of each at 4 x 8).
  *
  * Layout: the work-items are numbered t = ly * GROUP_W + lx, as the device
  * numbers them into warps, and every perimeter array is indexed by t:
@@ -235,7 +235,7 @@ LAPLACE_CHANGE_KERNEL(laplace_update_change, uchar)
 #define LAPLACE_TILE_W 128
 #endif
 #ifndef LAPLACE_TILE_H
-#define LAPLACE_TILE_H 128
+#define LAPLACE_TILE_H 64
 #endif
 #ifndef LAPLACE_HALO
 #define LAPLACE_HALO 8
@@ -244,10 +244,10 @@ LAPLACE_CHANGE_KERNEL(laplace_update_change, uchar)
 #define LAPLACE_VX 4
 #endif
 #ifndef LAPLACE_PY
-#define LAPLACE_PY 16
+#define LAPLACE_PY 8
 #endif
 #ifndef LAPLACE_TILE_COPIES
-#define LAPLACE_TILE_COPIES 1
+#define LAPLACE_TILE_COPIES 2
 #endif
 #define LAPLACE_TILE_GROUP_W (LAPLACE_TILE_W / LAPLACE_VX)
 #define LAPLACE_TILE_GROUP_H (LAPLACE_TILE_H / LAPLACE_PY)
