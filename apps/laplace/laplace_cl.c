@@ -55,10 +55,10 @@ typedef struct laplace_tile {
  * ((w - 2 halo) * (h - 2 halo)) times the grid per launch, and computes
  * that many cells per cell of the grid, for `halo` iterations: 128 x 64
  * with a halo of 8, 1.52 times per 8 iterations; 128 x 128, 1.31 per 8;
- * 64 x 64 with 4 (the tile before blocks of cells), 1.31 per 4. nvcc
- * gives 4 x 8 blocks about 110 registers a work-item, 4 x 16 about 190
- * (one work-group per multiprocessor). LAPLACE_TILE=WxHxHALO[xVX[xPY[x
- * COPIES]]] asks for another (for tuning: the README). */
+ * 64 x 64 with 4, 1.31 per 4. Blocks of 4 x 16 take nvcc nearly twice
+ * the registers of 4 x 8 (one work-group of 256 per multiprocessor
+ * instead of two). LAPLACE_TILE=WxHxHALO[xVX[xPY[xCOPIES]]] asks for
+ * another (for tuning: the README). */
 static const laplace_tile tile_choices[] = {
     {128, 64, 8, 4, 8, 0},      /* 2 x 24 KB of local memory, 256 items */
     {64, 64, 4, 4, 4, 0},       /* 16 KB a copy, 256 */
