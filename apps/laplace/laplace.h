@@ -121,6 +121,13 @@ int laplace_solve(laplace_grid *g, const laplace_plan *plan,
  * that must run the same kernel elsewhere (bench/cuda's twins). */
 const char *laplace_double_kernel(clctx *ctx, uint32_t nx);
 
+/* The tile `fast` runs laplace_tiled with on ctx's device, as
+ * "WxHxHALOxVXxPYxCOPIES" in name (its README's LAPLACE_TILE): the
+ * default, or what LAPLACE_TILE says. For code that compares it with a twin
+ * of fixed shape (bench/cuda). 0, or APP_ERR_BAD_INPUT where LAPLACE_TILE
+ * is not a tile. */
+int laplace_fast_tile(clctx *ctx, char *name, size_t size);
+
 /* The C versions (laplace_ref.c) and the OpenCL ones (laplace_cl.c), for
  * laplace_solve, which has checked the grid and plan. */
 int laplace_solve_c(laplace_grid *g, const laplace_plan *plan, int parallel,

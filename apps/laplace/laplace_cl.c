@@ -37,9 +37,34 @@ extern const clframe_source laplace_kernel_sources[];
 #define LAPLACE_KERNELS "apps/laplace/kernels/laplace.cl"
 
 /* The per-cell kernels' work-group: a warp-wide row, GROUP_H rows deep
- * (fewer on devices with small groups; a power of two, for the reduction).
- * The tiled kernel's tile: 64 wide, up to 64 high, a halo of 4. */
-enum { GROUP_W = 32, GROUP_H = 8, TILE_W = 64, TILE_MAX_H = 64, HALO = 4 };
+ * (fewer on devices with small groups; a power of two, for the reduction). */
+enum { GROUP_W = 32, GROUP_H = 8 };
+
+/* fast's tile (laplace_tiled): w x h cells with a halo of `halo` (also the
+ * most iterations per launch), a work-item per block of vx x py cells (a
+ * work-group of w/vx x h/py), and 1 or 2 copies of the blocks' perimeters
+ * in local memory (2: one barrier per iteration instead of two). */
+typedef struct laplace_tile {
+    unsigned w, h, halo, vx, py, copies;
+} laplace_tile;
+
+/* The default: the first of these that the device takes (its local memory
+ * and work-group size), with two copies where they fit. The first is the
+ * one to change (apps/laplace/cuda/laplace_kernels.cuh's defaults are its
+ * twin's); the others are for devices with less. A tile reads (w * h) /
+ * ((w - 2 halo) * (h - 2 halo)) times the grid per launch, and computes
+ * that many cells per cell of the grid, for `halo` iterations: 128 x 64
+ * with a halo of 8, 1.52 times per 8 iterations; 128 x 128, 1.31 per 8;
+ * 64 x 64 with 4, 1.31 per 4. Blocks of 4 x 16 take nvcc nearly twice
+ * the registers of 4 x 8 (one work-group of 256 per multiprocessor
+ * instead of two). LAPLACE_TILE=WxHxHALO[xVX[xPY[xCOPIES]]] asks for
+ * another (for tuning: the README). */
+static const laplace_tile tile_choices[] = {
+    {128, 64, 8, 4, 8, 0},      /* 2 x 24 KB of local memory, 256 items */
+    {64, 64, 4, 4, 4, 0},       /* 16 KB a copy, 256 */
+    {32, 32, 4, 4, 4, 0},       /* 4 KB, 64 */
+};
+enum { TILE_GROUP_ITEMS = 256 };    /* a LAPLACE_TILE without PY */
 
 /* How `double` updates its cells. CPUs: one per work-item (the other
  * kernels' loops and vectors are slower on PoCL). GPUs: a float4 of cells
@@ -95,7 +120,7 @@ struct laplace_dev {
     laplace_stats *stats;
     laplace_version v;
     size_t cells, group_h, groups;
-    unsigned tile_h;
+    laplace_tile tile;          /* fast's */
     unsigned block_rows, block_steps;   /* rows: ROW_BLOCK, ROW_STEPS */
     size_t blocks;              /* rows: work-items, one per block */
     clkernel *update, *change, *copy, *tiled, *row_blocks;
@@ -111,12 +136,13 @@ static clkernel *build(laplace_dev *d, const char *name)
 {
     /* The device's arithmetic must be the reference's. */
     char options[320];
+    const laplace_tile *t = &d->tile;
     snprintf(options, sizeof options, "%s -DLAPLACE_GROUP_SIZE=%zu "
-             "-DLAPLACE_TILE_GROUP_W=%d -DLAPLACE_TILE_GROUP_H=%d "
-             "-DLAPLACE_TILE_W=%d -DLAPLACE_TILE_H=%u -DLAPLACE_HALO=%d "
+             "-DLAPLACE_TILE_W=%u -DLAPLACE_TILE_H=%u -DLAPLACE_HALO=%u "
+             "-DLAPLACE_VX=%u -DLAPLACE_PY=%u -DLAPLACE_TILE_COPIES=%u "
              "-DLAPLACE_ROWS=%d",
-             clctx_exact_fp_option(d->ctx), GROUP_W * d->group_h, GROUP_W,
-             GROUP_H, TILE_W, d->tile_h, HALO, COLUMN_ROWS);
+             clctx_exact_fp_option(d->ctx), GROUP_W * d->group_h, t->w, t->h,
+             t->halo, t->vx, t->py, t->copies, COLUMN_ROWS);
     if (clframe_add_sources(laplace_kernel_sources))
         return NULL;
     clkernel *k = clkernel_file(d->ctx, LAPLACE_KERNELS, name, options);
@@ -161,16 +187,113 @@ static int tiled_enqueue(app_stencil *s, unsigned first, unsigned count,
                          unsigned steps)
 {
     laplace_dev *d = (laplace_dev *)s;
+    const laplace_tile *t = &d->tile;
     cl_uint now = steps;
-    int rc = app_stencil_size(s, d->tiled, TILE_W - 2 * HALO, GROUP_W,
-                              GROUP_H, first, count);
+    int rc = app_stencil_size(s, d->tiled, t->w - 2 * t->halo, t->w / t->vx,
+                              t->h / t->py, first, count);
     if (rc == 0)
         rc = clkernel_enqueue(d->tiled, s->cur, s->next, d->mask,
                               CLARG(s->width), CLARG(s->height), CLARG(now));
     return rc;
 }
 
-/* Work-group shape and tile height for this device. */
+/* A tile's local memory, per copy of the perimeters: each work-item's
+ * first and last columns (one where vx is 1) and rows (one where py is
+ * 1), in floats. */
+static cl_ulong tile_local_bytes(const laplace_tile *t)
+{
+    cl_ulong items = (cl_ulong)(t->w / t->vx) * (t->h / t->py);
+    unsigned cols = t->vx > 1 ? 2 : 1, rows = t->py > 1 ? 2 : 1;
+    return items * (cols * t->py + rows * t->vx) * sizeof(float);
+}
+
+/* Whether ctx's device runs tile t; with t->copies 0, sets it to 2 where
+ * two copies fit, else 1. */
+static int tile_fits(clctx *ctx, laplace_tile *t)
+{
+    cl_ulong local = clctx_local_mem_size(ctx);
+    size_t items = (size_t)(t->w / t->vx) * (t->h / t->py);
+    if (t->copies == 0)
+        t->copies = 2 * tile_local_bytes(t) <= local ? 2 : 1;
+    return items <= clctx_max_work_group_size(ctx) &&
+           t->copies * tile_local_bytes(t) <= local;
+}
+
+/* LAPLACE_TILE's fields in t: WxHxHALO, then VX (default 4), PY (default:
+ * work-groups of TILE_GROUP_ITEMS) and COPIES (default: 0, as the device
+ * takes them), each a whole number in range. 1 if valid. */
+static int parse_tile(const char *text, laplace_tile *t)
+{
+    char copy[64];
+    unsigned long f[6] = {0, 0, 0, 4, 0, 0};
+    int n = 0;
+    if (strlen(text) >= sizeof copy)
+        return 0;
+    strcpy(copy, text);
+    for (char *p = copy, *x; n < 6; p = x + 1) {
+        x = strchr(p, 'x');
+        if (x)
+            *x = '\0';
+        if (!parse_uint(p, 1, 4096, &f[n++]))
+            return 0;
+        if (!x)
+            break;
+        if (n == 6)
+            return 0;           /* a seventh field */
+    }
+    *t = (laplace_tile){(unsigned)f[0], (unsigned)f[1], (unsigned)f[2],
+                        (unsigned)f[3], (unsigned)f[4], (unsigned)f[5]};
+    if (n < 3 || (t->vx != 1 && t->vx != 2 && t->vx != 4) ||
+        t->w % t->vx || 2 * t->halo >= t->w || 2 * t->halo >= t->h ||
+        t->copies > 2)
+        return 0;
+    if (n < 5) {
+        unsigned long cells = (unsigned long)t->w * t->h / t->vx;
+        t->py = (unsigned)(cells / TILE_GROUP_ITEMS);
+        if (t->py == 0 || cells % TILE_GROUP_ITEMS)
+            return 0;
+    }
+    return t->h % t->py == 0 && t->vx * t->py <= 64;
+}
+
+/* fast's tile on ctx's device, in *t: what LAPLACE_TILE asks for where
+ * `ask` and it is set, else the first of tile_choices that fits (the last
+ * where none does: the caller reports it). */
+static int choose_tile(clctx *ctx, int ask, laplace_tile *t)
+{
+    const char *env = ask ? getenv("LAPLACE_TILE") : NULL;
+    if (env && *env) {
+        if (!parse_tile(env, t))
+            return app_fail(APP_ERR_BAD_INPUT, "laplace fast: LAPLACE_TILE="
+                            "\"%.40s\": expected WxHxHALO[xVX[xPY[xCOPIES]]]"
+                            ": VX 1, 2 or 4 (default 4) dividing W, PY "
+                            "dividing H (default: work-groups of %d), VX * "
+                            "PY at most 64, 2 * HALO less than W and H, "
+                            "COPIES 1 or 2", env, TILE_GROUP_ITEMS);
+        return 0;
+    }
+    size_t n = sizeof tile_choices / sizeof *tile_choices;
+    for (size_t i = 0; i < n; i++) {
+        *t = tile_choices[i];
+        if (tile_fits(ctx, t))
+            break;
+    }
+    return 0;
+}
+
+int laplace_fast_tile(clctx *ctx, char *name, size_t size)
+{
+    laplace_tile t;
+    int rc = choose_tile(ctx, 1, &t);
+    if (rc == 0)
+        tile_fits(ctx, &t);     /* sets the copies */
+    if (rc == 0)
+        snprintf(name, size, "%ux%ux%ux%ux%ux%u", t.w, t.h, t.halo, t.vx,
+                 t.py, t.copies);
+    return rc;
+}
+
+/* Work-group shape and fast's tile for this device. */
 static int choose_shapes(laplace_dev *d)
 {
     size_t max_group = clctx_max_work_group_size(d->ctx);
@@ -183,20 +306,22 @@ static int choose_shapes(laplace_dev *d)
                         clctx_device_name(d->ctx), max_group, GROUP_W);
     d->groups = clframe_round_up(d->g->nx, GROUP_W) / GROUP_W *
                 (clframe_round_up(d->g->ny, d->group_h) / d->group_h);
-    cl_ulong local = clctx_local_mem_size(d->ctx);
-    d->tile_h = TILE_MAX_H;
-    while (d->tile_h > 2 * HALO + GROUP_H &&
-           (cl_ulong)2 * TILE_W * d->tile_h * sizeof(float) > local)
-        d->tile_h -= GROUP_H;
-    if (d->v == LAPLACE_FAST &&
-        ((cl_ulong)2 * TILE_W * d->tile_h * sizeof(float) > local ||
-         GROUP_W * GROUP_H > max_group))
-        return app_fail(APP_ERR_DEVICE, "laplace fast: %s has too "
-                        "little local memory (%lu bytes) or too small "
-                        "work-groups (%zu) for its tiles",
-                        clctx_device_name(d->ctx), (unsigned long)local,
+    /* Every version builds laplace_tiled (one program), fast alone runs
+     * it. */
+    laplace_tile *t = &d->tile;
+    int fast = d->v == LAPLACE_FAST;
+    int rc = choose_tile(d->ctx, fast, t);
+    if (rc == 0 && !tile_fits(d->ctx, t) && fast)
+        return app_fail(APP_ERR_DEVICE, "laplace fast: %ux%u tiles of "
+                        "%ux%u blocks need %lu bytes of local memory and "
+                        "work-groups of %u; %s has %lu bytes and groups of "
+                        "%zu", t->w, t->h, t->vx, t->py,
+                        (unsigned long)(t->copies * tile_local_bytes(t)),
+                        (t->w / t->vx) * (t->h / t->py),
+                        clctx_device_name(d->ctx),
+                        (unsigned long)clctx_local_mem_size(d->ctx),
                         max_group);
-    return 0;
+    return rc;
 }
 
 /* One of rows's shapes: `fallback`, or what environment variable `name`
@@ -296,8 +421,8 @@ static int set_up(laplace_dev *d)
         .next = CLARG_INOUT(g->phi, d->cells),
         .width = g->nx,
         .height = g->ny,
-        .block_rows = d->tile_h - 2 * HALO,
-        .max_steps = HALO,
+        .block_rows = d->tile.h - 2 * d->tile.halo,
+        .max_steps = d->tile.halo,
         .enqueue = tiled_enqueue,
     };
     d->changes = CLARG_INOUT(d->group_max, d->groups);

@@ -15,6 +15,7 @@
  * same run by apps/common/kernels/copy.cl's float4 copy (apps/common/bandwidth.h); the
  * table gives each version's share of it. The fast and rows versions make
  * several iterations per memory pass, so their share can exceed 100 %.
+ * The header names fast's tile (LAPLACE_TILE sets another, for tuning).
  *
  * usage: bench-laplace [sizes=200,1000] [iterations=100] [runs=3]
  */
@@ -148,8 +149,14 @@ int main(int argc, char **argv)
            runs);
     printf("device: %s\n", clctx_describe(ctx));
     printf("OpenMP threads: %d\n", laplace_openmp_threads());
-    printf("device bandwidth (float4 copy of %zu MB, events): %.1f GB/s\n\n",
+    printf("device bandwidth (float4 copy of %zu MB, events): %.1f GB/s\n",
            copy_bytes >> 20, device_gbs);
+    char tile[64];
+    if (laplace_fast_tile(ctx, tile, sizeof tile)) {
+        fprintf(stderr, "bench-laplace: %s\n", app_last_error());
+        return 1;
+    }
+    printf("fast's tile (WxHxHALOxVXxPYxCOPIES, LAPLACE_TILE): %s\n\n", tile);
     printf("| grid | version | ms | iterations/s | eff. GB/s | of device | "
            "equal to ref |\n|---|---|---:|---:|---:|---:|:---:|\n");
     for (int i = 0; i < nsizes; i++) {

@@ -24,9 +24,9 @@
 /* The per-cell kernels' block: laplace_cl.c's work-group of GROUP_W x
  * group_h, where group_h is GROUP_H on every device that runs work-groups
  * of 256 (an H100 runs 1024). The tiled kernel's block and tile are the
- * .cuh's LAPLACE_TILE_*: laplace_cl.c's tile height is TILE_MAX_H, 64, on
- * devices with 32 KB of local memory for its two copies (the benchmark
- * notes an OpenCL device with less). */
+ * .cuh's LAPLACE_TILE_W and the rest: laplace_cl.c's default tile, which
+ * the app runs where LAPLACE_TILE is unset and the device has 48 KB of
+ * local memory (the benchmark notes where the two differ). */
 enum { GROUP_W = 32, GROUP_H = 8 };
 
 typedef struct twin_run {
@@ -101,7 +101,7 @@ static int double_iterations(twin_run *r, uint32_t nx, uint32_t ny,
 
 /* As app_stencil_run: launches of LAPLACE_HALO iterations, the last of
  * what is left, over every row of tiles (a block per tile's output
- * block). */
+ * block, a thread per LAPLACE_VX x LAPLACE_PY cells of its tile). */
 static int fast_iterations(twin_run *r, uint32_t nx, uint32_t ny,
                            unsigned iterations)
 {
@@ -168,6 +168,12 @@ static int run(twin_run *r, float *phi, const uint8_t *mask, uint32_t nx,
     CUDA_TRY(cudaMemcpy(phi, r->cur, cells * sizeof(float),
                         cudaMemcpyDeviceToHost));
     return 0;
+}
+
+void laplace_cuda_tile(char *name, size_t size)
+{
+    snprintf(name, size, "%ux%ux%ux%ux%ux%u", LAPLACE_TILE_W, LAPLACE_TILE_H,
+             LAPLACE_HALO, LAPLACE_VX, LAPLACE_PY, LAPLACE_TILE_COPIES);
 }
 
 int laplace_cuda_solve(float *phi, const uint8_t *mask, uint32_t nx,

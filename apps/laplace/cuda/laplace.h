@@ -23,7 +23,7 @@ typedef enum laplace_cuda_twin {
     LAPLACE_CUDA_DOUBLE_CELL,   /* laplace_update */
     LAPLACE_CUDA_DOUBLE_COLUMN, /* laplace_update_column */
     LAPLACE_CUDA_DOUBLE_FLOAT4, /* laplace_update4 */
-    LAPLACE_CUDA_FAST           /* laplace_tiled, up to 4 per launch */
+    LAPLACE_CUDA_FAST           /* laplace_tiled, up to its halo per launch */
 } laplace_cuda_twin;
 
 
@@ -36,6 +36,10 @@ typedef enum laplace_cuda_twin {
 int laplace_cuda_solve(float *phi, const uint8_t *mask, uint32_t nx,
                        uint32_t ny, unsigned iterations,
                        laplace_cuda_twin twin, double *kernel_ms);
+
+/* The fast twin's tile, built in, as "WxHxHALOxVXxPYxCOPIES" (the app's
+ * LAPLACE_TILE with every field, laplace_fast_tile). */
+void laplace_cuda_tile(char *name, size_t size);
 
 #ifdef __cplusplus
 }

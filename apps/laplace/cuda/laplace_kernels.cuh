@@ -19,10 +19,8 @@
  * laplace.cu.o, and NVRTC's option of that name), its counterpart, so
  * that nvcc fuses no a * b + c either: the PTX's adds and multiplies are
  * then add.rn and mul.rn, which ptxas may not fuse. Here the one multiply
- * comes last, so there is nothing to fuse anyway: nvcc 13.0's sm_90 code
- * (the cubin's .text of every kernel) is byte for byte the same with and
- * without the flag, and its PTX has no fma either way; the flag keeps it
- * so if the code changes, at no cost. Writing __fadd_rn and __fmul_rn
+ * comes last, so there is nothing to fuse anyway; the flag keeps it so
+ * if the code changes, at no cost. Writing __fadd_rn and __fmul_rn
  * instead would do the same where the OpenCL source writes + and *.
  * nvcc's other defaults are the OpenCL build's (whose only FP option is
  * -cl-fp32-correctly-rounded-divide-sqrt, and there is no division):
@@ -30,8 +28,10 @@
  * the conductor's potential k cells ahead of the front), no fast math.
  *
  * Compiles alone (NVRTC too), with at most #defines before it: the shapes
- * below are laplace_cl.c's (its enum GROUP_W, GROUP_H, TILE_W, TILE_MAX_H,
- * HALO, COLUMN_ROWS), which it passes to the OpenCL build as -D options.
+ * below are laplace_cl.c's (its enum GROUP_W, GROUP_H, COLUMN_ROWS and the
+ * first of its tile_choices), which it passes to the OpenCL build as -D
+ * options; -DLAPLACE_TILE_W=... and the rest set another tile, as
+ * LAPLACE_TILE does for the OpenCL kernel.
  */
 #ifndef BENCH_CUDA_LAPLACE_KERNELS_CUH
 #define BENCH_CUDA_LAPLACE_KERNELS_CUH
@@ -155,115 +155,225 @@ extern "C" __global__ void laplace_update4(const float *in, float *out,
 
 /* ---- several iterations per launch --------------------------------------
  *
- * A block of LAPLACE_TILE_GROUP_W x LAPLACE_TILE_GROUP_H threads loads a
- * LAPLACE_TILE_W x LAPLACE_TILE_H tile, its output block plus a halo of
- * LAPLACE_HALO cells on each side, and iterates the whole tile
- * `iterations` times (at most LAPLACE_HALO); the tile's edge cells are
- * held fixed, and the error that makes creeps in one cell per iteration,
- * so the output block is exact. Each thread owns PER_X columns
- * (TILE_GROUP_W apart) of PER_Y consecutive rows in registers; left, right
- * and its strips' ends go through shared memory, two copies of the tile
- * (read one, write the other, one barrier per iteration).
+ * A block of threads iterates a LAPLACE_TILE_W x LAPLACE_TILE_H tile, its
+ * output block plus a halo of LAPLACE_HALO cells on each side,
+ * `iterations` times (at most LAPLACE_HALO); the tile's edge cells compute
+ * from whatever is beside them, and the error that makes creeps in one
+ * cell per iteration, so the output block is exact. Each thread owns a
+ * LAPLACE_VX x LAPLACE_PY block of cells in registers; only the blocks'
+ * perimeters go through shared memory, indexed by the thread's number t
+ * (cols[c][j][t], rows[r][t]) so that a warp touches consecutive words;
+ * one copy of them (two barriers per iteration) or two (one). Rows are
+ * floatVX loads and stores where aligned, fixed cells never written.
+ * laplace.cl's comment says more.
  */
-#ifndef LAPLACE_TILE_GROUP_W
-#define LAPLACE_TILE_GROUP_W 32
-#endif
-#ifndef LAPLACE_TILE_GROUP_H
-#define LAPLACE_TILE_GROUP_H 8
-#endif
 #ifndef LAPLACE_TILE_W
-#define LAPLACE_TILE_W 64
+#define LAPLACE_TILE_W 128
 #endif
 #ifndef LAPLACE_TILE_H
 #define LAPLACE_TILE_H 64
 #endif
 #ifndef LAPLACE_HALO
-#define LAPLACE_HALO 4
+#define LAPLACE_HALO 8
 #endif
-#define LAPLACE_PER_X (LAPLACE_TILE_W / LAPLACE_TILE_GROUP_W)
-#define LAPLACE_PER_Y (LAPLACE_TILE_H / LAPLACE_TILE_GROUP_H)
+#ifndef LAPLACE_VX
+#define LAPLACE_VX 4
+#endif
+#ifndef LAPLACE_PY
+#define LAPLACE_PY 8
+#endif
+#define LAPLACE_TILE_GROUP_W (LAPLACE_TILE_W / LAPLACE_VX)
+#define LAPLACE_TILE_GROUP_H (LAPLACE_TILE_H / LAPLACE_PY)
+#define LAPLACE_TILE_ITEMS (LAPLACE_TILE_GROUP_W * LAPLACE_TILE_GROUP_H)
 #define LAPLACE_OUT_W (LAPLACE_TILE_W - 2 * LAPLACE_HALO)
 #define LAPLACE_OUT_H (LAPLACE_TILE_H - 2 * LAPLACE_HALO)
+#define LAPLACE_LAST_COL (LAPLACE_VX > 1)
+#define LAPLACE_LAST_ROW (LAPLACE_PY > 1)
+#define LAPLACE_ALL_FREE \
+    (~0ull >> (64 - LAPLACE_VX * LAPLACE_PY))
+/* One copy's bytes; two copies where they fit the 48 KB a block's static
+ * shared memory may take, as laplace_cl.c chooses them on an OpenCL device
+ * of 48 KB of local memory (NVIDIA's). */
+#define LAPLACE_TILE_BYTES                                                   \
+    (4 * LAPLACE_TILE_ITEMS * ((LAPLACE_LAST_COL + 1) * LAPLACE_PY +         \
+                               (LAPLACE_LAST_ROW + 1) * LAPLACE_VX))
+#ifndef LAPLACE_TILE_COPIES
+#if 2 * LAPLACE_TILE_BYTES <= 49152
+#define LAPLACE_TILE_COPIES 2
+#else
+#define LAPLACE_TILE_COPIES 1
+#endif
+#endif
 
-#if LAPLACE_TILE_W % LAPLACE_TILE_GROUP_W || LAPLACE_TILE_H % LAPLACE_TILE_GROUP_H
+#if LAPLACE_TILE_W % LAPLACE_VX || LAPLACE_TILE_H % LAPLACE_PY
 #error "a tile must be a whole number of blocks wide and high"
 #endif
 #if LAPLACE_OUT_W < 1 || LAPLACE_OUT_H < 1
 #error "the halo leaves no output block in the tile"
 #endif
+#if LAPLACE_VX * LAPLACE_PY > 64
+#error "a block has at most 64 cells (its free cells are a ulong's bits)"
+#endif
+
+/* A row of a block as one vector, and back. */
+#if LAPLACE_VX == 1
+typedef float laplace_floatv;
+typedef unsigned char laplace_ucharv;
+#define LAPLACE_UNPACK(a, q) ((a)[0] = (q))
+#define LAPLACE_PACK(a) ((a)[0])
+#elif LAPLACE_VX == 2
+typedef float2 laplace_floatv;
+typedef uchar2 laplace_ucharv;
+#define LAPLACE_UNPACK(a, q) ((a)[0] = (q).x, (a)[1] = (q).y)
+#define LAPLACE_PACK(a) (make_float2((a)[0], (a)[1]))
+#elif LAPLACE_VX == 4
+typedef float4 laplace_floatv;
+typedef uchar4 laplace_ucharv;
+#define LAPLACE_UNPACK(a, q) \
+    ((a)[0] = (q).x, (a)[1] = (q).y, (a)[2] = (q).z, (a)[3] = (q).w)
+#define LAPLACE_PACK(a) (make_float4((a)[0], (a)[1], (a)[2], (a)[3]))
+#else
+#error "LAPLACE_VX is 1, 2 or 4"
+#endif
+
+/* One iteration of a thread's block v, as laplace.cl's. */
+__device__ __forceinline__ void
+laplace_block_step(float v[LAPLACE_PY][LAPLACE_VX], const float *up,
+                   const float *down, const float *left, const float *right,
+                   unsigned long long free_)
+{
+    float above[LAPLACE_VX];
+#pragma unroll
+    for (int i = 0; i < LAPLACE_VX; i++)
+        above[i] = up[i];
+#pragma unroll
+    for (int j = 0; j < LAPLACE_PY; j++) {
+        float old[LAPLACE_VX];
+#pragma unroll
+        for (int i = 0; i < LAPLACE_VX; i++)
+            old[i] = v[j][i];
+        float l = left[j * LAPLACE_TILE_ITEMS];
+        float r = right[j * LAPLACE_TILE_ITEMS];
+#pragma unroll
+        for (int i = 0; i < LAPLACE_VX; i++) {
+            float a = laplace_average(i < LAPLACE_VX - 1 ? old[i + 1] : r,
+                                      i > 0 ? old[i - 1] : l,
+                                      j < LAPLACE_PY - 1 ? v[j + 1][i]
+                                                         : down[i],
+                                      above[i]);
+            v[j][i] = (free_ >> (j * LAPLACE_VX + i)) & 1 ? a : old[i];
+        }
+#pragma unroll
+        for (int i = 0; i < LAPLACE_VX; i++)
+            above[i] = old[i];
+    }
+}
 
 /* __launch_bounds__ for OpenCL's reqd_work_group_size: the compiler may
  * budget registers for this block size and no larger. An experiment may
  * ask for blocks resident per multiprocessor as well
- * (-DLAPLACE_TILE_MIN_BLOCKS=4: at most 64 registers, as NVIDIA's OpenCL
- * compiler chose; bench/RESULTS.md, CUDA twins). */
+ * (-DLAPLACE_TILE_MIN_BLOCKS=2). */
 #ifndef LAPLACE_TILE_MIN_BLOCKS
 #define LAPLACE_TILE_MIN_BLOCKS 1
 #endif
 extern "C" __global__ void
-__launch_bounds__(LAPLACE_TILE_GROUP_W * LAPLACE_TILE_GROUP_H,
-                  LAPLACE_TILE_MIN_BLOCKS)
+__launch_bounds__(LAPLACE_TILE_ITEMS, LAPLACE_TILE_MIN_BLOCKS)
 laplace_tiled(const float *in, float *out, const unsigned char *mask,
               unsigned nx, unsigned ny, unsigned iterations)
 {
-    __shared__ float tile[2][LAPLACE_TILE_H][LAPLACE_TILE_W];
-    float v[LAPLACE_PER_X][LAPLACE_PER_Y];
-    unsigned char free_[LAPLACE_PER_X][LAPLACE_PER_Y];
-    int lx = threadIdx.x, ty0 = threadIdx.y * LAPLACE_PER_Y;
-    int x0 = (int)blockIdx.x * LAPLACE_OUT_W - LAPLACE_HALO;
+    __shared__ float cols[LAPLACE_TILE_COPIES][LAPLACE_LAST_COL + 1]
+                         [LAPLACE_PY][LAPLACE_TILE_ITEMS];
+    __shared__ laplace_floatv rows[LAPLACE_TILE_COPIES][LAPLACE_LAST_ROW + 1]
+                                  [LAPLACE_TILE_ITEMS];
+    float v[LAPLACE_PY][LAPLACE_VX];
+    unsigned long long free_ = 0;   /* bit j * VX + i: cell (i, j) free */
+    int lx = threadIdx.x, ly = threadIdx.y;
+    int t = ly * LAPLACE_TILE_GROUP_W + lx;
+    int tx0 = lx * LAPLACE_VX, ty0 = ly * LAPLACE_PY;
     /* The OpenCL kernel takes the tile row from the global id, so that
      * apps/mpi can launch some rows of tiles with a global offset; the
      * app's own launches have none, where that is the block's row. */
-    int y0 = (int)blockIdx.y * LAPLACE_OUT_H - LAPLACE_HALO;
+    int x0 = (int)blockIdx.x * LAPLACE_OUT_W - LAPLACE_HALO + tx0;
+    int y0 = (int)blockIdx.y * LAPLACE_OUT_H - LAPLACE_HALO + ty0;
+    int left = max(t - 1, 0), right = min(t + 1, LAPLACE_TILE_ITEMS - 1);
+    int above = ly > 0 ? t - LAPLACE_TILE_GROUP_W : t;
+    int below = ly < LAPLACE_TILE_GROUP_H - 1 ? t + LAPLACE_TILE_GROUP_W : t;
+    int aligned = LAPLACE_HALO % LAPLACE_VX == 0 && nx % LAPLACE_VX == 0;
+    int across = x0 >= 0 && x0 + LAPLACE_VX <= (int)nx;
 
-    for (int i = 0; i < LAPLACE_PER_X; i++) {
-        int tx = lx + i * LAPLACE_TILE_GROUP_W, gx = x0 + tx;
-        for (int j = 0; j < LAPLACE_PER_Y; j++) {
-            int ty = ty0 + j, gy = y0 + ty;
-            int inside = gx >= 0 && gx < (int)nx && gy >= 0 && gy < (int)ny;
-            unsigned g = (unsigned)gy * nx + (unsigned)gx;
-            int edge = tx == 0 || ty == 0 || tx == LAPLACE_TILE_W - 1 ||
-                       ty == LAPLACE_TILE_H - 1;
-            free_[i][j] = inside && !edge && mask[g];
-            v[i][j] = inside ? in[g] : 0.0f;
-            tile[0][ty][tx] = v[i][j];
-        }
-    }
-    __syncthreads();
-
-    for (unsigned s = 0; s < iterations; s++) {
-        float (*cur)[LAPLACE_TILE_W] = tile[s & 1];
-        float (*next)[LAPLACE_TILE_W] = tile[(s & 1) ^ 1];
-        for (int i = 0; i < LAPLACE_PER_X; i++) {
-            int tx = lx + i * LAPLACE_TILE_GROUP_W;
-            /* Clamped so that the edge cells' (unused) reads stay inside. */
-            int left = max(tx - 1, 0), right = min(tx + 1, LAPLACE_TILE_W - 1);
-            float up = cur[max(ty0 - 1, 0)][tx];
-            float down = cur[min(ty0 + LAPLACE_PER_Y, LAPLACE_TILE_H - 1)][tx];
-            float old[LAPLACE_PER_Y];
-            for (int j = 0; j < LAPLACE_PER_Y; j++)
-                old[j] = v[i][j];
-            for (int j = 0; j < LAPLACE_PER_Y; j++) {
-                int ty = ty0 + j;
-                if (free_[i][j])
-                    v[i][j] = laplace_average(
-                        cur[ty][right], cur[ty][left],
-                        j < LAPLACE_PER_Y - 1 ? old[j + 1] : down,
-                        j > 0 ? old[j - 1] : up);
-                next[ty][tx] = v[i][j];
+#pragma unroll
+    for (int j = 0; j < LAPLACE_PY; j++) {
+        int gy = y0 + j;
+        unsigned char m[LAPLACE_VX];
+        if (aligned && across && gy >= 0 && gy < (int)ny) {
+            unsigned g = ((unsigned)gy * nx + (unsigned)x0) / LAPLACE_VX;
+            laplace_floatv p = ((const laplace_floatv *)in)[g];
+            laplace_ucharv q = ((const laplace_ucharv *)mask)[g];
+            LAPLACE_UNPACK(v[j], p);
+            LAPLACE_UNPACK(m, q);
+        } else {
+#pragma unroll
+            for (int i = 0; i < LAPLACE_VX; i++) {
+                int gx = x0 + i;
+                int inside = gx >= 0 && gx < (int)nx && gy >= 0 &&
+                             gy < (int)ny;
+                unsigned g = (unsigned)gy * nx + (unsigned)gx;
+                v[j][i] = inside ? in[g] : 0.0f;
+                m[i] = inside ? mask[g] : 0;
             }
         }
-        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < LAPLACE_VX; i++)
+            free_ |= (unsigned long long)(m[i] != 0) << (j * LAPLACE_VX + i);
     }
 
-    for (int i = 0; i < LAPLACE_PER_X; i++) {
-        int tx = lx + i * LAPLACE_TILE_GROUP_W, gx = x0 + tx;
-        for (int j = 0; j < LAPLACE_PER_Y; j++) {
-            int ty = ty0 + j, gy = y0 + ty;
-            if (tx >= LAPLACE_HALO && tx < LAPLACE_TILE_W - LAPLACE_HALO &&
-                ty >= LAPLACE_HALO && ty < LAPLACE_TILE_H - LAPLACE_HALO &&
-                gx < (int)nx && gy < (int)ny && free_[i][j])
-                out[(unsigned)gy * nx + (unsigned)gx] = v[i][j];
+    for (unsigned s = 0; s < iterations; s++) {
+        int c = LAPLACE_TILE_COPIES == 2 ? s & 1 : 0;
+        if (LAPLACE_TILE_COPIES == 1 && s > 0)
+            __syncthreads();            /* all have loaded the last */
+#pragma unroll
+        for (int j = 0; j < LAPLACE_PY; j++) {
+            cols[c][0][j][t] = v[j][0];
+            if (LAPLACE_LAST_COL)
+                cols[c][LAPLACE_LAST_COL][j][t] = v[j][LAPLACE_VX - 1];
+        }
+        rows[c][0][t] = LAPLACE_PACK(v[0]);
+        if (LAPLACE_LAST_ROW)
+            rows[c][LAPLACE_LAST_ROW][t] = LAPLACE_PACK(v[LAPLACE_PY - 1]);
+        __syncthreads();
+        float up[LAPLACE_VX], down[LAPLACE_VX];
+        LAPLACE_UNPACK(up, rows[c][LAPLACE_LAST_ROW][above]);
+        LAPLACE_UNPACK(down, rows[c][0][below]);
+        if (free_ == LAPLACE_ALL_FREE)
+            laplace_block_step(v, up, down, &cols[c][LAPLACE_LAST_COL][0][left],
+                               &cols[c][0][0][right], LAPLACE_ALL_FREE);
+        else
+            laplace_block_step(v, up, down, &cols[c][LAPLACE_LAST_COL][0][left],
+                               &cols[c][0][0][right], free_);
+    }
+
+    int out_x = tx0 >= LAPLACE_HALO &&
+                tx0 + LAPLACE_VX <= LAPLACE_TILE_W - LAPLACE_HALO;
+#pragma unroll
+    for (int j = 0; j < LAPLACE_PY; j++) {
+        int ty = ty0 + j, gy = y0 + j;
+        if (ty < LAPLACE_HALO || ty >= LAPLACE_TILE_H - LAPLACE_HALO ||
+            gy >= (int)ny)
+            continue;
+        unsigned long long run = (free_ >> (j * LAPLACE_VX)) &
+                                 ((1ull << LAPLACE_VX) - 1);
+        if (aligned && out_x && x0 + LAPLACE_VX <= (int)nx &&
+            run == (1ull << LAPLACE_VX) - 1) {
+            unsigned g = ((unsigned)gy * nx + (unsigned)x0) / LAPLACE_VX;
+            ((laplace_floatv *)out)[g] = LAPLACE_PACK(v[j]);
+        } else {
+#pragma unroll
+            for (int i = 0; i < LAPLACE_VX; i++) {
+                int tx = tx0 + i, gx = x0 + i;
+                if (tx >= LAPLACE_HALO && tx < LAPLACE_TILE_W - LAPLACE_HALO &&
+                    gx < (int)nx && (run >> i) & 1)
+                    out[(unsigned)gy * nx + (unsigned)gx] = v[j][i];
+            }
         }
     }
 }

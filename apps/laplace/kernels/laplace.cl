@@ -194,48 +194,143 @@ LAPLACE_CHANGE_KERNEL(laplace_update_change, uchar)
 
 /* ---- several iterations per launch --------------------------------------
  *
- * A work-group of LAPLACE_TILE_GROUP_W x LAPLACE_TILE_GROUP_H work-items
- * loads a LAPLACE_TILE_W x LAPLACE_TILE_H tile: its output block plus a
- * halo of LAPLACE_HALO cells on each side, and iterates the whole tile
- * `iterations` times (at most LAPLACE_HALO). The tile's edge cells have no
- * neighbours in it and are held fixed; the error that makes creeps in one
- * cell per iteration, so the output block is still exact at the end. Cells
- * outside the grid are fixed (they never neighbour a free cell, since the
- * border is fixed).
+ * A work-group iterates a LAPLACE_TILE_W x LAPLACE_TILE_H tile, its output
+ * block plus a halo of LAPLACE_HALO cells on each side, `iterations` times
+ * (at most LAPLACE_HALO), and writes the output block. The tile's edge
+ * cells have no neighbours in it: they compute from whatever is beside
+ * them, and the error that makes creeps in one cell per iteration, so the
+ * output block is still exact at the end. Cells outside the grid are
+ * fixed at 0 (they never neighbour a free cell, since the border is
+ * fixed).
  *
- * Each work-item owns PER_X columns (TILE_GROUP_W apart, so a warp reads a
- * row without bank conflicts) of PER_Y consecutive rows, kept in registers:
- * up and down come from registers except at the ends of its column strips;
- * left, right and those ends go through local memory, which holds two
- * copies of the tile (read one, write the other, one barrier per
- * iteration).
+ * A work-item owns a block of LAPLACE_VX consecutive columns by LAPLACE_PY
+ * consecutive rows, in registers: a cell's neighbours inside the block come
+ * from registers, and only the block's perimeter goes through local memory.
+ * Each iteration a work-item stores its block's first and last columns and
+ * first and last rows; after a barrier it loads the last column of the
+ * block on its left, the first column of the one on its right, the last row
+ * of the one above and the first row of the one below. Per cell that is
+ * 2/VX + 2/PY stores and as many loads (0.75 of each at 4 x 8).
+ *
+ * Layout: the work-items are numbered t = ly * GROUP_W + lx, as the device
+ * numbers them into warps, and every perimeter array is indexed by t:
+ * cols[c][j][t] is row j of work-item t's first (c = 0) or last column,
+ * rows[r][t] its first (r = 0) or last row as one floatVX. The neighbours
+ * are t - 1, t + 1, t - GROUP_W and t + GROUP_W, so a warp's 32 work-items
+ * load and store 32 consecutive words (or floatVXs) at every step: no bank
+ * conflicts, whatever the group's width. (The neighbour of a work-item at
+ * the group's edge is clamped into the group: its cells are tile edge
+ * cells, whose values do not matter.)
+ *
+ * With LAPLACE_TILE_COPIES 2 the perimeter has two copies (store one, load
+ * the other: one barrier per iteration); with 1, half the local memory and
+ * a second barrier before the copy is stored again.
+ *
+ * Global memory: a block's row is one floatVX load (and one ucharVX of the
+ * mask) where it is inside the grid and aligned (nx and the halo multiples
+ * of VX), and one store where its cells are all free and in the output
+ * block; cell by cell otherwise, fixed cells never written.
  */
-#ifndef LAPLACE_TILE_GROUP_W
-#define LAPLACE_TILE_GROUP_W 32
-#endif
-#ifndef LAPLACE_TILE_GROUP_H
-#define LAPLACE_TILE_GROUP_H 8
-#endif
 #ifndef LAPLACE_TILE_W
-#define LAPLACE_TILE_W 64
+#define LAPLACE_TILE_W 128
 #endif
 #ifndef LAPLACE_TILE_H
 #define LAPLACE_TILE_H 64
 #endif
 #ifndef LAPLACE_HALO
-#define LAPLACE_HALO 4
+#define LAPLACE_HALO 8
 #endif
-#define LAPLACE_PER_X (LAPLACE_TILE_W / LAPLACE_TILE_GROUP_W)
-#define LAPLACE_PER_Y (LAPLACE_TILE_H / LAPLACE_TILE_GROUP_H)
+#ifndef LAPLACE_VX
+#define LAPLACE_VX 4
+#endif
+#ifndef LAPLACE_PY
+#define LAPLACE_PY 8
+#endif
+#ifndef LAPLACE_TILE_COPIES
+#define LAPLACE_TILE_COPIES 2
+#endif
+#define LAPLACE_TILE_GROUP_W (LAPLACE_TILE_W / LAPLACE_VX)
+#define LAPLACE_TILE_GROUP_H (LAPLACE_TILE_H / LAPLACE_PY)
+#define LAPLACE_TILE_ITEMS (LAPLACE_TILE_GROUP_W * LAPLACE_TILE_GROUP_H)
 #define LAPLACE_OUT_W (LAPLACE_TILE_W - 2 * LAPLACE_HALO)
 #define LAPLACE_OUT_H (LAPLACE_TILE_H - 2 * LAPLACE_HALO)
+/* The index of a block's last column in cols, and of its last row in
+ * rows: the first's where the block is one cell wide (or high). */
+#define LAPLACE_LAST_COL (LAPLACE_VX > 1)
+#define LAPLACE_LAST_ROW (LAPLACE_PY > 1)
+/* Every cell of a block free. */
+#define LAPLACE_ALL_FREE \
+    ((ulong)-1 >> (64 - LAPLACE_VX * LAPLACE_PY))
 
-#if LAPLACE_TILE_W % LAPLACE_TILE_GROUP_W || LAPLACE_TILE_H % LAPLACE_TILE_GROUP_H
-#error "a tile must be a whole number of work-groups wide and high"
+#if LAPLACE_TILE_W % LAPLACE_VX || LAPLACE_TILE_H % LAPLACE_PY
+#error "a tile must be a whole number of blocks wide and high"
 #endif
 #if LAPLACE_OUT_W < 1 || LAPLACE_OUT_H < 1
 #error "the halo leaves no output block in the tile"
 #endif
+#if LAPLACE_VX * LAPLACE_PY > 64
+#error "a block has at most 64 cells (its free cells are a ulong's bits)"
+#endif
+
+/* A row of a block as one vector, and back. */
+#if LAPLACE_VX == 1
+typedef float laplace_floatv;
+typedef uchar laplace_ucharv;
+#define LAPLACE_UNPACK(a, q) ((a)[0] = (q))
+#define LAPLACE_PACK(a) ((a)[0])
+#elif LAPLACE_VX == 2
+typedef float2 laplace_floatv;
+typedef uchar2 laplace_ucharv;
+#define LAPLACE_UNPACK(a, q) ((a)[0] = (q).x, (a)[1] = (q).y)
+#define LAPLACE_PACK(a) ((float2)((a)[0], (a)[1]))
+#elif LAPLACE_VX == 4
+typedef float4 laplace_floatv;
+typedef uchar4 laplace_ucharv;
+#define LAPLACE_UNPACK(a, q) \
+    ((a)[0] = (q).x, (a)[1] = (q).y, (a)[2] = (q).z, (a)[3] = (q).w)
+#define LAPLACE_PACK(a) ((float4)((a)[0], (a)[1], (a)[2], (a)[3]))
+#else
+#error "LAPLACE_VX is 1, 2 or 4"
+#endif
+
+/* One iteration of a work-item's block v from the rows above (up) and
+ * below (down) and the columns on its left and right (left[j *
+ * LAPLACE_TILE_ITEMS] is row j's). A cell whose bit in free_ is 0 keeps its
+ * value; the kernel calls it with free_ LAPLACE_ALL_FREE where every cell
+ * is free, which the compiler turns into a copy of the loop with no
+ * select. The rows go downwards, each keeping the old values of the row
+ * above. */
+inline void laplace_block_step(float v[LAPLACE_PY][LAPLACE_VX],
+                               const float *up, const float *down,
+                               __local const float *left,
+                               __local const float *right, ulong free_)
+{
+    float above[LAPLACE_VX];
+#pragma unroll
+    for (int i = 0; i < LAPLACE_VX; i++)
+        above[i] = up[i];
+#pragma unroll
+    for (int j = 0; j < LAPLACE_PY; j++) {
+        float old[LAPLACE_VX];
+#pragma unroll
+        for (int i = 0; i < LAPLACE_VX; i++)
+            old[i] = v[j][i];
+        float l = left[j * LAPLACE_TILE_ITEMS];
+        float r = right[j * LAPLACE_TILE_ITEMS];
+#pragma unroll
+        for (int i = 0; i < LAPLACE_VX; i++) {
+            float a = laplace_average(i < LAPLACE_VX - 1 ? old[i + 1] : r,
+                                      i > 0 ? old[i - 1] : l,
+                                      j < LAPLACE_PY - 1 ? v[j + 1][i]
+                                                         : down[i],
+                                      above[i]);
+            v[j][i] = (free_ >> (j * LAPLACE_VX + i)) & 1 ? a : old[i];
+        }
+#pragma unroll
+        for (int i = 0; i < LAPLACE_VX; i++)
+            above[i] = old[i];
+    }
+}
 
 __kernel __attribute__((reqd_work_group_size(LAPLACE_TILE_GROUP_W,
                                              LAPLACE_TILE_GROUP_H, 1)))
@@ -243,64 +338,101 @@ void laplace_tiled(__global const float *in, __global float *out,
                    __global const uchar *mask, uint nx, uint ny,
                    uint iterations)
 {
-    __local float tile[2][LAPLACE_TILE_H][LAPLACE_TILE_W];
-    float v[LAPLACE_PER_X][LAPLACE_PER_Y];
-    uchar free_[LAPLACE_PER_X][LAPLACE_PER_Y];
-    int lx = get_local_id(0), ty0 = get_local_id(1) * LAPLACE_PER_Y;
-    int x0 = (int)get_group_id(0) * LAPLACE_OUT_W - LAPLACE_HALO;
-    /* From the global id, so that a launch with a global offset iterates
-     * only some rows of tiles (a grid split over ranks, apps/mpi). */
+    __local float cols[LAPLACE_TILE_COPIES][LAPLACE_LAST_COL + 1]
+                      [LAPLACE_PY][LAPLACE_TILE_ITEMS];
+    __local laplace_floatv rows[LAPLACE_TILE_COPIES][LAPLACE_LAST_ROW + 1]
+                               [LAPLACE_TILE_ITEMS];
+    float v[LAPLACE_PY][LAPLACE_VX];
+    ulong free_ = 0;            /* bit j * VX + i: cell (i, j) is free */
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int t = ly * LAPLACE_TILE_GROUP_W + lx;
+    int tx0 = lx * LAPLACE_VX, ty0 = ly * LAPLACE_PY;
+    /* The grid's column and row of the block's first cell. The tile row
+     * comes from the global id, so that a launch with a global offset
+     * iterates only some rows of tiles (a grid split over ranks,
+     * apps/mpi). */
+    int x0 = (int)get_group_id(0) * LAPLACE_OUT_W - LAPLACE_HALO + tx0;
     int y0 = (int)(get_global_id(1) / LAPLACE_TILE_GROUP_H) * LAPLACE_OUT_H -
-             LAPLACE_HALO;
+             LAPLACE_HALO + ty0;
+    int left = max(t - 1, 0), right = min(t + 1, LAPLACE_TILE_ITEMS - 1);
+    int above = ly > 0 ? t - LAPLACE_TILE_GROUP_W : t;
+    int below = ly < LAPLACE_TILE_GROUP_H - 1 ? t + LAPLACE_TILE_GROUP_W : t;
+    /* Every block's row starts on a floatVX. */
+    int aligned = LAPLACE_HALO % LAPLACE_VX == 0 && nx % LAPLACE_VX == 0;
+    int across = x0 >= 0 && x0 + LAPLACE_VX <= (int)nx;
 
-    for (int i = 0; i < LAPLACE_PER_X; i++) {
-        int tx = lx + i * LAPLACE_TILE_GROUP_W, gx = x0 + tx;
-        for (int j = 0; j < LAPLACE_PER_Y; j++) {
-            int ty = ty0 + j, gy = y0 + ty;
-            int inside = gx >= 0 && gx < (int)nx && gy >= 0 && gy < (int)ny;
-            uint g = (uint)gy * nx + (uint)gx;
-            int edge = tx == 0 || ty == 0 || tx == LAPLACE_TILE_W - 1 ||
-                       ty == LAPLACE_TILE_H - 1;
-            free_[i][j] = inside && !edge && mask[g];
-            v[i][j] = inside ? in[g] : 0.0f;
-            tile[0][ty][tx] = v[i][j];
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    for (uint s = 0; s < iterations; s++) {
-        __local float (*cur)[LAPLACE_TILE_W] = tile[s & 1];
-        __local float (*next)[LAPLACE_TILE_W] = tile[(s & 1) ^ 1];
-        for (int i = 0; i < LAPLACE_PER_X; i++) {
-            int tx = lx + i * LAPLACE_TILE_GROUP_W;
-            /* Clamped so that the edge cells' (unused) reads stay inside. */
-            int left = max(tx - 1, 0), right = min(tx + 1, LAPLACE_TILE_W - 1);
-            float up = cur[max(ty0 - 1, 0)][tx];
-            float down = cur[min(ty0 + LAPLACE_PER_Y, LAPLACE_TILE_H - 1)][tx];
-            float old[LAPLACE_PER_Y];
-            for (int j = 0; j < LAPLACE_PER_Y; j++)
-                old[j] = v[i][j];
-            for (int j = 0; j < LAPLACE_PER_Y; j++) {
-                int ty = ty0 + j;
-                if (free_[i][j])
-                    v[i][j] = laplace_average(
-                        cur[ty][right], cur[ty][left],
-                        j < LAPLACE_PER_Y - 1 ? old[j + 1] : down,
-                        j > 0 ? old[j - 1] : up);
-                next[ty][tx] = v[i][j];
+#pragma unroll
+    for (int j = 0; j < LAPLACE_PY; j++) {
+        int gy = y0 + j;
+        uchar m[LAPLACE_VX];
+        if (aligned && across && gy >= 0 && gy < (int)ny) {
+            uint g = ((uint)gy * nx + (uint)x0) / LAPLACE_VX;
+            laplace_floatv p = ((__global const laplace_floatv *)in)[g];
+            laplace_ucharv q = ((__global const laplace_ucharv *)mask)[g];
+            LAPLACE_UNPACK(v[j], p);
+            LAPLACE_UNPACK(m, q);
+        } else {
+#pragma unroll
+            for (int i = 0; i < LAPLACE_VX; i++) {
+                int gx = x0 + i;
+                int inside = gx >= 0 && gx < (int)nx && gy >= 0 &&
+                             gy < (int)ny;
+                uint g = (uint)gy * nx + (uint)gx;
+                v[j][i] = inside ? in[g] : 0.0f;
+                m[i] = inside ? mask[g] : 0;
             }
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int i = 0; i < LAPLACE_VX; i++)
+            free_ |= (ulong)(m[i] != 0) << (j * LAPLACE_VX + i);
     }
 
-    for (int i = 0; i < LAPLACE_PER_X; i++) {
-        int tx = lx + i * LAPLACE_TILE_GROUP_W, gx = x0 + tx;
-        for (int j = 0; j < LAPLACE_PER_Y; j++) {
-            int ty = ty0 + j, gy = y0 + ty;
-            if (tx >= LAPLACE_HALO && tx < LAPLACE_TILE_W - LAPLACE_HALO &&
-                ty >= LAPLACE_HALO && ty < LAPLACE_TILE_H - LAPLACE_HALO &&
-                gx < (int)nx && gy < (int)ny && free_[i][j])
-                out[(uint)gy * nx + (uint)gx] = v[i][j];
+    for (uint s = 0; s < iterations; s++) {
+        int c = LAPLACE_TILE_COPIES == 2 ? s & 1 : 0;
+        if (LAPLACE_TILE_COPIES == 1 && s > 0)
+            barrier(CLK_LOCAL_MEM_FENCE);   /* all have loaded the last */
+#pragma unroll
+        for (int j = 0; j < LAPLACE_PY; j++) {
+            cols[c][0][j][t] = v[j][0];
+            if (LAPLACE_LAST_COL)
+                cols[c][LAPLACE_LAST_COL][j][t] = v[j][LAPLACE_VX - 1];
+        }
+        rows[c][0][t] = LAPLACE_PACK(v[0]);
+        if (LAPLACE_LAST_ROW)
+            rows[c][LAPLACE_LAST_ROW][t] = LAPLACE_PACK(v[LAPLACE_PY - 1]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        float up[LAPLACE_VX], down[LAPLACE_VX];
+        LAPLACE_UNPACK(up, rows[c][LAPLACE_LAST_ROW][above]);
+        LAPLACE_UNPACK(down, rows[c][0][below]);
+        if (free_ == LAPLACE_ALL_FREE)
+            laplace_block_step(v, up, down, &cols[c][LAPLACE_LAST_COL][0][left],
+                               &cols[c][0][0][right], LAPLACE_ALL_FREE);
+        else
+            laplace_block_step(v, up, down, &cols[c][LAPLACE_LAST_COL][0][left],
+                               &cols[c][0][0][right], free_);
+    }
+
+    int out_x = tx0 >= LAPLACE_HALO &&
+                tx0 + LAPLACE_VX <= LAPLACE_TILE_W - LAPLACE_HALO;
+#pragma unroll
+    for (int j = 0; j < LAPLACE_PY; j++) {
+        int ty = ty0 + j, gy = y0 + j;
+        if (ty < LAPLACE_HALO || ty >= LAPLACE_TILE_H - LAPLACE_HALO ||
+            gy >= (int)ny)
+            continue;
+        ulong run = (free_ >> (j * LAPLACE_VX)) & (((ulong)1 << LAPLACE_VX) - 1);
+        if (aligned && out_x && x0 + LAPLACE_VX <= (int)nx &&
+            run == ((ulong)1 << LAPLACE_VX) - 1) {
+            uint g = ((uint)gy * nx + (uint)x0) / LAPLACE_VX;
+            ((__global laplace_floatv *)out)[g] = LAPLACE_PACK(v[j]);
+        } else {
+#pragma unroll
+            for (int i = 0; i < LAPLACE_VX; i++) {
+                int tx = tx0 + i, gx = x0 + i;
+                if (tx >= LAPLACE_HALO && tx < LAPLACE_TILE_W - LAPLACE_HALO &&
+                    gx < (int)nx && (run >> i) & 1)
+                    out[(uint)gy * nx + (uint)gx] = v[j][i];
+            }
         }
     }
 }

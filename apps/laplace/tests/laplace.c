@@ -2,7 +2,8 @@
  * laplace.c: the Laplace solver (apps/laplace) and PNG reading
  * (apps/common/png_read.c). Every version against the C reference bit for
  * bit (all add in the reference's order): the seed's problem and random
- * grids of odd sizes, iterations 0, 1, 2, 3 and 100; rows's blocks and
+ * grids of odd sizes, iterations 0, 1, 2, 3 and 100; fast's tiles of every
+ * kind (LAPLACE_TILE) and bad ones refused; rows's blocks and
  * launches of every shape (small ones set by LAPLACE_ROW_BLOCK and
  * LAPLACE_ROW_STEPS); tolerance mode stops at the reference's iteration
  * with its max change, mid-launch for rows too; convergence to known
@@ -97,16 +98,18 @@ enum { NSIZES = sizeof sizes / sizeof sizes[0],
 /* The sizes per run (support.h): the first how many of the lists (the
  * grids above, their iteration counts, the rows version's shapes and
  * counts below), and grids (nx, ny) and iterations. A checked run keeps
- * to grids of at most 3000 cells and counts up to 10. */
+ * to grids of at most 3000 cells and counts up to 10, and to the tiles
+ * that fit Oclgrind's 32 KB of local memory. */
 static const struct {
-    int grids, counts, row_shapes, row_counts;
+    int grids, counts, row_shapes, row_counts, tiles, tile_grids, tile_counts;
     uint32_t tolerance_nx, tolerance_ny;
     unsigned uniform_iterations;
     uint32_t uniform_nx, uniform_ny, uniform_object; /* object's side */
     uint32_t plates_nx, plates_ny;
 } run_sizes[] = {
-    [TEST_FULL]    = {NSIZES, NCOUNTS, 7, 7, 45, 38, 100, 19, 14, 5, 16, 10},
-    [TEST_CHECKED] = {4, 4, 6, 6, 12, 9, 5, 9, 7, 2, 8, 5},
+    [TEST_FULL]    = {NSIZES, NCOUNTS, 7, 7, 10, 5, 5, 45, 38, 100, 19, 14, 5,
+                      16, 10},
+    [TEST_CHECKED] = {4, 4, 6, 6, 9, 2, 4, 12, 9, 5, 9, 7, 2, 8, 5},
 };
 
 START_TEST(seed_problem_matches_reference)
@@ -166,6 +169,91 @@ START_TEST(gpu_update_kernels_match_reference)
         }
     }
     unsetenv("LAPLACE_UPDATE");
+}
+END_TEST
+
+/* fast with tiles of every kind (LAPLACE_TILE): halos 1 to 8, blocks 1, 2
+ * and 4 cells wide and 1 to 16 high, one copy of their perimeters and two;
+ * grids narrower and shorter than a tile, of odd sizes and of sizes that
+ * are multiples of 2 and 4 (rows as float2 or float4 where the halo is a
+ * multiple too, cell by cell where not), random masks with a tenth of the
+ * cells fixed; counts 0 to 3 and 17 (a launch of fewer iterations than
+ * the halo last). */
+START_TEST(fast_tiles_match_reference)
+{
+    static const char *const tiles[] = {
+        "16x8x1x1x2",           /* halo 1, blocks a cell wide */
+        "16x16x2x2x4x1",        /* one copy */
+        "24x12x3x4x3",          /* halo not a multiple of VX */
+        "32x16x4x4x2x2",
+        "64x64x4x1",            /* PY for groups of 256: 16 */
+        "40x24x5x2x6",
+        "64x32x6x2x8x1",
+        "24x20x7x1x4",
+        "64x64x8x4x8x2",
+        "128x128x8x4x16x1",     /* more local memory than Oclgrind's */
+    };
+    static const uint32_t tile_sizes[][2] = {
+        {33, 17}, {64, 37}, {5, 7}, {70, 45}, {131, 129}};
+    static const unsigned tile_counts[] = {0, 1, 2, 3, 17};
+    for (int t = 0; t < RUN_SIZE(tiles); t++) {
+        setenv("LAPLACE_TILE", tiles[t], 1);
+        for (int s = 0; s < RUN_SIZE(tile_grids); s++) {
+            laplace_grid g;
+            make_random_grid(&g, tile_sizes[s][0], tile_sizes[s][1],
+                             700 + (uint32_t)s);
+            for (int c = 0; c < RUN_SIZE(tile_counts); c++) {
+                char what[64];
+                snprintf(what, sizeof what, "fast, LAPLACE_TILE=%s",
+                         tiles[t]);
+                laplace_plan plan = {tile_counts[c], 0.0f, 1};
+                assert_matches_reference(&g, &plan, LAPLACE_FAST, what);
+            }
+            laplace_grid_free(&g);
+        }
+    }
+    unsetenv("LAPLACE_TILE");
+}
+END_TEST
+
+/* Tiles that are not tiles are refused, and one the device cannot hold
+ * is a device error; laplace_fast_tile names the tile with every field. */
+START_TEST(fast_refuses_bad_tiles)
+{
+    laplace_grid g;
+    ck_assert_app(laplace_grid_make(&g, 10, 10, 0, 1, 2, 2));
+    laplace_plan plan = {3, 0.0f, 1};
+    static const char *const bad[] = {
+        "64x64", "64x64x32", "64x64x0", "64x64x4x3", "66x64x4", "64x64x4x4x5",
+        "64x64x4x4x4x3", "64x64x4x4x4x1x1", "64x64x4x4x32", "64xx64x4",
+        "64x64x4x", "x64x64x4", "64X64X4", "64x64x4 ", "",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("LAPLACE_TILE", bad[i], 1);
+        if (!*bad[i])           /* empty: the default */
+            ck_assert_app(solve_checked(&g, &plan, LAPLACE_FAST, NULL));
+        else
+            ck_assert_app_fails(solve_checked(&g, &plan, LAPLACE_FAST, NULL),
+                                APP_ERR_BAD_INPUT, "LAPLACE_TILE");
+    }
+    setenv("LAPLACE_TILE", "4096x4096x8x4x16", 1);
+    ck_assert_app_fails(solve_checked(&g, &plan, LAPLACE_FAST, NULL),
+                        APP_ERR_DEVICE, "local memory");
+    /* The other versions do not read it. */
+    ck_assert_app(solve_checked(&g, &plan, LAPLACE_DOUBLE, NULL));
+    setenv("LAPLACE_TILE", "64x32x4x2x8x1", 1);
+    char name[64];
+    clctx *own = test_run_context();
+    ck_assert_app(laplace_fast_tile(own ? own : clctx_default(), name,
+                                    sizeof name));
+    ck_assert_str_eq(name, "64x32x4x2x8x1");
+    setenv("LAPLACE_TILE", "64x64x4", 1);
+    ck_assert_app(laplace_fast_tile(own ? own : clctx_default(), name,
+                                    sizeof name));
+    ck_assert_msg(!strncmp(name, "64x64x4x4x4x", 12), "%s", name);
+    clctx_free(own);
+    unsetenv("LAPLACE_TILE");
+    laplace_grid_free(&g);
 }
 END_TEST
 
@@ -379,8 +467,13 @@ START_TEST(stats_count_launches)
     ck_assert_uint_eq(s.timing.launches, 20);   /* update + copy each */
     ck_assert_app(solve_checked(&g, &plan, LAPLACE_DOUBLE, &s));
     ck_assert_uint_eq(s.timing.launches, 10);
+    setenv("LAPLACE_TILE", "32x32x4", 1);
     ck_assert_app(solve_checked(&g, &plan, LAPLACE_FAST, &s));
     ck_assert_uint_eq(s.timing.launches, 3);    /* 4 + 4 + 2 */
+    setenv("LAPLACE_TILE", "32x32x3", 1);
+    ck_assert_app(solve_checked(&g, &plan, LAPLACE_FAST, &s));
+    ck_assert_uint_eq(s.timing.launches, 4);    /* 3 + 3 + 3 + 1 */
+    unsetenv("LAPLACE_TILE");
     ck_assert_msg(s.timing.kernel_ms > 0, "kernel time %g",
                   s.timing.kernel_ms);
     setenv("LAPLACE_ROW_STEPS", "4", 1);
@@ -640,6 +733,8 @@ Suite *laplace_suite(void)
     tcase_add_loop_test(tc, random_grids_match_reference, 0,
                         RUN_SIZE(grids));
     tcase_add_test(tc, gpu_update_kernels_match_reference);
+    tcase_add_test(tc, fast_tiles_match_reference);
+    tcase_add_test(tc, fast_refuses_bad_tiles);
     tcase_add_test(tc, rows_blocks_match_reference);
     tcase_add_test(tc, rows_tolerance_stops_mid_launch);
     tcase_add_test(tc, rows_change_counts_in_every_block);
