@@ -30,7 +30,8 @@
 #define LAPLACE_GROUP_SIZE 256          /* work-items of a change kernel */
 #endif
 
-inline float laplace_average(float right, float left, float down, float up)
+static inline float laplace_average(float right, float left, float down,
+                                    float up)
 {
     return 0.25f * (((right + left) + down) + up);
 }
@@ -147,8 +148,8 @@ __kernel void laplace_update4(__global const float *in, __global float *out,
  * functions they call, so the kernel passes it). The comparison is
  * written out so that the host's max of the groups' results is the same
  * operation. */
-inline void laplace_group_max(float d, __local float *scratch,
-                              __global float *changes)
+static inline void laplace_group_max(float d, __local float *scratch,
+                                     __global float *changes)
 {
     uint lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
     scratch[lid] = d;
@@ -300,10 +301,10 @@ typedef uchar4 laplace_ucharv;
  * is free, which the compiler turns into a copy of the loop with no
  * select. The rows go downwards, each keeping the old values of the row
  * above. */
-inline void laplace_block_step(float v[LAPLACE_PY][LAPLACE_VX],
-                               const float *up, const float *down,
-                               __local const float *left,
-                               __local const float *right, ulong free_)
+static inline void laplace_block_step(float v[LAPLACE_PY][LAPLACE_VX],
+                                      const float *up, const float *down,
+                                      __local const float *left,
+                                      __local const float *right, ulong free_)
 {
     float above[LAPLACE_VX];
 #pragma unroll
@@ -420,7 +421,8 @@ void laplace_tiled(__global const float *in, __global float *out,
         if (ty < LAPLACE_HALO || ty >= LAPLACE_TILE_H - LAPLACE_HALO ||
             gy >= (int)ny)
             continue;
-        ulong run = (free_ >> (j * LAPLACE_VX)) & (((ulong)1 << LAPLACE_VX) - 1);
+        ulong run = (free_ >> (j * LAPLACE_VX)) &
+                    (((ulong)1 << LAPLACE_VX) - 1);
         if (aligned && out_x && x0 + LAPLACE_VX <= (int)nx &&
             run == ((ulong)1 << LAPLACE_VX) - 1) {
             uint g = ((uint)gy * nx + (uint)x0) / LAPLACE_VX;
@@ -460,11 +462,12 @@ void laplace_tiled(__global const float *in, __global float *out,
  * before: free cells get their neighbours' average, fixed ones keep c's
  * value (the row's first and last cells, on the border, included). Every
  * cell is written, so the loop has no masked stores and vectorizes. */
-inline float laplace_row(__global const float *restrict up,
-                         __global const float *restrict c,
-                         __global const float *restrict down,
-                         __global const uchar *restrict m,
-                         __global float *restrict out, uint nx, int measure)
+static inline float laplace_row(__global const float *restrict up,
+                                __global const float *restrict c,
+                                __global const float *restrict down,
+                                __global const uchar *restrict m,
+                                __global float *restrict out, uint nx,
+                                int measure)
 {
     float change = 0.0f;
     out[0] = c[0];
