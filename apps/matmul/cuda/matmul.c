@@ -411,7 +411,8 @@ int main(int argc, char **argv)
     int status = make_plans(plans) ? 1 : 0;
     if (status == 0) {
         const matmul_tile *t = matmul_plan_tile(plans[ROW_BLOCKED]);
-        matmul_cuda_tile tile = {t->tm, t->tn, t->tk, t->wx, t->wy, t->pad};
+        matmul_cuda_tile tile = {t->tm, t->tn, t->tk, t->wx, t->wy, t->pad,
+                                 t->variant};
         status = bench(sizes, nsizes, (int)runs, (uint32_t)naive_max, plans,
                        t, &tile);
     }
