@@ -74,7 +74,8 @@ int matmul_tile_fits(clctx *ctx, const matmul_tile *tile);
  * against the exact product on a 67 x 45 x 71 product, then times it on
  * n x n x n (the median kernel time of runs runs after a warm-up),
  * writing a line per candidate to report (may be NULL); *best gets the
- * fastest. 0, or a code with a message when none ran. matmul_tile_save keeps a tile as the device's tuned one (beside the
+ * fastest. 0, or a code with a message when none ran. matmul_tile_save
+ * keeps a tile as the device's tuned one (beside the
  * program cache, per device and driver: clctx_setting_put);
  * matmul_tile_saved reads it back: 1 with *tile set, 0 when there is none
  * that this device can run. */

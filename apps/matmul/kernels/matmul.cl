@@ -23,7 +23,10 @@
  * float4s of C. The next step's tiles are read into registers while this
  * step's are multiplied; local memory holds one step's tiles, which was
  * faster on a GPU than two copies with one barrier a step instead of
- * two. */
+ * two. That, and other arrangements (warp tiles, A's tile in rows), are
+ * variants of it, chosen at build time (MM_DOUBLE, MM_LANES_X, MM_A_ROWS:
+ * the comment above matmul_blocked), so that a tuning sweep compares
+ * them. */
 
 __kernel void matmul_naive(__global const float *a, __global const float *b,
                            __global float *c, uint m, uint k, uint n)
@@ -159,7 +162,8 @@ static void store_tiles(__local float4 *as, __local float4 *bs, int tid,
 #if MM_A_ROWS
             as[r * MM_AK_ROW4 + q] = anext[l];
 #else
-            __local float *col = (__local float *)as + 4 * q * (4 * MM_AS_ROW4) + r;
+            __local float *col = (__local float *)as +
+                                 4 * q * (4 * MM_AS_ROW4) + r;
             col[0 * 4 * MM_AS_ROW4] = anext[l].x;
             col[1 * 4 * MM_AS_ROW4] = anext[l].y;
             col[2 * 4 * MM_AS_ROW4] = anext[l].z;
