@@ -2,6 +2,7 @@
  * versions.c: the apps' tables of versions (versions.h).
  */
 #include "versions.h"
+#include "parse.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -46,4 +47,32 @@ const char *app_version_names(const app_versions *t, int mark_default,
         n += (size_t)wrote;
     }
     return buf;
+}
+
+typedef struct selection {
+    const app_versions *t;
+    int *selected;
+} selection;
+
+static int select_one(const char *name, int number, void *data)
+{
+    (void)number;
+    selection *s = data;
+    int v = app_version_parse(s->t, name);
+    if (v < 0)
+        return 0;
+    s->selected[v] = 1;
+    return 1;
+}
+
+int app_versions_select(const app_versions *t, const char *list,
+                        int selected[])
+{
+    for (int v = 0; v < t->count; v++)
+        selected[v] = list == NULL;
+    selection s = {t, selected};
+    if (list && !parse_comma_list("versions", list, 1, 4 * t->count,
+                                  "a version", select_one, &s))
+        return -1;
+    return 0;
 }

@@ -44,6 +44,13 @@ int app_version_uses_opencl(const app_versions *t, int v);
 typedef struct clctx clctx;
 int app_version_default(const app_versions *t, clctx *ctx);
 
+/* Marks in selected[] (t->count entries) the versions named in a
+ * comma-separated list, every one without a list (NULL); 0, or -1 after a
+ * message (app_fail) if a name is unknown or a field empty. In parse.c's
+ * terms, for the benchmarks' "versions" arguments. */
+int app_versions_select(const app_versions *t, const char *list,
+                        int selected[]);
+
 /* Every name, for a usage or a message: "reference, openmp, seed, double
  * or fast", with " (default)" after the preferred one if mark_default, or
  * " (default on a GPU)" and " (default on a CPU)" where the two differ.

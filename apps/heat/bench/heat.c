@@ -152,29 +152,6 @@ static void print_row(const row *r, const row *ref, const row *omp,
            !r->step_runs || !ref->step_runs ? "" : r->ok ? "yes" : "NO");
 }
 
-static int version_field(const char *name, int number, void *selected)
-{
-    (void)number;
-    int v = app_version_parse(&heat_versions, name);
-    if (v < 0)
-        return 0;
-    ((int *)selected)[v] = 1;
-    return 1;
-}
-
-/* Marks the versions named in a comma-separated list, all without one;
- * 0, or -1 after a message if a name is unknown or a field empty. */
-static int select_versions(const char *list, int selected[])
-{
-    for (int v = 0; v < HEAT_VERSION_COUNT; v++)
-        selected[v] = list == NULL;
-    if (list && !parse_comma_list("versions", list, 1,
-                                  4 * HEAT_VERSION_COUNT, "a version",
-                                  version_field, selected))
-        return -1;
-    return 0;
-}
-
 /* The folder this program lives in, where make_world and the steppers are. */
 static int own_folder(char *out, size_t size)
 {
@@ -193,7 +170,8 @@ int main(int argc, char **argv)
     unsigned steps = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 100;
     int runs = argc > 3 ? atoi(argv[3]) : 5;
     int selected[HEAT_VERSION_COUNT];
-    int bad_list = select_versions(argc > 4 ? argv[4] : NULL, selected);
+    int bad_list = app_versions_select(&heat_versions,
+                                       argc > 4 ? argv[4] : NULL, selected);
     if (n < 3 || n > 40000 || steps < 1 || runs < 1 || runs > MAX_RUNS ||
         argc > 5 || bad_list) {
         if (bad_list)

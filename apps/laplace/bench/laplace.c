@@ -18,6 +18,9 @@
  * The header names fast's tile (LAPLACE_TILE sets another, for tuning).
  *
  * usage: bench-laplace [sizes=200,1000] [iterations=100] [runs=3]
+ *                      [versions=all]
+ * versions is a comma-separated list (double,fast) for tuning runs; without
+ * the reference, outputs are not checked.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -83,16 +86,18 @@ static int time_version(const laplace_grid *start, unsigned iterations,
 
 /* One table block for an n x n grid. */
 static int bench_size(unsigned n, unsigned iterations, int runs,
-                      double device_gbs)
+                      double device_gbs, const int selected[])
 {
     laplace_grid start, want = {0};
     int rc = laplace_grid_make(&start, n, n, 0.0f, 1.0f, n / 4, n / 4);
     if (rc)
         return rc;
     double cells = (double)n * n * iterations;
-    int have_ref = cells / REFERENCE_CELLS_PER_S < SLOW_S;
+    int have_ref = selected[LAPLACE_REFERENCE] &&
+                   cells / REFERENCE_CELLS_PER_S < SLOW_S;
     for (int v = 0; v < LAPLACE_VERSION_COUNT && rc == 0; v++) {
-        if (!app_version_uses_opencl(&laplace_versions, v) && !have_ref)
+        if (!selected[v] ||
+            (!app_version_uses_opencl(&laplace_versions, v) && !have_ref))
             continue;
         double ms;
         int ok;
@@ -120,12 +125,16 @@ int main(int argc, char **argv)
     unsigned iterations = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10)
                                    : 100;
     int runs = argc > 3 ? atoi(argv[3]) : 3;
+    int selected[LAPLACE_VERSION_COUNT];
+    int bad_list = app_versions_select(&laplace_versions,
+                                       argc > 4 ? argv[4] : NULL, selected);
     if (nsizes == 0 || iterations < 1 || runs < 1 || runs > MAX_RUNS ||
-        argc > 4) {
-        if (nsizes == 0)
+        argc > 5 || bad_list) {
+        if (nsizes == 0 || bad_list)
             fprintf(stderr, "bench-laplace: %s\n", app_last_error());
         fprintf(stderr, "usage: bench-laplace [sizes=200,1000 (each 3..40000)"
-                "] [iterations=100] [runs=3 (1..%d)]\n", MAX_RUNS);
+                "] [iterations=100] [runs=3 (1..%d)] [versions=all]\n",
+                MAX_RUNS);
         return 2;
     }
     clctx *ctx = clctx_default();
@@ -160,7 +169,8 @@ int main(int argc, char **argv)
     printf("| grid | version | ms | iterations/s | eff. GB/s | of device | "
            "equal to ref |\n|---|---|---:|---:|---:|---:|:---:|\n");
     for (int i = 0; i < nsizes; i++) {
-        if (bench_size((unsigned)sizes[i], iterations, runs, device_gbs)) {
+        if (bench_size((unsigned)sizes[i], iterations, runs, device_gbs,
+                       selected)) {
             fprintf(stderr, "bench-laplace: %s\n", app_last_error());
             return 1;
         }
