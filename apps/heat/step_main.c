@@ -4,15 +4,19 @@
  *     PROGRAM [dt=0.1] [steps=1] [binary=0]  < world  > stepped world
  *
  * as in the seed. The world is read whole, stepped, and only then written,
- * so a bad world or a failed device run never produces partial output.
+ * so a bad world or a failed device run never produces partial output. A
+ * version that runs on a device opens it while the world is read, so that
+ * the two waits overlap.
  */
 #include "heat.h"
 #include "common/parse.h"
 #include "common/error.h"
 #include "common/program.h"
+#include "clframe.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
 
 void heat_step_usage(char *usage, size_t size, const char *name)
@@ -55,6 +59,15 @@ int heat_step_save(const heat_world *world, int binary)
     return rc;
 }
 
+/* Opens clframe's default device; a failure is reported again by the
+ * step's own call, which retries it. */
+static void *open_device(void *unused)
+{
+    (void)unused;
+    clctx_default();
+    return NULL;
+}
+
 int heat_step_main(int argc, char **argv, heat_version v)
 {
     const char *name = heat_versions.list[v].alias;
@@ -66,8 +79,13 @@ int heat_step_main(int argc, char **argv, heat_version v)
     if (status >= 0)
         return status;
 
+    pthread_t opener;
+    int opening = app_version_uses_opencl(&heat_versions, v) &&
+                  pthread_create(&opener, NULL, open_device, NULL) == 0;
     heat_world world;
     int rc = heat_world_load_whole(&world, stdin, "<stdin>");
+    if (opening)
+        pthread_join(opener, NULL);
     if (rc == 0)
         rc = heat_step(&world, args.dt, args.steps, v, NULL, NULL);
     if (rc == 0)
