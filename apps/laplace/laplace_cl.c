@@ -53,15 +53,15 @@ typedef struct laplace_tile {
  * one to change (apps/laplace/cuda/laplace_kernels.cuh's defaults are its
  * twin's); the others are for devices with less. A tile reads (w * h) /
  * ((w - 2 halo) * (h - 2 halo)) times the grid per launch, and computes
- * that many cells per cell of the grid, for `halo` iterations: 128 x 64
- * with a halo of 8, 1.52 times per 8 iterations; 128 x 128, 1.31 per 8;
- * 64 x 64 with 4, 1.31 per 4. Blocks of 4 x 16 take nvcc nearly twice
- * the registers of 4 x 8 (one work-group of 256 per multiprocessor
- * instead of two). LAPLACE_TILE=WxHxHALO[xVX[xPY[xCOPIES]]] asks for
- * another (for tuning: the README). */
+ * that many cells per cell of the grid, for `halo` iterations: 64 x 64
+ * with a halo of 8, 1.78 times per 8 iterations; 64 x 64 with 4, 1.31 per
+ * 4. On the H200 the first was the fastest of the shapes tried, ahead of
+ * larger tiles whose registers and local memory left fewer work-groups
+ * per multiprocessor (bench/RESULTS.md, Laplace).
+ * LAPLACE_TILE=WxHxHALO[xVX[xPY[xCOPIES]]] asks for another (for tuning:
+ * the README). */
 static const laplace_tile tile_choices[] = {
-    {128, 64, 8, 4, 8, 0},      /* 2 x 24 KB of local memory, 256 items */
-    {64, 64, 4, 4, 4, 0},       /* 16 KB a copy, 256 */
+    {64, 64, 8, 4, 4, 0},       /* 2 x 16 KB of local memory, 256 items */
     {32, 32, 4, 4, 4, 0},       /* 4 KB, 64 */
 };
 enum { TILE_GROUP_ITEMS = 256 };    /* a LAPLACE_TILE without PY */

@@ -168,7 +168,7 @@ extern "C" __global__ void laplace_update4(const float *in, float *out,
  * laplace.cl's comment says more.
  */
 #ifndef LAPLACE_TILE_W
-#define LAPLACE_TILE_W 128
+#define LAPLACE_TILE_W 64
 #endif
 #ifndef LAPLACE_TILE_H
 #define LAPLACE_TILE_H 64
@@ -180,7 +180,7 @@ extern "C" __global__ void laplace_update4(const float *in, float *out,
 #define LAPLACE_VX 4
 #endif
 #ifndef LAPLACE_PY
-#define LAPLACE_PY 8
+#define LAPLACE_PY 4
 #endif
 #define LAPLACE_TILE_GROUP_W (LAPLACE_TILE_W / LAPLACE_VX)
 #define LAPLACE_TILE_GROUP_H (LAPLACE_TILE_H / LAPLACE_PY)

@@ -233,7 +233,7 @@ LAPLACE_CHANGE_KERNEL(laplace_update_change, uchar)
  * block; cell by cell otherwise, fixed cells never written.
  */
 #ifndef LAPLACE_TILE_W
-#define LAPLACE_TILE_W 128
+#define LAPLACE_TILE_W 64
 #endif
 #ifndef LAPLACE_TILE_H
 #define LAPLACE_TILE_H 64
@@ -245,7 +245,7 @@ LAPLACE_CHANGE_KERNEL(laplace_update_change, uchar)
 #define LAPLACE_VX 4
 #endif
 #ifndef LAPLACE_PY
-#define LAPLACE_PY 8
+#define LAPLACE_PY 4
 #endif
 #ifndef LAPLACE_TILE_COPIES
 #define LAPLACE_TILE_COPIES 2
