@@ -41,99 +41,36 @@ int matmul_check_args(const float *a, const float *b, const float *c,
 
 /* ---- the blocked kernel's tile ------------------------------------------- */
 
-/* The variant's letters, in the order matmul_tile_format writes them. */
-static const struct {
-    char letter;
-    unsigned flag;
-} variant_letters[] = {
-    {'d', MATMUL_DOUBLE}, {'w', MATMUL_WARP_8X4}, {'v', MATMUL_WARP_4X8},
-    {'k', MATMUL_A_ROWS},
-};
-enum { VARIANT_LETTERS = sizeof variant_letters / sizeof *variant_letters };
-
-/* The flags of a variant's letters, or -1 on a letter that is none. */
-static long parse_variant(const char *text)
-{
-    unsigned flags = 0;
-    for (; *text; text++) {
-        int i = 0;
-        while (i < VARIANT_LETTERS && variant_letters[i].letter != *text)
-            i++;
-        if (i == VARIANT_LETTERS)
-            return -1;
-        flags |= variant_letters[i].flag;
-    }
-    return flags;
-}
-
-/* A warp tile's lanes along n and along m (0, 0 for none). */
-static void warp_lanes(unsigned variant, unsigned *x, unsigned *y)
-{
-    *x = variant & MATMUL_WARP_8X4 ? 8 : variant & MATMUL_WARP_4X8 ? 4 : 0;
-    *y = *x ? 32 / *x : 0;
-}
-
 int matmul_tile_parse(const char *text, matmul_tile *t)
 {
     unsigned f[6] = {0, 0, 0, 0, 0, 4};
-    int used[2] = {-1, -1};
-    long variant = 0;
-    int got = text ? sscanf(text, "%ux%ux%ux%ux%u%nx%u%n", &f[0], &f[1],
-                            &f[2], &f[3], &f[4], &used[0], &f[5],
-                            &used[1]) : 0;
-    const char *rest = got == 6 ? text + used[1] : got == 5 ? text + used[0]
-                                                              : "";
-    if (got == 6 && *rest == 'x' && rest[1])
-        variant = parse_variant(rest + 1);
-    else if (*rest)
-        variant = -1;
-    unsigned lx, ly;
-    warp_lanes(variant < 0 ? 0 : (unsigned)variant, &lx, &ly);
-    if ((got != 5 && got != 6) || variant < 0 || !f[0] || !f[1] || !f[2] ||
-        !f[3] || !f[4] || f[0] % 4 || f[1] % 4 || f[2] % 4 || f[5] % 4 ||
+    char end;
+    int got = text ? sscanf(text, "%ux%ux%ux%ux%ux%u%c", &f[0], &f[1], &f[2],
+                            &f[3], &f[4], &f[5], &end) : 0;
+    if ((got != 5 && got != 6) || !f[0] || !f[1] || !f[2] || !f[3] ||
+        !f[4] || f[0] % 4 || f[1] % 4 || f[2] % 4 || f[5] % 4 ||
         f[0] * f[1] > 256 || f[3] > 1024 || f[4] > 1024 || f[5] > 64)
         return app_fail(APP_ERR_BAD_INPUT, "matmul tile \"%s\": "
-                        "expected TMxTNxTKxWXxWY[xPAD[xVARIANT]], WX and "
-                        "WY >= 1, TM, TN, TK >= 4 and they and PAD "
-                        "multiples of 4 (float4 strips), TM*TN <= 256, PAD "
-                        "<= 64, VARIANT letters of d, w, v, k",
+                        "expected TMxTNxTKxWXxWY[xPAD], WX and WY >= 1, "
+                        "TM, TN, TK >= 4 and they and PAD multiples of "
+                        "4 (float4 strips), TM*TN <= 256, PAD <= 64",
                         text ? text : "(null)");
-    if ((variant & MATMUL_WARP_8X4) && (variant & MATMUL_WARP_4X8))
-        return app_fail(APP_ERR_BAD_INPUT, "matmul tile \"%s\": w and v "
-                        "are two shapes of warp tile: one at most", text);
-    if (lx && (f[3] % lx || f[4] % ly))
-        return app_fail(APP_ERR_BAD_INPUT, "matmul tile \"%s\": a warp "
-                        "tile of %u x %u lanes needs WX a multiple of %u and "
-                        "WY of %u", text, lx, ly, lx, ly);
-    *t = (matmul_tile){f[0], f[1], f[2], f[3], f[4], f[5], (unsigned)variant};
+    *t = (matmul_tile){f[0], f[1], f[2], f[3], f[4], f[5]};
     return 0;
 }
 
 const char *matmul_tile_format(const matmul_tile *t, char *buf, size_t size)
 {
-    char letters[VARIANT_LETTERS + 2];      /* "x", the letters, "\0" */
-    size_t n = 0;
-    for (int i = 0; i < VARIANT_LETTERS; i++) {
-        if (!(t->variant & variant_letters[i].flag))
-            continue;
-        if (n == 0)
-            letters[n++] = 'x';
-        letters[n++] = variant_letters[i].letter;
-    }
-    letters[n] = '\0';
-    snprintf(buf, size, "%ux%ux%ux%ux%ux%u%s", t->tm, t->tn, t->tk, t->wx,
-             t->wy, t->pad, letters);
+    snprintf(buf, size, "%ux%ux%ux%ux%ux%u", t->tm, t->tn, t->tk, t->wx,
+             t->wy, t->pad);
     return buf;
 }
 
 /* Bytes of local memory the blocked kernel takes with tile t. */
 static size_t tile_local_bytes(const matmul_tile *t)
 {
-    size_t bm = (size_t)t->tm * t->wy;
-    size_t a = t->variant & MATMUL_A_ROWS ? bm * (t->tk + t->pad)
-                                          : t->tk * (bm + t->pad);
-    size_t copies = t->variant & MATMUL_DOUBLE ? 2 : 1;
-    return copies * (a + (size_t)t->tk * t->tn * t->wx) * sizeof(float);
+    return ((size_t)t->tk * (t->tm * t->wy + t->pad) +
+            (size_t)t->tk * t->tn * t->wx) * sizeof(float);
 }
 
 int matmul_tile_choose(clctx *ctx, matmul_tile *t)
@@ -154,12 +91,12 @@ int matmul_tile_choose(clctx *ctx, matmul_tile *t)
          * the best of the shapes tried on a GPU (bench/RESULTS.md,
          * Matrix multiplication); steps of 8 where its 17 KB of local
          * memory is more than the device has. */
-        *t = (matmul_tile){8, 8, 16, 16, 16, 4, 0};
+        *t = (matmul_tile){8, 8, 16, 16, 16, 4};
         if (tile_local_bytes(t) > clctx_local_mem_size(ctx))
             t->tk = 8;
     } else {
         /* CPUs (PoCL): small groups, 32 x 32 blocks, little padding. */
-        *t = (matmul_tile){4, 4, 16, 8, 8, 0, 0};
+        *t = (matmul_tile){4, 4, 16, 8, 8, 0};
     }
     return matmul_tile_fits(ctx, t);
 }

@@ -39,25 +39,13 @@ extern const app_versions matmul_versions;
 /* The blocked kernel's shape: a work-group of wx x wy work-items computes a
  * (tm*wy) x (tn*wx) block of C, each work-item tm x tn of it, reading
  * A and B through local tiles tk deep. pad floats are added to each row of
- * the local copy of A (bank conflicts). variant: how the kernel goes about
- * it, a set of the flags below (0: the original kernel). */
+ * the local copy of A, which is stored transposed (bank conflicts). */
 typedef struct matmul_tile {
     unsigned tm, tn, tk, wx, wy, pad;
-    unsigned variant;
 } matmul_tile;
 
-/* The variant's flags, each a letter of the tile's seventh field
- * (kernels/matmul.cl says what each does and why): */
-enum {
-    MATMUL_DOUBLE = 1,      /* d: two local copies, one barrier a step */
-    MATMUL_WARP_8X4 = 2,    /* w: warp tiles of 8 lanes along n by 4 */
-    MATMUL_WARP_4X8 = 4,    /* v: warp tiles of 4 lanes along n by 8 */
-    MATMUL_A_ROWS = 8,      /* k: A's tile kept in rows along k, as read */
-};
-
-/* Parses "TMxTNxTKxWXxWY[xPAD[xVARIANT]]" and checks the shape (tk and
- * tn*wx multiples of 4, every field >= 1, tm*tn <= 256; VARIANT letters
- * of d, w or v, k, and a warp tile's lanes dividing wx and wy). 0, or
+/* Parses "TMxTNxTKxWXxWY" or "TMxTNxTKxWXxWY[xPAD]" and checks the shape
+ * (tk and tn*wx multiples of 4, every field >= 1, tm*tn <= 256). 0, or
  * APP_ERR_BAD_INPUT with a message. */
 int matmul_tile_parse(const char *text, matmul_tile *tile);
 /* The tile for ctx's device: MATMUL_TILE if set, else the one tuned for
@@ -70,12 +58,11 @@ int matmul_tile_choose(clctx *ctx, matmul_tile *tile);
  * both. matmul_plan_new checks every tile it is given with it. */
 int matmul_tile_fits(clctx *ctx, const matmul_tile *tile);
 /* Tuning (matmul_tune.c). matmul_tune checks each of count candidate
- * tiles (NULL: its own list) that ctx's device can run
+ * tiles (NULL: its own list of 14 shapes) that ctx's device can run
  * against the exact product on a 67 x 45 x 71 product, then times it on
  * n x n x n (the median kernel time of runs runs after a warm-up),
  * writing a line per candidate to report (may be NULL); *best gets the
- * fastest. 0, or a code with a message when none ran. matmul_tile_save
- * keeps a tile as the device's tuned one (beside the
+ * fastest. 0, or a code with a message when none ran. matmul_tile_save keeps a tile as the device's tuned one (beside the
  * program cache, per device and driver: clctx_setting_put);
  * matmul_tile_saved reads it back: 1 with *tile set, 0 when there is none
  * that this device can run. */
@@ -84,13 +71,7 @@ int matmul_tune(clctx *ctx, uint32_t n, unsigned runs,
                 matmul_tile *best, FILE *report);
 int matmul_tile_save(clctx *ctx, const matmul_tile *tile);
 int matmul_tile_saved(clctx *ctx, matmul_tile *tile);
-/* MATMUL_NV_OPTIONS, extra options for NVIDIA's OpenCL compiler that the
- * blocked kernel is built with (e.g. -cl-nv-maxrregcount=128: an
- * experiment's switch for the tuning sweep), where ctx's platform (NULL:
- * the default context's) is NVIDIA's; else "", as another compiler would
- * refuse them. */
-const char *matmul_nv_options(clctx *ctx);
-/* "8x8x16x16x16x4" into buf, with "xVARIANT" after it when not 0. */
+/* "8x8x16x16x16x4" into buf. */
 const char *matmul_tile_format(const matmul_tile *tile, char *buf, size_t size);
 
 /* A version ready to run, its kernel built once (reused by every run). */

@@ -32,34 +32,6 @@ struct matmul_plan {
     double last_ms;
 };
 
-const char *matmul_nv_options(clctx *ctx)
-{
-    const char *nv = getenv("MATMUL_NV_OPTIONS");
-    char name[256] = "";
-    if (!nv || !*nv || (!ctx && !(ctx = clctx_default())))
-        return "";
-    clGetPlatformInfo(clctx_platform(ctx), CL_PLATFORM_NAME, sizeof name - 1,
-                      name, NULL);
-    return strstr(name, "NVIDIA") ? nv : "";
-}
-
-/* The blocked kernel's build options for p's tile: its shape and variant,
- * then matmul_nv_options. 0, or -1 if they take size bytes or more. */
-static int blocked_options(const matmul_plan *p, char *buf, size_t size)
-{
-    const matmul_tile *t = &p->tile;
-    unsigned lanes_x = t->variant & MATMUL_WARP_8X4 ? 8
-                     : t->variant & MATMUL_WARP_4X8 ? 4 : 0;
-    int len = snprintf(buf, size, "-DMM_TM=%u -DMM_TN=%u -DMM_TK=%u "
-                       "-DMM_WG_X=%u -DMM_WG_Y=%u -DMM_PAD=%u -DMM_DOUBLE=%d "
-                       "-DMM_LANES_X=%u -DMM_A_ROWS=%d %s", t->tm, t->tn,
-                       t->tk, t->wx, t->wy, t->pad,
-                       !!(t->variant & MATMUL_DOUBLE), lanes_x,
-                       !!(t->variant & MATMUL_A_ROWS),
-                       matmul_nv_options(p->ctx));
-    return len < 0 || (size_t)len >= size ? -1 : 0;
-}
-
 static clkernel *plan_build(matmul_plan *p)
 {
     static const char *const names[MATMUL_VERSION_COUNT] = {
@@ -67,13 +39,12 @@ static clkernel *plan_build(matmul_plan *p)
         [MATMUL_TILED] = "matmul_tiled",
         [MATMUL_BLOCKED] = "matmul_blocked",
     };
-    char options[512] = "";
-    if (p->version == MATMUL_BLOCKED &&
-        blocked_options(p, options, sizeof options)) {
-        app_fail(APP_ERR_USAGE, "matmul: MATMUL_NV_OPTIONS is too long "
-                 "(%zu bytes for all the options)", sizeof options);
-        return NULL;
-    }
+    char options[160] = "";
+    const matmul_tile *t = &p->tile;
+    if (p->version == MATMUL_BLOCKED)
+        snprintf(options, sizeof options, "-DMM_TM=%u -DMM_TN=%u -DMM_TK=%u "
+                 "-DMM_WG_X=%u -DMM_WG_Y=%u -DMM_PAD=%u", t->tm, t->tn, t->tk,
+                 t->wx, t->wy, t->pad);
     if (clframe_add_sources(matmul_kernel_sources))
         return NULL;
     return clkernel_file(p->ctx, MATMUL_KERNELS, names[p->version], options);

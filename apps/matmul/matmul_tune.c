@@ -22,19 +22,13 @@
 #define MATMUL_TILE_SETTING "matmul-tile"
 
 /* Shapes around the best on a GPU (bench/RESULTS.md, Matrix
- * multiplication, has their figures), first the original kernel's best,
- * then its variants there (kernels/matmul.cl: d two local copies, w and
- * v warp tiles, k A's tile in rows), then the other original shapes and
+ * multiplication, has their figures) and
  * smaller ones for devices with fewer registers or smaller groups. */
 static const char *const default_candidates[] = {
-    "8x8x16x16x16x4",
-    "8x8x16x16x16x4xdw", "8x8x8x16x16x4xdw", "8x8x16x16x16x4xw",
-    "8x8x16x16x16x4xd", "8x8x8x16x16x4xd", "8x8x16x16x16x4xdwk",
-    "8x8x8x16x16x4xdwk", "8x8x16x16x16x4xwk", "8x8x16x16x16x4xdv",
-    "8x8x16x16x16x4xk", "8x16x8x16x16x4xdw", "16x8x8x16x16x4xdw",
-    "8x8x16x16x8x4xdw",
-    "8x8x8x16x16x4", "8x8x12x16x16x4", "8x8x16x16x16x0", "8x8x16x16x8x4",
-    "8x8x16x8x16x4", "8x16x8x16x16x4", "4x4x16x8x8x0", "4x4x8x8x8x0",
+    "8x8x16x16x16x4", "8x8x8x16x16x4", "8x8x12x16x16x4", "8x8x32x16x16x4",
+    "8x8x16x16x16x0", "8x8x16x16x8x4", "8x8x16x8x16x4", "8x8x16x32x8x4",
+    "8x4x16x16x16x4", "4x8x16x16x16x4", "8x16x8x16x16x4", "4x4x16x16x16x4",
+    "4x4x16x8x8x0", "4x4x8x8x8x0",
 };
 
 /* The check's sizes: odd, so that every tile pads all three. */
@@ -83,10 +77,10 @@ static int try_tile(clctx *ctx, const matmul_tile *tile, uint32_t n,
     if (plan && rc == 0)
         rc = time_plan(plan, n, runs, m[3], m[4], m[5], ms);
     if (report && rc == 0)
-        fprintf(report, "  %-18s %10.3f %11.1f\n", name, *ms,
+        fprintf(report, "  %-16s %10.3f %11.1f\n", name, *ms,
                 2.0 * n * n * n / *ms * 1e-6);
     else if (report)
-        fprintf(report, "  %-18s skipped: %s\n", name, app_last_error());
+        fprintf(report, "  %-16s skipped: %s\n", name, app_last_error());
     matmul_plan_free(plan);
     return rc;
 }
@@ -118,12 +112,9 @@ int matmul_tune(clctx *ctx, uint32_t n, unsigned runs,
     }
     double best_ms = 0;
     int found = 0;
-    if (have && report && *matmul_nv_options(ctx))
-        fprintf(report, "MATMUL_NV_OPTIONS: every tile built with %s\n",
-                matmul_nv_options(ctx));
     if (have && report)
         fprintf(report, "tuning matmul blocked on %s at %u x %u x %u, median "
-                "of %u runs:\n  %-18s %10s %11s\n", clctx_device_name(ctx),
+                "of %u runs:\n  %-16s %10s %11s\n", clctx_device_name(ctx),
                 n, n, n, runs, "tile", "kernel ms", "GFLOP/s");
     for (size_t i = 0; have && i < count; i++) {
         matmul_tile tile;

@@ -226,8 +226,7 @@ int main(int argc, char **argv)
     if (matmul_tile_choose(NULL, &tile) == 0)
         matmul_tile_format(&tile, tile_text, sizeof tile_text);
     printf("matmul, C = A x B, n x n floats, on %s; median of %lu runs; "
-           "blocked tile %s (TMxTNxTKxWXxWYxPAD[xVARIANT]); OpenMP threads "
-           "%d\n",
+           "blocked tile %s (TMxTNxTKxWXxWYxPAD); OpenMP threads %d\n",
            clctx_device_name(NULL), runs, tile_text, matmul_openmp_threads());
     printf("%6s  %-10s  %10s  %9s  %10s  %9s  %9s\n", "n", "version",
            "call ms", "GFLOP/s", "kernel ms", "GFLOP/s", "max rel");

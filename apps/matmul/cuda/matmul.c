@@ -369,8 +369,8 @@ static int bench(const unsigned long *sizes, int nsizes, int runs,
         printf("CUDA: no blocked twin for tile %s (not one of the tuner's): "
                "its CUDA column is left empty\n", tile_text);
     printf("matmul, C = A x B, n x n floats; OpenCL: %s; CUDA: %s; blocked "
-           "tile %s (TMxTNxTKxWXxWYxPAD[xVARIANT]), its twin's too; kernel "
-           "ms, median of %d runs after a warm-up; OpenCL/CUDA > 1: CUDA faster\n\n",
+           "tile %s (TMxTNxTKxWXxWYxPAD), its twin's too; kernel ms, median "
+           "of %d runs after a warm-up; OpenCL/CUDA > 1: CUDA faster\n\n",
            clctx_describe(NULL), cuda_text, tile_text, runs);
     printf("| n | version | OpenCL ms | CUDA ms | OpenCL/CUDA | checked | "
            "err/bound | same bits |\n");
@@ -411,8 +411,7 @@ int main(int argc, char **argv)
     int status = make_plans(plans) ? 1 : 0;
     if (status == 0) {
         const matmul_tile *t = matmul_plan_tile(plans[ROW_BLOCKED]);
-        matmul_cuda_tile tile = {t->tm, t->tn, t->tk, t->wx, t->wy, t->pad,
-                                 t->variant};
+        matmul_cuda_tile tile = {t->tm, t->tn, t->tk, t->wx, t->wy, t->pad};
         status = bench(sizes, nsizes, (int)runs, (uint32_t)naive_max, plans,
                        t, &tile);
     }

@@ -17,25 +17,16 @@
 #include <cublas_v2.h>
 #include <stdlib.h>
 
-/* The blocked twin's tiles: those of the app's tuner (matmul_tune.c), in
- * its order, both of its defaults (8x8x16x16x16x4 on GPUs, 8 deep where
- * local memory is short, and 4x4x16x8x8x0 elsewhere) among them. Each is
- * X(TM, TN, TK, WX, WY, PAD, DOUBLE, LANES_X, A_ROWS): the shape, then the
- * variant (the tile string's letters d, w = 8 lanes along n or v = 4, k).
- * A kernel is compiled for each; the tile the OpenCL plan runs picks one. */
+/* The blocked twin's tiles: those of the app's tuner (matmul_tune.c),
+ * both of its defaults (8x8x16x16x16x4 on GPUs, 8 deep where local memory
+ * is short, and 4x4x16x8x8x0 elsewhere) among them. A kernel is compiled
+ * for each; the tile the OpenCL plan runs picks one. */
 #define MATMUL_CUDA_TILES(X)                                                 \
-    X(8, 8, 16, 16, 16, 4, 0, 0, 0)                                          \
-    X(8, 8, 16, 16, 16, 4, 1, 8, 0) X(8, 8, 8, 16, 16, 4, 1, 8, 0)           \
-    X(8, 8, 16, 16, 16, 4, 0, 8, 0) X(8, 8, 16, 16, 16, 4, 1, 0, 0)          \
-    X(8, 8, 8, 16, 16, 4, 1, 0, 0) X(8, 8, 16, 16, 16, 4, 1, 8, 1)           \
-    X(8, 8, 8, 16, 16, 4, 1, 8, 1) X(8, 8, 16, 16, 16, 4, 0, 8, 1)           \
-    X(8, 8, 16, 16, 16, 4, 1, 4, 0) X(8, 8, 16, 16, 16, 4, 0, 0, 1)          \
-    X(8, 16, 8, 16, 16, 4, 1, 8, 0) X(16, 8, 8, 16, 16, 4, 1, 8, 0)          \
-    X(8, 8, 16, 16, 8, 4, 1, 8, 0)                                           \
-    X(8, 8, 8, 16, 16, 4, 0, 0, 0) X(8, 8, 12, 16, 16, 4, 0, 0, 0)           \
-    X(8, 8, 16, 16, 16, 0, 0, 0, 0) X(8, 8, 16, 16, 8, 4, 0, 0, 0)           \
-    X(8, 8, 16, 8, 16, 4, 0, 0, 0) X(8, 16, 8, 16, 16, 4, 0, 0, 0)           \
-    X(4, 4, 16, 8, 8, 0, 0, 0, 0) X(4, 4, 8, 8, 8, 0, 0, 0, 0)
+    X(8, 8, 16, 16, 16, 4) X(8, 8, 8, 16, 16, 4) X(8, 8, 12, 16, 16, 4)      \
+    X(8, 8, 32, 16, 16, 4) X(8, 8, 16, 16, 16, 0) X(8, 8, 16, 16, 8, 4)      \
+    X(8, 8, 16, 8, 16, 4) X(8, 8, 16, 32, 8, 4) X(8, 4, 16, 16, 16, 4)       \
+    X(4, 8, 16, 16, 16, 4) X(8, 16, 8, 16, 16, 4) X(4, 4, 16, 16, 16, 4)     \
+    X(4, 4, 16, 8, 8, 0) X(4, 4, 8, 8, 8, 0)
 
 template <class T>
 __global__ void __launch_bounds__(T::THREADS)
@@ -45,15 +36,9 @@ matmul_blocked_for(const float *a, const float *b, float *c, unsigned m,
     mm_blocked<T>(a, b, c, m, k, n);
 }
 
-/* A variant's bits in matmul_cuda_tile (apps/matmul/matmul.h's flags). */
-#define VARIANT_BITS(D, LX, AR)                                              \
-    (((D) ? 1u : 0u) | ((LX) == 8 ? 2u : (LX) == 4 ? 4u : 0u) |             \
-     ((AR) ? 8u : 0u))
-
-#define IS_TILE(TM, TN, TK, WX, WY, PAD, D, LX, AR, t)                       \
+#define IS_TILE(TM, TN, TK, WX, WY, PAD, t)                                  \
     ((t)->tm == TM && (t)->tn == TN && (t)->tk == TK && (t)->wx == WX &&     \
-     (t)->wy == WY && (t)->pad == PAD &&                                     \
-     (t)->variant == VARIANT_BITS(D, LX, AR))
+     (t)->wy == WY && (t)->pad == PAD)
 
 #define CUBLAS_TRY(call)                                                     \
     do {                                                                     \
@@ -87,8 +72,8 @@ static size_t round_up(size_t x, size_t to)
 
 extern "C" int matmul_cuda_has_tile(const matmul_cuda_tile *t)
 {
-#define HAS_TILE(TM, TN, TK, WX, WY, PAD, D, LX, AR)                         \
-    if (IS_TILE(TM, TN, TK, WX, WY, PAD, D, LX, AR, t))                      \
+#define HAS_TILE(TM, TN, TK, WX, WY, PAD)                                    \
+    if (IS_TILE(TM, TN, TK, WX, WY, PAD, t))                                 \
         return 1;
     MATMUL_CUDA_TILES(HAS_TILE)
 #undef HAS_TILE
@@ -101,17 +86,17 @@ static int launch_blocked(const device_product *d)
     const matmul_cuda_tile *t = &d->tile;
     dim3 grid(d->n / (t->tn * t->wx), d->m / (t->tm * t->wy));
     dim3 block(t->wx, t->wy);
-#define LAUNCH_TILE(TM, TN, TK, WX, WY, PAD, D, LX, AR)                      \
-    if (IS_TILE(TM, TN, TK, WX, WY, PAD, D, LX, AR, t)) {                    \
-        matmul_blocked_for<mm_tile<TM, TN, TK, WX, WY, PAD, D, LX, AR>>      \
+#define LAUNCH_TILE(TM, TN, TK, WX, WY, PAD)                                 \
+    if (IS_TILE(TM, TN, TK, WX, WY, PAD, t)) {                               \
+        matmul_blocked_for<mm_tile<TM, TN, TK, WX, WY, PAD>>                 \
             <<<grid, block>>>(d->a, d->b, d->c, d->m, d->k, d->n);           \
         return 0;                                                            \
     }
     MATMUL_CUDA_TILES(LAUNCH_TILE)
 #undef LAUNCH_TILE
     fprintf(stderr, "matmul_cuda_run: no blocked kernel for tile "
-            "%ux%ux%ux%ux%ux%u, variant %u (matmul_cuda_has_tile)\n", t->tm,
-            t->tn, t->tk, t->wx, t->wy, t->pad, t->variant);
+            "%ux%ux%ux%ux%ux%u (matmul_cuda_has_tile)\n", t->tm, t->tn, t->tk,
+            t->wx, t->wy, t->pad);
     return -1;
 }
 

@@ -21,11 +21,9 @@ typedef enum matmul_cuda_version {
     MATMUL_CUDA_CUBLAS      /* cublasSgemm */
 } matmul_cuda_version;
 
-/* The blocked twin's tile, field for field apps/matmul's matmul_tile
- * (variant: its flags MATMUL_DOUBLE, MATMUL_WARP_8X4, ...). */
+/* The blocked twin's tile, field for field apps/matmul's matmul_tile. */
 typedef struct matmul_cuda_tile {
     unsigned tm, tn, tk, wx, wy, pad;
-    unsigned variant;
 } matmul_cuda_tile;
 
 

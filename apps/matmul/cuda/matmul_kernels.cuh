@@ -51,16 +51,6 @@
 #ifndef MM_PAD
 #define MM_PAD 4
 #endif
-/* Its variant, as the OpenCL source's (0: the original kernel). */
-#ifndef MM_DOUBLE
-#define MM_DOUBLE 0
-#endif
-#ifndef MM_LANES_X
-#define MM_LANES_X 0
-#endif
-#ifndef MM_A_ROWS
-#define MM_A_ROWS 0
-#endif
 
 extern "C" __global__ void matmul_naive(const float *a, const float *b,
                                         float *c, unsigned m, unsigned k,
@@ -104,40 +94,22 @@ matmul_tiled(const float *a, const float *b, float *c, unsigned m,
 
 /* ---- blocked -------------------------------------------------------------
  * A WX x WY block computes a BM x BN block of C (BM = TM WY, BN = TN WX),
- * each thread TM x TN elements in registers, its columns as float4-wide
- * strips. The OpenCL kernel's comment says which thread owns which
- * elements in each variant and why: strips (LANES_X 0: rows 4 ty + 4 i WY
- * + (0..3), columns 4 tx + 4 j WX + (0..3)) or warp tiles (LANES_X 8 or 4:
- * each warp its own (TM LANES_Y) x (TN LANES_X) sub-block); shared memory
- * holding one copy of the tiles (two barriers a step) or two (DOUBLE: one
- * barrier); A's tile transposed, rows padded by PAD floats, or in rows
- * along k (A_ROWS). The next step's tiles are read into registers while
+ * each thread TM x TN elements in registers, as float4-wide strips: rows
+ * 4 ty + 4 i WY + (0..3), columns 4 tx + 4 j WX + (0..3). Shared memory
+ * holds one step's tiles: A's BM x TK, transposed, rows padded by PAD
+ * floats, and B's TK x BN; the next step's are read into registers while
  * this step's are multiplied. m, k, n are multiples of BM, TK and BN: the
  * host pads, as the app's does. */
 
 /* The tile and the sizes that follow from it (the OpenCL source's MM_*
  * macros). */
-template <int TM_, int TN_, int TK_, int WX_, int WY_, int PAD_,
-          int DOUBLE_ = 0, int LANES_X_ = 0, int A_ROWS_ = 0>
+template <int TM_, int TN_, int TK_, int WX_, int WY_, int PAD_>
 struct mm_tile {
     static constexpr int TM = TM_, TN = TN_, TK = TK_;
     static constexpr int WX = WX_, WY = WY_, PAD = PAD_;
-    static constexpr int DOUBLE = DOUBLE_, LANES_X = LANES_X_;
-    static constexpr int A_ROWS = A_ROWS_;
     static constexpr int BM = TM * WY, BN = TN * WX, THREADS = WX * WY;
-    /* A thread's strips of columns are SLOTS_X float4s apart, its strips
-     * of rows SLOTS_Y slots apart. */
-    static constexpr int LX1 = LANES_X ? LANES_X : 1; /* no division by 0 */
-    static constexpr int LANES_Y = LANES_X ? 32 / LX1 : 0;
-    static constexpr int SLOTS_X = LANES_X ? LANES_X : WX;
-    static constexpr int SLOTS_Y = LANES_X ? LANES_Y : WY;
     static constexpr int AS_ROW4 = (BM + PAD) / 4; /* float4s, A's rows */
-    static constexpr int AK_ROW4 = (TK + PAD) / 4; /* float4s, A in rows */
     static constexpr int BS_ROW4 = BN / 4;
-    /* One copy of the shared tiles, in float4s. */
-    static constexpr int A_TILE4 = A_ROWS ? BM * AK_ROW4 : TK * AS_ROW4;
-    static constexpr int B_TILE4 = TK * BS_ROW4;
-    static constexpr int COPIES = DOUBLE ? 2 : 1;
     /* float4s of the A and B tiles each thread moves per step (the last
      * round may leave some threads without one). */
     static constexpr int A_VECS = BM * TK / 4, B_VECS = TK * BN / 4;
@@ -145,9 +117,6 @@ struct mm_tile {
     static constexpr int B_LOADS = (B_VECS + THREADS - 1) / THREADS;
     static_assert(TM % 4 == 0 && TN % 4 == 0 && TK % 4 == 0 && PAD % 4 == 0,
                   "mm_tile: TM, TN, TK and PAD must be multiples of 4");
-    static_assert(!LANES_X || (32 % LX1 == 0 && WX % LX1 == 0 &&
-                               WY % (32 / LX1) == 0),
-                  "mm_tile: a warp tile's lanes must divide 32, WX and WY");
 };
 
 /* This thread's share of the tiles at depth p0, into registers. A: BM
@@ -175,27 +144,21 @@ __device__ void mm_load_tiles(const float *ablock, const float *bblock,
     }
 }
 
-/* Stores what mm_load_tiles read into one copy of the tiles: A
- * transposed, so that the inner loop reads a column of it as rows of
- * float4s, four scalar stores a float4 (or, in rows, the float4 as it was
- * read); B as it is. */
+/* Stores what mm_load_tiles read: A transposed, so that the inner loop
+ * reads a column of it as rows of float4s, B as it is. */
 template <class T>
-__device__ void mm_store_tiles(float4 *as, float4 *bs, int tid,
+__device__ void mm_store_tiles(float *as, float4 *bs, int tid,
                                const float4 *anext, const float4 *bnext)
 {
     for (int l = 0; l < T::A_LOADS; l++) {
         int id = tid + l * T::THREADS;
         if (id < T::A_VECS) {
             int r = id / (T::TK / 4), q = id % (T::TK / 4);
-            if (T::A_ROWS) {
-                as[r * T::AK_ROW4 + q] = anext[l];
-            } else {
-                float *col = (float *)as + 4 * q * (4 * T::AS_ROW4) + r;
-                col[0 * 4 * T::AS_ROW4] = anext[l].x;
-                col[1 * 4 * T::AS_ROW4] = anext[l].y;
-                col[2 * 4 * T::AS_ROW4] = anext[l].z;
-                col[3 * 4 * T::AS_ROW4] = anext[l].w;
-            }
+            float *col = as + 4 * q * (4 * T::AS_ROW4) + r;
+            col[0 * 4 * T::AS_ROW4] = anext[l].x;
+            col[1 * 4 * T::AS_ROW4] = anext[l].y;
+            col[2 * 4 * T::AS_ROW4] = anext[l].z;
+            col[3 * 4 * T::AS_ROW4] = anext[l].w;
         }
     }
     for (int l = 0; l < T::B_LOADS; l++) {
@@ -220,30 +183,15 @@ __device__ __forceinline__ float4 mm_fma4(float s, float4 b, float4 acc)
         acc[i + 3][j / 4] = mm_fma4((a).w, b, acc[i + 3][j / 4]);           \
     } while (0)
 
-/* With A in rows: acc[i][j] += ar[i].s * b[j] for depth p of the tile,
- * s the component of ar (A's rows at depths p - p % 4 .. p - p % 4 + 3)
- * that holds depth p, b[j] the thread's strips of B's row p (from float4
- * column cx). */
-#define MM_ROWS_STEP(T, acc, ar, bt, p, s, cx) do {                          \
-        float4 br[T::TN / 4];                                                \
-        for (int j = 0; j < T::TN / 4; j++)                                  \
-            br[j] = bt[(p) * T::BS_ROW4 + (cx) + j * T::SLOTS_X];            \
-        for (int i = 0; i < T::TM; i++)                                      \
-            for (int j = 0; j < T::TN / 4; j++)                              \
-                acc[i][j] = mm_fma4(ar[i].s, br[j], acc[i][j]);             \
-    } while (0)
-
 /* The body of a blocked kernel for tile T, launched on a grid of
- * (n / BN, m / BM) blocks of (WX, WY) threads. Where the OpenCL kernel
- * has #if on its variant, this has if on T's constants, which the
- * compiler resolves. */
+ * (n / BN, m / BM) blocks of (WX, WY) threads. */
 template <class T>
 __device__ void mm_blocked(const float *a, const float *b, float *c,
                            unsigned m, unsigned k, unsigned n)
 {
     (void)m;                    /* the grid covers m */
-    __shared__ float4 as[T::COPIES * T::A_TILE4];
-    __shared__ float4 bs[T::COPIES * T::B_TILE4];
+    __shared__ float4 as[T::TK * T::AS_ROW4];
+    __shared__ float4 bs[T::TK * T::BS_ROW4];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int tid = ty * T::WX + tx;
     /* The OpenCL kernel takes its rows from its global id (for the app's
@@ -254,19 +202,8 @@ __device__ void mm_blocked(const float *a, const float *b, float *c,
     const float *ablock = a + row0 * k;
     const float *bblock = b + col0;
 
-    /* The thread's slots: its first float4 of columns, cx, and its first
-     * row (A in rows) or float4 of rows (A transposed), ry. */
-    int cx = tx, ry = ty;
-    if (T::LANES_X) {
-        const int lane = tid % 32, warp = tid / 32;
-        const int warp_x = warp % (T::WX / T::LX1);
-        const int warp_y = warp / (T::WX / T::LX1);
-        cx = warp_x * (T::TN / 4) * T::LANES_X + lane % T::LX1;
-        ry = warp_y * (T::A_ROWS ? T::TM : T::TM / 4) * T::LANES_Y +
-             lane / T::LX1;
-    }
-
-    /* acc[i][j]: the thread's row i, its columns 4 j .. 4 j + 3. */
+    /* acc[i][j]: row 4 ty + (i % 4) + 4 (i / 4) WY of the block, columns
+     * 4 tx + 4 j WX + (0..3). */
     float4 acc[T::TM][T::TN / 4];
     for (int i = 0; i < T::TM; i++)
         for (int j = 0; j < T::TN / 4; j++)
@@ -274,74 +211,43 @@ __device__ void mm_blocked(const float *a, const float *b, float *c,
 
     float4 anext[T::A_LOADS], bnext[T::B_LOADS];
     mm_load_tiles<T>(ablock, bblock, k, n, 0, tid, anext, bnext);
-    mm_store_tiles<T>(as, bs, tid, anext, bnext);
+    mm_store_tiles<T>((float *)as, bs, tid, anext, bnext);
     __syncthreads();
-    int copy = 0;               /* the copy this step's tiles are in */
     for (size_t p0 = 0; p0 < k; p0 += T::TK) {
         int more = p0 + T::TK < k;
         if (more)
             mm_load_tiles<T>(ablock, bblock, k, n, p0 + T::TK, tid, anext,
                              bnext);
-        const float4 *at = as + copy * T::A_TILE4;
-        const float4 *bt = bs + copy * T::B_TILE4;
 
-        if (T::A_ROWS) {
 #pragma unroll
-            for (int p = 0; p < T::TK; p += 4) {
-                float4 ar[T::TM];
-                for (int i = 0; i < T::TM; i++)
-                    ar[i] = at[(ry + i * T::SLOTS_Y) * T::AK_ROW4 + p / 4];
-                MM_ROWS_STEP(T, acc, ar, bt, p + 0, x, cx);
-                MM_ROWS_STEP(T, acc, ar, bt, p + 1, y, cx);
-                MM_ROWS_STEP(T, acc, ar, bt, p + 2, z, cx);
-                MM_ROWS_STEP(T, acc, ar, bt, p + 3, w, cx);
-            }
-        } else {
-#pragma unroll
-            for (int p = 0; p < T::TK; p++) {
-                float4 ar[T::TM / 4], br[T::TN / 4];
-                for (int i = 0; i < T::TM / 4; i++)
-                    ar[i] = at[p * T::AS_ROW4 + ry + i * T::SLOTS_Y];
+        for (int p = 0; p < T::TK; p++) {
+            float4 ar[T::TM / 4], br[T::TN / 4];
+            for (int i = 0; i < T::TM / 4; i++)
+                ar[i] = as[p * T::AS_ROW4 + ty + i * T::WY];
+            for (int j = 0; j < T::TN / 4; j++)
+                br[j] = bs[p * T::BS_ROW4 + tx + j * T::WX];
+            for (int i = 0; i < T::TM / 4; i++)
                 for (int j = 0; j < T::TN / 4; j++)
-                    br[j] = bt[p * T::BS_ROW4 + cx + j * T::SLOTS_X];
-                for (int i = 0; i < T::TM / 4; i++)
-                    for (int j = 0; j < T::TN / 4; j++)
-                        MM_OUTER4(acc, 4 * i, 4 * j, ar[i], br[j]);
-            }
+                    MM_OUTER4(acc, 4 * i, 4 * j, ar[i], br[j]);
         }
-
-        if (T::DOUBLE) {
-            /* The other copy was last read in the previous step, which
-             * every thread finished before the last barrier. */
-            copy ^= 1;
-            if (more)
-                mm_store_tiles<T>(as + copy * T::A_TILE4,
-                                  bs + copy * T::B_TILE4, tid, anext, bnext);
-            __syncthreads();
-        } else {
-            /* Every thread is done with the tiles before they are
-             * overwritten, and the new ones are stored before they are
-             * read. */
-            __syncthreads();
-            if (more)
-                mm_store_tiles<T>(as, bs, tid, anext, bnext);
-            __syncthreads();
-        }
+        /* Every thread is done with the tiles before they are
+         * overwritten, and the new ones are stored before they are read. */
+        __syncthreads();
+        if (more)
+            mm_store_tiles<T>((float *)as, bs, tid, anext, bnext);
+        __syncthreads();
     }
 
     for (int i = 0; i < T::TM; i++) {
-        size_t row = T::A_ROWS
-            ? row0 + ry + i * T::SLOTS_Y
-            : row0 + 4 * ry + i % 4 + 4 * (i / 4) * T::SLOTS_Y;
-        float *crow = c + row * n + col0 + 4 * cx;
+        size_t row = row0 + 4 * ty + i % 4 + 4 * (i / 4) * T::WY;
+        float *crow = c + row * n + col0 + 4 * tx;
         for (int j = 0; j < T::TN / 4; j++)
-            *(float4 *)(crow + 4 * j * T::SLOTS_X) = acc[i][j];
+            *(float4 *)(crow + 4 * j * T::WX) = acc[i][j];
     }
 }
 
 /* The blocked kernel for the tile of the MM_* macros. */
-typedef mm_tile<MM_TM, MM_TN, MM_TK, MM_WG_X, MM_WG_Y, MM_PAD, MM_DOUBLE,
-                MM_LANES_X, MM_A_ROWS> mm_default_tile;
+typedef mm_tile<MM_TM, MM_TN, MM_TK, MM_WG_X, MM_WG_Y, MM_PAD> mm_default_tile;
 
 extern "C" __global__ void __launch_bounds__(MM_WG_X * MM_WG_Y)
 matmul_blocked(const float *a, const float *b, float *c, unsigned m,

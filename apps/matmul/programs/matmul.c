@@ -35,10 +35,8 @@ static const app_program program = {"matmul",
     "  --pinned     A, B and C in pinned host memory (clframe_host_alloc)\n"
     "  --chunks C   each call in C row panels of A and C, so that copies\n"
     "               overlap the kernel (1: one whole call; default: chosen)\n"
-    "  MATMUL_TILE=TMxTNxTKxWXxWY[xPAD[xVARIANT]] sets blocked's tile (over\n"
-    "  a tuned one); VARIANT letters: d two local copies, w or v warp\n"
-    "  tiles, k A's tile in rows. MATMUL_NV_OPTIONS adds options for\n"
-    "  NVIDIA's compiler (e.g. -cl-nv-maxrregcount=128), there only.\n",
+    "  MATMUL_TILE=TMxTNxTKxWXxWY[xPAD] sets blocked's tile (over a tuned\n"
+    "  one).\n",
     &matmul_versions};
 
 typedef struct options {
