@@ -34,10 +34,10 @@ extern const clframe_source heat_kernel_sources[];
 enum { ROW_GROUP_W = 32, ROW_GROUP_H = 8 };
 
 /* v6's default tile: 64 cells wide and as tall as local memory allows, up
- * to 48, with a halo of 4 (so up to 4 steps per launch), stepped by 64 x 4
- * work-items, each a column of 12 cells: the fastest shape on a GPU
+ * to 64, with a halo of 4 (so up to 4 steps per launch), stepped by 64 x 4
+ * work-items, each a column of 16 cells: the fastest shape on the H200
  * (bench/RESULTS.md, Heat world). */
-enum { TILE_GROUP_W = 64, TILE_GROUP_H = 4, TILE_W = 64, TILE_MAX_H = 48,
+enum { TILE_GROUP_W = 64, TILE_GROUP_H = 4, TILE_W = 64, TILE_MAX_H = 64,
        TILE_HALO = 4 };
 
 /* Local memory a tile cell takes: two temperatures and its flags. */

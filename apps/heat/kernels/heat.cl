@@ -180,8 +180,9 @@ __kernel void heat_step_packed(float inner, float outer, uint w, uint h,
  * HEAT_TILE_W x HEAT_TILE_H cells: its output block plus a halo of
  * HEAT_HALO cells on each side. It steps the whole tile `steps` times
  * (steps <= HEAT_HALO). The tile's edge cells have no neighbours in the
- * tile and are held fixed; the error that causes creeps inwards one cell
- * per step, so after `steps` steps the output block is still exact. Cells
+ * tile: they take their own value (indices clamped to the tile) for the
+ * missing ones, and the error that causes creeps inwards one cell per
+ * step, so after `steps` steps the output block is still exact. Cells
  * outside the world act as insulators.
  *
  * Each work-item owns HEAT_PER_X columns (HEAT_GROUP_W apart, so a warp
@@ -192,7 +193,10 @@ __kernel void heat_step_packed(float inner, float outer, uint w, uint h,
  * copies of the tile (read one, write the other, one barrier). The flags
  * stay in local memory too: in registers beside the temperatures they
  * pushed the arrays into slow per-thread memory on the H200 (bench/RESULTS.md,
- * Heat world). Plain cells, nearly all of a world, take heat_update_plain.
+ * Heat world). A bit per cell in `plain` says which are plain, nearly all
+ * of a world: a column strip of plain cells only (the usual case, tile
+ * edges included now that they are not held fixed) is stepped by
+ * heat_update_plain alone, with no branch and no read of the flags.
  */
 #ifndef HEAT_GROUP_W
 #define HEAT_GROUP_W 32
@@ -220,6 +224,10 @@ __kernel void heat_step_packed(float inner, float outer, uint w, uint h,
 #if HEAT_OUT_W < 1 || HEAT_OUT_H < 1
 #error "the halo leaves no output block in the tile"
 #endif
+#if HEAT_PER_X * HEAT_PER_Y > 64
+#error "a work-item steps at most 64 cells"
+#endif
+#define HEAT_COLUMN_PLAIN ((ulong)-1 >> (64 - HEAT_PER_Y))
 
 __kernel __attribute__((reqd_work_group_size(HEAT_GROUP_W, HEAT_GROUP_H, 1)))
 void heat_step_tiled(float inner, float outer, uint w, uint h,
@@ -231,6 +239,7 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
     __local uchar flags[HEAT_TILE_H][HEAT_TILE_W];
     heat_divisors divisors = heat_make_divisors(inner, outer);
     float v[HEAT_PER_X][HEAT_PER_Y];
+    ulong plain = 0;        /* bit i * HEAT_PER_Y + j: cell (i, j) is plain */
     int lx = get_local_id(0), ty0 = get_local_id(1) * HEAT_PER_Y;
     /* Unsigned: the halo left of or above the world wraps to far past it
      * (a side is at most 2^31 cells), so gx < w alone says inside, and a
@@ -249,10 +258,8 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
             int inside = gx < w && gy < h;
             uint g = gy * w + gx;
             uchar f = inside ? packed[g] : (uchar)HEAT_INSULATOR;
-            if (tx == 0 || ty == 0 || tx == HEAT_TILE_W - 1 ||
-                ty == HEAT_TILE_H - 1)
-                f |= HEAT_FIXED;
             flags[ty][tx] = f;
+            plain |= (ulong)(f == 0) << (i * HEAT_PER_Y + j);
             v[i][j] = inside ? in[g] : 0.0f;
             tile[0][ty][tx] = v[i][j];
         }
@@ -262,33 +269,44 @@ void heat_step_tiled(float inner, float outer, uint w, uint h,
     for (uint s = 0; s < steps; s++) {
         __local float (*cur)[HEAT_TILE_W] = tile[s & 1];
         __local float (*next)[HEAT_TILE_W] = tile[(s & 1) ^ 1];
-    for (int i = 0; i < HEAT_PER_X; i++) {
+        for (int i = 0; i < HEAT_PER_X; i++) {
             int tx = lx + i * HEAT_GROUP_W;
-            /* Every cell's update is computed (a select keeps fixed ones,
-             * with no branch); clamping keeps the edge cells' reads inside
-             * the tile. */
+            /* Clamping keeps the edge cells' reads inside the tile. */
             int left = max(tx - 1, 0), right = min(tx + 1, HEAT_TILE_W - 1);
+            ulong mine = plain >> (i * HEAT_PER_Y);
             float above = cur[max(ty0 - 1, 0)][tx];
             float below = cur[min(ty0 + HEAT_PER_Y, HEAT_TILE_H - 1)][tx];
             float old[HEAT_PER_Y];
             for (int j = 0; j < HEAT_PER_Y; j++)
                 old[j] = v[i][j];
-        for (int j = 0; j < HEAT_PER_Y; j++) {
-                int ty = ty0 + j;
-                uchar f = flags[ty][tx];
-                float up = j > 0 ? old[j - 1] : above;
-                float down = j < HEAT_PER_Y - 1 ? old[j + 1] : below;
-                if (f == 0)
-                    v[i][j] = heat_update_plain(&divisors, inner, outer,
-                                                old[j], up, down,
-                                                cur[ty][left],
-                                                cur[ty][right]);
-                else if (!(f & (HEAT_FIXED | HEAT_INSULATOR)))
-                    v[i][j] = heat_update_divisors(
-                        &divisors, inner, outer, old[j], up, down,
-                        cur[ty][left], cur[ty][right],
-                        HEAT_CONDUCTS_FROM_PACKED(f));
-                next[ty][tx] = v[i][j];
+            if ((mine & HEAT_COLUMN_PLAIN) == HEAT_COLUMN_PLAIN) {
+                for (int j = 0; j < HEAT_PER_Y; j++) {
+                    int ty = ty0 + j;
+                    v[i][j] = heat_update_plain(
+                        &divisors, inner, outer, old[j],
+                        j > 0 ? old[j - 1] : above,
+                        j < HEAT_PER_Y - 1 ? old[j + 1] : below,
+                        cur[ty][left], cur[ty][right]);
+                    next[ty][tx] = v[i][j];
+                }
+            } else {
+                for (int j = 0; j < HEAT_PER_Y; j++) {
+                    int ty = ty0 + j;
+                    float up = j > 0 ? old[j - 1] : above;
+                    float down = j < HEAT_PER_Y - 1 ? old[j + 1] : below;
+                    uchar f = flags[ty][tx];
+                    if ((mine >> j) & 1)
+                        v[i][j] = heat_update_plain(&divisors, inner, outer,
+                                                    old[j], up, down,
+                                                    cur[ty][left],
+                                                    cur[ty][right]);
+                    else if (!(f & (HEAT_FIXED | HEAT_INSULATOR)))
+                        v[i][j] = heat_update_divisors(
+                            &divisors, inner, outer, old[j], up, down,
+                            cur[ty][left], cur[ty][right],
+                            HEAT_CONDUCTS_FROM_PACKED(f));
+                    next[ty][tx] = v[i][j];
+                }
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
