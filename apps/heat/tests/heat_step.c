@@ -155,26 +155,33 @@ START_TEST(small_blocks_match_reference)
 }
 END_TEST
 
-/* A block shape that is not ROWSxCOLSxSTEPS in range is refused with a
- * message, and the world is left as it was. */
+/* Each of n values of the setting `name` makes v refuse to run with a
+ * message naming the setting, and leaves the world as it was. */
+static void assert_settings_refused(const char *name, const char *const *bad,
+                                    size_t n, heat_version v)
+{
+    heat_world world, before;
+    make_random_world(&world, 9, 7, 5);
+    ck_assert_app(heat_world_copy(&before, &world));
+    for (size_t i = 0; i < n; i++) {
+        setenv(name, bad[i], 1);
+        ck_assert_app_fails(step_checked(&world, 0.1f, 3, v, NULL),
+                            APP_ERR_BAD_INPUT, name);
+        ck_assert(memcmp(world.state, before.state, 9 * 7 * 4) == 0);
+    }
+    unsetenv(name);
+    heat_world_free(&world);
+    heat_world_free(&before);
+}
+
+/* A block shape that is not ROWSxCOLSxSTEPS in range is refused. */
 START_TEST(bad_block_settings_are_refused)
 {
     static const char *const bad[] = {
         "0x4x4", "4x0x4", "4x4x0", "4x4x65", "1048577x4x4", "4x1048577x4",
         "-1x4x4", "4x4", "4x4x4x4", "4x4x4 ", "ax4x4", "4 x4x4", "x"};
-    heat_world world, before;
-    make_random_world(&world, 9, 7, 5);
-    ck_assert_app(heat_world_copy(&before, &world));
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        setenv("HEAT_V7_BLOCK", bad[i], 1);
-        ck_assert_app_fails(step_checked(&world, 0.1f, 3, HEAT_V7_BLOCKED,
-                                         NULL), APP_ERR_BAD_INPUT,
-                            "HEAT_V7_BLOCK");
-        ck_assert(memcmp(world.state, before.state, 9 * 7 * 4) == 0);
-    }
-    unsetenv("HEAT_V7_BLOCK");
-    heat_world_free(&world);
-    heat_world_free(&before);
+    assert_settings_refused("HEAT_V7_BLOCK", bad, sizeof bad / sizeof *bad,
+                            HEAT_V7_BLOCKED);
 }
 END_TEST
 
@@ -208,23 +215,15 @@ START_TEST(v6_tiles_match_reference)
 END_TEST
 
 /* A tile that is not WxHxHALO[xGWxGH] with W a multiple of GW, H of GH and
- * the halo leaving an output block is refused with a message. */
+ * the halo leaving an output block is refused. */
 START_TEST(bad_tile_settings_are_refused)
 {
     static const char *const bad[] = {
         "64x48", "64x48x0", "64x48x24", "64x48x4x64", "64x48x4x0x4",
         "64x48x4x48x4", "64x48x4x64x5", "64x48x4x64x4x1", "64x48x4 ",
         "ax48x4", "0x48x4"};
-    heat_world world;
-    make_random_world(&world, 9, 7, 5);
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        setenv("HEAT_V6_TILE", bad[i], 1);
-        ck_assert_app_fails(step_checked(&world, 0.1f, 3, HEAT_V6_TILED,
-                                         NULL), APP_ERR_BAD_INPUT,
-                            "HEAT_V6_TILE");
-    }
-    unsetenv("HEAT_V6_TILE");
-    heat_world_free(&world);
+    assert_settings_refused("HEAT_V6_TILE", bad, sizeof bad / sizeof *bad,
+                            HEAT_V6_TILED);
 }
 END_TEST
 
