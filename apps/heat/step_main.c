@@ -59,13 +59,41 @@ int heat_step_save(const heat_world *world, int binary)
     return rc;
 }
 
-/* Opens clframe's default device; a failure is reported again by the
- * step's own call, which retries it. */
-static void *open_device(void *unused)
+/* A world read on a thread of its own, with its loader's error message:
+ * messages are per thread (clframe_last_error). */
+typedef struct world_reading {
+    heat_world world;
+    int rc;
+    char error[4096];
+} world_reading;
+
+static void *read_world(void *arg)
 {
-    (void)unused;
-    clctx_default();
+    world_reading *r = arg;
+    r->rc = heat_world_load_whole(&r->world, stdin, "<stdin>");
+    if (r->rc)
+        snprintf(r->error, sizeof r->error, "%s", app_last_error());
     return NULL;
+}
+
+/* Reads the world from stdin into r; for a version that runs on a device,
+ * on another thread while this one opens the device (clframe's default,
+ * which the step then uses), so that the two waits overlap. The device is
+ * opened here, not on the other thread: under ASan, a thread that opened
+ * PoCL fails as it exits (ASan cannot unmap the signal stack the thread
+ * then has). A failed opening is reported again by the step, which
+ * retries it. */
+static void read_while_opening(world_reading *r, int uses_device)
+{
+    pthread_t reader;
+    if (!uses_device || pthread_create(&reader, NULL, read_world, r) != 0) {
+        read_world(r);
+        return;
+    }
+    clctx_default();
+    pthread_join(reader, NULL);
+    if (r->rc)
+        app_fail(r->rc, "%s", r->error);
 }
 
 int heat_step_main(int argc, char **argv, heat_version v)
@@ -79,13 +107,10 @@ int heat_step_main(int argc, char **argv, heat_version v)
     if (status >= 0)
         return status;
 
-    pthread_t opener;
-    int opening = app_version_uses_opencl(&heat_versions, v) &&
-                  pthread_create(&opener, NULL, open_device, NULL) == 0;
-    heat_world world;
-    int rc = heat_world_load_whole(&world, stdin, "<stdin>");
-    if (opening)
-        pthread_join(opener, NULL);
+    world_reading r = {0};
+    read_while_opening(&r, app_version_uses_opencl(&heat_versions, v));
+    heat_world world = r.world;
+    int rc = r.rc;
     if (rc == 0)
         rc = heat_step(&world, args.dt, args.steps, v, NULL, NULL);
     if (rc == 0)
