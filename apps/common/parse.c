@@ -6,6 +6,7 @@
 #include "error.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,19 +112,32 @@ int parse_float(const char *text, float *value)
     return 1;
 }
 
+int parse_shape(const char *text, int min, int max, unsigned long *values)
+{
+    char field[32];
+    int n = 0;
+    for (const char *at = text;; at++) {
+        size_t len = strcspn(at, "x");
+        if (n == max || len >= sizeof field)
+            return 0;
+        memcpy(field, at, len);
+        field[len] = '\0';
+        if (!parse_uint(field, 0, UINT_MAX, &values[n++]))
+            return 0;
+        at += len;
+        if (*at == '\0')
+            return n >= min ? n : 0;
+    }
+}
+
 int parse_size(const char *text, unsigned long max, uint32_t *width,
                uint32_t *height)
 {
-    char first[32];
-    const char *x = strchr(text, 'x');
-    if (!x || (size_t)(x - text) >= sizeof first)
+    unsigned long f[2];
+    if (!parse_shape(text, 2, 2, f) || f[0] < 1 || f[0] > max || f[1] < 1 ||
+        f[1] > max)
         return 0;
-    memcpy(first, text, (size_t)(x - text));
-    first[x - text] = '\0';
-    unsigned long w, h;
-    if (!parse_uint(first, 1, max, &w) || !parse_uint(x + 1, 1, max, &h))
-        return 0;
-    *width = (uint32_t)w;
-    *height = (uint32_t)h;
+    *width = (uint32_t)f[0];
+    *height = (uint32_t)f[1];
     return 1;
 }

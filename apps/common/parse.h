@@ -43,6 +43,12 @@ int parse_comma_list(const char *option, const char *text, int min,
 int parse_uint_list(const char *option, const char *text, unsigned long lo,
                     unsigned long hi, unsigned long *values, int max);
 
+/* The fields of a shape "AxBxC..." (a tile, a block, an image size): from
+ * min to max whole numbers (each at most UINT_MAX) joined by 'x', into
+ * values. How many there are, or 0 if text is not such a shape (an empty
+ * field, a sign, a space, another character, too few or too many). */
+int parse_shape(const char *text, int min, int max, unsigned long *values);
+
 /* 1 if text is "WxH" (an image size), each a whole number from 1 to max,
  * stored in *width and *height. */
 int parse_size(const char *text, unsigned long max, uint32_t *width,

@@ -19,6 +19,7 @@
  */
 #include "heat.h"
 #include "common/error.h"
+#include "common/parse.h"
 #include "common/program.h"
 #include "common/stencil.h"
 #include "clframe.h"
@@ -170,15 +171,11 @@ typedef struct heat_tile {
  * TILE_GROUP_W x TILE_GROUP_H). */
 static int parse_tile(const char *env, heat_tile *t)
 {
-    int tile_end = 0, group_end = 0;
-    t->group_w = TILE_GROUP_W;
-    t->group_h = TILE_GROUP_H;
-    int ok = sscanf(env, "%ux%ux%u%n", &t->w, &t->h, &t->halo,
-                    &tile_end) == 3 &&
-             (env[tile_end] == '\0' ||
-              (sscanf(env + tile_end, "x%ux%u%n", &t->group_w, &t->group_h,
-                      &group_end) == 2 && env[tile_end + group_end] == '\0'));
-    if (!ok || t->group_w == 0 || t->group_h == 0 ||
+    unsigned long f[5] = {0, 0, 0, TILE_GROUP_W, TILE_GROUP_H};
+    int n = parse_shape(env, 3, 5, f);
+    *t = (heat_tile){(unsigned)f[0], (unsigned)f[1], (unsigned)f[2],
+                     (unsigned)f[3], (unsigned)f[4]};
+    if (n == 0 || n == 4 || t->group_w == 0 || t->group_h == 0 ||
         t->w == 0 || t->h == 0 || t->w % t->group_w || t->h % t->group_h ||
         t->halo == 0 || 2 * t->halo >= t->w || 2 * t->halo >= t->h)
         return app_fail(APP_ERR_BAD_INPUT, "HEAT_V6_TILE=%s: expected "
@@ -398,15 +395,15 @@ static int choose_block(clctx *ctx, uint32_t h, heat_block *b)
     const char *env = getenv("HEAT_V7_BLOCK");
     *b = (heat_block){BLOCK_ROWS, BLOCK_COLS, BLOCK_STEPS};
     if (env && *env) {
-        char end;
-        if (sscanf(env, "%ux%ux%u%c", &b->rows, &b->cols, &b->steps,
-                   &end) != 3 || b->rows < 1 || b->rows > BLOCK_MAX_SIDE ||
-            b->cols < 1 || b->cols > BLOCK_MAX_SIDE || b->steps < 1 ||
-            b->steps > BLOCK_MAX_STEPS)
+        unsigned long f[3];
+        if (!parse_shape(env, 3, 3, f) || f[0] < 1 ||
+            f[0] > BLOCK_MAX_SIDE || f[1] < 1 || f[1] > BLOCK_MAX_SIDE ||
+            f[2] < 1 || f[2] > BLOCK_MAX_STEPS)
             return app_fail(APP_ERR_BAD_INPUT, "HEAT_V7_BLOCK=%s: expected "
                             "ROWSxCOLSxSTEPS, rows and columns from 1 to %d, "
                             "steps from 1 to %d", env, BLOCK_MAX_SIDE,
                             BLOCK_MAX_STEPS);
+        *b = (heat_block){(unsigned)f[0], (unsigned)f[1], (unsigned)f[2]};
         return 0;
     }
     size_t blocks = (size_t)app_compute_units(ctx) * BLOCK_MIN_PER_UNIT;

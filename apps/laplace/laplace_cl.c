@@ -224,23 +224,11 @@ static int tile_fits(clctx *ctx, laplace_tile *t)
  * takes them), each a whole number in range. 1 if valid. */
 static int parse_tile(const char *text, laplace_tile *t)
 {
-    char copy[64];
     unsigned long f[6] = {0, 0, 0, 4, 0, 0};
-    int n = 0;
-    if (strlen(text) >= sizeof copy)
-        return 0;
-    strcpy(copy, text);
-    for (char *p = copy, *x; n < 6; p = x + 1) {
-        x = strchr(p, 'x');
-        if (x)
-            *x = '\0';
-        if (!parse_uint(p, 1, 4096, &f[n++]))
+    int n = parse_shape(text, 3, 6, f);
+    for (int i = 0; i < n; i++)
+        if (f[i] < 1 || f[i] > 4096)
             return 0;
-        if (!x)
-            break;
-        if (n == 6)
-            return 0;           /* a seventh field */
-    }
     *t = (laplace_tile){(unsigned)f[0], (unsigned)f[1], (unsigned)f[2],
                         (unsigned)f[3], (unsigned)f[4], (unsigned)f[5]};
     if (n < 3 || (t->vx != 1 && t->vx != 2 && t->vx != 4) ||

@@ -5,6 +5,7 @@
  */
 #include "matmul.h"
 #include "common/error.h"
+#include "common/parse.h"
 #include "clframe.h"
 
 #include <stdio.h>
@@ -43,11 +44,9 @@ int matmul_check_args(const float *a, const float *b, const float *c,
 
 int matmul_tile_parse(const char *text, matmul_tile *t)
 {
-    unsigned f[6] = {0, 0, 0, 0, 0, 4};
-    char end;
-    int got = text ? sscanf(text, "%ux%ux%ux%ux%ux%u%c", &f[0], &f[1], &f[2],
-                            &f[3], &f[4], &f[5], &end) : 0;
-    if ((got != 5 && got != 6) || !f[0] || !f[1] || !f[2] || !f[3] ||
+    unsigned long f[6] = {0, 0, 0, 0, 0, 4};
+    int got = text ? parse_shape(text, 5, 6, f) : 0;
+    if (!got || !f[0] || !f[1] || !f[2] || !f[3] ||
         !f[4] || f[0] % 4 || f[1] % 4 || f[2] % 4 || f[5] % 4 ||
         f[0] * f[1] > 256 || f[3] > 1024 || f[4] > 1024 || f[5] > 64)
         return app_fail(APP_ERR_BAD_INPUT, "matmul tile \"%s\": "
@@ -55,7 +54,8 @@ int matmul_tile_parse(const char *text, matmul_tile *t)
                         "TM, TN, TK >= 4 and they and PAD multiples of "
                         "4 (float4 strips), TM*TN <= 256, PAD <= 64",
                         text ? text : "(null)");
-    *t = (matmul_tile){f[0], f[1], f[2], f[3], f[4], f[5]};
+    *t = (matmul_tile){(unsigned)f[0], (unsigned)f[1], (unsigned)f[2],
+                       (unsigned)f[3], (unsigned)f[4], (unsigned)f[5]};
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /*
  * parse.c: comma lists as every app's options take them (common/parse.h):
  * fields handed over one at a time, and an empty field, a missing or
- * extra one, an over-long one or a refused one named with the option.
+ * extra one, an over-long one or a refused one named with the option;
+ * shapes ("64x48x4") as the apps' tiles and blocks take them.
  */
 #include "testing.h"
 
@@ -70,12 +71,36 @@ START_TEST(whole_number_lists)
 }
 END_TEST
 
+START_TEST(shapes_are_whole_numbers_joined_by_x)
+{
+    unsigned long v[4] = {0, 0, 0, 7};
+    ck_assert_int_eq(parse_shape("64x48x4", 3, 4, v), 3);
+    ck_assert(v[0] == 64 && v[1] == 48 && v[2] == 4 && v[3] == 7);
+    ck_assert_int_eq(parse_shape("0x1x4294967295x2", 3, 4, v), 4);
+    ck_assert(v[0] == 0 && v[2] == 4294967295ul && v[3] == 2);
+    static const char *const bad[] = {
+        "", "x", "64", "64x48", "64x48x4x2x1", "64x48x", "x64x48x4",
+        "64xx48x4", "64x48x4 ", " 64x48x4", "64 x48x4", "-1x48x4", "+1x48x4",
+        "64X48X4", "64x48x4.0", "4294967296x1x1",
+        "000000000000000000000000000000000001x1x1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ck_assert_msg(parse_shape(bad[i], 3, 4, v) == 0, "\"%s\" taken",
+                      bad[i]);
+    uint32_t w, h;
+    ck_assert(parse_size("640x480", 1000, &w, &h) && w == 640 && h == 480);
+    ck_assert(!parse_size("0x480", 1000, &w, &h));
+    ck_assert(!parse_size("640x1001", 1000, &w, &h));
+    ck_assert(!parse_size("640x480x3", 1000, &w, &h));
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
     Suite *s = suite_create("parse");
     TCase *tc = test_case("parse");
     tcase_add_test(tc, comma_lists_refuse_empty_fields);
     tcase_add_test(tc, whole_number_lists);
+    tcase_add_test(tc, shapes_are_whole_numbers_joined_by_x);
     suite_add_tcase(s, tc);
     return s;
 }
